@@ -1,0 +1,126 @@
+// Public shapes of contract.md (snake_case JSON). Fields may be added, never renamed or dropped.
+// Units: mm, mm2, cm2 where named, degrees.
+
+export type SuggestedProcess = 'sheet_metal' | 'tube_laser';
+export type UnsupportedReason =
+  | 'not_constant_thickness'
+  | 'not_unfoldable'
+  | 'not_a_tube'
+  | 'too_large'
+  | 'not_sheet_metal'
+  | 'unsupported_geometry'
+  | 'touching_flanges'
+  | 'non_cylindrical_bend';
+
+export interface Dimensions { length_mm: number; width_mm: number; height_mm: number }
+
+export interface BendInfo {
+  id: number;
+  angle_degrees: number;
+  /** inner radius, mm */
+  radius_mm: number;
+  length_mm: number;
+  direction: 'up' | 'down';
+}
+
+export interface HoleInfo {
+  id: number;
+  shape: 'round' | 'slot' | 'other';
+  diameter_mm: number;
+  face_id: number;
+  /** centre in the flat frame, mm */
+  center_mm: [number, number];
+  countersink: { outer_diameter_mm: number; angle_degrees: number } | null;
+  nearest_bend_id: number | null;
+  distance_to_nearest_edge_mm: number;
+  distance_to_nearest_bend_mm: number | null;
+}
+
+export interface FlatPatternInfo {
+  k_factor: number;
+  length_mm: number;
+  width_mm: number;
+  area_mm2: number;
+  cut_length_mm: number;
+  pierce_count: number;
+}
+
+export interface TubeInfo {
+  profile: 'round' | 'square' | 'rectangular';
+  outer_diameter_mm: number | null;
+  outer_width_mm: number | null;
+  outer_height_mm: number | null;
+  wall_thickness_mm: number;
+  corner_radius_mm: number | null;
+  length_mm: number;
+  cut_length_mm: number;
+}
+
+export interface Warning { code: string; message: string }
+
+export interface Part {
+  id: string;
+  name: string;
+  suggested_process: SuggestedProcess;
+  manufacturable: boolean;
+  unsupported_reason: UnsupportedReason | null;
+  /** human explanation of unsupported_reason (added field) */
+  unsupported_message: string | null;
+  instance_count: number;
+  formed_dimensions: Dimensions;
+  detected_thickness_mm: number | null;
+  volume_mm3: number;
+  surface_area_cm2: number;
+  bend_count: number;
+  bends: BendInfo[];
+  hole_count: number;
+  holes: HoleInfo[];
+  flat_pattern: FlatPatternInfo | null;
+  flat_pattern_dimensions: Dimensions | null;
+  cut_length_mm: number | null;
+  tube: TubeInfo | null;
+  warnings: Warning[];
+  model_url: string | null;
+  flat_pattern_model_url: string | null;
+  image_url: string | null;
+}
+
+export interface PartInstance { id: string; part_id: string; instance_index: number }
+
+export type DesignStatus = 'queued' | 'processing' | 'ready' | 'failed';
+
+export interface Design {
+  id: string;
+  object: 'design';
+  status: DesignStatus;
+  status_url: string | null;
+  name: string;
+  created_at: string;
+  suggested_process: SuggestedProcess | null;
+  formed_dimensions: Dimensions | null;
+  parts: Part[];
+  part_instances: PartInstance[];
+  model_url: string | null;
+  image_url: string | null;
+  error: { code: string; message: string } | null;
+}
+
+/** Engine error codes; the message says precisely what was wrong. */
+export type EngineErrorCode =
+  | 'invalid_step'
+  | 'empty_model'
+  | 'unsupported_geometry'
+  | 'analysis_timeout'
+  | 'analysis_failed'
+  | 'queue_full'
+  | 'invalid_configuration';
+
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  constructor(code: EngineErrorCode, message: string) {
+    super(message);
+    this.name = 'EngineError';
+    this.code = code;
+  }
+  toJSON(): { code: EngineErrorCode; message: string } { return { code: this.code, message: this.message }; }
+}

@@ -1,0 +1,140 @@
+// Internal geometry model shared by import, topology, recognition and unfolding.
+// Units: millimetres and degrees throughout. All arrays are float64 unless stated.
+
+export type Vec3 = [number, number, number];
+export type Vec2 = [number, number];
+
+/** One solid as occt-import-js tessellated it, already in mm. */
+export interface ImportedSolid {
+  name: string;
+  /** xyz per vertex, mm */
+  positions: Float64Array;
+  /** 3 vertex indices per triangle */
+  indices: Uint32Array;
+  /** per B-rep face: inclusive triangle range [first, last] */
+  faceRanges: Array<{ first: number; last: number }>;
+}
+
+/** Rigid motion p' = R p + t, R given as rows. */
+export interface Rigid { rotation: [Vec3, Vec3, Vec3]; translation: Vec3 }
+
+export interface PlaneSurface { kind: 'plane'; /** unit, pointing out of the solid */ normal: Vec3; /** normal . p, mm */ offset: number }
+export interface CylinderSurface {
+  kind: 'cylinder';
+  /** unit axis direction */
+  axis: Vec3;
+  /** a point on the axis, mm */
+  origin: Vec3;
+  radius: number;
+  /** angular extent of the face about the axis, degrees (360 for a full cylinder) */
+  spanDegrees: number;
+  /** true when the outward normal points away from the axis (outer skin of a bend, boss); false for a bore/inner skin */
+  convex: boolean;
+  /** extent of the face along the axis, measured from origin, mm */
+  axialMin: number;
+  axialMax: number;
+}
+export interface ConeSurface { kind: 'cone'; apex: Vec3; /** unit, from apex into the cone */ axis: Vec3; halfAngleDegrees: number; convex: boolean }
+export interface OtherSurface { kind: 'other'; /** best-effort reason, e.g. 'torus', 'bspline' */ hint?: string }
+export type Surface = PlaneSurface | CylinderSurface | ConeSurface | OtherSurface;
+
+export interface Face {
+  id: number;
+  surface: Surface;
+  /** mm2 */
+  area: number;
+  /** triangle numbers (index into Solid.triangles / 3) */
+  triangles: Uint32Array;
+  /** distinct welded vertex ids on the face */
+  vertices: Uint32Array;
+  /** closed boundary loops, each an ordered list of welded vertex ids (first not repeated at the end) */
+  loops: number[][];
+  /** ids of faces sharing at least one boundary edge */
+  neighbours: number[];
+}
+
+/** The polyline shared by two faces, ordered. */
+export interface Edge { faces: [number, number]; vertices: number[] }
+
+export interface Solid {
+  index: number;
+  name: string;
+  /** welded vertices, xyz mm */
+  points: Float64Array;
+  /** welded vertex indices, 3 per triangle, wound outward */
+  triangles: Uint32Array;
+  faces: Face[];
+  edges: Edge[];
+  /** mm3, from the closed mesh (positive for an outward-wound solid) */
+  volume: number;
+  /** mm2 */
+  area: number;
+  bbox: { min: Vec3; max: Vec3 };
+}
+
+// ---- 2D flat geometry -------------------------------------------------------------------------
+
+export type Segment =
+  | { kind: 'line'; a: Vec2; b: Vec2 }
+  /** circular arc from start to end angle, counter-clockwise when ccw is true; angles in degrees */
+  | { kind: 'arc'; center: Vec2; radius: number; startDegrees: number; endDegrees: number; ccw: boolean };
+
+/** A closed loop of segments, each starting where the previous ends. */
+export type Contour = Segment[];
+
+export interface BendLine { bendId: number; a: Vec2; b: Vec2; direction: 'up' | 'down'; angleDegrees: number }
+
+export interface FlatGeometry {
+  kFactor: number;
+  outer: Contour;
+  inner: Contour[];
+  bendLines: BendLine[];
+  /** smallest-area enclosing rectangle, length >= width, mm */
+  length: number;
+  width: number;
+  area: number;
+  cutLength: number;
+  pierceCount: number;
+  /** rigid 2D transform applied so the enclosing rectangle is axis aligned at the origin (for DXF) */
+}
+
+export interface RecognitionWarning { code: string; message: string }
+
+export interface SheetBend { id: number; angleDegrees: number; innerRadius: number; length: number; direction: 'up' | 'down'; sharp: boolean }
+export interface SheetHole {
+  id: number; shape: 'round' | 'slot' | 'other'; diameter: number; faceId: number; center: Vec2;
+  countersink: { outerDiameter: number; angleDegrees: number } | null;
+  nearestBendId: number | null; distanceToNearestEdge: number; distanceToNearestBend: number | null;
+}
+
+export interface SheetAnalysis {
+  kind: 'sheet';
+  thickness: number;
+  /** source -> normalized frame (largest flat face on XY, long side on X) */
+  frame: Rigid;
+  bends: SheetBend[];
+  holes: SheetHole[];
+  flat: FlatGeometry;
+  warnings: RecognitionWarning[];
+}
+
+export interface TubeFeature { id: number; kind: 'hole' | 'slot' | 'notch' | 'end_cut'; diameter?: number; angleDegrees?: number }
+export interface TubeAnalysis {
+  kind: 'tube';
+  profile: 'round' | 'square' | 'rectangular';
+  outerDiameter: number | null; outerWidth: number | null; outerHeight: number | null;
+  wall: number; cornerRadius: number | null; length: number; cutLength: number;
+  /** source -> normalized frame (tube axis on X, starting at x = 0) */
+  frame: Rigid;
+  features: TubeFeature[];
+  warnings: RecognitionWarning[];
+}
+
+/** A recogniser that cannot make the part says precisely why; it never guesses. */
+export interface Refusal {
+  kind: 'refused';
+  reason: import('../contract.ts').UnsupportedReason;
+  message: string;
+  /** the process it would be if it could be made */
+  process: 'sheet_metal' | 'tube_laser';
+}
