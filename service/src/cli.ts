@@ -1,0 +1,37 @@
+// `kerf <command> ...`: each command is its own module in ./commands, loaded on demand so that
+// `kerf catalog` never pays for the service or the STEP importer.
+import { argv, exit, stderr } from 'node:process';
+
+const COMMANDS: Record<string, string> = {
+  serve: 'serve',
+  analyze: 'analyze',
+  catalog: 'catalog',
+  dfm: 'dfm',
+  quote: 'quote',
+  files: 'files',
+  admin: 'admin',
+};
+
+export interface CommandModule { run(args: string[]): Promise<number> }
+
+function usage(): string {
+  return `usage: kerf <${Object.keys(COMMANDS).join('|')}> [options]\n`;
+}
+
+async function main(): Promise<number> {
+  const [name, ...rest] = argv.slice(2);
+  if (!name || name === '--help' || name === '-h') { stderr.write(usage()); return name ? 0 : 2; }
+  const file = COMMANDS[name];
+  if (!file) {
+    stderr.write(JSON.stringify({ error: { code: 'unknown_command', message: `unknown command '${name}'` } }) + '\n' + usage());
+    return 2;
+  }
+  const mod = (await import(`./commands/${file}.ts`)) as CommandModule;
+  return mod.run(rest);
+}
+
+main().then((code) => { process.exitCode = code; }, (err: unknown) => {
+  const e = err as { code?: string; message?: string };
+  stderr.write(JSON.stringify({ error: { code: e.code ?? 'internal_error', message: e.message ?? String(err) } }) + '\n');
+  exit(1);
+});
