@@ -1,0 +1,416 @@
+// The store port: everything the service keeps durably, behind one interface with two
+// implementations (embedded SQLite, MongoDB) that pass one contract suite (test/contract.ts).
+//
+// Rules every implementation keeps:
+// - Async everywhere, so the SQLite and MongoDB stores are interchangeable.
+// - Every read or write of an account's resource takes `accountId`; another account's id is simply
+//   not found (null / false), never an error that would reveal that it exists.
+// - Records are returned as fresh plain objects: mutating one never changes the store.
+// - Timestamps are ISO 8601 strings in UTC with milliseconds (`2026-11-22T03:14:08.123Z`).
+// - Failures the caller can act on are `StoreError`s with a `code` (see StoreErrorCode).
+import type { Readable } from 'node:stream';
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+export type StoreErrorCode =
+  /** A unique constraint was hit (account email, document key). */
+  | 'duplicate'
+  /** An optimistic update lost (expected version or status did not match). */
+  | 'conflict'
+  /** A cursor that this store did not issue, or that belongs to another list. */
+  | 'invalid_cursor'
+  /** A malformed argument (blob key, limit, filter field, ...). `param` names it. */
+  | 'invalid_argument'
+  /** The database cannot be reached or opened (bad MONGODB_URL, unwritable data dir). */
+  | 'store_unavailable';
+
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  readonly param: string | undefined;
+  constructor(code: StoreErrorCode, message: string, param?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+    this.code = code;
+    this.param = param;
+  }
+}
+
+export function isStoreError(err: unknown, code?: StoreErrorCode): err is StoreError {
+  return err instanceof StoreError && (code === undefined || err.code === code);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pagination (contract.md "Lists": opaque cursors, stable under inserts)
+
+export interface ListOptions {
+  /** Page size, 1..1000; default 20. Out of range -> StoreError invalid_argument (param 'limit'). */
+  limit?: number;
+  /** `nextCursor` of the previous page. Foreign or garbage -> StoreError invalid_cursor. */
+  cursor?: string | null;
+  /** Ordering by (createdAt, id): 'desc' (newest first, default) or 'asc'. */
+  order?: 'asc' | 'desc';
+}
+
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+  /** Opaque; pass back as `cursor` to get the next page. null when there is none. */
+  nextCursor: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts
+
+export type DropshipStatus = 'requested' | 'approved' | 'suspended' | 'denied';
+
+export interface Account {
+  id: string; // acct_...
+  /** Stored lower-cased and trimmed; unique. */
+  email: string;
+  name: string;
+  /** Operators may use operator-only routes (catalog administration, factory release, ...). */
+  operator: boolean;
+  /** null until the account asks for dropship access. */
+  dropshipStatus: DropshipStatus | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewAccount {
+  email: string;
+  name?: string;
+  operator?: boolean;
+}
+
+export interface AccountPatch {
+  name?: string;
+  operator?: boolean;
+  dropshipStatus?: DropshipStatus | null;
+}
+
+export interface AccountRepo {
+  /** Throws StoreError 'duplicate' (param 'email') when the email is taken. */
+  create(input: NewAccount): Promise<Account>;
+  get(accountId: string): Promise<Account | null>;
+  findByEmail(email: string): Promise<Account | null>;
+  update(accountId: string, patch: AccountPatch): Promise<Account | null>;
+  count(): Promise<number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// API keys: the plaintext (`kerf_live_...`) is returned once by create and never stored; the store
+// keeps only its sha256, so a leaked database does not leak credentials.
+
+export interface ApiKeyInfo {
+  id: string; // key_...
+  accountId: string;
+  label: string | null;
+  /** Key-level operator flag; effective only while the account is an operator too. */
+  operator: boolean;
+  /** First characters of the plaintext (`kerf_live_AbCd`), for telling keys apart in lists. */
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CreatedApiKey extends ApiKeyInfo {
+  /** The plaintext key. Shown once: it cannot be read back from the store. */
+  api_key: string;
+}
+
+export interface AuthenticatedKey {
+  accountId: string;
+  keyId: string;
+  /** key.operator && account.operator */
+  operator: boolean;
+}
+
+export interface ApiKeyRepo {
+  /** Returns null when the account does not exist. */
+  create(accountId: string, opts?: { label?: string; operator?: boolean }): Promise<CreatedApiKey | null>;
+  /** null for unknown, malformed or revoked keys. Never throws for bad input. */
+  authenticate(plaintext: string): Promise<AuthenticatedKey | null>;
+  /** false when the key does not exist on that account (or was already revoked). */
+  revoke(accountId: string, keyId: string): Promise<boolean>;
+  list(accountId: string): Promise<ApiKeyInfo[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Designs: an uploaded file and the engine's result for it.
+
+export type DesignStatus = 'queued' | 'processing' | 'ready' | 'failed';
+
+export interface DesignError {
+  code: string;
+  message: string;
+}
+
+export interface DesignRecord<R = unknown> {
+  id: string; // des_...
+  accountId: string;
+  status: DesignStatus;
+  /** The uploaded file's name. */
+  name: string;
+  /** Key of the uploaded bytes in `store.blobs`. */
+  sourceBlobKey: string;
+  sourceSize: number;
+  /** Hex sha256 of the uploaded bytes. */
+  sourceSha256: string;
+  /** Analysis options (k-factor overrides, units, ...), stored as given. */
+  options: Record<string, unknown>;
+  /** The engine's result once ready (shape owned by the use cases). */
+  result: R | null;
+  error: DesignError | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewDesign {
+  /** Optional caller-chosen id (must be unused); default a fresh `des_` id. */
+  id?: string;
+  name: string;
+  sourceBlobKey: string;
+  sourceSize: number;
+  sourceSha256: string;
+  options?: Record<string, unknown>;
+  /** Enqueue this job for the new design in the same atomic step (see JobQueue). */
+  job?: { kind: string; payload?: unknown; maxAttempts?: number };
+}
+
+export interface DesignTransition<R = unknown> {
+  status: DesignStatus;
+  /** Set when given; `null` clears. Omitted keeps the stored value. */
+  result?: R | null;
+  error?: DesignError | null;
+}
+
+export interface DesignRepo {
+  /** Creates with status 'queued'. With `job`, design and job are written together. */
+  create<R = unknown>(accountId: string, input: NewDesign): Promise<DesignRecord<R>>;
+  get<R = unknown>(accountId: string, designId: string): Promise<DesignRecord<R> | null>;
+  /**
+   * Optimistic status change: applies only while the design's status is one of `from`.
+   * Returns the updated record, or null when the design is not found or not in `from`
+   * (a concurrent writer got there first).
+   */
+  transition<R = unknown>(
+    accountId: string,
+    designId: string,
+    from: DesignStatus | DesignStatus[],
+    change: DesignTransition<R>,
+  ): Promise<DesignRecord<R> | null>;
+  list<R = unknown>(accountId: string, opts?: ListOptions & { status?: DesignStatus }): Promise<Page<DesignRecord<R>>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs: a durable queue shared by every service process on one store. A claim takes a lease; a job
+// whose process died is claimed again once its lease has expired. `attempts` counts claims; a job
+// whose attempts reach maxAttempts and then fails (or whose lease expires) ends 'failed'.
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface Job<P = unknown> {
+  id: string; // job_...
+  kind: string;
+  resourceId: string;
+  accountId: string;
+  payload: P;
+  status: JobStatus;
+  attempts: number;
+  maxAttempts: number;
+  workerId: string | null;
+  /** While running: when the lease ends and another worker may take the job. */
+  leaseUntil: string | null;
+  /** Not claimable before this instant (used for retry back-off). */
+  runAfter: string;
+  lastError: DesignError | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewJob<P = unknown> {
+  kind: string;
+  resourceId: string;
+  accountId: string;
+  payload?: P;
+  /** Default 3. */
+  maxAttempts?: number;
+  /** Delay before the first claim, ms; default 0. */
+  delayMs?: number;
+}
+
+export interface JobQueue {
+  /**
+   * Idempotent per (kind, resourceId) while a job for it is queued or running: a second enqueue
+   * returns the existing active job instead of adding another.
+   */
+  enqueue<P = unknown>(job: NewJob<P>): Promise<Job<P>>;
+  /**
+   * Atomically takes the oldest claimable job (queued and due, or running with an expired lease),
+   * marks it running for `workerId` until now + leaseMs and increments attempts. Each claim is
+   * given to exactly one caller, across processes. A job with an expired lease and no attempts
+   * left is marked failed (code 'lease_expired') instead of being handed out.
+   */
+  claim<P = unknown>(workerId: string, leaseMs: number, opts?: { kinds?: string[] }): Promise<Job<P> | null>;
+  /** Extends the lease; false when the job is no longer running for this worker. */
+  renewLease(jobId: string, workerId: string, leaseMs: number): Promise<boolean>;
+  /** Marks done; false when the job is no longer running for this worker (lease lost). */
+  complete(jobId: string, workerId: string): Promise<boolean>;
+  /**
+   * Records a failure. With attempts left (and `retry` not false) the job goes back to queued,
+   * due after `retryDelayMs` (default 0); otherwise it ends 'failed'. null when the job is no
+   * longer running for this worker.
+   */
+  fail(jobId: string, workerId: string, error: DesignError, opts?: { retry?: boolean; retryDelayMs?: number }): Promise<Job | null>;
+  get<P = unknown>(jobId: string): Promise<Job<P> | null>;
+  /** Jobs for a resource, oldest first (for status pages and tests). */
+  listForResource(resourceId: string): Promise<Job[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents: typed collections of an account's JSON resources (dfm reports, quotes, review links,
+// carts, orders, webhook endpoints, ...), keyed by (accountId, id).
+
+export interface DocumentRecord<T> {
+  id: string;
+  accountId: string;
+  /** Optional per-account unique key (e.g. a dropship order's external_ref). */
+  key: string | null;
+  data: T;
+  /** Starts at 1, +1 on every update; use with `expectedVersion` for optimistic writes. */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Equality on top-level fields of `data` (string, number, boolean or null). */
+export type DocumentFilter = Record<string, string | number | boolean | null>;
+
+export interface DocumentCollection<T> {
+  /**
+   * `id` default: a fresh id with `prefix` (default the collection's prefix, see documents()).
+   * `key`: unique per (collection, account); a second create with the same key throws
+   * StoreError 'duplicate' (param 'key'); read the first with getByKey.
+   */
+  create(accountId: string, data: T, opts?: { id?: string; key?: string }): Promise<DocumentRecord<T>>;
+  get(accountId: string, id: string): Promise<DocumentRecord<T> | null>;
+  getByKey(accountId: string, key: string): Promise<DocumentRecord<T> | null>;
+  /**
+   * Read by id alone, for resources addressed by an unguessable public link (review pages,
+   * signed URLs). Never use it for an authenticated caller's request: use get().
+   */
+  getUnscoped(id: string): Promise<DocumentRecord<T> | null>;
+  /**
+   * Replaces `data`. null when not found. With `expectedVersion`, throws StoreError 'conflict'
+   * when the stored version differs.
+   */
+  update(accountId: string, id: string, data: T, opts?: { expectedVersion?: number }): Promise<DocumentRecord<T> | null>;
+  delete(accountId: string, id: string): Promise<boolean>;
+  /** Field names in `filter` must match /^[A-Za-z_][A-Za-z0-9_]*$/. */
+  list(accountId: string, opts?: ListOptions & { filter?: DocumentFilter }): Promise<Page<DocumentRecord<T>>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency (interface.md 4.1 rule 7, protocols.md): one row per (account, key), unique in the
+// database; records expire after 24 h.
+
+export type IdempotencyBegin =
+  /** First use (or the previous record expired or was abandoned): run the request. */
+  | { state: 'started' }
+  /** Same key and fingerprint, finished: send the stored response again. */
+  | { state: 'replay'; status: number; body: unknown; headers: Record<string, string> }
+  /** Same key, different request: 409 idempotency_key_reused. */
+  | { state: 'mismatch' }
+  /** Same key and fingerprint, still running: 409 idempotency_key_in_use. */
+  | { state: 'in_progress' };
+
+export interface IdempotencyRepo {
+  /**
+   * `fingerprint`: e.g. sha256(method + route + body). A 'started' record older than
+   * `staleAfterMs` (default 10 min: its process died) may be started again.
+   */
+  begin(accountId: string, key: string, fingerprint: string, opts?: { staleAfterMs?: number }): Promise<IdempotencyBegin>;
+  /** Stores the response to replay. false when there is no started record for the key. */
+  finish(accountId: string, key: string, response: { status: number; body: unknown; headers?: Record<string, string> }): Promise<boolean>;
+  /** Forgets a started record (e.g. after a 5xx) so that a retry runs again. */
+  abandon(accountId: string, key: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blobs: uploads and production files. Keys are relative paths of [A-Za-z0-9._-] segments joined
+// by '/', no '..' segment, at most 512 characters; anything else is StoreError invalid_argument.
+// A put is all-or-nothing: a crash never leaves a half-written blob under the key.
+
+export type BlobData = Uint8Array | Readable | AsyncIterable<Uint8Array>;
+
+export interface BlobInfo {
+  key: string;
+  size: number;
+  /** Hex sha256 of the bytes. */
+  sha256: string;
+  contentType: string | null;
+}
+
+export interface BlobStore {
+  /** Writes (or replaces) the blob. Optional `maxBytes`: more -> StoreError invalid_argument (param 'size'). */
+  put(key: string, data: BlobData, opts?: { contentType?: string; maxBytes?: number }): Promise<BlobInfo>;
+  get(key: string): Promise<Buffer | null>;
+  stream(key: string): Promise<Readable | null>;
+  stat(key: string): Promise<BlobInfo | null>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The store
+
+export interface StoreHealth {
+  ok: boolean;
+  kind: 'sqlite' | 'mongodb';
+  detail?: string;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'mongodb';
+  readonly accounts: AccountRepo;
+  readonly apiKeys: ApiKeyRepo;
+  readonly designs: DesignRepo;
+  readonly jobs: JobQueue;
+  readonly idempotency: IdempotencyRepo;
+  readonly blobs: BlobStore;
+  /**
+   * A typed document collection. `name`: /^[a-z][a-z0-9_]{0,62}$/ (e.g. 'dfm_reports', 'quotes',
+   * 'review_links', 'carts', 'orders', 'webhook_endpoints'). `idPrefix` (default derived from the
+   * KNOWN_ID_PREFIXES table, else 'doc') names fresh ids `<prefix>_...`.
+   */
+  documents<T>(name: string, opts?: { idPrefix?: string }): DocumentCollection<T>;
+  health(): Promise<StoreHealth>;
+  /** Releases connections and file handles; the store is unusable afterwards. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** ID prefixes of contract.md for the collections the service keeps. */
+export const KNOWN_ID_PREFIXES: Readonly<Record<string, string>> = {
+  dfm_reports: 'dfm',
+  quotes: 'quo',
+  review_links: 'rvl',
+  carts: 'crt',
+  orders: 'ord',
+  webhook_endpoints: 'we',
+  events: 'evt',
+};
+
+export interface StoreConfig {
+  /** Embedded store directory (SQLite file + blobs/). Default './data'. Ignored with mongodbUrl. */
+  dataDir?: string;
+  /** Selects the MongoDB store when set. */
+  mongodbUrl?: string;
+  /** MongoDB database name; default: the URL's path, else 'kerf'. */
+  mongodbDbName?: string;
+  /** How long to wait for a MongoDB server before failing; default 5000 ms. */
+  serverSelectionTimeoutMS?: number;
+  /** Clock, injectable for tests of leases and expiry. Default () => new Date(). */
+  now?: () => Date;
+}
