@@ -100,7 +100,11 @@ export interface FlatGeometry {
 
 export interface RecognitionWarning { code: string; message: string }
 
-export interface SheetBend { id: number; angleDegrees: number; innerRadius: number; length: number; direction: 'up' | 'down'; sharp: boolean }
+export interface SheetBend {
+  id: number; angleDegrees: number; innerRadius: number; length: number; direction: 'up' | 'down'; sharp: boolean;
+  /** ids of the solid's cylinder faces that form this bend (both skins), when known: images label bends on them */
+  faceIds?: number[];
+}
 export interface SheetHole {
   id: number; shape: 'round' | 'slot' | 'other'; diameter: number; faceId: number; center: Vec2;
   countersink: { outerDiameter: number; angleDegrees: number } | null;
