@@ -1,0 +1,75 @@
+// Levenberg-Marquardt on a small parameter vector with a central-difference Jacobian. The fits
+// only need a handful of parameters (<= 6), so dense normal equations are exact enough.
+
+function solve(a: number[][], b: number[]): number[] | null {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
+    if (Math.abs(m[p][c]) < 1e-300) return null;
+    [m[c], m[p]] = [m[p], m[c]];
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = m[r][c] / m[c][c];
+      if (f !== 0) for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k];
+    }
+  }
+  return m.map((row, i) => row[n] / row[i]);
+}
+
+export interface LmOptions { steps: number[]; iterations?: number }
+
+/** Minimises sum of residuals(theta)^2 starting at theta0; returns the best theta found. */
+export function levenbergMarquardt(residuals: (theta: number[]) => Float64Array, theta0: number[], opts: LmOptions): number[] {
+  const k = theta0.length;
+  let theta = theta0.slice();
+  let r = residuals(theta);
+  let cost = sumSq(r);
+  let lambda = 1e-3;
+  const iterations = opts.iterations ?? 30;
+  for (let it = 0; it < iterations; it++) {
+    const jac: Float64Array[] = [];
+    for (let j = 0; j < k; j++) {
+      const h = opts.steps[j];
+      const tp = theta.slice(); tp[j] += h;
+      const tm = theta.slice(); tm[j] -= h;
+      const rp = residuals(tp), rm = residuals(tm);
+      const col = new Float64Array(r.length);
+      for (let i = 0; i < r.length; i++) col[i] = (rp[i] - rm[i]) / (2 * h);
+      jac.push(col);
+    }
+    const jtj: number[][] = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+    const jtr = new Array<number>(k).fill(0);
+    for (let a = 0; a < k; a++) {
+      for (let b = a; b < k; b++) {
+        let s = 0;
+        for (let i = 0; i < r.length; i++) s += jac[a][i] * jac[b][i];
+        jtj[a][b] = s; jtj[b][a] = s;
+      }
+      let s = 0;
+      for (let i = 0; i < r.length; i++) s += jac[a][i] * r[i];
+      jtr[a] = -s;
+    }
+    let improved = false;
+    for (let tries = 0; tries < 10; tries++) {
+      const damped = jtj.map((row, a) => row.map((v, b) => (a === b ? v + lambda * (v || 1) : v)));
+      const delta = solve(damped, jtr);
+      if (!delta) { lambda *= 10; continue; }
+      const next = theta.map((v, j) => v + delta[j]);
+      const rn = residuals(next);
+      const cn = sumSq(rn);
+      if (Number.isFinite(cn) && cn <= cost) {
+        const gain = cost - cn;
+        theta = next; r = rn; cost = cn; lambda = Math.max(lambda / 10, 1e-12); improved = true;
+        if (gain <= 1e-30 + cost * 1e-14) return theta;
+        break;
+      }
+      lambda *= 10;
+    }
+    if (!improved) break;
+  }
+  return theta;
+}
+
+function sumSq(r: Float64Array): number { let s = 0; for (let i = 0; i < r.length; i++) s += r[i] * r[i]; return s; }

@@ -1,0 +1,126 @@
+// ImportedSolid -> Solid: welded vertices, outward winding, faces with fitted surfaces, boundary
+// loops, shared edges and neighbours. Everything is exact (bitwise-equal shared vertices), so no
+// adjacency tolerance exists.
+import type { ImportedSolid, Solid, Face, Edge, Vec3 } from './model.ts';
+import { weldExact, edgeKey } from './weld.ts';
+import { fitSurface, type FaceSample } from './fit.ts';
+import { sub, cross, norm, scale, point } from './vec.ts';
+
+/** Signed volume and area of a triangle mesh (float64). */
+export function meshMeasures(points: Float64Array, triangles: Uint32Array): { volume: number; area: number } {
+  let volume = 0, area = 0;
+  for (let t = 0; t < triangles.length; t += 3) {
+    const a = point(points, triangles[t]), b = point(points, triangles[t + 1]), c = point(points, triangles[t + 2]);
+    const n = cross(sub(b, a), sub(c, a));
+    area += norm(n) / 2;
+    volume += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+  }
+  return { volume, area };
+}
+
+export function buildSolid(imported: ImportedSolid, index: number): Solid {
+  const { points, remap } = weldExact(imported.positions);
+  const triangles = new Uint32Array(imported.indices.length);
+  for (let i = 0; i < triangles.length; i++) triangles[i] = remap[imported.indices[i]];
+  let { volume, area } = meshMeasures(points, triangles);
+  if (volume < 0) {
+    for (let t = 0; t < triangles.length; t += 3) { const s = triangles[t + 1]; triangles[t + 1] = triangles[t + 2]; triangles[t + 2] = s; }
+    volume = -volume;
+  }
+  const triCount = triangles.length / 3;
+  const faceOfTri = new Int32Array(triCount).fill(-1);
+  imported.faceRanges.forEach((r, f) => { for (let t = r.first; t <= r.last && t < triCount; t++) faceOfTri[t] = f; });
+
+  // Half-edge a->b -> triangle; the twin b->a lives in the neighbouring triangle.
+  const halfEdge = new Map<number, number>();
+  const directedKey = (a: number, b: number): number => a * 67108864 + b;
+  for (let t = 0; t < triCount; t++) {
+    for (let k = 0; k < 3; k++) {
+      const a = triangles[t * 3 + k], b = triangles[t * 3 + ((k + 1) % 3)];
+      if (a !== b) halfEdge.set(directedKey(a, b), t);
+    }
+  }
+
+  const bbox = { min: [Infinity, Infinity, Infinity] as Vec3, max: [-Infinity, -Infinity, -Infinity] as Vec3 };
+  for (let i = 0; i < points.length; i += 3) {
+    for (let k = 0; k < 3; k++) { bbox.min[k] = Math.min(bbox.min[k], points[i + k]); bbox.max[k] = Math.max(bbox.max[k], points[i + k]); }
+  }
+  const modelSize = norm(sub(bbox.max, bbox.min));
+
+  const faces: Face[] = [];
+  const edges: Edge[] = [];
+  for (let f = 0; f < imported.faceRanges.length; f++) {
+    const r = imported.faceRanges[f];
+    const tris: number[] = [];
+    for (let t = r.first; t <= r.last && t < triCount; t++) tris.push(t);
+    const vertexSet = new Set<number>();
+    const facets: FaceSample['facets'] = [];
+    let faceArea = 0;
+    // boundary half-edges of the face: next vertex and the face across
+    const next = new Map<number, Array<{ to: number; across: number }>>();
+    for (const t of tris) {
+      const ia = triangles[t * 3], ib = triangles[t * 3 + 1], ic = triangles[t * 3 + 2];
+      vertexSet.add(ia); vertexSet.add(ib); vertexSet.add(ic);
+      const a = point(points, ia), b = point(points, ib), c = point(points, ic);
+      const n = cross(sub(b, a), sub(c, a));
+      const len = norm(n);
+      faceArea += len / 2;
+      if (len > 0) facets.push({ normal: scale(n, 1 / len), area: len / 2, centroid: [(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3] });
+      for (let k = 0; k < 3; k++) {
+        const u = triangles[t * 3 + k], v = triangles[t * 3 + ((k + 1) % 3)];
+        if (u === v) continue;
+        const twin = halfEdge.get(directedKey(v, u));
+        const across = twin === undefined ? -1 : faceOfTri[twin];
+        if (across === f) continue;
+        let list = next.get(u);
+        if (!list) next.set(u, (list = []));
+        list.push({ to: v, across });
+      }
+    }
+    const loops: number[][] = [];
+    const loopAcross: number[][] = [];
+    for (const start of [...next.keys()].sort((x, y) => x - y)) {
+      while ((next.get(start)?.length ?? 0) > 0) {
+        const loop: number[] = [];
+        const across: number[] = [];
+        let v = start;
+        for (let guard = 0; guard <= vertexSet.size + 1; guard++) {
+          const out = next.get(v);
+          if (!out || out.length === 0) break;
+          const step = out.shift()!;
+          loop.push(v);
+          across.push(step.across);
+          v = step.to;
+          if (v === start) break;
+        }
+        loops.push(loop);
+        loopAcross.push(across);
+      }
+    }
+    // Shared edges: maximal runs of a loop whose half-edges border the same other face.
+    const neighbours = new Set<number>();
+    loops.forEach((loop, li) => {
+      const across = loopAcross[li];
+      const n = loop.length;
+      let startAt = 0;
+      // start the walk where the neighbour changes, so no run wraps around the loop's start
+      for (let i = 0; i < n; i++) if (across[i] !== across[(i + n - 1) % n]) { startAt = i; break; }
+      let i = 0;
+      while (i < n) {
+        const g = across[(startAt + i) % n];
+        const verts = [loop[(startAt + i) % n]];
+        while (i < n && across[(startAt + i) % n] === g) { i++; verts.push(loop[(startAt + i) % n]); }
+        if (g >= 0) {
+          neighbours.add(g);
+          if (f < g) edges.push({ faces: [f, g], vertices: verts });
+        }
+      }
+    });
+    const vertices = Uint32Array.from([...vertexSet].sort((x, y) => x - y));
+    const facePoints = new Float64Array(vertices.length * 3);
+    vertices.forEach((v, i) => { facePoints[i * 3] = points[v * 3]; facePoints[i * 3 + 1] = points[v * 3 + 1]; facePoints[i * 3 + 2] = points[v * 3 + 2]; });
+    const { surface } = fitSurface({ points: facePoints, facets, loops: loops.map((l) => l.map((v) => point(points, v))), modelSize });
+    faces.push({ id: f, surface, area: faceArea, triangles: Uint32Array.from(tris), vertices, loops, neighbours: [...neighbours].sort((x, y) => x - y) });
+  }
+  return { index, name: imported.name, points, triangles, faces, edges, volume, area, bbox };
+}

@@ -1,0 +1,42 @@
+// Recognises what a byte buffer is before OCCT sees it, so that a wrong file gets a precise
+// `invalid_step` message instead of OCCT's silent failure.
+import { EngineError } from '../contract.ts';
+
+const HEADER_SCAN_BYTES = 4096;
+const TAIL_SCAN_BYTES = 4096;
+
+function ascii(bytes: Uint8Array, start: number, end: number): string {
+  return new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, start), Math.min(bytes.length, end)));
+}
+
+function looksLikeBinaryStl(bytes: Uint8Array): boolean {
+  if (bytes.length < 84) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const triangles = view.getUint32(80, true);
+  return bytes.length === 84 + triangles * 50;
+}
+
+/** Throws `invalid_step` with the reason when the bytes cannot be a complete STEP (ISO 10303-21) file. */
+export function assertStepBytes(bytes: Uint8Array): void {
+  if (bytes.length === 0) throw new EngineError('invalid_step', 'the file is empty');
+  const head = ascii(bytes, 0, HEADER_SCAN_BYTES);
+  const trimmed = head.replace(/^\uFEFF/, '').trimStart();
+  if (!trimmed.startsWith('ISO-10303-21')) {
+    if (/^solid\s/i.test(trimmed) && /facet\s+normal/i.test(head)) {
+      throw new EngineError('invalid_step', 'the file is an ASCII STL mesh, not a STEP file; export STEP (AP203/AP214/AP242) from your CAD system');
+    }
+    if (looksLikeBinaryStl(bytes)) {
+      throw new EngineError('invalid_step', 'the file is a binary STL mesh, not a STEP file; export STEP (AP203/AP214/AP242) from your CAD system');
+    }
+    const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
+    if (firstLine.length >= 73 && firstLine[72] === 'S' && /^[ 0-9]{7}$/.test(firstLine.slice(73, 80))) {
+      throw new EngineError('invalid_step', 'the file is an IGES file, not a STEP file; export STEP (AP203/AP214/AP242) from your CAD system');
+    }
+    throw new EngineError('invalid_step', 'the file is not a STEP file: it does not start with the ISO-10303-21 header');
+  }
+  if (!/HEADER\s*;/.test(head)) throw new EngineError('invalid_step', 'the STEP file has no HEADER section');
+  const tail = ascii(bytes, bytes.length - TAIL_SCAN_BYTES, bytes.length);
+  if (!/END-ISO-10303-21\s*;\s*$/.test(tail.replace(/\0+$/, ''))) {
+    throw new EngineError('invalid_step', 'the STEP file is truncated: it does not end with END-ISO-10303-21;');
+  }
+}

@@ -1,0 +1,93 @@
+// Splits one OCCT mesh into its solids: B-rep faces joined by a shared welded edge belong to the
+// same shell. Several bodies exported as one mesh (multi-body parts) become separate solids.
+import type { ImportedSolid } from '../geometry/model.ts';
+import { weldExact, edgeKey } from '../geometry/weld.ts';
+
+function find(parent: Int32Array, i: number): number {
+  while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; }
+  return i;
+}
+
+export interface MeshInput {
+  name: string;
+  positions: Float64Array;
+  indices: Uint32Array;
+  faceRanges: Array<{ first: number; last: number }>;
+}
+
+export interface Shell extends ImportedSolid {
+  /** undirected edges used by exactly one triangle: 0 for a closed shell */
+  boundaryEdges: number;
+}
+
+export function splitShells(mesh: MeshInput): Shell[] {
+  const { points, remap } = weldExact(mesh.positions);
+  const triCount = mesh.indices.length / 3;
+  const welded = new Uint32Array(mesh.indices.length);
+  for (let i = 0; i < welded.length; i++) welded[i] = remap[mesh.indices[i]];
+  // face of each triangle (triangles outside every range get their own pseudo face)
+  const faceCount = mesh.faceRanges.length;
+  const faceOfTri = new Int32Array(triCount).fill(-1);
+  mesh.faceRanges.forEach((r, f) => { for (let t = r.first; t <= r.last && t < triCount; t++) faceOfTri[t] = f; });
+  const parent = new Int32Array(faceCount);
+  for (let f = 0; f < faceCount; f++) parent[f] = f;
+  const edgeFace = new Map<number, number>();
+  const edgeUses = new Map<number, number>();
+  for (let t = 0; t < triCount; t++) {
+    const f = faceOfTri[t];
+    if (f < 0) continue;
+    for (let k = 0; k < 3; k++) {
+      const a = welded[t * 3 + k], b = welded[t * 3 + ((k + 1) % 3)];
+      if (a === b) continue;
+      const key = edgeKey(a, b);
+      edgeUses.set(key, (edgeUses.get(key) ?? 0) + 1);
+      const g = edgeFace.get(key);
+      if (g === undefined) edgeFace.set(key, f);
+      else if (g !== f) { const ra = find(parent, f), rb = find(parent, g); if (ra !== rb) parent[ra] = rb; }
+    }
+  }
+  const groups = new Map<number, number[]>();
+  for (let f = 0; f < faceCount; f++) {
+    const r = mesh.faceRanges[f];
+    if (r.last < r.first) continue;
+    const root = find(parent, f);
+    let g = groups.get(root);
+    if (!g) groups.set(root, (g = []));
+    g.push(f);
+  }
+  const shells: Shell[] = [];
+  for (const faces of groups.values()) {
+    const vertexMap = new Map<number, number>();
+    const pos: number[] = [];
+    const idx: number[] = [];
+    const ranges: Array<{ first: number; last: number }> = [];
+    let boundaryEdges = 0;
+    for (const f of faces) {
+      const r = mesh.faceRanges[f];
+      const first = idx.length / 3;
+      for (let t = r.first; t <= r.last && t < triCount; t++) {
+        for (let k = 0; k < 3; k++) {
+          const v = welded[t * 3 + k];
+          let nv = vertexMap.get(v);
+          if (nv === undefined) {
+            nv = vertexMap.size;
+            vertexMap.set(v, nv);
+            pos.push(points[v * 3], points[v * 3 + 1], points[v * 3 + 2]);
+          }
+          idx.push(nv);
+          const a = v, b = welded[t * 3 + ((k + 1) % 3)];
+          if (a !== b && edgeUses.get(edgeKey(a, b)) === 1) boundaryEdges++;
+        }
+      }
+      ranges.push({ first, last: idx.length / 3 - 1 });
+    }
+    shells.push({
+      name: mesh.name,
+      positions: Float64Array.from(pos),
+      indices: Uint32Array.from(idx),
+      faceRanges: ranges,
+      boundaryEdges,
+    });
+  }
+  return shells;
+}
