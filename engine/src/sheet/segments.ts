@@ -1,0 +1,123 @@
+// Exact 2D segment arithmetic for flat patterns: endpoints, lengths, areas, sampling, rigid motion.
+// Arcs stay arcs; sampling is only for hulls, distances and overlap tests, never for reported lengths.
+import type { Contour, Segment, Vec2 } from '../geometry/model.ts';
+
+const DEG = Math.PI / 180;
+/** Sagitta bound when an arc is sampled for hulls and distances, mm. */
+export const ARC_SAMPLE_SAGITTA = 1e-6;
+const MAX_ARC_SAMPLES = 4096;
+
+/** Signed sweep of an arc in radians: positive when counter-clockwise. */
+export function arcSweep(s: Extract<Segment, { kind: 'arc' }>): number {
+  let d = (s.endDegrees - s.startDegrees) % 360;
+  if (s.ccw) { if (d <= 0) d += 360; } else { if (d >= 0) d -= 360; }
+  return d * DEG;
+}
+
+export function arcPoint(center: Vec2, radius: number, degrees: number): Vec2 {
+  return [center[0] + radius * Math.cos(degrees * DEG), center[1] + radius * Math.sin(degrees * DEG)];
+}
+
+export function segmentStart(s: Segment): Vec2 { return s.kind === 'line' ? s.a : arcPoint(s.center, s.radius, s.startDegrees); }
+export function segmentEnd(s: Segment): Vec2 { return s.kind === 'line' ? s.b : arcPoint(s.center, s.radius, s.endDegrees); }
+
+export function segmentLength(s: Segment): number {
+  return s.kind === 'line' ? Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]) : Math.abs(arcSweep(s)) * s.radius;
+}
+
+export function contourLength(c: Contour): number { return c.reduce((sum, s) => sum + segmentLength(s), 0); }
+
+/** Signed area (positive counter-clockwise), exact for arcs: chord polygon plus circular segments. */
+export function contourArea(c: Contour): number {
+  let twice = 0;
+  for (const s of c) {
+    const a = segmentStart(s), b = segmentEnd(s);
+    twice += a[0] * b[1] - b[0] * a[1];
+    if (s.kind === 'arc') {
+      const sweep = arcSweep(s);
+      // circular segment between chord and arc, signed with the sweep
+      twice += s.radius * s.radius * (sweep - Math.sin(sweep));
+    }
+  }
+  return twice / 2;
+}
+
+/** Points along a segment, start included, end excluded (so a contour's samples do not repeat). */
+export function sampleSegment(s: Segment, sagitta = ARC_SAMPLE_SAGITTA): Vec2[] {
+  if (s.kind === 'line') return [s.a];
+  const sweep = arcSweep(s);
+  const step = s.radius > sagitta ? 2 * Math.acos(1 - sagitta / s.radius) : Math.PI / 8;
+  const n = Math.min(MAX_ARC_SAMPLES, Math.max(2, Math.ceil(Math.abs(sweep) / step)));
+  const out: Vec2[] = [];
+  for (let i = 0; i < n; i++) out.push(arcPoint(s.center, s.radius, s.startDegrees + (sweep / DEG) * (i / n)));
+  return out;
+}
+
+export function sampleContour(c: Contour, sagitta = ARC_SAMPLE_SAGITTA): Vec2[] {
+  return c.flatMap((s) => sampleSegment(s, sagitta));
+}
+
+/** 2D rigid motion p' = R(angle) p + t. */
+export interface Rigid2 { cos: number; sin: number; tx: number; ty: number }
+
+export function applyRigid2(m: Rigid2, p: Vec2): Vec2 {
+  return [m.cos * p[0] - m.sin * p[1] + m.tx, m.sin * p[0] + m.cos * p[1] + m.ty];
+}
+
+export function transformSegment(m: Rigid2, s: Segment): Segment {
+  if (s.kind === 'line') return { kind: 'line', a: applyRigid2(m, s.a), b: applyRigid2(m, s.b) };
+  const rot = Math.atan2(m.sin, m.cos) / DEG;
+  return { ...s, center: applyRigid2(m, s.center), startDegrees: s.startDegrees + rot, endDegrees: s.endDegrees + rot };
+}
+
+export function transformContour(m: Rigid2, c: Contour): Contour { return c.map((s) => transformSegment(m, s)); }
+
+export function reverseContour(c: Contour): Contour {
+  return c.slice().reverse().map((s): Segment => s.kind === 'line'
+    ? { kind: 'line', a: s.b, b: s.a }
+    : { ...s, startDegrees: s.endDegrees, endDegrees: s.startDegrees, ccw: !s.ccw });
+}
+
+/** Axis-aligned bounds of a contour, exact for arcs (includes the quadrant points the arc passes). */
+export function contourBounds(c: Contour): { min: Vec2; max: Vec2 } {
+  const min: Vec2 = [Infinity, Infinity], max: Vec2 = [-Infinity, -Infinity];
+  const grow = (p: Vec2) => {
+    if (p[0] < min[0]) min[0] = p[0]; if (p[1] < min[1]) min[1] = p[1];
+    if (p[0] > max[0]) max[0] = p[0]; if (p[1] > max[1]) max[1] = p[1];
+  };
+  for (const s of c) {
+    grow(segmentStart(s)); grow(segmentEnd(s));
+    if (s.kind === 'arc') {
+      const sweep = arcSweep(s) / DEG;
+      for (let q = -720; q <= 720; q += 90) {
+        const rel = s.ccw ? q - s.startDegrees : s.startDegrees - q;
+        const r = ((rel % 360) + 360) % 360;
+        if (r > 0 && r < Math.abs(sweep)) grow(arcPoint(s.center, s.radius, q));
+      }
+    }
+  }
+  return { min, max };
+}
+
+/** Distance from point p to segment ab. */
+export function pointSegmentDistance(p: Vec2, a: Vec2, b: Vec2): number {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const l2 = dx * dx + dy * dy;
+  let t = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2 : 0;
+  t = Math.max(0, Math.min(1, t));
+  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+}
+
+/** Smallest distance between two closed polylines (each given as its sample points). */
+export function polylineDistance(p: Vec2[], q: Vec2[]): number {
+  let best = Infinity;
+  for (const x of p) for (let j = 0; j < q.length; j++) {
+    const d = pointSegmentDistance(x, q[j], q[(j + 1) % q.length]);
+    if (d < best) best = d;
+  }
+  for (const x of q) for (let j = 0; j < p.length; j++) {
+    const d = pointSegmentDistance(x, p[j], p[(j + 1) % p.length]);
+    if (d < best) best = d;
+  }
+  return best;
+}
