@@ -1,0 +1,140 @@
+// Production files of every part of an analyzed model: exact STEP (formed, flat), GLB (formed,
+// flat), DXF (cut, cut + bend lines) and images (SVG, PNG) of the views of contract.md.
+import { EngineError, type Part } from '../contract.ts';
+import type { Refusal, Rigid, SheetAnalysis, Solid, TubeAnalysis, Vec3 } from '../geometry/model.ts';
+import { writeGlb } from './glb.ts';
+import { formedMesh, flatMesh } from './meshes.ts';
+import { readExactSolids, matchSolid, writeTransformedStep, writeFlatStep, type ExactModel } from './occt-exact.ts';
+import { expandKinds, FLAT_ONLY_KINDS, type FileKind } from './kinds.ts';
+import { VIEWS, formedView, flatView, type ViewName } from './views.ts';
+import { sceneToSvg } from './svg.ts';
+import { sceneToPng } from './png.ts';
+import type { Scene } from './scene.ts';
+
+export interface ModelPart {
+  part: Part;
+  solid: Solid;
+  analysis: SheetAnalysis | TubeAnalysis | Refusal;
+}
+
+export interface ProductionFileOptions {
+  /** part ids to write; default every part */
+  partIds?: string[];
+  /** kinds or groups ('images', 'svg', 'png', 'production'); default all */
+  kinds?: string[];
+  /** image size in pixels */
+  imageWidth?: number;
+  imageHeight?: number;
+  /** called after each file with the time it took, for the bench */
+  onFile?: (event: { partId: string; kind: FileKind; ms: number; bytes: number }) => void;
+}
+
+export type ProductionFiles = Record<string, Partial<Record<FileKind, Uint8Array>>>;
+
+/** Frame of a part no recogniser accepted: unrotated, bounding box corner at the origin. */
+function fallbackFrame(solid: Solid): Rigid {
+  const m = solid.bbox.min;
+  return { rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], translation: [-m[0], -m[1], -m[2]] };
+}
+
+export function frameOf(mp: ModelPart): Rigid {
+  return mp.analysis.kind === 'refused' ? fallbackFrame(mp.solid) : mp.analysis.frame;
+}
+
+/** Volume-weighted centroid of a closed outward mesh, mm */
+export function meshCentroid(solid: Solid): Vec3 {
+  const p = solid.points, t = solid.triangles;
+  let v6 = 0, cx = 0, cy = 0, cz = 0;
+  for (let i = 0; i < t.length; i += 3) {
+    const a = 3 * t[i], b = 3 * t[i + 1], c = 3 * t[i + 2];
+    const d = p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) - p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) + p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
+    v6 += d;
+    cx += d * (p[a] + p[b] + p[c]); cy += d * (p[a + 1] + p[b + 1] + p[c + 1]); cz += d * (p[a + 2] + p[b + 2] + p[c + 2]);
+  }
+  if (v6 === 0) return [0, 0, 0];
+  return [cx / (4 * v6), cy / (4 * v6), cz / (4 * v6)];
+}
+
+const enc = new TextEncoder();
+
+/**
+ * Writes the requested files of each part. `stepBytes` is the source file the model was analyzed
+ * from: the exact STEP is taken from it, never from triangles.
+ */
+export async function productionFilesForModel(stepBytes: Uint8Array, parts: ModelPart[], options: ProductionFileOptions = {}): Promise<ProductionFiles> {
+  let wanted: Set<FileKind>;
+  try { wanted = expandKinds(options.kinds); } catch (err) {
+    throw new EngineError('invalid_configuration', `unknown production file kind '${(err as Error).message}'`);
+  }
+  const selected = options.partIds ? parts.filter((p) => options.partIds!.includes(p.part.id)) : parts;
+  if (options.partIds) {
+    const known = new Set(parts.map((p) => p.part.id));
+    const missing = options.partIds.filter((id) => !known.has(id));
+    if (missing.length) throw new EngineError('invalid_configuration', `no part with id ${missing.join(', ')} in this model`);
+  }
+  const imageSize = { width: options.imageWidth ?? 800, height: options.imageHeight ?? 600 };
+  let exact: ExactModel | null = null;
+  const out: ProductionFiles = {};
+  try {
+    for (const mp of selected) {
+      const files: Partial<Record<FileKind, Uint8Array>> = {};
+      out[mp.part.id] = files;
+      const frame = frameOf(mp);
+      const sheet = mp.analysis.kind === 'sheet' ? mp.analysis : null;
+      const emit = async (kind: FileKind, make: () => Promise<Uint8Array> | Uint8Array): Promise<void> => {
+        if (!wanted.has(kind)) return;
+        if (FLAT_ONLY_KINDS.has(kind) && !sheet) return;
+        const t0 = performance.now();
+        const bytes = await make();
+        files[kind] = bytes;
+        options.onFile?.({ partId: mp.part.id, kind, ms: performance.now() - t0, bytes: bytes.byteLength });
+      };
+
+      await emit('production_step', async () => {
+        exact ??= await readExactSolids(stepBytes);
+        const target = { volume: mp.solid.volume, centroid: meshCentroid(mp.solid), bboxMin: mp.solid.bbox.min, bboxMax: mp.solid.bbox.max };
+        const match = matchSolid(exact, target);
+        if (!match) throw new EngineError('analysis_failed', `part ${mp.part.id}: no exact solid of the STEP file matches the analyzed solid`);
+        return writeTransformedStep(match, frame);
+      });
+      await emit('production_model', () => writeGlb(formedMesh(mp.solid, frame), { name: mp.part.name }));
+      if (sheet) {
+        await emit('production_flat_step', async () => (await writeFlatStep(sheet.flat.outer, sheet.flat.inner, sheet.thickness)).step);
+        await emit('production_flat_model', async () => writeGlb(await flatMesh(sheet.flat, sheet.thickness), { name: `${mp.part.name} flat` }));
+        const dxf = await import('../dxf/index.ts');
+        await emit('production_dxf', () => enc.encode(dxf.flatToDxf(sheet.flat, { bendLines: false })));
+        await emit('production_bend_lines_dxf', () => enc.encode(dxf.flatToDxf(sheet.flat, { bendLines: true })));
+      }
+      for (const view of VIEWS) {
+        const svgKind = `image_${view}_svg` as FileKind, pngKind = `image_${view}_png` as FileKind;
+        if (!wanted.has(svgKind) && !wanted.has(pngKind)) continue;
+        if (view === 'flat' && !sheet) continue;
+        let scene: Scene | null = null;
+        const sceneOf = (): Scene => (scene ??= view === 'flat'
+          ? flatView(sheet!.flat, sheet, mp.part.name, imageSize)
+          : formedView({ solid: mp.solid, frame, analysis: mp.analysis.kind === 'refused' ? null : mp.analysis }, view as Exclude<ViewName, 'flat'>, imageSize));
+        await emit(svgKind, () => enc.encode(sceneToSvg(sceneOf())));
+        await emit(pngKind, () => sceneToPng(sceneOf()));
+      }
+    }
+  } finally {
+    (exact as ExactModel | null)?.dispose();
+  }
+  return out;
+}
+
+type AnalyzeModel = (bytes: Uint8Array, options: { kFactor?: number }) => Promise<{ parts: ModelPart[] }>;
+/** analyze.ts belongs to the importer and loads the whole recognition stack: only pulled in when asked */
+const ANALYZE_MODULE = '../analyze.ts';
+
+export interface GenerateOptions extends ProductionFileOptions {
+  /** explicit K-factor for the flat pattern; default from the material / detected r/t */
+  kFactor?: number;
+}
+
+/** Analyzes the STEP file and writes the production files of its parts. */
+export async function generateProductionFiles(stepBytes: Uint8Array, options: GenerateOptions = {}): Promise<ProductionFiles> {
+  const { analyzeModel } = (await import(ANALYZE_MODULE)) as { analyzeModel: AnalyzeModel };
+  const model = await analyzeModel(stepBytes, options.kFactor !== undefined ? { kFactor: options.kFactor } : {});
+  return productionFilesForModel(stepBytes, model.parts, options);
+}

@@ -1,0 +1,219 @@
+// Exact B-rep work with OCCT (replicad-opencascadejs, ~23 MB of WASM): loaded lazily, once per
+// thread, and only by the threads that write production STEP files. occt-import-js stays the
+// importer; this module re-reads the source STEP here only to keep the exact surfaces.
+import { createRequire } from 'node:module';
+import { EngineError } from '../contract.ts';
+import type { Contour, Rigid, Vec3 } from '../geometry/model.ts';
+
+// The generated typings of the OCCT bindings are 1.6 MB; the dozen calls made here do not need them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type OC = any;
+
+let ocPromise: Promise<OC> | null = null;
+
+export function loadExactKernel(): Promise<OC> {
+  if (!ocPromise) {
+    const require = createRequire(import.meta.url);
+    const wasmPath = require.resolve('replicad-opencascadejs/wasm');
+    ocPromise = import('replicad-opencascadejs').then((m) =>
+      (m.default as (o: object) => Promise<OC>)({ locateFile: () => wasmPath, print: () => {}, printErr: () => {} }));
+    ocPromise.catch(() => { ocPromise = null; });
+  }
+  return ocPromise;
+}
+
+/** Distance below which two points of the flat outline are the same vertex, mm */
+const WIRE_JOIN_TOLERANCE_MM = 1e-4;
+
+export interface ExactSolid {
+  /** TopoDS_Shape; owned by the caller's ExactModel, released by its dispose() */
+  shape: unknown;
+  volume: number;
+  centroid: Vec3;
+  bboxMin: Vec3;
+  bboxMax: Vec3;
+}
+
+export interface ExactModel { solids: ExactSolid[]; dispose(): void }
+
+let fileCounter = 0;
+function scratchName(ext: string): string { return `/kerf-${process.pid}-${++fileCounter}.${ext}`; }
+
+function measure(oc: OC, shape: unknown): { volume: number; centroid: Vec3; bboxMin: Vec3; bboxMax: Vec3 } {
+  const props = new oc.GProp_GProps();
+  oc.BRepGProp.VolumeProperties(shape, props, false, false, false);
+  const c = props.CentreOfMass();
+  const centroid: Vec3 = [c.X(), c.Y(), c.Z()];
+  const volume = props.Mass();
+  c.delete(); props.delete();
+  const box = new oc.Bnd_Box();
+  oc.BRepBndLib.Add(shape, box, false);
+  const lo = box.CornerMin(), hi = box.CornerMax();
+  const bboxMin: Vec3 = [lo.X(), lo.Y(), lo.Z()], bboxMax: Vec3 = [hi.X(), hi.Y(), hi.Z()];
+  lo.delete(); hi.delete(); box.delete();
+  return { volume: Math.abs(volume), centroid, bboxMin, bboxMax };
+}
+
+/** Every solid of a STEP file with its exact volume, centroid and bounding box (file units -> mm by OCCT). */
+export async function readExactSolids(stepBytes: Uint8Array): Promise<ExactModel> {
+  const oc = await loadExactKernel();
+  const name = scratchName('step');
+  oc.FS.writeFile(name, stepBytes);
+  const reader = new oc.STEPControl_Reader();
+  const owned: Array<{ delete(): void }> = [reader];
+  try {
+    const status = reader.ReadFile(name);
+    if (status !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) throw new EngineError('invalid_step', 'the exact kernel could not read the STEP file');
+    const progress = new oc.Message_ProgressRange();
+    reader.TransferRoots(progress);
+    progress.delete();
+    const root = reader.OneShape();
+    owned.push(root);
+    const solids: ExactSolid[] = [];
+    const explorer = new oc.TopExp_Explorer(root, oc.TopAbs_ShapeEnum.TopAbs_SOLID, oc.TopAbs_ShapeEnum.TopAbs_SHAPE);
+    for (; explorer.More(); explorer.Next()) {
+      const shape = explorer.Current();
+      owned.push(shape);
+      solids.push({ shape, ...measure(oc, shape) });
+    }
+    explorer.delete();
+    return { solids, dispose: () => { for (const o of owned.splice(0)) o.delete(); } };
+  } catch (err) {
+    for (const o of owned.splice(0)) o.delete();
+    throw err;
+  } finally {
+    try { oc.FS.unlink(name); } catch { /* already gone */ }
+  }
+}
+
+/** Picks the exact solid that is the same body as a mesh solid: same volume, same centroid and box. */
+export function matchSolid(model: ExactModel, target: { volume: number; centroid: Vec3; bboxMin: Vec3; bboxMax: Vec3 }): ExactSolid | null {
+  let best: ExactSolid | null = null;
+  let bestScore = Infinity;
+  const size = Math.hypot(target.bboxMax[0] - target.bboxMin[0], target.bboxMax[1] - target.bboxMin[1], target.bboxMax[2] - target.bboxMin[2]) || 1;
+  for (const s of model.solids) {
+    const dv = Math.abs(s.volume - target.volume) / Math.max(target.volume, 1e-9);
+    const dc = Math.hypot(s.centroid[0] - target.centroid[0], s.centroid[1] - target.centroid[1], s.centroid[2] - target.centroid[2]) / size;
+    let db = 0;
+    for (let k = 0; k < 3; k++) db = Math.max(db, Math.abs(s.bboxMin[k] - target.bboxMin[k]), Math.abs(s.bboxMax[k] - target.bboxMax[k]));
+    const score = dv + dc + db / size;
+    if (score < bestScore) { bestScore = score; best = s; }
+  }
+  // a tessellated volume is within a few tenths of a percent of the exact one; far more is another body
+  return best && bestScore < MATCH_SCORE_LIMIT ? best : null;
+}
+/** Relative volume + centroid + box mismatch above which no exact solid is the part */
+const MATCH_SCORE_LIMIT = 0.05;
+
+function writeShape(oc: OC, shape: unknown): Uint8Array {
+  const name = scratchName('step');
+  const writer = new oc.STEPControl_Writer();
+  const progress = new oc.Message_ProgressRange();
+  try {
+    oc.Interface_Static.SetIVal('write.step.schema', 5); // AP214IS: read by every CAD tool
+    oc.Interface_Static.SetCVal('write.step.unit', 'MM');
+    const t = writer.Transfer(shape, oc.STEPControl_StepModelType.STEPControl_AsIs, true, progress);
+    if (t !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) throw new EngineError('analysis_failed', 'the exact kernel could not translate the part to STEP');
+    const w = writer.Write(name);
+    if (w !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) throw new EngineError('analysis_failed', 'the exact kernel could not write the STEP file');
+    const bytes: Uint8Array = oc.FS.readFile(name);
+    return new Uint8Array(bytes); // copy out of the WASM filesystem
+  } finally {
+    writer.delete(); progress.delete();
+    try { oc.FS.unlink(name); } catch { /* never written */ }
+  }
+}
+
+/** STEP of one exact solid moved by a rigid motion (source -> normalized frame). */
+export async function writeTransformedStep(solid: ExactSolid, frame: Rigid): Promise<Uint8Array> {
+  const oc = await loadExactKernel();
+  const trsf = new oc.gp_Trsf();
+  const [r0, r1, r2] = frame.rotation, t = frame.translation;
+  trsf.SetValues(r0[0], r0[1], r0[2], t[0], r1[0], r1[1], r1[2], t[1], r2[0], r2[1], r2[2], t[2]);
+  const op = new oc.BRepBuilderAPI_Transform(solid.shape, trsf, true, false);
+  try {
+    const moved = op.Shape();
+    try { return writeShape(oc, moved); } finally { moved.delete(); }
+  } finally { op.delete(); trsf.delete(); }
+}
+
+function makeWire(oc: OC, contour: Contour, owned: Array<{ delete(): void }>): unknown {
+  const mk = new oc.BRepBuilderAPI_MakeWire();
+  owned.push(mk);
+  const pnt = (x: number, y: number) => { const p = new oc.gp_Pnt(x, y, 0); owned.push(p); return p; };
+  for (const s of contour) {
+    let edgeMaker;
+    if (s.kind === 'line') {
+      if (Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]) < WIRE_JOIN_TOLERANCE_MM) continue;
+      edgeMaker = new oc.BRepBuilderAPI_MakeEdge(pnt(s.a[0], s.a[1]), pnt(s.b[0], s.b[1]));
+    } else {
+      const dir = new oc.gp_Dir(0, 0, 1);
+      const ax = new oc.gp_Ax2(pnt(s.center[0], s.center[1]), dir);
+      const circ = new oc.gp_Circ(ax, s.radius);
+      owned.push(dir, ax, circ);
+      let a1 = (s.startDegrees * Math.PI) / 180, a2 = (s.endDegrees * Math.PI) / 180;
+      // OCCT parameterises a circle counter-clockwise about +Z; a clockwise arc is the same edge reversed
+      if (!s.ccw) [a1, a2] = [a2, a1];
+      while (a2 <= a1 + 1e-12) a2 += 2 * Math.PI;
+      edgeMaker = new oc.BRepBuilderAPI_MakeEdge(circ, a1, a2);
+    }
+    owned.push(edgeMaker);
+    if (!edgeMaker.IsDone()) throw new EngineError('analysis_failed', 'flat contour has a segment the exact kernel cannot build');
+    const edge = edgeMaker.Edge();
+    owned.push(edge);
+    mk.Add(edge);
+  }
+  if (!mk.IsDone()) throw new EngineError('analysis_failed', 'flat contour does not close into one wire');
+  const wire = mk.Wire();
+  owned.push(wire);
+  return wire;
+}
+
+/** The flat pattern as an exact solid (planar face with true arcs, extruded by the thickness), as STEP. */
+export async function writeFlatStep(outer: Contour, inner: Contour[], thickness: number): Promise<{ step: Uint8Array; volume: number }> {
+  const oc = await loadExactKernel();
+  const owned: Array<{ delete(): void }> = [];
+  try {
+    const outerWire = makeWire(oc, outer, owned);
+    const faceMaker = new oc.BRepBuilderAPI_MakeFace(outerWire, true);
+    owned.push(faceMaker);
+    if (!faceMaker.IsDone()) throw new EngineError('analysis_failed', 'flat outer contour is not a planar face');
+    let face = faceMaker.Face();
+    owned.push(face);
+    // orient the outer boundary counter-clockwise so the prism normal is +Z
+    const probe = measureArea(oc, face);
+    if (probe < 0) { /* orientation is handled by ShapeFix below */ }
+    for (const c of inner) {
+      const w = makeWire(oc, c, owned);
+      faceMaker.Add(w);
+    }
+    face = faceMaker.Face();
+    owned.push(face);
+    const fix = new oc.ShapeFix_Face(face);
+    owned.push(fix);
+    fix.FixOrientation();
+    const progress = new oc.Message_ProgressRange();
+    owned.push(progress);
+    fix.Perform(progress);
+    const fixed = fix.Face();
+    owned.push(fixed);
+    const vec = new oc.gp_Vec(0, 0, thickness);
+    owned.push(vec);
+    const prism = new oc.BRepPrimAPI_MakePrism(fixed, vec, false, true);
+    owned.push(prism);
+    const solid = prism.Shape();
+    owned.push(solid);
+    const { volume } = measure(oc, solid);
+    return { step: writeShape(oc, solid), volume };
+  } finally {
+    for (const o of owned.reverse()) { try { o.delete(); } catch { /* already released with its parent */ } }
+  }
+}
+
+function measureArea(oc: OC, face: unknown): number {
+  const props = new oc.GProp_GProps();
+  oc.BRepGProp.SurfaceProperties(face, props, false, false);
+  const a = props.Mass();
+  props.delete();
+  return a;
+}

@@ -1,0 +1,148 @@
+// The views of contract.md (iso, top, bottom, front, back, left, right, flat) as Scenes: the formed
+// part in its normalized frame with hidden faces culled and the rest painted back to front, holes and
+// bends labelled with their IDs; the flat view shows the cut contours and the bend lines.
+import type { FlatGeometry, Solid, Rigid, Vec2, Vec3, SheetAnalysis, TubeAnalysis } from '../geometry/model.ts';
+import { applyRigid, rotate } from './meshes.ts';
+import { contourToPolyline } from './polyline.ts';
+import { fitTransform, shade, type Scene, type SceneLabel, type ScenePolygon, type SceneLine } from './scene.ts';
+
+export const VIEWS = ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'] as const;
+export type ViewName = (typeof VIEWS)[number];
+
+interface Camera { toward: Vec3; right: Vec3; up: Vec3 }
+
+function norm(v: Vec3): Vec3 { const l = Math.hypot(v[0], v[1], v[2]) || 1; return [v[0] / l, v[1] / l, v[2] / l]; }
+function cross(a: Vec3, b: Vec3): Vec3 { return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]; }
+function dot(a: Vec3, b: Vec3): number { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+function camera(toward: Vec3, right: Vec3): Camera {
+  const t = norm(toward), r = norm(right);
+  return { toward: t, right: r, up: cross(t, r) };
+}
+
+/** Camera per view; `toward` points from the part to the viewer (normalized frame: X long side, Z up). */
+export const CAMERAS: Record<Exclude<ViewName, 'flat'>, Camera> = {
+  iso: camera([1, -1, 1], [1, 1, 0]),
+  top: camera([0, 0, 1], [1, 0, 0]),
+  bottom: camera([0, 0, -1], [1, 0, 0]),
+  front: camera([0, -1, 0], [1, 0, 0]),
+  back: camera([0, 1, 0], [-1, 0, 0]),
+  right: camera([1, 0, 0], [0, 1, 0]),
+  left: camera([-1, 0, 0], [0, -1, 0]),
+};
+
+const PART_COLOR: [number, number, number] = [176, 186, 198];
+const EDGE_COLOR = '#2b3440';
+const HOLE_LABEL_COLOR = '#c0392b';
+const BEND_LABEL_COLOR = '#1f5fbf';
+const BEND_LINE_COLOR = '#1f5fbf';
+const MARGIN_PX = 24;
+/** light slightly off the viewing direction so faces parallel to the view still differ in shade */
+const LIGHT_OFFSET: Vec3 = [0.35, 0.25, 0.5];
+
+export interface ViewInput {
+  solid: Solid;
+  frame: Rigid;
+  analysis: SheetAnalysis | TubeAnalysis | null;
+}
+
+export interface ViewOptions { width?: number; height?: number }
+
+function faceCentroid(solid: Solid, faceId: number, frame: Rigid): Vec3 | null {
+  const face = solid.faces.find((f) => f.id === faceId);
+  if (!face || face.vertices.length === 0) return null;
+  const s: Vec3 = [0, 0, 0];
+  for (const v of face.vertices) { s[0] += solid.points[3 * v]; s[1] += solid.points[3 * v + 1]; s[2] += solid.points[3 * v + 2]; }
+  const n = face.vertices.length;
+  return applyRigid(frame, [s[0] / n, s[1] / n, s[2] / n]);
+}
+
+/** One formed view of the part. */
+export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, options: ViewOptions = {}): Scene {
+  const width = options.width ?? 800, height = options.height ?? 600;
+  const cam = CAMERAS[view];
+  const light = norm([cam.toward[0] + LIGHT_OFFSET[0] * (cam.right[0] + cam.up[0]), cam.toward[1] + LIGHT_OFFSET[1] * (cam.right[1] + cam.up[1]), cam.toward[2] + LIGHT_OFFSET[2] * (cam.right[2] + cam.up[2])]);
+  const { solid, frame } = input;
+  const pts = solid.points;
+  const n = pts.length / 3;
+  const world = new Float64Array(pts.length);
+  const proj: Vec2[] = new Array(n);
+  const depth = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const q = applyRigid(frame, [pts[3 * i], pts[3 * i + 1], pts[3 * i + 2]]);
+    world[3 * i] = q[0]; world[3 * i + 1] = q[1]; world[3 * i + 2] = q[2];
+    proj[i] = [dot(q, cam.right), dot(q, cam.up)];
+    depth[i] = dot(q, cam.toward);
+  }
+  const toPx = fitTransform(proj, width, height, MARGIN_PX);
+  const px = proj.map(toPx);
+
+  type Item = { depth: number; poly: ScenePolygon };
+  const items: Item[] = [];
+  const tri = solid.triangles;
+  const triNormal = (t: number): Vec3 => {
+    const a = tri[3 * t] * 3, b = tri[3 * t + 1] * 3, c = tri[3 * t + 2] * 3;
+    const u: Vec3 = [world[b] - world[a], world[b + 1] - world[a + 1], world[b + 2] - world[a + 2]];
+    const v: Vec3 = [world[c] - world[a], world[c + 1] - world[a + 1], world[c + 2] - world[a + 2]];
+    return cross(u, v);
+  };
+  for (const face of solid.faces) {
+    if (face.surface.kind === 'plane' && face.loops.length > 0) {
+      const normal = norm(rotate(frame, face.surface.normal));
+      const facing = dot(normal, cam.toward);
+      if (facing <= 1e-9) continue;
+      let d = 0;
+      for (const v of face.vertices) d += depth[v];
+      items.push({
+        depth: d / Math.max(1, face.vertices.length),
+        poly: { loops: face.loops.map((loop) => loop.map((v) => px[v])), fill: shade(PART_COLOR, 0.35 + 0.65 * Math.abs(dot(normal, light))), stroke: EDGE_COLOR, strokeWidth: 0.8 },
+      });
+      continue;
+    }
+    for (const t of face.triangles) {
+      const nrm = triNormal(t);
+      const len = Math.hypot(nrm[0], nrm[1], nrm[2]);
+      if (!(len > 0)) continue;
+      const unit: Vec3 = [nrm[0] / len, nrm[1] / len, nrm[2] / len];
+      if (dot(unit, cam.toward) <= 1e-9) continue;
+      const a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
+      const fill = shade(PART_COLOR, 0.35 + 0.65 * Math.abs(dot(unit, light)));
+      items.push({ depth: (depth[a] + depth[b] + depth[c]) / 3, poly: { loops: [[px[a], px[b], px[c]]], fill, stroke: fill, strokeWidth: 0.6 } });
+    }
+  }
+  items.sort((p, q) => p.depth - q.depth);
+
+  const labels: SceneLabel[] = [];
+  const place = (p: Vec3): Vec2 => toPx([dot(p, cam.right), dot(p, cam.up)]);
+  const analysis = input.analysis;
+  if (analysis?.kind === 'sheet') {
+    for (const h of analysis.holes) {
+      const c = faceCentroid(solid, h.faceId, frame);
+      if (c) labels.push({ at: place(c), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id } });
+    }
+    for (const b of analysis.bends) {
+      const ids = b.faceIds ?? [];
+      const cs = ids.map((id) => faceCentroid(solid, id, frame)).filter((c): c is Vec3 => c !== null);
+      if (cs.length === 0) continue;
+      const m: Vec3 = [0, 0, 0];
+      for (const c of cs) { m[0] += c[0] / cs.length; m[1] += c[1] / cs.length; m[2] += c[2] / cs.length; }
+      labels.push({ at: place(m), text: `B${b.id}`, color: BEND_LABEL_COLOR, ref: { kind: 'bend', id: b.id } });
+    }
+  }
+  return { view, width, height, background: '#ffffff', polygons: items.map((i) => i.poly), lines: [], labels, title: `${solid.name} - ${view}` };
+}
+
+/** The flat pattern: cut contours filled, bend lines dashed with their IDs, holes labelled. */
+export function flatView(flat: FlatGeometry, analysis: SheetAnalysis | null, name: string, options: ViewOptions = {}): Scene {
+  const width = options.width ?? 800, height = options.height ?? 600;
+  const loops = [flat.outer, ...flat.inner].map((c) => contourToPolyline(c, 0.05));
+  const all: Vec2[] = loops.flat();
+  const toPx = fitTransform(all, width, height, MARGIN_PX);
+  const polygons: ScenePolygon[] = [{ loops: loops.map((l) => l.map(toPx)), fill: shade(PART_COLOR, 1), stroke: EDGE_COLOR, strokeWidth: 1 }];
+  const lines: SceneLine[] = flat.bendLines.map((b) => ({ a: toPx(b.a), b: toPx(b.b), stroke: BEND_LINE_COLOR, strokeWidth: 1.2, dashed: true }));
+  const labels: SceneLabel[] = flat.bendLines.map((b) => ({
+    at: toPx([(b.a[0] + b.b[0]) / 2, (b.a[1] + b.b[1]) / 2]), text: `B${b.bendId}`, color: BEND_LABEL_COLOR, ref: { kind: 'bend' as const, id: b.bendId },
+  }));
+  for (const h of analysis?.holes ?? []) labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id } });
+  return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, title: `${name} - flat` };
+}
