@@ -1,0 +1,192 @@
+// Taps, self-clinching studs, nuts and standoffs, and the standard countersinks.
+// Self-clinching figures (mounting hole, minimum sheet, minimum hole-centre-to-edge) are the
+// published figures of the common FH / CLS / SO series (../../../../shared/notes/manufacturing.md).
+import type { CountersinkSize, HardwareGeometry, MaterialType, Nut, Standoff, Stud, Tap, ThreadStandard } from './types.ts';
+
+const MM_PER_IN = 25.4;
+const r3 = (x: number): number => Number(x.toFixed(3));
+
+const SOFT_SHEET: MaterialType[] = ['mild_steel', 'galvanized_steel', 'aluminum_5052', 'aluminum_6061', 'copper', 'brass'];
+const ALL_SHEET: MaterialType[] = [...SOFT_SHEET, 'stainless_304', 'stainless_316'];
+
+/** A tap needs this many full threads of engagement... */
+export const TAP_MIN_THREADS = 3;
+/** ...and never less than 0.060" of stock (thin sheet strips threads; published shop floor is 1/8"). */
+export const TAP_MIN_THICKNESS_MM = 1.52;
+/** The modelled hole may be drawn at tap-drill size or at the thread's major diameter (cosmetic thread), +- this. */
+export const TAP_HOLE_TOLERANCE_MM = 0.1;
+/** Tapped hole centre to edge: at least one major diameter. */
+export const TAP_EDGE_DISTANCE_DIAMETERS = 1;
+/** Press-fit holes may be up to this much over the published mounting hole (laser kerf variation), mm. */
+export const PRESS_FIT_HOLE_TOLERANCE_MM = 0.08;
+
+/** [id suffix, thread, standard, major mm, pitch mm, tap drill mm, price cents] */
+type TapRow = [string, string, ThreadStandard, number, number, number, number];
+const TAPS: TapRow[] = [
+  ['m2_5x0_45', 'M2.5x0.45', 'metric', 2.5, 0.45, 2.05, 150],
+  ['m3x0_5', 'M3x0.5', 'metric', 3.0, 0.5, 2.5, 150],
+  ['m4x0_7', 'M4x0.7', 'metric', 4.0, 0.7, 3.3, 175],
+  ['m5x0_8', 'M5x0.8', 'metric', 5.0, 0.8, 4.2, 175],
+  ['m6x1_0', 'M6x1.0', 'metric', 6.0, 1.0, 5.0, 200],
+  ['m8x1_25', 'M8x1.25', 'metric', 8.0, 1.25, 6.8, 250],
+  ['m10x1_5', 'M10x1.5', 'metric', 10.0, 1.5, 8.5, 300],
+  ['4_40', '4-40 UNC', 'unified', 0.112 * MM_PER_IN, MM_PER_IN / 40, 0.089 * MM_PER_IN, 150],
+  ['6_32', '6-32 UNC', 'unified', 0.138 * MM_PER_IN, MM_PER_IN / 32, 0.1065 * MM_PER_IN, 150],
+  ['8_32', '8-32 UNC', 'unified', 0.164 * MM_PER_IN, MM_PER_IN / 32, 0.136 * MM_PER_IN, 175],
+  ['10_24', '10-24 UNC', 'unified', 0.190 * MM_PER_IN, MM_PER_IN / 24, 0.1495 * MM_PER_IN, 175],
+  ['10_32', '10-32 UNF', 'unified', 0.190 * MM_PER_IN, MM_PER_IN / 32, 0.159 * MM_PER_IN, 175],
+  ['1_4_20', '1/4-20 UNC', 'unified', 0.250 * MM_PER_IN, MM_PER_IN / 20, 0.201 * MM_PER_IN, 200],
+  ['1_4_28', '1/4-28 UNF', 'unified', 0.250 * MM_PER_IN, MM_PER_IN / 28, 0.213 * MM_PER_IN, 200],
+  ['5_16_18', '5/16-18 UNC', 'unified', 0.3125 * MM_PER_IN, MM_PER_IN / 18, 0.257 * MM_PER_IN, 250],
+];
+
+export function buildTaps(): Tap[] {
+  return TAPS.map(([suffix, thread, standard, major, pitch, drill, price]) => ({
+    id: `tap_${suffix}`,
+    object: 'tap',
+    name: `${thread} tapped hole`,
+    standard,
+    thread,
+    major_diameter_mm: r3(major),
+    pitch_mm: r3(pitch),
+    tap_drill_mm: r3(drill),
+    hole_diameter_min_mm: r3(drill - TAP_HOLE_TOLERANCE_MM),
+    hole_diameter_max_mm: r3(major + TAP_HOLE_TOLERANCE_MM),
+    min_thickness_mm: r3(Math.max(TAP_MIN_THREADS * pitch, TAP_MIN_THICKNESS_MM)),
+    min_center_to_edge_mm: r3(TAP_EDGE_DISTANCE_DIAMETERS * major),
+    compatible_material_types: ALL_SHEET,
+    unit_price_cents: price,
+    available: true,
+  }));
+}
+
+/** Steel fasteners are harder than mild steel and aluminium but not than stainless: stainless sheet needs the
+ *  hardened 400-series stainless variants (published rule). */
+const VARIANTS = [
+  { suffix: '', body: 'steel' as const, compat: SOFT_SHEET, priceAdd: 0 },
+  { suffix: 's', body: 'stainless' as const, compat: ALL_SHEET, priceAdd: 20 },
+];
+
+/** [id thread, thread, standard, mounting hole mm, min sheet mm, min centre-to-edge mm, head dia mm, head h mm, body dia mm, lengths mm, price] */
+type StudRow = [string, string, ThreadStandard, number, number, number, number, number, number, number[], number];
+const STUDS: StudRow[] = [
+  ['m3', 'M3x0.5', 'metric', 3.0, 1.0, 5.6, 4.6, 1.0, 3.0, [8, 12], 22],
+  ['m4', 'M4x0.7', 'metric', 4.0, 1.0, 7.2, 5.9, 1.2, 4.0, [10, 16], 26],
+  ['m5', 'M5x0.8', 'metric', 5.0, 1.0, 7.2, 6.9, 1.3, 5.0, [12, 20], 30],
+  ['m6', 'M6x1.0', 'metric', 6.0, 1.6, 7.9, 8.2, 1.5, 6.0, [16, 25], 36],
+  ['m8', 'M8x1.25', 'metric', 8.0, 2.4, 9.6, 10.4, 1.8, 8.0, [20], 55],
+  ['4_40', '4-40', 'unified', 0.111 * MM_PER_IN, 0.040 * MM_PER_IN, 0.219 * MM_PER_IN, 4.3, 1.0, 2.8, [0.375 * MM_PER_IN], 22],
+  ['6_32', '6-32', 'unified', 0.137 * MM_PER_IN, 0.040 * MM_PER_IN, 0.250 * MM_PER_IN, 5.1, 1.1, 3.4, [0.5 * MM_PER_IN], 24],
+  ['8_32', '8-32', 'unified', 0.163 * MM_PER_IN, 0.040 * MM_PER_IN, 0.281 * MM_PER_IN, 5.9, 1.2, 4.1, [0.5 * MM_PER_IN], 26],
+  ['10_32', '10-32', 'unified', 0.189 * MM_PER_IN, 0.040 * MM_PER_IN, 0.281 * MM_PER_IN, 6.7, 1.3, 4.8, [0.625 * MM_PER_IN], 30],
+  ['1_4_20', '1/4-20', 'unified', 0.250 * MM_PER_IN, 0.063 * MM_PER_IN, 0.312 * MM_PER_IN, 8.4, 1.5, 6.35, [0.75 * MM_PER_IN], 40],
+];
+
+const lengthId = (mm: number, standard: ThreadStandard): string =>
+  standard === 'metric' ? `${mm}` : `${(mm / MM_PER_IN).toFixed(3).replace('.', '_')}in`;
+const lengthText = (mm: number, standard: ThreadStandard): string =>
+  standard === 'metric' ? `${mm} mm` : `${Number((mm / MM_PER_IN).toFixed(3))}"`;
+
+export function buildStuds(): Stud[] {
+  const out: Stud[] = [];
+  for (const [tid, thread, standard, hole, minSheet, edge, headD, headH, bodyD, lengths, price] of STUDS) {
+    for (const v of VARIANTS) {
+      for (const len of lengths) {
+        const series = `FH${v.suffix.toUpperCase()}`;
+        const geometry: HardwareGeometry = { head_diameter_mm: headD, head_height_mm: headH, body_diameter_mm: bodyD, body_length_mm: r3(len), bore_diameter_mm: 0 };
+        out.push({
+          id: `std_${series.toLowerCase()}_${tid}_${lengthId(len, standard)}`,
+          object: 'stud', name: `${series} flush-head stud ${thread} x ${lengthText(len, standard)} (${v.body})`,
+          thread, standard, series, body_material: v.body,
+          mounting_hole_mm: r3(hole), mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
+          min_sheet_thickness_mm: r3(minSheet), min_center_to_edge_mm: r3(edge),
+          compatible_material_types: v.compat, unit_price_cents: price + v.priceAdd, install_price_cents: 45,
+          geometry, available: true, model_url: null, length_mm: r3(len),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** [id thread, thread, standard, mounting hole, min sheet, min edge, collar dia, collar h, body h, price] */
+type NutRow = [string, string, ThreadStandard, number, number, number, number, number, number, number];
+const NUTS: NutRow[] = [
+  ['m3', 'M3x0.5', 'metric', 4.22, 0.8, 4.8, 6.3, 1.5, 0.8, 18],
+  ['m4', 'M4x0.7', 'metric', 5.41, 0.8, 6.9, 7.9, 2.0, 0.8, 20],
+  ['m5', 'M5x0.8', 'metric', 6.35, 0.8, 7.1, 8.7, 2.0, 0.8, 22],
+  ['m6', 'M6x1.0', 'metric', 8.75, 0.92, 8.6, 11.1, 4.1, 0.9, 28],
+  ['m8', 'M8x1.25', 'metric', 10.5, 1.4, 9.7, 12.7, 5.5, 1.4, 40],
+  ['4_40', '4-40', 'unified', 4.22, 0.8, 4.8, 6.3, 1.5, 0.8, 18],
+  ['6_32', '6-32', 'unified', 4.75, 0.8, 5.6, 7.1, 1.5, 0.8, 19],
+  ['8_32', '8-32', 'unified', 5.41, 0.8, 6.9, 7.9, 2.0, 0.8, 20],
+  ['10_32', '10-32', 'unified', 6.35, 0.8, 7.1, 8.7, 2.0, 0.8, 22],
+  ['1_4_20', '1/4-20', 'unified', 8.75, 0.92, 8.6, 11.1, 4.1, 0.9, 28],
+];
+const THREAD_BORE: Record<string, number> = { m3: 2.5, m4: 3.3, m5: 4.2, m6: 5.0, m8: 6.8, '4_40': 2.26, '6_32': 2.71, '8_32': 3.45, '10_32': 4.04, '1_4_20': 5.11 };
+
+export function buildNuts(): Nut[] {
+  const out: Nut[] = [];
+  for (const [tid, thread, standard, hole, minSheet, edge, collarD, collarH, bodyH, price] of NUTS) {
+    for (const v of VARIANTS) {
+      const series = `CLS${v.suffix.toUpperCase()}`;
+      out.push({
+        id: `nut_${series.toLowerCase()}_${tid}`,
+        object: 'nut', name: `${series} self-clinching nut ${thread} (${v.body})`,
+        thread, standard, series, body_material: v.body,
+        mounting_hole_mm: hole, mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
+        min_sheet_thickness_mm: minSheet, min_center_to_edge_mm: edge,
+        compatible_material_types: v.compat, unit_price_cents: price + v.priceAdd, install_price_cents: 45,
+        geometry: { head_diameter_mm: collarD, head_height_mm: collarH, body_diameter_mm: hole, body_length_mm: bodyH, bore_diameter_mm: THREAD_BORE[tid] },
+        available: true, model_url: null,
+      });
+    }
+  }
+  return out;
+}
+
+/** [id thread, thread, standard, mounting hole, min sheet, min edge, body dia, lengths, price] */
+type StandoffRow = [string, string, ThreadStandard, number, number, number, number, number[], number];
+const STANDOFFS: StandoffRow[] = [
+  ['m3', 'M3x0.5', 'metric', 4.22, 1.02, 6.0, 5.4, [6, 10, 15], 35],
+  ['m4', 'M4x0.7', 'metric', 5.41, 1.27, 6.9, 7.1, [10, 15], 42],
+  ['m5', 'M5x0.8', 'metric', 7.14, 1.27, 7.9, 8.7, [10, 20], 50],
+  ['4_40', '4-40', 'unified', 4.22, 1.02, 6.0, 5.4, [0.25 * MM_PER_IN, 0.5 * MM_PER_IN], 35],
+  ['6_32', '6-32', 'unified', 4.22, 1.02, 6.0, 5.4, [0.25 * MM_PER_IN, 0.5 * MM_PER_IN], 36],
+];
+
+export function buildStandoffs(): Standoff[] {
+  const out: Standoff[] = [];
+  for (const [tid, thread, standard, hole, minSheet, edge, bodyD, lengths, price] of STANDOFFS) {
+    for (const v of VARIANTS) {
+      for (const len of lengths) {
+        const series = `SO${v.suffix.toUpperCase()}`;
+        out.push({
+          id: `sto_${series.toLowerCase()}_${tid}_${lengthId(len, standard)}`,
+          object: 'standoff', name: `${series} thru-threaded standoff ${thread} x ${lengthText(len, standard)} (${v.body})`,
+          thread, standard, series, body_material: v.body,
+          mounting_hole_mm: hole, mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
+          min_sheet_thickness_mm: minSheet, min_center_to_edge_mm: edge,
+          compatible_material_types: v.compat, unit_price_cents: price + v.priceAdd, install_price_cents: 50,
+          geometry: { head_diameter_mm: r3(bodyD + 1.6), head_height_mm: 1.0, body_diameter_mm: bodyD, body_length_mm: r3(len), bore_diameter_mm: THREAD_BORE[tid] },
+          available: true, model_url: null, length_mm: r3(len), thru: true,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Published countersink sizes: metric 90 degree, unified 82 degree (hole / outer diameter). */
+export function buildCountersinks(): CountersinkSize[] {
+  const rows: Array<[string, string, number, number, 82 | 90]> = [
+    ['m3', 'M3', 3.4, 6.73, 90], ['m4', 'M4', 4.5, 8.97, 90], ['m5', 'M5', 5.5, 11.2, 90], ['m6', 'M6', 6.6, 13.4, 90],
+    ['4', '#4', 0.129 * MM_PER_IN, 0.255 * MM_PER_IN, 82], ['6', '#6', 0.150 * MM_PER_IN, 0.307 * MM_PER_IN, 82],
+    ['8', '#8', 0.177 * MM_PER_IN, 0.359 * MM_PER_IN, 82], ['10', '#10', 0.201 * MM_PER_IN, 0.411 * MM_PER_IN, 82],
+    ['1_4', '1/4', 0.266 * MM_PER_IN, 0.531 * MM_PER_IN, 82],
+  ];
+  return rows.map(([id, screw, hole, outer, angle]) => ({
+    id: `csk_${id}_${angle}`, name: `${screw} flat head, ${angle} deg`, screw,
+    hole_diameter_mm: r3(hole), outer_diameter_mm: r3(outer), angle_degrees: angle,
+  }));
+}

@@ -1,0 +1,83 @@
+// Tube profiles for the tube laser. Sizes are the common US stock of the published catalogs
+// (4130 round, A500 square/rectangular, DOM, 304, 6061-T6, 6063 Sch 40 pipe).
+import type { MaterialType, TubeProfile, TubeShape } from './types.ts';
+
+const MM_PER_IN = 25.4;
+/** Stock length of the tube laser's loader, mm (published: up to 235"). */
+export const TUBE_STOCK_LENGTH_MM = 235 * MM_PER_IN;
+/** A500 corner radius ~ 2 x wall (published); aluminium extrusions are sharp-cornered. */
+const A500_CORNER_RADIUS_WALLS = 2;
+
+interface TubeFamily { key: string; material: string; type: MaterialType; density: number; cutAtOneMm: number; pricePerKgCents: number; cornerWalls: number }
+const F: Record<string, TubeFamily> = {
+  '4130': { key: '4130', material: '4130 Chromoly Steel', type: 'chromoly_4130', density: 7.85, cutAtOneMm: 22000, pricePerKgCents: 900, cornerWalls: 0 },
+  a500: { key: 'a500', material: 'A500 Carbon Steel', type: 'steel_a500', density: 7.85, cutAtOneMm: 25000, pricePerKgCents: 280, cornerWalls: A500_CORNER_RADIUS_WALLS },
+  dom: { key: 'dom', material: '1020 DOM Steel', type: 'steel_dom', density: 7.85, cutAtOneMm: 25000, pricePerKgCents: 450, cornerWalls: 0 },
+  ss304: { key: '304', material: '304 Stainless Steel', type: 'stainless_304', density: 8.0, cutAtOneMm: 22000, pricePerKgCents: 800, cornerWalls: A500_CORNER_RADIUS_WALLS },
+  al6061: { key: '6061_t6', material: '6061-T6 Aluminum', type: 'aluminum_6061', density: 2.70, cutAtOneMm: 20000, pricePerKgCents: 1000, cornerWalls: 0 },
+  al6063: { key: '6063_t52', material: '6063-T52 Aluminum Pipe', type: 'aluminum_6063', density: 2.70, cutAtOneMm: 20000, pricePerKgCents: 950, cornerWalls: 0 },
+};
+
+/** [family, shape, outer a (in), outer b (in) or null, wall (in), display override] */
+type Row = [string, TubeShape, number, number | null, number, string?];
+const ROWS: Row[] = [
+  ['4130', 'round', 1.0, null, 0.049], ['4130', 'round', 1.0, null, 0.065], ['4130', 'round', 1.0, null, 0.083],
+  ['4130', 'round', 1.25, null, 0.065], ['4130', 'round', 1.25, null, 0.083], ['4130', 'round', 1.5, null, 0.065],
+  ['4130', 'round', 1.5, null, 0.120], ['4130', 'round', 1.75, null, 0.120],
+  ['a500', 'square', 1.0, 1.0, 0.065], ['a500', 'square', 1.0, 1.0, 0.120], ['a500', 'square', 1.5, 1.5, 0.120],
+  ['a500', 'square', 2.0, 2.0, 0.120], ['a500', 'square', 2.0, 2.0, 0.188], ['a500', 'square', 2.5, 2.5, 0.188],
+  ['a500', 'square', 3.0, 3.0, 0.188], ['a500', 'square', 3.0, 3.0, 0.250],
+  ['a500', 'rectangular', 3.0, 1.5, 0.120], ['a500', 'rectangular', 4.0, 2.0, 0.120], ['a500', 'rectangular', 4.0, 2.0, 0.188],
+  ['a500', 'rectangular', 4.0, 3.0, 0.188],
+  ['dom', 'round', 1.0, null, 0.120], ['dom', 'round', 1.25, null, 0.120], ['dom', 'round', 1.5, null, 0.120], ['dom', 'round', 2.0, null, 0.120],
+  ['ss304', 'round', 1.0, null, 0.065], ['ss304', 'round', 1.5, null, 0.065], ['ss304', 'square', 1.0, 1.0, 0.065], ['ss304', 'square', 1.5, 1.5, 0.065],
+  ['al6061', 'round', 1.0, null, 0.125], ['al6061', 'round', 2.0, null, 0.125], ['al6061', 'square', 1.0, 1.0, 0.125],
+  ['al6061', 'square', 2.0, 2.0, 0.125], ['al6061', 'rectangular', 3.0, 1.5, 0.125],
+  ['al6063', 'round', 1.315, null, 0.133, '1" NPS Sch 40'], ['al6063', 'round', 1.900, null, 0.145, '1-1/2" NPS Sch 40'],
+  ['al6063', 'round', 2.375, null, 0.154, '2" NPS Sch 40'],
+];
+
+const r = (x: number, d = 3): number => Number(x.toFixed(d));
+const inchText = (x: number): string => `${Number(x.toFixed(3))}"`;
+
+function crossSectionMm2(shape: TubeShape, a: number, b: number, wall: number, corner: number): number {
+  if (shape === 'round') return Math.PI / 4 * (a * a - (a - 2 * wall) ** 2);
+  const outer = a * b - (4 - Math.PI) * corner * corner;
+  const ri = Math.max(0, corner - wall);
+  const inner = (a - 2 * wall) * (b - 2 * wall) - (4 - Math.PI) * ri * ri;
+  return outer - inner;
+}
+
+export function buildTubeProfiles(): TubeProfile[] {
+  return ROWS.map(([fam, shape, aIn, bIn, wallIn, label]) => {
+    const f = F[fam];
+    const a = aIn * MM_PER_IN;
+    const b = (bIn ?? aIn) * MM_PER_IN;
+    const wall = wallIn * MM_PER_IN;
+    const corner = shape === 'round' ? 0 : f.cornerWalls * wall;
+    const size = shape === 'round' ? `${inchText(aIn)} OD` : `${inchText(aIn)} x ${inchText(bIn ?? aIn)}`;
+    const sizeId = shape === 'round' ? `${aIn.toFixed(3).replace('.', '_')}od` : `${aIn.toFixed(2).replace('.', '_')}x${(bIn ?? aIn).toFixed(2).replace('.', '_')}`;
+    const area = crossSectionMm2(shape, a, b, wall, corner);
+    return {
+      id: `tub_${f.key}_${shape}_${sizeId}_${wallIn.toFixed(3).replace('.', '_')}w`,
+      object: 'tube_profile',
+      display_name: `${f.material} ${shape} ${label ?? size} x ${inchText(wallIn)} wall`,
+      material: f.material,
+      type: f.type,
+      shape,
+      process: 'tube_laser',
+      outer_diameter_mm: shape === 'round' ? r(a) : null,
+      outer_width_mm: shape === 'round' ? null : r(a),
+      outer_height_mm: shape === 'round' ? null : r(b),
+      wall_thickness_mm: r(wall),
+      corner_radius_mm: shape === 'round' ? null : r(corner),
+      default_stock_length_mm: r(TUBE_STOCK_LENGTH_MM, 1),
+      density_g_per_cm3: f.density,
+      weight_g_per_m: r(area * f.density, 1),
+      cut_speed_mm_per_min: Math.round(Math.min(20000, f.cutAtOneMm / Math.pow(wall, 1.15))),
+      pierce_time_s: r(0.1 + 0.12 * wall, 3),
+      price_per_kg_cents: f.pricePerKgCents,
+      available: true,
+    };
+  });
+}
