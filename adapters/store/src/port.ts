@@ -226,6 +226,12 @@ export interface Job<P = unknown> {
   /** Not claimable before this instant (used for retry back-off). */
   runAfter: string;
   lastError: DesignError | null;
+  /**
+   * Set on a claim beyond maxAttempts: every earlier run died without reporting (its lease
+   * expired), e.g. a file that crashes the worker. Do not run it again: mark the resource failed
+   * and call fail(..., { retry: false }).
+   */
+  exhausted: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -250,8 +256,8 @@ export interface JobQueue {
   /**
    * Atomically takes the oldest claimable job (queued and due, or running with an expired lease),
    * marks it running for `workerId` until now + leaseMs and increments attempts. Each claim is
-   * given to exactly one caller, across processes. A job with an expired lease and no attempts
-   * left is marked failed (code 'lease_expired') instead of being handed out.
+   * given to exactly one caller, across processes. See `exhausted` for a job whose runs all died.
+   * A job whose resource no longer exists (or never came to exist) should simply be completed.
    */
   claim<P = unknown>(workerId: string, leaseMs: number, opts?: { kinds?: string[] }): Promise<Job<P> | null>;
   /** Extends the lease; false when the job is no longer running for this worker. */

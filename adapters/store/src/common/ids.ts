@@ -1,0 +1,21 @@
+// Opaque resource ids: `<prefix>_<time><random>`. The time part (ms, Crockford base32) makes ids
+// created later sort later, which keeps (createdAt, id) ordering close to insertion order; the
+// 80 random bits make them unguessable.
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const TIME_CHARS = 10; // 50 bits of milliseconds: enough until the year 37000
+const RANDOM_CHARS = 16; // 80 bits
+
+export function newId(prefix: string, now: Date = new Date()): string {
+  let t = now.getTime();
+  let time = '';
+  for (let i = 0; i < TIME_CHARS; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(RANDOM_CHARS);
+  let rand = '';
+  for (let i = 0; i < RANDOM_CHARS; i++) rand += ALPHABET[bytes[i] % 32];
+  return `${prefix}_${time}${rand}`;
+}

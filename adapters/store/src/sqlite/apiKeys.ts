@@ -1,0 +1,79 @@
+import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from '../common/apiKeyCodec.ts';
+import { LAST_USED_REFRESH_MS } from '../common/constants.ts';
+import { newId } from '../common/ids.ts';
+import { checkNonEmpty } from '../common/validate.ts';
+import type { ApiKeyInfo, ApiKeyRepo, AuthenticatedKey, CreatedApiKey } from '../port.ts';
+import type { SqliteContext } from './context.ts';
+
+interface KeyRow {
+  id: string;
+  account_id: string;
+  prefix: string;
+  label: string | null;
+  operator: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+function toInfo(r: KeyRow): ApiKeyInfo {
+  return {
+    id: r.id, accountId: r.account_id, label: r.label, operator: r.operator === 1, prefix: r.prefix,
+    createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at,
+  };
+}
+
+const KEY_COLUMNS = 'id, account_id, prefix, label, operator, created_at, last_used_at, revoked_at';
+
+export class SqliteApiKeys implements ApiKeyRepo {
+  private readonly insert;
+  private readonly accountExists;
+  private readonly byHash;
+  private readonly touch;
+  private readonly revokeStmt;
+  private readonly byAccount;
+  constructor(private readonly ctx: SqliteContext) {
+    const { db } = ctx;
+    this.accountExists = db.prepare('SELECT 1 FROM accounts WHERE id = ?');
+    this.insert = db.prepare(`INSERT INTO api_keys (id, account_id, hash, prefix, label, operator, created_at)
+      VALUES (@id, @accountId, @hash, @prefix, @label, @operator, @now) RETURNING ${KEY_COLUMNS}`);
+    this.byHash = db.prepare(`SELECT k.id, k.account_id, k.operator AS key_operator, k.last_used_at, a.operator AS account_operator
+      FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ? AND k.revoked_at IS NULL`);
+    this.touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    this.revokeStmt = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL');
+    this.byAccount = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at, id`);
+  }
+
+  async create(accountId: string, opts: { label?: string; operator?: boolean } = {}): Promise<CreatedApiKey | null> {
+    const label = opts.label === undefined ? null : checkNonEmpty(opts.label, 'label', 200);
+    if (!this.accountExists.get(String(accountId))) return null;
+    const plaintext = generateApiKey();
+    const now = this.ctx.now();
+    const row = this.insert.get({
+      id: newId('key', now), accountId, hash: hashApiKey(plaintext), prefix: displayPrefix(plaintext),
+      label, operator: opts.operator ? 1 : 0, now: now.toISOString(),
+    }) as KeyRow;
+    return { ...toInfo(row), api_key: plaintext };
+  }
+
+  async authenticate(plaintext: string): Promise<AuthenticatedKey | null> {
+    if (!looksLikeApiKey(plaintext)) return null;
+    const row = this.byHash.get(hashApiKey(plaintext)) as
+      | { id: string; account_id: string; key_operator: number; account_operator: number; last_used_at: string | null }
+      | undefined;
+    if (!row) return null;
+    const now = this.ctx.now();
+    if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_REFRESH_MS) {
+      this.touch.run(now.toISOString(), row.id);
+    }
+    return { accountId: row.account_id, keyId: row.id, operator: row.key_operator === 1 && row.account_operator === 1 };
+  }
+
+  async revoke(accountId: string, keyId: string): Promise<boolean> {
+    return this.revokeStmt.run(this.ctx.now().toISOString(), String(keyId), String(accountId)).changes === 1;
+  }
+
+  async list(accountId: string): Promise<ApiKeyInfo[]> {
+    return (this.byAccount.all(String(accountId)) as KeyRow[]).map(toInfo);
+  }
+}

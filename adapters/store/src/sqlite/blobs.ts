@@ -1,0 +1,129 @@
+// Blobs of the embedded store: files under <dataDir>/blobs/<key>, metadata (size, sha256, type) in
+// SQLite. A put streams into <dataDir>/tmp, fsyncs, then renames over the key, so a crash leaves
+// either the old blob or the new one, never a half-written file.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { measure } from '../common/blobData.ts';
+import { checkBlobKey } from '../common/validate.ts';
+import type { BlobData, BlobInfo, BlobStore } from '../port.ts';
+import type { SqliteContext } from './context.ts';
+
+/** Temp files older than this are leftovers of a crashed put; younger ones may be in flight. */
+const ORPHAN_TEMP_AGE_MS = 60 * 60 * 1000;
+
+interface BlobRow {
+  key: string;
+  size: number;
+  sha256: string;
+  content_type: string | null;
+}
+
+function isNotFound(err: unknown): boolean {
+  return (err as { code?: unknown })?.code === 'ENOENT';
+}
+
+export class FsBlobs implements BlobStore {
+  private readonly upsert;
+  private readonly find;
+  private readonly remove;
+
+  constructor(private readonly ctx: SqliteContext, private readonly blobDir: string, private readonly tmpDir: string) {
+    this.upsert = ctx.db.prepare(`INSERT INTO blobs (key, size, sha256, content_type, updated_at) VALUES (@key, @size, @sha256, @contentType, @now)
+      ON CONFLICT (key) DO UPDATE SET size = excluded.size, sha256 = excluded.sha256, content_type = excluded.content_type, updated_at = excluded.updated_at`);
+    this.find = ctx.db.prepare('SELECT key, size, sha256, content_type FROM blobs WHERE key = ?');
+    this.remove = ctx.db.prepare('DELETE FROM blobs WHERE key = ?');
+  }
+
+  static async prepareDirs(blobDir: string, tmpDir: string, now: Date): Promise<void> {
+    await mkdir(blobDir, { recursive: true });
+    await mkdir(tmpDir, { recursive: true });
+    for (const name of await readdir(tmpDir)) {
+      const path = join(tmpDir, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now.getTime() - info.mtimeMs > ORPHAN_TEMP_AGE_MS) await rm(path, { force: true });
+    }
+  }
+
+  private pathOf(key: string): string {
+    return join(this.blobDir, ...checkBlobKey(key).split('/'));
+  }
+
+  async put(key: string, data: BlobData, opts: { contentType?: string; maxBytes?: number } = {}): Promise<BlobInfo> {
+    const target = this.pathOf(key);
+    const temp = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
+    const { chunks, measured } = measure(data, opts.maxBytes);
+    const handle = await open(temp, 'wx');
+    try {
+      for await (const chunk of chunks) await handle.write(chunk);
+      await handle.sync();
+    } catch (err) {
+      await handle.close();
+      await rm(temp, { force: true });
+      throw err;
+    }
+    await handle.close();
+    try {
+      await mkdir(dirname(target), { recursive: true });
+      await rename(temp, target);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+    const { size, sha256 } = measured();
+    const contentType = opts.contentType ?? null;
+    this.upsert.run({ key, size, sha256, contentType, now: this.ctx.now().toISOString() });
+    return { key, size, sha256, contentType };
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async stream(key: string): Promise<Readable | null> {
+    const path = this.pathOf(key);
+    // Open first so that a missing blob is null here, not an error event later.
+    try {
+      const handle = await open(path, 'r');
+      return handle.createReadStream();
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async stat(key: string): Promise<BlobInfo | null> {
+    const path = this.pathOf(key);
+    const info = await stat(path).catch((err: unknown) => { if (isNotFound(err)) return null; throw err; });
+    if (!info) return null;
+    const row = this.find.get(key) as BlobRow | undefined;
+    if (row && row.size === info.size) return { key, size: row.size, sha256: row.sha256, contentType: row.content_type };
+    // The file was renamed into place but the process died before its row was written.
+    const bytes = await readFile(path);
+    const { chunks, measured } = measure(bytes, undefined);
+    for await (const _ of chunks) { /* hashing */ }
+    return { key, size: measured().size, sha256: measured().sha256, contentType: null };
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await stat(this.pathOf(key)).catch(() => null))?.isFile() ?? false;
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const path = this.pathOf(key);
+    this.remove.run(key);
+    try {
+      await unlink(path);
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import type Database from 'better-sqlite3';
+import { StoreError } from '../port.ts';
+
+export interface SqliteContext {
+  db: Database.Database;
+  now: () => Date;
+}
+
+/** SQLite reports constraint violations as SqliteError with a code such as SQLITE_CONSTRAINT_UNIQUE. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export function isForeignKeyViolation(err: unknown): boolean {
+  return (err as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+export function parseJson<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+export function toJson(value: unknown, param: string): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param, { cause: err });
+  }
+  if (text === undefined) throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param);
+  return text;
+}

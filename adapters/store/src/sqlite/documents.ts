@@ -1,0 +1,119 @@
+import { newId } from '../common/ids.ts';
+import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
+import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
+import { isForeignKeyViolation, isUniqueViolation, toJson, type SqliteContext } from './context.ts';
+import { keyset, toPage } from './paging.ts';
+
+interface DocRow {
+  id: string;
+  account_id: string;
+  key: string | null;
+  data: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+function toDoc<T>(r: DocRow): DocumentRecord<T> {
+  return { id: r.id, accountId: r.account_id, key: r.key, data: JSON.parse(r.data) as T, version: r.version, createdAt: r.created_at, updatedAt: r.updated_at };
+}
+
+/** SQL for `data.field = value` with MongoDB's semantics: null matches a missing field too. */
+function filterClause(field: string, value: string | number | boolean | null): { sql: string; params: unknown[] } {
+  const path = `$.${field}`;
+  if (value === null) return { sql: `AND (json_type(data, ?) IS NULL OR json_type(data, ?) = 'null')`, params: [path, path] };
+  if (typeof value === 'boolean') return { sql: 'AND json_type(data, ?) = ?', params: [path, value ? 'true' : 'false'] };
+  if (typeof value === 'number') return { sql: `AND json_type(data, ?) IN ('integer', 'real') AND json_extract(data, ?) = ?`, params: [path, path, value] };
+  return { sql: `AND json_type(data, ?) = 'text' AND json_extract(data, ?) = ?`, params: [path, path, value] };
+}
+
+export class SqliteDocuments<T> implements DocumentCollection<T> {
+  private readonly insert;
+  private readonly byId;
+  private readonly byKey;
+  private readonly unscoped;
+  private readonly remove;
+  private readonly versionOf;
+
+  constructor(private readonly ctx: SqliteContext, private readonly collection: string, private readonly idPrefix: string) {
+    const { db } = ctx;
+    this.insert = db.prepare(`INSERT INTO documents (collection, id, account_id, key, data, version, created_at, updated_at)
+      VALUES (@collection, @id, @accountId, @key, @data, 1, @now, @now) RETURNING *`);
+    this.byId = db.prepare('SELECT * FROM documents WHERE collection = ? AND id = ? AND account_id = ?');
+    this.byKey = db.prepare('SELECT * FROM documents WHERE collection = ? AND account_id = ? AND key = ?');
+    this.unscoped = db.prepare('SELECT * FROM documents WHERE collection = ? AND id = ?');
+    this.remove = db.prepare('DELETE FROM documents WHERE collection = ? AND id = ? AND account_id = ?');
+    this.versionOf = db.prepare('SELECT version FROM documents WHERE collection = ? AND id = ? AND account_id = ?');
+  }
+
+  async create(accountId: string, data: T, opts: { id?: string; key?: string } = {}): Promise<DocumentRecord<T>> {
+    const now = this.ctx.now();
+    const id = opts.id === undefined ? newId(this.idPrefix, now) : checkNonEmpty(opts.id, 'id', 100);
+    const key = opts.key === undefined ? null : checkNonEmpty(opts.key, 'key', 500);
+    try {
+      const row = this.insert.get({ collection: this.collection, id, accountId: String(accountId), key, data: toJson(data, 'data'), now: now.toISOString() }) as DocRow;
+      return toDoc<T>(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        const byKey = key !== null && this.byKey.get(this.collection, String(accountId), key);
+        throw byKey
+          ? new StoreError('duplicate', `a ${this.collection} document with key '${key}' exists`, 'key')
+          : new StoreError('duplicate', `${this.collection} id ${id} is taken`, 'id');
+      }
+      if (isForeignKeyViolation(err)) throw new StoreError('invalid_argument', `account ${accountId} does not exist`, 'accountId');
+      throw err;
+    }
+  }
+
+  async get(accountId: string, id: string): Promise<DocumentRecord<T> | null> {
+    const row = this.byId.get(this.collection, String(id), String(accountId)) as DocRow | undefined;
+    return row ? toDoc<T>(row) : null;
+  }
+
+  async getByKey(accountId: string, key: string): Promise<DocumentRecord<T> | null> {
+    const row = this.byKey.get(this.collection, String(accountId), String(key)) as DocRow | undefined;
+    return row ? toDoc<T>(row) : null;
+  }
+
+  async getUnscoped(id: string): Promise<DocumentRecord<T> | null> {
+    const row = this.unscoped.get(this.collection, String(id)) as DocRow | undefined;
+    return row ? toDoc<T>(row) : null;
+  }
+
+  async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number } = {}): Promise<DocumentRecord<T> | null> {
+    const json = toJson(data, 'data');
+    const params: unknown[] = [json, this.ctx.now().toISOString(), this.collection, String(id), String(accountId)];
+    let versionClause = '';
+    if (opts.expectedVersion !== undefined) { versionClause = 'AND version = ?'; params.push(opts.expectedVersion); }
+    const row = this.ctx.db.prepare(`UPDATE documents SET data = ?, version = version + 1, updated_at = ?
+      WHERE collection = ? AND id = ? AND account_id = ? ${versionClause} RETURNING *`).get(...params) as DocRow | undefined;
+    if (row) return toDoc<T>(row);
+    if (opts.expectedVersion !== undefined) {
+      const current = this.versionOf.get(this.collection, String(id), String(accountId)) as { version: number } | undefined;
+      if (current) throw new StoreError('conflict', `${this.collection} ${id} is at version ${current.version}, not ${opts.expectedVersion}`, 'expectedVersion');
+    }
+    return null;
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    return this.remove.run(this.collection, String(id), String(accountId)).changes === 1;
+  }
+
+  async list(accountId: string, opts: ListOptions & { filter?: DocumentFilter } = {}): Promise<Page<DocumentRecord<T>>> {
+    const list = resolveList(opts);
+    const filters = checkFilter(opts.filter);
+    // The cursor is bound to the collection and the filter, so it cannot be replayed on another list.
+    const scope = `${this.collection}:${JSON.stringify(filters)}`;
+    const ks = keyset(scope, list);
+    let where = '';
+    const params: unknown[] = [this.collection, String(accountId)];
+    for (const [field, value] of filters) {
+      const c = filterClause(field, value);
+      where += ' ' + c.sql;
+      params.push(...c.params);
+    }
+    const rows = this.ctx.db.prepare(`SELECT * FROM documents WHERE collection = ? AND account_id = ? ${where} ${ks.where} ${ks.orderBy} LIMIT ?`)
+      .all(...params, ...ks.params, list.limit + 1) as DocRow[];
+    return toPage(scope, list, rows, (r) => toDoc<T>(r));
+  }
+}

@@ -1,0 +1,131 @@
+// Numbered schema migrations of the embedded store, applied in order at open and recorded in
+// schema_migrations. Append only: a released migration is never edited, a change is a new one.
+import type Database from 'better-sqlite3';
+import { StoreError } from '../port.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, api keys, designs, jobs, documents, idempotency, blobs',
+    sql: `
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        operator INTEGER NOT NULL DEFAULT 0 CHECK (operator IN (0, 1)),
+        dropship_status TEXT CHECK (dropship_status IN ('requested', 'approved', 'suspended', 'denied')),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        label TEXT,
+        operator INTEGER NOT NULL DEFAULT 0 CHECK (operator IN (0, 1)),
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT
+      );
+      CREATE INDEX api_keys_by_account ON api_keys(account_id, created_at, id);
+      CREATE TABLE designs (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'processing', 'ready', 'failed')),
+        name TEXT NOT NULL,
+        source_blob_key TEXT NOT NULL,
+        source_size INTEGER NOT NULL,
+        source_sha256 TEXT NOT NULL,
+        options TEXT NOT NULL,
+        result TEXT,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX designs_by_account ON designs(account_id, created_at, id);
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        resource_id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        max_attempts INTEGER NOT NULL,
+        worker_id TEXT,
+        lease_until TEXT,
+        run_after TEXT NOT NULL,
+        last_error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      -- At most one active job per (kind, resource): enqueue is idempotent.
+      CREATE UNIQUE INDEX jobs_one_active ON jobs(kind, resource_id) WHERE status IN ('queued', 'running');
+      CREATE INDEX jobs_claimable ON jobs(status, created_at, id);
+      CREATE INDEX jobs_by_resource ON jobs(resource_id, created_at, id);
+      CREATE TABLE documents (
+        collection TEXT NOT NULL,
+        id TEXT NOT NULL,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        key TEXT,
+        data TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (collection, id)
+      );
+      CREATE UNIQUE INDEX documents_unique_key ON documents(collection, account_id, key) WHERE key IS NOT NULL;
+      CREATE INDEX documents_by_account ON documents(collection, account_id, created_at, id);
+      CREATE TABLE idempotency_keys (
+        account_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('started', 'finished')),
+        status INTEGER,
+        body TEXT,
+        headers TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, key)
+      );
+      CREATE INDEX idempotency_by_expiry ON idempotency_keys(expires_at);
+      CREATE TABLE blobs (
+        key TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        content_type TEXT,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+/** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */
+export function migrate(db: Database.Database, now: () => Date): number {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const apply = db.transaction(() => {
+    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    const current = row.v ?? 0;
+    const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
+    if (current > latest) {
+      throw new StoreError('store_unavailable', `database schema version ${current} is newer than this build knows (${latest}); upgrade kerf`);
+    }
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
+      db.exec(m.sql);
+      record.run(m.version, m.name, now().toISOString());
+    }
+    return latest;
+  });
+  return apply.immediate();
+}

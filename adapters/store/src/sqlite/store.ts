@@ -1,0 +1,101 @@
+// The embedded store: one SQLite database (WAL) plus blob files, both under the data directory.
+// Several processes may open the same directory: SQLite's locking serialises writers and every
+// read-modify-write runs in an IMMEDIATE transaction.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { KNOWN_ID_PREFIXES, StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
+import { checkCollectionName, checkIdPrefix } from '../common/validate.ts';
+import { SqliteAccounts } from './accounts.ts';
+import { SqliteApiKeys } from './apiKeys.ts';
+import { FsBlobs } from './blobs.ts';
+import type { SqliteContext } from './context.ts';
+import { SqliteDesigns } from './designs.ts';
+import { SqliteDocuments } from './documents.ts';
+import { SqliteIdempotency } from './idempotency.ts';
+import { SqliteJobs } from './jobs.ts';
+import { migrate } from './migrations.ts';
+
+export const DATABASE_FILE = 'kerf.sqlite';
+/** How long a writer waits for another process's write lock before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
+export async function open(config: StoreConfig): Promise<Store> {
+  const dataDir = resolve(config.dataDir ?? './data');
+  const now = config.now ?? (() => new Date());
+  let db: Database.Database;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    db = new Database(join(dataDir, DATABASE_FILE), { timeout: BUSY_TIMEOUT_MS });
+  } catch (err) {
+    throw new StoreError('store_unavailable', `cannot open the embedded store in ${dataDir}: ${(err as Error).message}`, undefined, { cause: err });
+  }
+  try {
+    db.pragma('journal_mode = WAL');
+    // FULL: a committed design, report or payment record survives power loss, not only a crash.
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    migrate(db, now);
+    await FsBlobs.prepareDirs(join(dataDir, 'blobs'), join(dataDir, 'tmp'), now());
+  } catch (err) {
+    db.close();
+    if (err instanceof StoreError) throw err;
+    throw new StoreError('store_unavailable', `cannot prepare the embedded store in ${dataDir}: ${(err as Error).message}`, undefined, { cause: err });
+  }
+  const store = new SqliteStore({ db, now }, dataDir);
+  store.idempotencyRepo.purgeExpired();
+  return store;
+}
+
+class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly accounts;
+  readonly apiKeys;
+  readonly designs;
+  readonly jobs;
+  readonly idempotency;
+  readonly idempotencyRepo;
+  readonly blobs;
+  private closed = false;
+  private readonly collections = new Map<string, SqliteDocuments<unknown>>();
+
+  constructor(private readonly ctx: SqliteContext, readonly dataDir: string) {
+    this.accounts = new SqliteAccounts(ctx);
+    this.apiKeys = new SqliteApiKeys(ctx);
+    const jobs = new SqliteJobs(ctx);
+    this.jobs = jobs;
+    this.designs = new SqliteDesigns(ctx, jobs);
+    this.idempotencyRepo = new SqliteIdempotency(ctx);
+    this.idempotency = this.idempotencyRepo;
+    this.blobs = new FsBlobs(ctx, join(dataDir, 'blobs'), join(dataDir, 'tmp'));
+  }
+
+  documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {
+    checkCollectionName(name);
+    const prefix = checkIdPrefix(opts.idPrefix ?? KNOWN_ID_PREFIXES[name] ?? 'doc');
+    const cacheKey = `${name}\u0000${prefix}`;
+    let c = this.collections.get(cacheKey);
+    if (!c) {
+      c = new SqliteDocuments<unknown>(this.ctx, name, prefix);
+      this.collections.set(cacheKey, c);
+    }
+    return c as DocumentCollection<T>;
+  }
+
+  async health(): Promise<StoreHealth> {
+    if (this.closed) return { ok: false, kind: 'sqlite', detail: 'store is closed' };
+    try {
+      this.ctx.db.prepare('SELECT 1').get();
+      return { ok: true, kind: 'sqlite', detail: this.dataDir };
+    } catch (err) {
+      return { ok: false, kind: 'sqlite', detail: (err as Error).message };
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.ctx.db.close();
+  }
+}
