@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inflateSync } from 'node:zlib';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { productionFilesForModel, type ModelPart } from '../src/files/generate.ts';
+import { VIEWS } from '../src/files/views.ts';
+import type { Part } from '../src/contract.ts';
+import type { SheetAnalysis } from '../src/geometry/model.ts';
+import { plateAnalysis, solidsOf, turnedFrame } from './files-helpers.ts';
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
+
+function labelsOf(svg: string): string[] {
+  assert.equal(XMLValidator.validate(svg), true, 'SVG is well-formed XML');
+  const doc = parser.parse(svg);
+  const groups = [doc.svg.g].flat().filter(Boolean);
+  const labelGroup = groups.find((g: { class?: string }) => g.class === 'labels');
+  if (!labelGroup) return [];
+  return [labelGroup.text].flat().map((t: { '#text': string | number }) => String(t['#text']));
+}
+
+async function sheetModel(): Promise<{ bytes: Uint8Array; mp: ModelPart; analysis: SheetAnalysis }> {
+  const { bytes, solids } = await solidsOf('/work/shared/corpus/real/thunderscope-pcie-bracket.step');
+  const solid = solids[0];
+  const analysis = plateAnalysis(turnedFrame(0, [0, 0, 0]), 0.79);
+  // label the formed views on real faces: the first cylinder faces of the bracket
+  const cylinders = solid.faces.filter((f) => f.surface.kind === 'cylinder').map((f) => f.id);
+  analysis.holes[0].faceId = cylinders[0];
+  analysis.holes[1].faceId = cylinders[1];
+  analysis.bends[0].faceIds = [cylinders[2]];
+  return { bytes, analysis, mp: { part: { id: 'prt_s', name: 'bracket' } as Part, solid, analysis } };
+}
+
+test('every view is an SVG that parses as XML, with hole and bend labels by ID', async () => {
+  const { bytes, mp } = await sheetModel();
+  const files = await productionFilesForModel(bytes, [mp], { kinds: ['svg'] });
+  const kinds = Object.keys(files.prt_s).sort();
+  assert.deepEqual(kinds, VIEWS.map((v) => `image_${v}_svg`).sort());
+  for (const view of VIEWS) {
+    const svg = new TextDecoder().decode(files.prt_s[`image_${view}_svg`]!);
+    const labels = labelsOf(svg);
+    assert.ok(labels.includes('H1') && labels.includes('H2'), `${view}: hole labels in ${labels}`);
+    assert.ok(labels.includes('B1'), `${view}: bend label in ${labels}`);
+    assert.match(svg, new RegExp(`data-view="${view}"`));
+  }
+  const flat = new TextDecoder().decode(files.prt_s.image_flat_svg!);
+  assert.match(flat, /<line [^>]*stroke-dasharray/, 'flat view draws the bend line dashed');
+  assert.match(flat, /data-ref="bend-1"/);
+});
+
+test('views differ: top and front of a bent part are different drawings', async () => {
+  const { bytes, mp } = await sheetModel();
+  const files = await productionFilesForModel(bytes, [mp], { kinds: ['image_top_svg', 'image_front_svg'] });
+  assert.notEqual(Buffer.from(files.prt_s.image_top_svg!).toString(), Buffer.from(files.prt_s.image_front_svg!).toString());
+});
+
+test('PNG images are valid PNG with the requested size and are not blank', async () => {
+  const { bytes, mp } = await sheetModel();
+  const files = await productionFilesForModel(bytes, [mp], { kinds: ['image_iso_png', 'image_flat_png'], imageWidth: 320, imageHeight: 240 });
+  for (const kind of ['image_iso_png', 'image_flat_png'] as const) {
+    const png = Buffer.from(files.prt_s[kind]!);
+    assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
+    assert.equal(png.readUInt32BE(16), 320);
+    assert.equal(png.readUInt32BE(20), 240);
+    // decode IDAT and count non-background pixels
+    let o = 8; const idat: Buffer[] = [];
+    while (o < png.length) { const len = png.readUInt32BE(o); const type = png.toString('ascii', o + 4, o + 8); if (type === 'IDAT') idat.push(png.subarray(o + 8, o + 8 + len)); o += 12 + len; }
+    const raw = inflateSync(Buffer.concat(idat));
+    assert.equal(raw.length, 240 * (1 + 320 * 3));
+    let ink = 0;
+    for (let y = 0; y < 240; y++) for (let x = 0; x < 320; x++) { const p = y * 961 + 1 + 3 * x; if (raw[p] !== 255 || raw[p + 1] !== 255 || raw[p + 2] !== 255) ink++; }
+    assert.ok(ink > 320 * 240 * 0.05, `${kind}: ${ink} drawn pixels`);
+  }
+});
