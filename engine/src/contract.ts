@@ -21,6 +21,12 @@ export interface BendInfo {
   radius_mm: number;
   length_mm: number;
   direction: 'up' | 'down';
+  /**
+   * (added, DFM) shortest straight length of the flat flange on each side of the bend, measured
+   * perpendicular to the bend axis from the end of the bend radius (tangent line) to the flange's
+   * free edge or next bend, mm. Optional: DFM checks flange length only when present.
+   */
+  flange_lengths_mm?: [number, number] | null;
 }
 
 export interface HoleInfo {
