@@ -1,0 +1,194 @@
+// analyze(bytes) -> Design: import, topology, unique parts with instance counts, then per unique
+// part the tube recogniser, else the sheet recogniser, mapped onto the contract's snake_case shapes.
+import { createHash } from 'node:crypto';
+import { EngineError, type Design, type Dimensions, type Part, type PartInstance, type SuggestedProcess } from './contract.ts';
+import type { Refusal, Rigid, SheetAnalysis, Solid, TubeAnalysis } from './geometry/model.ts';
+import { importStep } from './import/index.ts';
+import { buildSolid } from './geometry/topology.ts';
+import { groupInstances } from './parts/instances.ts';
+import { dimensionsIn, principalFrame } from './parts/frame.ts';
+import { recognizeTube } from './tube/index.ts';
+import { recognizeSheet } from './sheet/index.ts';
+
+/** ANSI K-factor range accepted as an explicit option (neutral axis between inner skin and middle). */
+export const K_FACTOR_MIN = 0;
+export const K_FACTOR_MAX = 0.5;
+/** Output rounding: far below every tolerance of the acceptance criteria, mm. */
+const OUTPUT_DECIMALS = 6;
+
+export interface AnalyzeOptions {
+  fileName?: string;
+  /** explicit ANSI K-factor for every flat; default: from the detected r/t */
+  kFactor?: number;
+  /** ISO timestamp for created_at (default now) */
+  createdAt?: string;
+}
+
+export type PartAnalysis = SheetAnalysis | TubeAnalysis | Refusal;
+
+export interface AnalyzedInstance { id: string; solidIndex: number; /** representative solid -> this instance, world mm */ transform: Rigid }
+
+export interface AnalyzedPart {
+  part: Part;
+  /** the representative solid, in file coordinates */
+  solid: Solid;
+  analysis: PartAnalysis;
+  /** file coordinates -> the part's normalized frame */
+  frame: Rigid;
+  instances: AnalyzedInstance[];
+}
+
+export interface AnalyzedModel { design: Design; parts: AnalyzedPart[]; solids: Solid[] }
+
+const round = (x: number): number => {
+  const f = 10 ** OUTPUT_DECIMALS;
+  const r = Math.round(x * f) / f;
+  return Object.is(r, -0) ? 0 : r;
+};
+const roundDims = (d: Dimensions): Dimensions => ({ length_mm: round(d.length_mm), width_mm: round(d.width_mm), height_mm: round(d.height_mm) });
+
+function hex(s: string | Uint8Array): string { return createHash('sha256').update(s).digest('hex'); }
+
+function checkOptions(opts: AnalyzeOptions): void {
+  if (opts.kFactor !== undefined) {
+    const k = opts.kFactor;
+    if (typeof k !== 'number' || !Number.isFinite(k) || k <= K_FACTOR_MIN || k > K_FACTOR_MAX) {
+      throw new EngineError('invalid_configuration', `kFactor must be a number in (${K_FACTOR_MIN}, ${K_FACTOR_MAX}] (ANSI convention), got ${String(k)}`);
+    }
+  }
+}
+
+function recognize(solid: Solid, kFactor: number | undefined): PartAnalysis {
+  try {
+    return recognizeTube(solid) ?? recognizeSheet(solid, kFactor === undefined ? {} : { kFactor });
+  } catch (err) {
+    // A recogniser bug must not take the whole design down; the part says what happened.
+    return { kind: 'refused', reason: 'unsupported_geometry', message: `recognition failed: ${(err as Error)?.message ?? String(err)}`, process: 'sheet_metal' };
+  }
+}
+
+function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount: number): { part: Part; frame: Rigid } {
+  const frame = analysis.kind === 'refused' ? principalFrame(solid) : analysis.frame;
+  const base: Part = {
+    id,
+    name: solid.name,
+    suggested_process: analysis.kind === 'tube' ? 'tube_laser' : analysis.kind === 'sheet' ? 'sheet_metal' : analysis.process,
+    manufacturable: analysis.kind !== 'refused',
+    unsupported_reason: analysis.kind === 'refused' ? analysis.reason : null,
+    unsupported_message: analysis.kind === 'refused' ? analysis.message : null,
+    instance_count: instanceCount,
+    formed_dimensions: roundDims(dimensionsIn(solid.points, frame)),
+    detected_thickness_mm: null,
+    volume_mm3: round(solid.volume),
+    surface_area_cm2: round(solid.area / 100),
+    bend_count: 0,
+    bends: [],
+    hole_count: 0,
+    holes: [],
+    flat_pattern: null,
+    flat_pattern_dimensions: null,
+    cut_length_mm: null,
+    tube: null,
+    warnings: analysis.kind === 'refused' ? [] : analysis.warnings.map((w) => ({ code: w.code, message: w.message })),
+    model_url: null,
+    flat_pattern_model_url: null,
+    image_url: null,
+  };
+  if (analysis.kind === 'sheet') {
+    const f = analysis.flat;
+    base.detected_thickness_mm = round(analysis.thickness);
+    base.bends = analysis.bends.map((b) => ({ id: b.id, angle_degrees: round(b.angleDegrees), radius_mm: round(b.innerRadius), length_mm: round(b.length), direction: b.direction }));
+    base.bend_count = base.bends.length;
+    base.holes = analysis.holes.map((h) => ({
+      id: h.id,
+      shape: h.shape,
+      diameter_mm: round(h.diameter),
+      face_id: h.faceId,
+      center_mm: [round(h.center[0]), round(h.center[1])],
+      countersink: h.countersink ? { outer_diameter_mm: round(h.countersink.outerDiameter), angle_degrees: round(h.countersink.angleDegrees) } : null,
+      nearest_bend_id: h.nearestBendId,
+      distance_to_nearest_edge_mm: round(h.distanceToNearestEdge),
+      distance_to_nearest_bend_mm: h.distanceToNearestBend === null ? null : round(h.distanceToNearestBend),
+    }));
+    base.hole_count = base.holes.length;
+    base.flat_pattern = { k_factor: f.kFactor, length_mm: round(f.length), width_mm: round(f.width), area_mm2: round(f.area), cut_length_mm: round(f.cutLength), pierce_count: f.pierceCount };
+    base.flat_pattern_dimensions = { length_mm: round(f.length), width_mm: round(f.width), height_mm: round(analysis.thickness) };
+    base.cut_length_mm = round(f.cutLength);
+  } else if (analysis.kind === 'tube') {
+    base.detected_thickness_mm = round(analysis.wall);
+    base.cut_length_mm = round(analysis.cutLength);
+    base.tube = {
+      profile: analysis.profile,
+      outer_diameter_mm: analysis.outerDiameter === null ? null : round(analysis.outerDiameter),
+      outer_width_mm: analysis.outerWidth === null ? null : round(analysis.outerWidth),
+      outer_height_mm: analysis.outerHeight === null ? null : round(analysis.outerHeight),
+      wall_thickness_mm: round(analysis.wall),
+      corner_radius_mm: analysis.cornerRadius === null ? null : round(analysis.cornerRadius),
+      length_mm: round(analysis.length),
+      cut_length_mm: round(analysis.cutLength),
+    };
+    base.holes = analysis.features
+      .filter((t) => t.kind === 'hole' && t.diameter !== undefined)
+      .map((t) => ({ id: t.id, shape: 'round' as const, diameter_mm: round(t.diameter!), face_id: -1, center_mm: [0, 0] as [number, number], countersink: null, nearest_bend_id: null, distance_to_nearest_edge_mm: 0, distance_to_nearest_bend_mm: null }));
+    base.hole_count = base.holes.length;
+  }
+  return { part: base, frame };
+}
+
+/** Most common process among the unique parts; sheet metal on a tie. */
+function designProcess(parts: Part[]): SuggestedProcess | null {
+  if (parts.length === 0) return null;
+  const tubes = parts.filter((p) => p.suggested_process === 'tube_laser').length;
+  return tubes > parts.length - tubes ? 'tube_laser' : 'sheet_metal';
+}
+
+function designDimensions(solids: Solid[], parts: AnalyzedPart[]): Dimensions | null {
+  if (solids.length === 0) return null;
+  if (solids.length === 1 && parts.length === 1) return parts[0].part.formed_dimensions;
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (const s of solids) for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], s.bbox.min[k]); max[k] = Math.max(max[k], s.bbox.max[k]); }
+  const e = [0, 1, 2].map((k) => max[k] - min[k]).sort((a, b) => b - a);
+  return roundDims({ length_mm: e[0], width_mm: e[1], height_mm: e[2] });
+}
+
+/** Everything the file writers need: the design plus, per unique part, its solid, analysis and instances. */
+export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {}): Promise<AnalyzedModel> {
+  checkOptions(opts);
+  if (!(bytes instanceof Uint8Array)) throw new EngineError('invalid_step', 'the input is not a byte array');
+  const fileHash = hex(bytes);
+  const imported = await importStep(bytes);
+  const solids = imported.map((s, i) => buildSolid(s, i));
+  const groups = groupInstances(solids);
+  const parts: AnalyzedPart[] = groups.map((g, gi) => {
+    const solid = solids[g.representative];
+    const analysis = recognize(solid, opts.kFactor);
+    const id = `prt_${hex(`${fileHash}:part:${gi}`).slice(0, 24)}`;
+    const { part, frame } = toPart(id, solid, analysis, g.members.length);
+    const instances = g.members.map((m) => ({ id: `pin_${hex(`${fileHash}:instance:${m.solid}`).slice(0, 24)}`, solidIndex: m.solid, transform: m.transform }));
+    return { part, solid, analysis, frame, instances };
+  });
+  const partInstances: PartInstance[] = parts
+    .flatMap((p) => p.instances.map((inst, k) => ({ solidIndex: inst.solidIndex, v: { id: inst.id, part_id: p.part.id, instance_index: k } })))
+    .sort((a, b) => a.solidIndex - b.solidIndex)
+    .map((x) => x.v);
+  const design: Design = {
+    id: `des_${fileHash.slice(0, 24)}`,
+    object: 'design',
+    status: 'ready',
+    status_url: null,
+    name: opts.fileName ?? 'model.step',
+    created_at: opts.createdAt ?? new Date().toISOString(),
+    suggested_process: designProcess(parts.map((p) => p.part)),
+    formed_dimensions: designDimensions(solids, parts),
+    parts: parts.map((p) => p.part),
+    part_instances: partInstances,
+    model_url: null,
+    image_url: null,
+    error: null,
+  };
+  return { design, parts, solids };
+}
+
+export async function analyze(bytes: Uint8Array, opts: AnalyzeOptions = {}): Promise<Design> {
+  return (await analyzeModel(bytes, opts)).design;
+}
