@@ -15,6 +15,8 @@ export interface ModelPart {
   part: Part;
   solid: Solid;
   analysis: SheetAnalysis | TubeAnalysis | Refusal;
+  /** file coordinates -> normalized frame; defaults to the analysis frame */
+  frame?: Rigid;
 }
 
 export interface ProductionFileOptions {
@@ -38,7 +40,7 @@ function fallbackFrame(solid: Solid): Rigid {
 }
 
 export function frameOf(mp: ModelPart): Rigid {
-  return mp.analysis.kind === 'refused' ? fallbackFrame(mp.solid) : mp.analysis.frame;
+  return mp.frame ?? (mp.analysis.kind === 'refused' ? fallbackFrame(mp.solid) : mp.analysis.frame);
 }
 
 /** Volume-weighted centroid of a closed outward mesh, mm */
@@ -123,10 +125,6 @@ export async function productionFilesForModel(stepBytes: Uint8Array, parts: Mode
   return out;
 }
 
-type AnalyzeModel = (bytes: Uint8Array, options: { kFactor?: number }) => Promise<{ parts: ModelPart[] }>;
-/** analyze.ts belongs to the importer and loads the whole recognition stack: only pulled in when asked */
-const ANALYZE_MODULE = '../analyze.ts';
-
 export interface GenerateOptions extends ProductionFileOptions {
   /** explicit K-factor for the flat pattern; default from the material / detected r/t */
   kFactor?: number;
@@ -134,7 +132,8 @@ export interface GenerateOptions extends ProductionFileOptions {
 
 /** Analyzes the STEP file and writes the production files of its parts. */
 export async function generateProductionFiles(stepBytes: Uint8Array, options: GenerateOptions = {}): Promise<ProductionFiles> {
-  const { analyzeModel } = (await import(ANALYZE_MODULE)) as { analyzeModel: AnalyzeModel };
+  // loaded on demand: a caller holding an analyzed model uses productionFilesForModel directly
+  const { analyzeModel } = await import('../analyze.ts');
   const model = await analyzeModel(stepBytes, options.kFactor !== undefined ? { kFactor: options.kFactor } : {});
   return productionFilesForModel(stepBytes, model.parts, options);
 }
