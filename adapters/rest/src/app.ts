@@ -1,0 +1,160 @@
+// The fastify app of the /v1 API: error envelope, strict validation, bearer auth, rate limit,
+// idempotency, multipart uploads, OpenAPI, and the routes. The service composes it with a store,
+// an engine and a config; tests build it the same way.
+import { createHash } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { UseCaseContext } from '@kerf/usecases/context.ts';
+import { ApiError } from '@kerf/usecases/errors.ts';
+import { authenticate, bearerToken } from './auth.ts';
+import { sendError, toApiError } from './envelope.ts';
+import { beginIdempotent, finishIdempotent } from './idempotency.ts';
+import { readMultipart } from './multipart.ts';
+import { genRequestId } from './request-id.ts';
+import { validatorCompiler } from './validation.ts';
+import { catalogRoutes } from './routes/catalogs.ts';
+import { designRoutes } from './routes/designs.ts';
+import { dfmRoutes } from './routes/dfm.ts';
+import { quoteRoutes } from './routes/quotes.ts';
+import { reviewLinkRoutes } from './routes/review-links.ts';
+import { downloadRoutes } from './routes/downloads.ts';
+
+export const API_VERSION = '2026-09-01';
+export const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface RestConfig {
+  maxUploadBytes?: number;
+  /** Requests per credential (or per IP without one) per window. */
+  rateLimit?: { max: number; windowMs: number } | false;
+  /** fastify logger option: false, true, or pino options/instance via loggerInstance. */
+  logger?: FastifyServerOptions['logger'];
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
+}
+
+/** Route-level switches, read by the app-wide hooks. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** No bearer needed (signed downloads, docs). */
+    public?: boolean;
+    /** Accepted request bodies; other Content-Types are 415. */
+    accepts?: Array<'json' | 'multipart'>;
+    /** POST that honours Idempotency-Key. */
+    idempotent?: boolean;
+  }
+}
+
+export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Promise<FastifyInstance> {
+  const maxUploadBytes = config.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  const app = Fastify({
+    ...(config.loggerInstance ? { loggerInstance: config.loggerInstance } : { logger: config.logger ?? false }),
+    genReqId: genRequestId,
+    requestIdLogLabel: 'request_id',
+    bodyLimit: JSON_BODY_LIMIT,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // Responses are sent as built: response schemas document the API, they must not drop fields.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setValidatorCompiler(validatorCompiler([]));
+  app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new ApiError(404, 'invalid_request_error', 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('request-id', request.id);
+    reply.header('kerf-version', API_VERSION);
+  });
+
+  await app.register(multipart, {
+    limits: { fileSize: maxUploadBytes, files: 4, fields: 20, fieldSize: JSON_BODY_LIMIT, parts: 30 },
+  });
+
+  if (config.rateLimit !== false) {
+    const rl = config.rateLimit ?? { max: 600, windowMs: 60_000 };
+    await app.register(rateLimit, {
+      global: true,
+      max: rl.max,
+      timeWindow: rl.windowMs,
+      // Per credential, so one noisy key does not starve others behind the same address.
+      keyGenerator: (request: FastifyRequest) => {
+        const token = bearerToken(request);
+        return token ? `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}` : `ip:${request.ip}`;
+      },
+      allowList: (request: FastifyRequest) => isPublicUrl(request.url),
+      errorResponseBuilder: (_request, context) => Object.assign(
+        new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(rl.windowMs / 1000)} s; retry after ${context.after}.`, { retryable: true }),
+        { statusCode: 429 }),
+    });
+  }
+
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.public || isPublicUrl(request.url) || !request.routeOptions.url) return;
+    request.caller = await authenticate(ctx.store, request);
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const accepts = request.routeOptions.config?.accepts;
+    if (!accepts) return;
+    const isMultipart = request.isMultipart();
+    const ct = String(request.headers['content-type'] ?? '');
+    const isJson = /^application\/(.+\+)?json\b/i.test(ct);
+    if ((isMultipart && !accepts.includes('multipart')) || (!isMultipart && !(isJson && accepts.includes('json')))) {
+      throw new ApiError(415, 'invalid_request_error', 'unsupported_media_type',
+        `Content-Type must be ${accepts.map((a) => (a === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ')}.`);
+    }
+    if (isMultipart) request.body = await readMultipart(request);
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.routeOptions.config?.idempotent) return;
+    if (await beginIdempotent(ctx.store, request, reply)) return reply;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.idempotencyKey) {
+      try { await finishIdempotent(ctx.store, request, reply, payload); } catch (err) { request.log.error({ err }, 'storing the idempotent response failed'); }
+    }
+    return payload;
+  });
+
+  // A request that fails before onSend (connection reset) must not keep its key locked.
+  app.addHook('onResponse', async (request) => {
+    if (request.idempotencyKey && request.caller) {
+      await ctx.store.idempotency.abandon(request.caller.accountId, request.idempotencyKey).catch(() => {});
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Kerf manufacturing API', version: API_VERSION, description: 'Sheet-metal and tube-laser parts from STEP files: analysis, DFM, quotes.' },
+      servers: [{ url: ctx.baseUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/v1/docs', staticCSP: true });
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(async (v1) => {
+    await catalogRoutes(v1, ctx);
+    await designRoutes(v1, ctx);
+    await dfmRoutes(v1, ctx);
+    await quoteRoutes(v1, ctx);
+    await reviewLinkRoutes(v1, ctx);
+    await downloadRoutes(v1, ctx);
+  });
+
+  return app;
+}
+
+function isPublicUrl(url: string): boolean {
+  return url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/');
+}
+
+export { toApiError };

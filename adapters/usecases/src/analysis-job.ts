@@ -1,0 +1,45 @@
+// The analysis job: source blob -> engine -> design ready (or failed with the engine's error code).
+import type { Job } from '@kerf/store';
+import type { UseCaseContext } from './context.ts';
+import { fileKey, type DesignResult } from './designs.ts';
+import type { JobKindHandlers } from './jobs.ts';
+
+export const FILE_QUOTE_JOB = 'file_quote';
+
+export const analysisJob: JobKindHandlers = {
+  async run(ctx: UseCaseContext, job: Job): Promise<void> {
+    const { accountId, resourceId: designId } = job;
+    const rec = await ctx.store.designs.transition<DesignResult>(accountId, designId, ['queued', 'processing'], { status: 'processing' });
+    if (!rec) return; // already finished (a previous attempt got through) or gone
+    const source = await ctx.store.blobs.get(rec.sourceBlobKey);
+    if (!source) {
+      await ctx.store.designs.transition(accountId, designId, ['processing'], { status: 'failed', error: { code: 'source_missing', message: 'The uploaded file is no longer stored.' } });
+      return;
+    }
+    const kFactor = typeof rec.options.kFactor === 'number' ? rec.options.kFactor : undefined;
+    const out = await ctx.engine.analyze(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), { fileName: rec.name, kFactor });
+    const fileKeys: Record<string, string> = {};
+    for (const f of out.files ?? []) {
+      const key = fileKey(designId, f.name);
+      await ctx.store.blobs.put(key, f.bytes, { contentType: f.contentType });
+      fileKeys[f.name] = key;
+    }
+    const { files: _files, ...rest } = out;
+    void _files;
+    await ctx.store.designs.transition<DesignResult>(accountId, designId, ['processing'], { status: 'ready', result: { ...rest, fileKeys }, error: null });
+    await afterDesignSettled(ctx, accountId, designId);
+  },
+  async failed(ctx, job, error) {
+    await ctx.store.designs.transition(job.accountId, job.resourceId, ['queued', 'processing'], { status: 'failed', error });
+    await afterDesignSettled(ctx, job.accountId, job.resourceId);
+  },
+};
+
+/** Work waiting for this design (a file quote) continues once it is ready or failed. */
+async function afterDesignSettled(ctx: UseCaseContext, accountId: string, designId: string): Promise<void> {
+  const rec = await ctx.store.designs.get(accountId, designId);
+  const quoteId = rec?.options.fileQuoteId;
+  if (typeof quoteId !== 'string') return;
+  await ctx.store.jobs.enqueue({ kind: FILE_QUOTE_JOB, resourceId: quoteId, accountId });
+  ctx.notifyJobs();
+}

@@ -1,0 +1,150 @@
+// DFM reports: computed by the engine for a ready design and a configuration, kept immutable, with
+// production files made in the background (status in `production_files`).
+import type { Job } from '@kerf/store';
+import { EngineError } from '@kerf/engine/contract.ts';
+import type { UseCaseContext } from './context.ts';
+import { requireReadyDesign } from './designs.ts';
+import { collection, publicView, type Doc } from './documents.ts';
+import type { Configuration, ProductionFileKind } from './engine-api.ts';
+import { ApiError, invalid, notFound } from './errors.ts';
+import type { JobKindHandlers } from './jobs.ts';
+import { newId } from './ids.ts';
+
+export const PRODUCTION_FILES_JOB = 'production_files';
+
+export interface DfmRequest { design_id: string; configuration?: Configuration; generate_production_files?: boolean }
+
+type FileStatus = 'pending' | 'ready' | 'failed' | 'skipped';
+
+export interface DfmDoc extends Doc {
+  object: 'dfm_report';
+  design_id: string;
+  status: 'ready' | 'requires_input' | 'blocked';
+  production_files: { status: FileStatus; reason: string | null; error: { code: string; message: string } | null; review_warning: { design_id: string; code: string; message: string } | null };
+  /** blob keys of production files: part id -> kind -> key */
+  _files?: Record<string, Partial<Record<ProductionFileKind, { key: string; contentType: string; name: string }>>>;
+}
+
+export function dfmUrl(ctx: UseCaseContext, id: string): string { return `${ctx.baseUrl}/v1/dfm/${id}`; }
+
+/** Engine DFM for one design; a configuration the engine refuses is a 422 naming it. */
+export async function computeDfm(ctx: UseCaseContext, design: Parameters<UseCaseContext['engine']['dfm']>[0], configuration: Configuration, param = 'configuration') {
+  try {
+    return await ctx.engine.dfm(design, configuration);
+  } catch (err) {
+    if (err instanceof EngineError && err.code === 'invalid_configuration') throw invalid('invalid_configuration', err.message, param);
+    throw err;
+  }
+}
+
+export async function createDfmReport(ctx: UseCaseContext, accountId: string, req: DfmRequest, paramPrefix = ''): Promise<DfmDoc> {
+  const { design } = await requireReadyDesign(ctx, accountId, req.design_id, `${paramPrefix}design_id`);
+  const configuration = req.configuration ?? {};
+  checkPartIds(design.parts.map((p) => p.id), configuration, paramPrefix);
+  const outcome = await computeDfm(ctx, design, configuration, `${paramPrefix}configuration`);
+  const id = newId('dfm');
+  const generate = req.generate_production_files !== false;
+  const fileStatus: FileStatus = !generate ? 'skipped' : outcome.status === 'ready' ? 'pending' : 'skipped';
+  const reason = !generate ? 'not_requested' : outcome.status === 'ready' ? null : outcome.status;
+  const { status, parts, requirements, assembly_issues, ...extra } = outcome;
+  const doc: DfmDoc = {
+    ...extra,
+    id,
+    object: 'dfm_report',
+    design_id: design.id,
+    status,
+    configuration,
+    parts: parts.map((p) => ({ issues: [], production_warnings: [], ...p, image_url: `${dfmUrl(ctx, id)}/parts/${p.part_id}/image` })),
+    requirements,
+    assembly_issues,
+    production_files: { status: fileStatus, reason, error: null, review_warning: null },
+    created_at: ctx.now().toISOString(),
+  };
+  await collection(ctx, 'dfm_reports').create(accountId, doc, { id });
+  if (fileStatus === 'pending') {
+    await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId });
+    ctx.notifyJobs();
+  }
+  return publicView(doc);
+}
+
+/** Every configured part must be a part of the design (returned ids only, rule 3). */
+function checkPartIds(partIds: string[], configuration: Configuration, paramPrefix: string): void {
+  const parts = (configuration as { parts?: Array<{ part_id: string }> }).parts ?? [];
+  const known = new Set(partIds);
+  const seen = new Set<string>();
+  parts.forEach((p, i) => {
+    const param = `${paramPrefix}configuration.parts[${i}].part_id`;
+    if (!known.has(p.part_id)) throw invalid('unknown_part', `Part '${p.part_id}' is not a part of this design; use the part ids the design returned.`, param);
+    if (seen.has(p.part_id)) throw invalid('duplicate_part', `Part '${p.part_id}' is configured twice.`, param);
+    seen.add(p.part_id);
+  });
+}
+
+export async function getDfmDoc(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc> {
+  const rec = await collection(ctx, 'dfm_reports').get(accountId, id);
+  if (!rec) throw notFound('DFM report', id, 'dfm_id');
+  return rec.data as DfmDoc;
+}
+
+export async function getDfmReport(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc> {
+  return publicView(await getDfmDoc(ctx, accountId, id));
+}
+
+export async function productionFileUrl(ctx: UseCaseContext, accountId: string, dfmId: string, partId: string, kind: ProductionFileKind): Promise<string> {
+  const doc = await getDfmDoc(ctx, accountId, dfmId);
+  if (!(doc.parts as Array<{ part_id: string }>).some((p) => p.part_id === partId)) throw notFound('part', partId, 'part_id');
+  const pf = doc.production_files;
+  if (pf.status === 'pending') {
+    throw new ApiError(503, 'api_error', 'production_files_pending', 'Production files are still being generated; retry shortly.', { retryable: true, headers: { 'retry-after': '2' } });
+  }
+  const file = doc._files?.[partId]?.[kind];
+  if (!file) {
+    const why = pf.status === 'ready' ? `part '${partId}' has no ${kind} file` : pf.status === 'failed' ? `production file generation failed (${pf.error?.code ?? 'failed'})` : `production files were not generated (${pf.reason ?? 'skipped'})`;
+    throw new ApiError(404, 'not_found_error', 'file_unavailable', `No ${kind} file: ${why}.`, { param: 'kind' });
+  }
+  return ctx.signer.sign({ k: file.key, t: file.contentType, n: file.name });
+}
+
+export const productionFilesJob: JobKindHandlers = {
+  async run(ctx: UseCaseContext, job: Job): Promise<void> {
+    const dfms = collection(ctx, 'dfm_reports');
+    const rec = await dfms.get(job.accountId, job.resourceId);
+    if (!rec) return;
+    const doc = rec.data as DfmDoc;
+    if (doc.production_files.status !== 'pending') return;
+    const { row, design } = await requireReadyDesign(ctx, job.accountId, doc.design_id, 'design_id');
+    const source = await ctx.store.blobs.get(row.sourceBlobKey);
+    if (!source) throw new EngineError('analysis_failed', 'the uploaded file is no longer stored');
+    const files: NonNullable<DfmDoc['_files']> = {};
+    const stem = row.name.replace(/\.(step|stp)$/i, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || row.id;
+    for (const p of doc.parts as Array<{ part_id: string; status: string }>) {
+      const part = design.parts.find((x) => x.id === p.part_id);
+      if (!part || !part.manufacturable) continue;
+      const made = await ctx.engine.productionFiles({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), partId: p.part_id, configuration: doc.configuration as Configuration });
+      files[p.part_id] = {};
+      for (const [kind, f] of Object.entries(made)) {
+        if (!f) continue;
+        const ext = f.name.split('.').pop() ?? 'bin';
+        const key = `dfm/${doc.id}/parts/${p.part_id}/${kind}.${ext}`;
+        await ctx.store.blobs.put(key, f.bytes, { contentType: f.contentType });
+        files[p.part_id][kind as ProductionFileKind] = { key, contentType: f.contentType, name: `${stem}-${p.part_id}-${kind}.${ext}` };
+      }
+    }
+    await dfms.update(job.accountId, doc.id, { ...doc, _files: files, production_files: { ...doc.production_files, status: 'ready' } });
+  },
+  async failed(ctx, job, error) {
+    const dfms = collection(ctx, 'dfm_reports');
+    const rec = await dfms.get(job.accountId, job.resourceId);
+    if (!rec) return;
+    const doc = rec.data as DfmDoc;
+    await dfms.update(job.accountId, doc.id, {
+      ...doc,
+      production_files: {
+        status: 'failed', reason: null, error,
+        // Advisory only (rule 5): a person reviews the files before production.
+        review_warning: { design_id: doc.design_id, code: 'production_files_failed', message: `Automatic production files could not be generated (${error.code}); our team will prepare them before production.` },
+      },
+    });
+  },
+};

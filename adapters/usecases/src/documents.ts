@@ -1,0 +1,20 @@
+// Account resources kept as store documents. Internal bookkeeping lives under keys starting with
+// `_` and never reaches a caller.
+import type { DocumentCollection } from '@kerf/store';
+import type { UseCaseContext } from './context.ts';
+
+export type Doc = Record<string, unknown> & { id: string };
+
+export function collection(ctx: UseCaseContext, name: 'dfm_reports' | 'quotes' | 'review_links'): DocumentCollection<Doc> {
+  return ctx.store.documents<Doc>(name);
+}
+
+export function publicView<T extends Doc>(doc: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(doc)) if (!k.startsWith('_')) out[k] = v;
+  return out as T;
+}
+
+export function isoPlus(now: Date, days: number): string {
+  return new Date(now.getTime() + days * 86_400_000).toISOString();
+}

@@ -1,0 +1,137 @@
+// Job workers: each service process runs one JobWorker that claims jobs from the shared store queue
+// (atomic claim + lease: every job runs in exactly one process at a time), keeps the lease alive
+// while the job runs, and records the outcome. A process that dies leaves its jobs to be reclaimed
+// when their leases end.
+import { randomBytes } from 'node:crypto';
+import type { Job } from '@kerf/store';
+import { EngineError } from '@kerf/engine/contract.ts';
+import type { UseCaseContext } from './context.ts';
+
+export type JobHandler = (ctx: UseCaseContext, job: Job) => Promise<void>;
+
+/** The outcome is final (bad input, not a crash): record it on the resource, never retry. */
+export interface FinalFailure { code: string; message: string }
+
+export interface JobKindHandlers {
+  run: JobHandler;
+  /** Called once a job has failed for good, to mark its resource failed. */
+  failed(ctx: UseCaseContext, job: Job, error: FinalFailure): Promise<void>;
+}
+
+export interface JobWorkerOptions {
+  workerId?: string;
+  /** Lease per claim; renewed every third of it while the job runs. */
+  leaseMs?: number;
+  /** Jobs run at once in this process. */
+  concurrency?: number;
+  /** Idle poll interval: how soon work enqueued by another process is noticed. */
+  pollMs?: number;
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_POLL_MS = 250;
+
+export class JobWorker {
+  readonly workerId: string;
+  private readonly leaseMs: number;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private running = new Set<Promise<void>>();
+  private active = false;
+  private timer: NodeJS.Timeout | null = null;
+  private pumping = false;
+  private again = false;
+
+  constructor(private readonly ctx: UseCaseContext, private readonly handlers: Record<string, JobKindHandlers>, opts: JobWorkerOptions = {}) {
+    this.workerId = opts.workerId ?? `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
+    this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.concurrency = Math.max(1, opts.concurrency ?? 1);
+    this.pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
+  }
+
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    this.wake();
+  }
+
+  /** Look for work now (after an enqueue in this process). */
+  wake(): void {
+    if (!this.active) return;
+    if (this.pumping) { this.again = true; return; }
+    void this.pump();
+  }
+
+  /** Stops claiming, then waits up to `graceMs` for running jobs; unfinished ones are released. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.active = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.running.size === 0) return;
+    const all = Promise.allSettled([...this.running]);
+    await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
+  }
+
+  private schedule(): void {
+    if (!this.active) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = null; this.wake(); }, this.pollMs);
+    this.timer.unref();
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        while (this.active && this.running.size < this.concurrency) {
+          let job: Job | null;
+          try {
+            job = await this.ctx.store.jobs.claim(this.workerId, this.leaseMs, { kinds: Object.keys(this.handlers) });
+          } catch (err) {
+            this.ctx.log.error({ err }, 'job claim failed');
+            break;
+          }
+          if (!job) break;
+          const p = this.execute(job).finally(() => { this.running.delete(p); this.wake(); });
+          this.running.add(p);
+        }
+      } while (this.again && this.active);
+    } finally {
+      this.pumping = false;
+      this.schedule();
+    }
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const handler = this.handlers[job.kind];
+    const jobs = this.ctx.store.jobs;
+    let lost = false;
+    const renew = setInterval(() => {
+      jobs.renewLease(job.id, this.workerId, this.leaseMs).then((ok) => { if (!ok) lost = true; }, () => {});
+    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    renew.unref();
+    const log = { job_id: job.id, kind: job.kind, resource_id: job.resourceId, attempt: job.attempts };
+    try {
+      this.ctx.log.info(log, 'job started');
+      await handler.run(this.ctx, job);
+      if (!(await jobs.complete(job.id, this.workerId))) this.ctx.log.warn(log, 'job finished after its lease was lost');
+      else this.ctx.log.info(log, 'job done');
+    } catch (err) {
+      if (lost) { this.ctx.log.warn(log, 'job failed after its lease was lost'); return; }
+      const final = err instanceof EngineError;
+      const error = final
+        ? { code: (err as EngineError).code, message: (err as EngineError).message }
+        : { code: 'internal_error', message: (err as Error)?.message ?? String(err) };
+      this.ctx.log[final ? 'info' : 'error']({ ...log, err }, 'job failed');
+      try {
+        const after = await jobs.fail(job.id, this.workerId, error, { retry: !final, retryDelayMs: 1000 });
+        if (after && after.status === 'failed') await handler.failed(this.ctx, job, final ? error : { code: 'analysis_failed', message: 'The analysis failed repeatedly; the file may be too complex.' });
+      } catch (e) {
+        this.ctx.log.error({ ...log, err: e }, 'recording a job failure failed');
+      }
+    } finally {
+      clearInterval(renew);
+    }
+  }
+}

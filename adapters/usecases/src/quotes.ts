@@ -1,0 +1,207 @@
+// Quotes: DFM + price for each item. JSON quotes answer at once; a file quote (multipart) first
+// analyzes the upload and finishes in a job once the design is settled.
+import type { Job } from '@kerf/store';
+import type { Design } from '@kerf/engine/contract.ts';
+import type { UseCaseContext } from './context.ts';
+import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign } from './designs.ts';
+import { createDfmReport, type DfmDoc } from './dfm.ts';
+import { collection, isoPlus, publicView, type Doc } from './documents.ts';
+import type { Configuration, QuoteInputItem } from './engine-api.ts';
+import { notFound } from './errors.ts';
+import { newId } from './ids.ts';
+import type { JobKindHandlers } from './jobs.ts';
+import { FILE_QUOTE_JOB } from './analysis-job.ts';
+
+export const QUOTE_VALIDITY_DAYS = 30;
+const WAIT_POLL_MS = 100;
+
+export interface QuoteItemRequest {
+  design_id: string;
+  quantity: number;
+  configuration?: Configuration;
+  client_reference_id?: string;
+  quantity_options?: number[];
+}
+export interface QuoteRequest { items: QuoteItemRequest[]; ship_to?: Record<string, unknown> }
+export type FileQuoteRequest = Omit<QuoteItemRequest, 'design_id'> & { ship_to?: Record<string, unknown> };
+
+type QuoteStatus = 'processing' | 'requires_input' | 'ready' | 'blocked' | 'expired' | 'failed';
+
+export interface QuoteDoc extends Doc {
+  object: 'quote';
+  status: QuoteStatus;
+  /** the file form's request, kept until the design is analyzed */
+  _file_request?: FileQuoteRequest;
+  _design_id?: string;
+}
+
+export function quoteUrl(ctx: UseCaseContext, id: string): string { return `${ctx.baseUrl}/v1/quotes/${id}`; }
+
+function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus): QuoteDoc {
+  const now = ctx.now();
+  return {
+    id, object: 'quote', status, status_url: quoteUrl(ctx, id), currency: 'usd',
+    amount_subtotal_cents: null, amount_shipping_cents: null, amount_tax_cents: null, amount_total_cents: null,
+    items: [], requirements: [], fulfillment: null, manufacturing_warnings: [],
+    production_files: { review_warning: null }, error: null,
+    created_at: now.toISOString(), expires_at: isoPlus(now, QUOTE_VALIDITY_DAYS),
+  };
+}
+
+const SEVERITY: Record<string, number> = { ready: 0, requires_input: 1, blocked: 2 };
+
+/** DFM every item, price the lot, and build the quote body (not yet stored). */
+async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, req: QuoteRequest): Promise<QuoteDoc> {
+  const inputs: QuoteInputItem[] = [];
+  const reports: DfmDoc[] = [];
+  for (let i = 0; i < req.items.length; i++) {
+    const it = req.items[i];
+    const prefix = `items[${i}].`;
+    const { design } = await requireReadyDesign(ctx, accountId, it.design_id, `${prefix}design_id`);
+    const report = await createDfmReport(ctx, accountId, { design_id: it.design_id, configuration: it.configuration ?? {} }, prefix);
+    reports.push(report);
+    inputs.push({ design, quantity: it.quantity, configuration: it.configuration ?? {}, quantity_options: it.quantity_options, dfm: report as never });
+  }
+  const priced = await ctx.engine.quote(inputs, req.ship_to ?? null);
+  const quote = emptyQuote(ctx, id, 'ready');
+  let worst = 0;
+  const items = req.items.map((it, i) => {
+    const report = reports[i];
+    worst = Math.max(worst, SEVERITY[report.status] ?? 0);
+    const p = priced.items[i];
+    const ready = report.status === 'ready';
+    return {
+      ...p,
+      design_id: it.design_id,
+      quantity: it.quantity,
+      status: report.status,
+      client_reference_id: it.client_reference_id ?? null,
+      unit_amount_cents: ready ? p.unit_amount_cents : null,
+      amount_cents: ready ? p.amount_cents : null,
+      quantity_options: ready ? p.quantity_options : [],
+      dfm: report,
+      requirements: report.requirements,
+      line_items: ready ? p.line_items : [],
+    };
+  });
+  const status: QuoteStatus = worst === 2 ? 'blocked' : worst === 1 ? 'requires_input' : 'ready';
+  const { items: _i, fulfillment, amount_subtotal_cents, amount_shipping_cents, amount_tax_cents, ...extra } = priced;
+  void _i;
+  const total = amount_subtotal_cents + amount_shipping_cents + amount_tax_cents;
+  const warnings = reports.flatMap((r) => (r.parts as Array<{ part_id: string; production_warnings?: unknown[] }>).flatMap((p) => p.production_warnings ?? []));
+  const reviewWarning = reports.map((r) => r.production_files.review_warning).find((w) => w) ?? null;
+  return {
+    ...quote,
+    ...extra,
+    status,
+    amount_subtotal_cents: status === 'ready' ? amount_subtotal_cents : null,
+    amount_shipping_cents: status === 'ready' ? amount_shipping_cents : null,
+    amount_tax_cents: status === 'ready' ? amount_tax_cents : null,
+    amount_total_cents: status === 'ready' ? total : null,
+    items,
+    requirements: items.flatMap((it) => it.requirements as unknown[]),
+    fulfillment,
+    manufacturing_warnings: warnings,
+    production_files: { review_warning: reviewWarning },
+  };
+}
+
+export async function createQuote(ctx: UseCaseContext, accountId: string, req: QuoteRequest): Promise<QuoteDoc> {
+  const id = newId('quo');
+  const doc = await priceQuote(ctx, accountId, id, req);
+  await collection(ctx, 'quotes').create(accountId, doc, { id });
+  return publicView(doc);
+}
+
+/** The multipart form: store and analyze the file; the quote finishes when the design does. */
+export async function createFileQuote(ctx: UseCaseContext, accountId: string, file: { fileName: string; bytes: Uint8Array }, req: FileQuoteRequest): Promise<QuoteDoc> {
+  const id = newId('quo');
+  const design = await submitDesign(ctx, { accountId, fileName: file.fileName, bytes: file.bytes, fileQuoteId: id });
+  const doc: QuoteDoc = {
+    ...emptyQuote(ctx, id, 'processing'),
+    items: [{ design_id: design.id, quantity: req.quantity, status: 'processing', client_reference_id: req.client_reference_id ?? null, unit_amount_cents: null, amount_cents: null, quantity_options: [], requirements: [] }],
+    _file_request: req,
+    _design_id: design.id,
+  };
+  await collection(ctx, 'quotes').create(accountId, doc, { id });
+  // The analysis may already have settled before the quote was stored: make sure the job exists.
+  const row = await getDesignRow(ctx, accountId, design.id);
+  if (row.status === 'ready' || row.status === 'failed') await enqueueFileQuote(ctx, accountId, id);
+  return publicView(doc);
+}
+
+async function enqueueFileQuote(ctx: UseCaseContext, accountId: string, quoteId: string): Promise<void> {
+  await ctx.store.jobs.enqueue({ kind: FILE_QUOTE_JOB, resourceId: quoteId, accountId });
+  ctx.notifyJobs();
+}
+
+
+export async function getQuote(ctx: UseCaseContext, accountId: string, id: string): Promise<QuoteDoc> {
+  const rec = await collection(ctx, 'quotes').get(accountId, id);
+  if (!rec) throw notFound('quote', id, 'quote_id');
+  const doc = rec.data as QuoteDoc;
+  if (doc.status === 'processing' && doc._design_id) {
+    // Self-healing: a process that died between "design settled" and "enqueue" leaves no job behind.
+    const row = await ctx.store.designs.get(accountId, doc._design_id);
+    if (row && (row.status === 'ready' || row.status === 'failed')) await enqueueFileQuote(ctx, accountId, id);
+  }
+  return publicView(doc);
+}
+
+export async function waitForQuote(ctx: UseCaseContext, accountId: string, id: string, seconds: number): Promise<QuoteDoc> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const q = await getQuote(ctx, accountId, id);
+    if (q.status !== 'processing' || Date.now() >= deadline) return q;
+    await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
+  }
+}
+
+function multiPartQuote(ctx: UseCaseContext, doc: QuoteDoc, design: Design): QuoteDoc {
+  const requirement = {
+    code: 'assembly_configuration_required',
+    message: `The file holds ${design.parts.length} unique parts; quote design '${design.id}' with a configuration that lists every part (POST /v1/quotes with JSON items).`,
+    design_id: design.id,
+    part_id: null,
+    part_ids: design.parts.map((p) => p.id),
+    field: 'items[0].configuration.parts',
+    allowed_values_url: design.status_url,
+  };
+  const item = (doc.items as Array<Record<string, unknown>>)[0];
+  return { ...doc, status: 'requires_input', items: [{ ...item, status: 'requires_input', requirements: [requirement] }], requirements: [requirement] };
+}
+
+export const fileQuoteJob: JobKindHandlers = {
+  async run(ctx: UseCaseContext, job: Job): Promise<void> {
+    const quotes = collection(ctx, 'quotes');
+    const rec = await quotes.get(job.accountId, job.resourceId);
+    if (!rec) return;
+    const doc = rec.data as QuoteDoc;
+    if (doc.status !== 'processing' || !doc._design_id || !doc._file_request) return;
+    const row = await getDesignRow(ctx, job.accountId, doc._design_id);
+    let next: QuoteDoc;
+    if (row.status === 'failed') {
+      next = { ...doc, status: 'failed', error: row.error ?? { code: 'analysis_failed', message: 'The analysis failed.' }, items: (doc.items as Array<Record<string, unknown>>).map((i) => ({ ...i, status: 'failed' })) };
+    } else if (row.status !== 'ready') {
+      return; // not settled yet; the analysis job enqueues us again when it is
+    } else {
+      const design = toPublicDesign(ctx, row);
+      if (design.parts.length > 1) {
+        next = multiPartQuote(ctx, doc, design);
+      } else {
+        const { ship_to, ...item } = doc._file_request;
+        const priced = await priceQuote(ctx, job.accountId, doc.id, { items: [{ ...item, design_id: design.id }], ship_to });
+        next = { ...priced, created_at: doc.created_at, expires_at: doc.expires_at };
+      }
+    }
+    const { _file_request: _r, ...rest } = next;
+    void _r;
+    await quotes.update(job.accountId, doc.id, rest as QuoteDoc);
+  },
+  async failed(ctx, job, error) {
+    const quotes = collection(ctx, 'quotes');
+    const rec = await quotes.get(job.accountId, job.resourceId);
+    if (!rec) return;
+    await quotes.update(job.accountId, job.resourceId, { ...(rec.data as QuoteDoc), status: 'failed', error });
+  },
+};
