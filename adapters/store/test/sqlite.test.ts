@@ -1,0 +1,153 @@
+// The store contract on the embedded SQLite store, plus what only the embedded store has: files
+// on disk, migrations, and separate OS processes sharing one database file.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { isStoreError, openStore } from '../src/index.ts';
+import { DATABASE_FILE } from '../src/sqlite/store.ts';
+import { MIGRATIONS } from '../src/sqlite/migrations.ts';
+import { runStoreContract } from './contract.ts';
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'kerf-store-'));
+}
+
+runStoreContract('sqlite', {
+  async fresh() {
+    const dataDir = await tempDir();
+    return {
+      open: (opts = {}) => openStore({ dataDir, ...opts }),
+      cleanup: () => rm(dataDir, { recursive: true, force: true }),
+    };
+  },
+});
+
+const CLAIMER = fileURLToPath(new URL('./fixtures/claim-jobs.ts', import.meta.url));
+
+interface Claimer { ready: Promise<void>; done: Promise<string[]> }
+
+function startClaimer(dataDir: string, worker: string, kind: string, goFile: string): Claimer {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLAIMER, dataDir, worker, kind, goFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((r) => { markReady = r; });
+  child.stdout.on('data', (d) => { out += d; if (out.startsWith('ready\n')) markReady(); });
+  child.stderr.on('data', (d) => { err += d; });
+  const done = new Promise<string[]>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      markReady();
+      if (code !== 0) reject(new Error(`claimer ${worker} exited ${code}: ${err}`));
+      else resolve(JSON.parse(out.trim().split('\n').pop() ?? '[]') as string[]);
+    });
+  });
+  return { ready, done };
+}
+
+describe('sqlite store specifics', () => {
+  it('two OS processes on one database file claim 20 jobs: each exactly once', async () => {
+    const dataDir = await tempDir();
+    try {
+      const store = await openStore({ dataDir });
+      const account = await store.accounts.create({ email: 'jobs@example.com' });
+      const ids = new Set<string>();
+      for (let i = 0; i < 20; i++) ids.add((await store.jobs.enqueue({ kind: 'analyze', resourceId: `des_${i}`, accountId: account.id })).id);
+      await store.close();
+      const goFile = join(dataDir, 'go');
+      const claimers = [startClaimer(dataDir, 'proc-a', 'analyze', goFile), startClaimer(dataDir, 'proc-b', 'analyze', goFile)];
+      await Promise.all(claimers.map((c) => c.ready));
+      await writeFile(goFile, '');
+      const [a, b] = await Promise.all(claimers.map((c) => c.done));
+      const all = [...a, ...b];
+      assert.equal(all.length, 20, `claimed ${a.length} + ${b.length}`);
+      assert.ok(a.length > 0 && b.length > 0, `both processes took part (${a.length} + ${b.length})`);
+      assert.deepEqual(new Set(all), ids);
+      const reopened = await openStore({ dataDir });
+      for (const id of ids) assert.equal((await reopened.jobs.get(id))?.status, 'done');
+      await reopened.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('creates the database in WAL mode with every migration recorded', async () => {
+    const dataDir = await tempDir();
+    try {
+      const store = await openStore({ dataDir });
+      await store.close();
+      const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+      assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+      const versions = (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version);
+      assert.deepEqual(versions, MIGRATIONS.map((m) => m.version));
+      db.close();
+      // A second open applies nothing twice.
+      const again = await openStore({ dataDir });
+      await again.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a database written by a newer build', async () => {
+    const dataDir = await tempDir();
+    try {
+      await (await openStore({ dataDir })).close();
+      const db = new Database(join(dataDir, DATABASE_FILE));
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, ?, ?)').run('future', new Date().toISOString());
+      db.close();
+      await assert.rejects(openStore({ dataDir }), (e: unknown) => isStoreError(e, 'store_unavailable') && /newer/.test(e.message));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps only the hash of an API key on disk', async () => {
+    const dataDir = await tempDir();
+    try {
+      const store = await openStore({ dataDir });
+      const account = await store.accounts.create({ email: 'hash@example.com' });
+      const key = await store.apiKeys.create(account.id);
+      await store.close();
+      const secret = key!.api_key.slice('kerf_live_'.length);
+      for (const name of await readdir(dataDir)) {
+        if (!name.startsWith(DATABASE_FILE)) continue;
+        const bytes = await readFile(join(dataDir, name));
+        assert.equal(bytes.includes(Buffer.from(secret)), false, `${name} holds the plaintext key`);
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('stores blobs as files under the data dir and leaves no temp file after a failed put', async () => {
+    const dataDir = await tempDir();
+    try {
+      const store = await openStore({ dataDir });
+      await store.blobs.put('uploads/a/b.step', Buffer.from('abc'));
+      assert.equal(await readFile(join(dataDir, 'blobs', 'uploads', 'a', 'b.step'), 'utf8'), 'abc');
+      async function* failing() { yield Buffer.from('x'); throw new Error('boom'); }
+      await assert.rejects(store.blobs.put('uploads/a/c.step', failing()));
+      assert.deepEqual(await readdir(join(dataDir, 'tmp')), []);
+      await store.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails with store_unavailable when the data dir cannot be used', async () => {
+    const dir = await tempDir();
+    try {
+      const file = join(dir, 'not-a-dir');
+      await writeFile(file, 'x');
+      await assert.rejects(openStore({ dataDir: join(file, 'data') }), (e: unknown) => isStoreError(e, 'store_unavailable'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
