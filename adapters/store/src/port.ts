@@ -187,7 +187,10 @@ export interface DesignTransition<R = unknown> {
 }
 
 export interface DesignRepo {
-  /** Creates with status 'queued'. With `job`, design and job are written together. */
+  /**
+   * Creates with status 'queued'. With `job`, design and job are written together.
+   * StoreError invalid_argument (param 'accountId') when the account does not exist.
+   */
   create<R = unknown>(accountId: string, input: NewDesign): Promise<DesignRecord<R>>;
   get<R = unknown>(accountId: string, designId: string): Promise<DesignRecord<R> | null>;
   /**
@@ -277,7 +280,8 @@ export interface JobQueue {
 
 // ---------------------------------------------------------------------------------------------
 // Documents: typed collections of an account's JSON resources (dfm reports, quotes, review links,
-// carts, orders, webhook endpoints, ...), keyed by (accountId, id).
+// carts, orders, webhook endpoints, ...), keyed by (accountId, id). The owner id is not checked
+// against accounts: service-wide documents (settings) use a reserved owner such as 'system'.
 
 export interface DocumentRecord<T> {
   id: string;

@@ -193,6 +193,10 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         assert.deepEqual(jobs[0].payload, { wait: true });
       });
 
+      it('refuses a design for an account that does not exist', async () => {
+        await rejectsWith(store.designs.create('acct_missing', newDesignInput()), 'invalid_argument', 'accountId');
+      });
+
       it('accepts a caller-chosen id once', async () => {
         const a = await newAccount(store);
         const id = `des_custom${Date.now()}`;
@@ -362,6 +366,13 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         assert.equal(await store.documents('carts').get(a.id, q.id), null, 'collections are separate');
         assert.match((await store.documents('review_links').create(a.id, {})).id, /^rvl_/);
         assert.match((await store.documents('things', { idPrefix: 'thg' }).create(a.id, {})).id, /^thg_/);
+      });
+
+      it('keeps service-wide documents under a reserved owner id', async () => {
+        const settings = store.documents<{ value: string }>('settings', { idPrefix: 'set' });
+        const s = await settings.create('system', { value: 'secret' }, { key: 'url_signing_secret' });
+        assert.deepEqual(await settings.getByKey('system', 'url_signing_secret'), s);
+        await rejectsWith(settings.create('system', { value: 'other' }, { key: 'url_signing_secret' }), 'duplicate', 'key');
       });
 
       it('returns fresh copies: mutating a record does not change the store', async () => {

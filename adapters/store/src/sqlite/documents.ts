@@ -1,7 +1,7 @@
 import { newId } from '../common/ids.ts';
 import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
 import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
-import { isForeignKeyViolation, isUniqueViolation, toJson, type SqliteContext } from './context.ts';
+import { isUniqueViolation, toJson, type SqliteContext } from './context.ts';
 import { keyset, toPage } from './paging.ts';
 
 interface DocRow {
@@ -60,7 +60,6 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
           ? new StoreError('duplicate', `a ${this.collection} document with key '${key}' exists`, 'key')
           : new StoreError('duplicate', `${this.collection} id ${id} is taken`, 'id');
       }
-      if (isForeignKeyViolation(err)) throw new StoreError('invalid_argument', `account ${accountId} does not exist`, 'accountId');
       throw err;
     }
   }

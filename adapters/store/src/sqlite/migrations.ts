@@ -106,6 +106,31 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'documents may belong to a service-level owner (no account foreign key)',
+    // Service-wide settings (e.g. the URL signing secret) live in documents under a reserved
+    // owner id such as 'system', which is not an account. SQLite cannot drop a constraint, so the
+    // table is rebuilt; the MongoDB store never had the constraint.
+    sql: `
+      CREATE TABLE documents_v2 (
+        collection TEXT NOT NULL,
+        id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        key TEXT,
+        data TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (collection, id)
+      );
+      INSERT INTO documents_v2 SELECT collection, id, account_id, key, data, version, created_at, updated_at FROM documents;
+      DROP TABLE documents;
+      ALTER TABLE documents_v2 RENAME TO documents;
+      CREATE UNIQUE INDEX documents_unique_key ON documents(collection, account_id, key) WHERE key IS NOT NULL;
+      CREATE INDEX documents_by_account ON documents(collection, account_id, created_at, id);
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */
