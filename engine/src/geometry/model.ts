@@ -122,7 +122,22 @@ export interface SheetAnalysis {
   warnings: RecognitionWarning[];
 }
 
-export interface TubeFeature { id: number; kind: 'hole' | 'slot' | 'notch' | 'end_cut'; diameter?: number; angleDegrees?: number }
+export interface TubeFeature {
+  id: number;
+  /** cutout = any other closed contour through the wall */
+  kind: 'hole' | 'slot' | 'notch' | 'end_cut' | 'cutout';
+  diameter?: number;
+  /** end cut: angle of the cut plane to the square section plane (0 = square cut, 45 = miter); null when not planar */
+  angleDegrees?: number | null;
+  /** end cuts and notches: which end of the tube (start = x 0 in the normalized frame) */
+  end?: 'start' | 'end';
+  /** slot width and overall length, mm */
+  width?: number; length?: number;
+  /** centre of the contour along the tube axis in the normalized frame, mm */
+  x?: number;
+  /** length of this contour traced on the outer surface, mm (a notch shares its end cut's contour) */
+  cutLength?: number;
+}
 export interface TubeAnalysis {
   kind: 'tube';
   profile: 'round' | 'square' | 'rectangular';

@@ -1,0 +1,24 @@
+// Tolerances of tube recognition. The importer's vertices lie on the exact surfaces (fit residual
+// ~1e-8 mm), so these only absorb CAD modelling noise, not tessellation error.
+
+/** Two directions are parallel when the angle between them is below this, degrees. */
+export const PARALLEL_TOLERANCE_DEGREES = 0.05;
+/** Two fitted surfaces are the same surface (one skin split into several B-rep faces) within this, mm. */
+export const SAME_SURFACE_TOLERANCE_MM = 0.005;
+/** Inner and outer skin axes must coincide within this to be one tube, mm. */
+export const COAXIAL_TOLERANCE_MM = 0.02;
+/** Walls of a rectangular tube may differ by this much before the section counts as non-uniform, mm. */
+export const WALL_UNIFORMITY_TOLERANCE_MM = 0.02;
+/** Width and height within this are a square profile, mm. */
+export const SQUARE_TOLERANCE_MM = 0.01;
+/** Number of sections cut across the axis to probe the profile. */
+export const SECTION_STATIONS = 23;
+/** A hollow section is a tube only when its wall is at most this fraction of the smaller outer size. */
+export const MAX_WALL_FRACTION = 0.3;
+/** Faces parallel to a candidate axis must cover at least this fraction of the area. */
+export const MIN_LATERAL_AREA_FRACTION = 0.25;
+/** A solid prism is a bar (refused) rather than a plate (left to sheet) when its section's aspect
+ * ratio (small/large side) is at least this and it is at least as long as its section is wide. */
+export const BAR_MIN_ASPECT = 0.5;
+/** Cut edges are refined by this many midpoint projections onto both surfaces (2^n pieces). */
+export const EDGE_REFINEMENT_LEVELS = 4;
