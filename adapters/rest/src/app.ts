@@ -52,10 +52,10 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
   const app = Fastify({
     ...(config.loggerInstance ? { loggerInstance: config.loggerInstance } : { logger: config.logger ?? false }),
     genReqId: genRequestId,
-    requestIdLogLabel: 'request_id',
     bodyLimit: JSON_BODY_LIMIT,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Signed download tokens are path parameters of a few hundred characters.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
   });
 
   // Responses are sent as built: response schemas document the API, they must not drop fields.

@@ -1,0 +1,51 @@
+// Service configuration from the environment (README "Configuration"). Bad values fail at start
+// with the variable named, never at the first request.
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  baseUrl: string;
+  mongodbUrl: string | undefined;
+  maxUploadBytes: number;
+  /** engine worker threads (jobs run at once per process) */
+  engineThreads: number;
+  jobLeaseMs: number;
+  jobPollMs: number;
+  rateLimit: { max: number; windowMs: number } | false;
+  logLevel: string;
+  /** seconds to let running jobs finish on SIGTERM before releasing them */
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  readonly code = 'invalid_config';
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer in ${min}..${max}, got '${raw}'`);
+  return n;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const baseUrl = (env.KERF_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new ConfigError(`KERF_BASE_URL must be an http(s) URL, got '${baseUrl}'`);
+  const rateMax = int(env, 'KERF_RATE_LIMIT', 600, 0, 1_000_000);
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: env.KERF_DATA_DIR || './data',
+    baseUrl,
+    mongodbUrl: env.MONGODB_URL || undefined,
+    maxUploadBytes: int(env, 'KERF_MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1, 2 ** 31),
+    engineThreads: int(env, 'KERF_ENGINE_THREADS', 1, 1, 64),
+    jobLeaseMs: int(env, 'KERF_JOB_LEASE_MS', 30_000, 500, 3_600_000),
+    jobPollMs: int(env, 'KERF_JOB_POLL_MS', 250, 10, 60_000),
+    rateLimit: rateMax === 0 ? false : { max: rateMax, windowMs: int(env, 'KERF_RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000) },
+    logLevel: env.LOG_LEVEL || 'info',
+    shutdownGraceMs: int(env, 'KERF_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
+}

@@ -1,0 +1,157 @@
+// EngineApi from the engine's functions, run in this process. The service swaps in the worker pool
+// version when it is available; the use cases cannot tell the difference.
+import { analyzeModel, type AnalyzedModel } from '@kerf/engine';
+import { EngineError, type Design } from '@kerf/engine/contract.ts';
+import { defaultCatalog, catalogEntries, findHardware, hardwareModelGlb, type Catalog, type CatalogKind as EngineCatalogKind, type Hardware } from '@kerf/engine/catalog/index.ts';
+import { productionFilesForModel } from '@kerf/engine/files/generate.ts';
+import { writeGlb } from '@kerf/engine/files/glb.ts';
+import type { AnalysisOutput, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteInputItem, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
+import { contentTypeOf } from '@kerf/usecases/files.ts';
+
+const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
+  materials: 'materials', tube_profiles: 'tube-profiles', finishes: 'finishes', powder_coat_colors: 'powder-coat-colors',
+  taps: 'taps', studs: 'studs', nuts: 'nuts', standoffs: 'standoffs',
+};
+
+const PRODUCTION_EXT: Record<ProductionFileKind, string> = {
+  production_step: 'step', production_flat_step: 'step', production_model: 'glb', production_flat_model: 'glb',
+  production_dxf: 'dxf', production_bend_lines_dxf: 'dxf',
+};
+
+/** The engine's DFM and pricing modules, loaded when present (they land separately). */
+interface DfmModule { dfm(design: Design, configuration: Configuration, opts?: { catalog?: Catalog }): DfmOutcome | Promise<DfmOutcome> }
+interface QuoteModule { quote(items: QuoteInputItem[], opts?: { catalog?: Catalog; shipTo?: Record<string, unknown> | null }): QuoteOutcome | Promise<QuoteOutcome> }
+
+async function optionalModule<T>(path: string): Promise<T | null> {
+  try { return (await import(path)) as T; } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return null;
+    throw err;
+  }
+}
+
+function file(name: string, bytes: Uint8Array): EngineFile {
+  return { name, bytes, contentType: contentTypeOf(name) };
+}
+
+/** `parts/<id>/<rest>` or `<rest>` for the design itself. */
+function splitName(name: string): { partId: string | null; rest: string } {
+  const m = /^parts\/([^/]+)\/(.+)$/.exec(name);
+  return m ? { partId: m[1], rest: m[2] } : { partId: null, rest: name };
+}
+
+export class LocalEngine implements EngineApi {
+  private readonly catalogData: Catalog = defaultCatalog();
+
+  constructor(private readonly baseUrl: string) {}
+
+  async analyze(bytes: Uint8Array, options: { fileName: string; kFactor?: number }): Promise<AnalysisOutput> {
+    const model = await analyzeModel(bytes, options);
+    const d = model.design;
+    return { suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
+  }
+
+  async catalog(kind: CatalogKind): Promise<CatalogEntry[]> {
+    return catalogEntries(this.catalogData, KIND_NAMES[kind], { baseUrl: this.baseUrl }) as CatalogEntry[];
+  }
+
+  async dfm(design: Design, configuration: Configuration): Promise<DfmOutcome> {
+    const mod = await optionalModule<DfmModule>('@kerf/engine/dfm/index.ts');
+    if (!mod) throw Object.assign(new Error('DFM is not available in this build'), { code: 'engine_unavailable' });
+    return mod.dfm(design, configuration, { catalog: this.catalogData });
+  }
+
+  async quote(items: QuoteInputItem[], shipTo: Record<string, unknown> | null): Promise<QuoteOutcome> {
+    const mod = await optionalModule<QuoteModule>('@kerf/engine/pricing/index.ts');
+    if (!mod) throw Object.assign(new Error('pricing is not available in this build'), { code: 'engine_unavailable' });
+    return mod.quote(items, { catalog: this.catalogData, shipTo });
+  }
+
+  private async model(source: Uint8Array, design: Design): Promise<AnalyzedModel> {
+    return analyzeModel(source, { fileName: design.name });
+  }
+
+  async productionFiles(input: { design: Design; source: Uint8Array; partId: string; configuration: Configuration }): Promise<Partial<Record<ProductionFileKind, EngineFile>>> {
+    const model = await this.model(input.source, input.design);
+    const files = await productionFilesForModel(input.source, model.parts, { partIds: [input.partId], kinds: ['production'] });
+    const out: Partial<Record<ProductionFileKind, EngineFile>> = {};
+    for (const [kind, bytes] of Object.entries(files[input.partId] ?? {})) {
+      const k = kind as ProductionFileKind;
+      if (bytes && PRODUCTION_EXT[k]) out[k] = file(`${k}.${PRODUCTION_EXT[k]}`, bytes);
+    }
+    return out;
+  }
+
+  async hardwareModel(kind: 'studs' | 'nuts' | 'standoffs', itemId: string): Promise<EngineFile | null> {
+    const item = findHardware(this.catalogData, kind, itemId) as Hardware | null;
+    return item ? file(`${itemId}.glb`, hardwareModelGlb(item)) : null;
+  }
+
+  async designFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null> {
+    const model = await this.model(input.source, input.design);
+    const { partId, rest } = splitName(input.name);
+    if (!partId) {
+      if (rest === 'model.glb') return file(rest, designGlb(model));
+      const img = /^image-([a-z]+)-(\d+)\.(svg|png)$/.exec(rest);
+      if (!img) return null;
+      // The design image shows its largest part (a whole-assembly view is not drawn yet).
+      const largest = [...model.parts].sort((a, b) => b.solid.volume - a.solid.volume)[0];
+      if (!largest) return null;
+      return this.partImage(input.source, model, largest.part.id, img[1], Number(img[2]), img[3] as 'svg' | 'png', rest);
+    }
+    const mp = model.parts.find((p) => p.part.id === partId);
+    if (!mp) return null;
+    const single = async (kind: string, name: string): Promise<EngineFile | null> => {
+      const files = await productionFilesForModel(input.source, model.parts, { partIds: [partId], kinds: [kind] });
+      const bytes = (files[partId] as Record<string, Uint8Array | undefined> | undefined)?.[kind];
+      return bytes ? file(name, bytes) : null;
+    };
+    switch (rest) {
+      case 'formed.glb': return single('production_model', rest);
+      case 'flat.glb': return single('production_flat_model', rest);
+      case 'normalized.step': return single('production_step', rest);
+      case 'flat.step': return single('production_flat_step', rest);
+      case 'source.step': {
+        // The part's own geometry as uploaded: the exact solid in file coordinates.
+        const files = await productionFilesForModel(input.source, [{ ...mp, frame: IDENTITY }], { partIds: [partId], kinds: ['production_step'] });
+        const bytes = files[partId]?.production_step;
+        return bytes ? file(rest, bytes) : null;
+      }
+    }
+    const img = /^image-([a-z]+)-(\d+)\.(svg|png)$/.exec(rest);
+    if (img) return this.partImage(input.source, model, partId, img[1], Number(img[2]), img[3] as 'svg' | 'png', rest);
+    return null;
+  }
+
+  private async partImage(source: Uint8Array, model: AnalyzedModel, partId: string, view: string, width: number, format: 'svg' | 'png', name: string): Promise<EngineFile | null> {
+    const kind = `image_${view}_${format}`;
+    let files;
+    try {
+      files = await productionFilesForModel(source, model.parts, { partIds: [partId], kinds: [kind], imageWidth: width, imageHeight: Math.round(width * 0.75) });
+    } catch (err) {
+      if (err instanceof EngineError && err.code === 'invalid_configuration') return null;
+      throw err;
+    }
+    const bytes = (files[partId] as Record<string, Uint8Array | undefined> | undefined)?.[kind];
+    return bytes ? file(name, bytes) : null;
+  }
+
+  async close(): Promise<void> {}
+}
+
+const IDENTITY = { rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as [[number, number, number], [number, number, number], [number, number, number]], translation: [0, 0, 0] as [number, number, number] };
+
+/** Every solid of the file, in file coordinates, as one mesh. */
+function designGlb(model: AnalyzedModel): Uint8Array {
+  let nPos = 0, nIdx = 0;
+  for (const s of model.solids) { nPos += s.points.length; nIdx += s.triangles.length; }
+  const positions = new Float64Array(nPos);
+  const indices = new Uint32Array(nIdx);
+  let p = 0, q = 0;
+  for (const s of model.solids) {
+    const base = p / 3;
+    positions.set(s.points, p);
+    for (let i = 0; i < s.triangles.length; i++) indices[q + i] = s.triangles[i] + base;
+    p += s.points.length; q += s.triangles.length;
+  }
+  return writeGlb({ positions, indices }, { name: model.design.name });
+}
