@@ -61,3 +61,51 @@ export function weldExact(positions: Float64Array): Welded {
 export function edgeKey(a: number, b: number): number {
   return a < b ? a * 67108864 + b : b * 67108864 + a;
 }
+
+/** Vertices left on open edges after the exact weld are merged with another open-edge vertex this
+ * close, mm: OCCT sometimes writes a seam vertex of a cone or torus 1e-12 mm off its neighbour's copy. */
+export const SEAM_WELD_TOLERANCE_MM = 1e-6;
+
+/**
+ * Closes open seams: among vertices on edges used by exactly one triangle, merges those within
+ * `tolerance` of each other. Returns the vertex map (identity when nothing is open) and whether
+ * anything was merged.
+ */
+export function closeOpenSeams(points: Float64Array, triangles: Uint32Array, tolerance = SEAM_WELD_TOLERANCE_MM): { remap: Uint32Array; merged: number } {
+  const n = points.length / 3;
+  const remap = new Uint32Array(n);
+  for (let i = 0; i < n; i++) remap[i] = i;
+  const uses = new Map<number, number>();
+  for (let t = 0; t < triangles.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = triangles[t + k], b = triangles[t + ((k + 1) % 3)];
+      if (a !== b) { const key = edgeKey(a, b); uses.set(key, (uses.get(key) ?? 0) + 1); }
+    }
+  }
+  const open = new Set<number>();
+  for (let t = 0; t < triangles.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = triangles[t + k], b = triangles[t + ((k + 1) % 3)];
+      if (a !== b && uses.get(edgeKey(a, b)) === 1) { open.add(a); open.add(b); }
+    }
+  }
+  if (open.size === 0) return { remap, merged: 0 };
+  const cell = (x: number): number => Math.floor(x / tolerance);
+  const grid = new Map<string, number[]>();
+  let merged = 0;
+  for (const v of [...open].sort((x, y) => x - y)) {
+    const cx = cell(points[v * 3]), cy = cell(points[v * 3 + 1]), cz = cell(points[v * 3 + 2]);
+    let target = -1;
+    for (let dx = -1; dx <= 1 && target < 0; dx++) for (let dy = -1; dy <= 1 && target < 0; dy++) for (let dz = -1; dz <= 1 && target < 0; dz++) {
+      for (const w of grid.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) {
+        const d = Math.hypot(points[v * 3] - points[w * 3], points[v * 3 + 1] - points[w * 3 + 1], points[v * 3 + 2] - points[w * 3 + 2]);
+        if (d <= tolerance) { target = w; break; }
+      }
+    }
+    if (target >= 0) { remap[v] = target; merged++; continue; }
+    const key = `${cx},${cy},${cz}`;
+    const list = grid.get(key);
+    if (list) list.push(v); else grid.set(key, [v]);
+  }
+  return { remap, merged };
+}

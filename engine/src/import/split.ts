@@ -1,7 +1,7 @@
 // Splits one OCCT mesh into its solids: B-rep faces joined by a shared welded edge belong to the
 // same shell. Several bodies exported as one mesh (multi-body parts) become separate solids.
 import type { ImportedSolid } from '../geometry/model.ts';
-import { weldExact, edgeKey } from '../geometry/weld.ts';
+import { weldExact, edgeKey, closeOpenSeams } from '../geometry/weld.ts';
 
 function find(parent: Int32Array, i: number): number {
   while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; }
@@ -25,6 +25,8 @@ export function splitShells(mesh: MeshInput): Shell[] {
   const triCount = mesh.indices.length / 3;
   const welded = new Uint32Array(mesh.indices.length);
   for (let i = 0; i < welded.length; i++) welded[i] = remap[mesh.indices[i]];
+  const seams = closeOpenSeams(points, welded);
+  if (seams.merged > 0) for (let i = 0; i < welded.length; i++) welded[i] = seams.remap[welded[i]];
   // face of each triangle (triangles outside every range get their own pseudo face)
   const faceCount = mesh.faceRanges.length;
   const faceOfTri = new Int32Array(triCount).fill(-1);
