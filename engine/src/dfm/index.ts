@@ -1,0 +1,9 @@
+// DFM: configuration validation, rules, capabilities, annotated images and the report.
+export { dfm } from './report.ts';
+export type { DfmReport, DfmPartReport, DfmIssue, DfmRequirement, DfmStatus, DfmContext, ProductionFilesState } from './report.ts';
+export { parseConfiguration, effectiveSelections, InvalidConfigurationError } from './configuration.ts';
+export type { Configuration, PartConfiguration, Selections, WeldOperation, Side } from './configuration.ts';
+export type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, HoleCapability } from './capabilities.ts';
+export { annotatedPartSvg } from './svg.ts';
+export * as rules from './rules.ts';
+export { sheetPart, tubePart, designOf } from './examples.ts';

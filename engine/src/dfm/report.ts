@@ -1,0 +1,191 @@
+// dfm(design, configuration, catalog, context): the DFM report of contract.md. Pure: the report id,
+// the clock and the base URL come in, so the same inputs give the same report.
+import type { Design, Part, Warning } from '../contract.ts';
+import { EngineError } from '../contract.ts';
+import { interpolateKFactor } from '../sheet/kfactor.ts';
+import { indexCatalog } from '../catalog/index.ts';
+import type { Catalog, MaterialType } from '../catalog/types.ts';
+import { InvalidConfigurationError, effectiveSelections, parseConfiguration, type Configuration } from './configuration.ts';
+import { computeCapabilities, type Capabilities } from './capabilities.ts';
+import { checkPart, madeRadius, type PartCheckResult } from './part-checks.ts';
+import { annotatedPartSvg } from './svg.ts';
+
+export type DfmStatus = 'ready' | 'requires_input' | 'blocked';
+
+export interface DfmIssue {
+  code: string;
+  message: string;
+  severity: 'blocking' | 'warning';
+  accepted: boolean;
+  part_id: string | null;
+  hole_id: number | null;
+  bend_id: number | null;
+  operation: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface DfmRequirement {
+  code: string;
+  message: string;
+  part_id: string | null;
+  part_ids: string[];
+  field: string;
+  allowed_values_url: string;
+}
+
+export interface DfmPartReport {
+  part_id: string;
+  status: DfmStatus;
+  issues: DfmIssue[];
+  capabilities: Capabilities;
+  image_url: string | null;
+  /** the annotated flat view; the service stores it and serves image_url */
+  image_svg: string;
+  production_warnings: Warning[];
+  process: Part['suggested_process'];
+  material_id: string | null;
+  tube_profile_id: string | null;
+  finish_id: string | null;
+  powder_coat_color_id: string | null;
+  /** K-factor of the configured material at this part's r/t (null without a sheet material or bends) */
+  k_factor: number | null;
+}
+
+export interface ProductionFilesState {
+  status: 'pending' | 'ready' | 'failed' | 'skipped';
+  reason: string | null;
+  error: { code: string; message: string } | null;
+  review_warning: { design_id: string; code: string; message: string } | null;
+}
+
+export interface DfmReport {
+  id: string;
+  object: 'dfm_report';
+  design_id: string;
+  status: DfmStatus;
+  configuration: Configuration;
+  parts: DfmPartReport[];
+  requirements: DfmRequirement[];
+  assembly_issues: DfmIssue[];
+  production_files: ProductionFilesState;
+  catalog_version: string;
+  created_at: string;
+}
+
+export interface DfmContext {
+  /** report id, e.g. dfm_... */
+  id: string;
+  /** ISO 8601 timestamp */
+  now: string;
+  /** public base URL for image_url and allowed_values_url; relative URLs without it */
+  baseUrl?: string;
+  /** production files are prepared by default (contract); the service reports their real state */
+  generateProductionFiles?: boolean;
+}
+
+const url = (base: string | undefined, path: string): string => `${(base ?? '').replace(/\/+$/, '')}${path}`;
+
+function worst(statuses: DfmStatus[]): DfmStatus {
+  if (statuses.includes('blocked')) return 'blocked';
+  if (statuses.includes('requires_input')) return 'requires_input';
+  return 'ready';
+}
+
+/** Weldability groups: a weld joins members of one group (steels take stainless with 309 filler). */
+const WELD_GROUP: Record<MaterialType, 'steel' | 'aluminum' | null> = {
+  mild_steel: 'steel', galvanized_steel: 'steel', stainless_304: 'steel', stainless_316: 'steel', chromoly_4130: 'steel',
+  steel_a500: 'steel', steel_dom: 'steel', aluminum_5052: 'aluminum', aluminum_6061: 'aluminum', aluminum_6063: 'aluminum',
+  copper: null, brass: null,
+};
+
+function assemblyChecks(design: Design, config: Configuration, results: Map<string, PartCheckResult>, accepted: Set<string>): DfmIssue[] {
+  const out: DfmIssue[] = [];
+  const instances = new Map(design.part_instances.map((i) => [i.id, i]));
+  config.assembly_operations.forEach((op, index) => {
+    const issue = (code: string, message: string, details: Record<string, unknown> = {}): void => {
+      out.push({ code, message, severity: 'blocking', accepted: false, part_id: null, hole_id: null, bend_id: null, operation: 'weld', details: { operation_index: index, ...details } });
+    };
+    const unknown = op.part_instance_ids.filter((id) => !instances.has(id));
+    if (unknown.length) { issue('invalid_part_instance_id', `Weld ${index} names part instances that are not in design ${design.id}: ${unknown.join(', ')}.`, { part_instance_ids: unknown }); return; }
+    if (new Set(op.part_instance_ids).size < 2) { issue('weld_needs_two_instances', `Weld ${index} must join at least two different part instances.`); return; }
+    const groups = new Set<string>();
+    for (const id of op.part_instance_ids) {
+      const r = results.get(instances.get(id)!.part_id);
+      if (!r) continue;
+      const type = r.stock.kind === 'sheet' ? r.stock.material.type : r.stock.kind === 'tube' ? r.stock.profile.type : null;
+      if (type === null) continue;
+      const g = WELD_GROUP[type];
+      if (g === null) { issue('weld_material_not_weldable', `Weld ${index}: ${type.replace('_', ' ')} is not welded in our shop.`, { material_type: type }); return; }
+      groups.add(g);
+    }
+    if (groups.size > 1) issue('weld_incompatible_materials', `Weld ${index} joins steel to aluminium, which cannot be fusion welded.`, { groups: [...groups] });
+  });
+  void accepted;
+  return out;
+}
+
+/**
+ * The DFM report for a design under a configuration. Throws InvalidConfigurationError (code
+ * invalid_configuration, with `param`) for a malformed configuration or a part_id not in the design;
+ * everything else is a finding in the report.
+ */
+export function dfm(design: Design, configuration: unknown, catalog: Catalog, ctx: DfmContext): DfmReport {
+  if (design.status !== 'ready') throw new EngineError('invalid_configuration', `design ${design.id} is ${design.status}; DFM needs a ready design`);
+  const config = parseConfiguration(configuration);
+  const partIds = new Set(design.parts.map((p) => p.id));
+  config.parts.forEach((p, i) => {
+    if (!partIds.has(p.part_id)) {
+      throw new InvalidConfigurationError(`configuration.parts[${i}].part_id`, `configuration.parts[${i}].part_id ${p.part_id} is not a part of design ${design.id}`);
+    }
+  });
+  const ix = indexCatalog(catalog);
+  const accepted = new Set(config.accepted_risks);
+  const results = new Map<string, PartCheckResult>();
+  const requirements: DfmRequirement[] = [];
+  const parts: DfmPartReport[] = design.parts.map((part) => {
+    const { part: partCfg, selections } = effectiveSelections(config, part.id);
+    const r = checkPart(part, selections, partCfg, catalog, ix);
+    results.set(part.id, r);
+    const issues: DfmIssue[] = r.findings.map((f) => ({
+      code: f.code, message: f.message, severity: f.severity,
+      accepted: f.severity === 'warning' && accepted.has(f.code),
+      part_id: part.id, hole_id: f.hole_id, bend_id: f.bend_id ?? null, operation: f.operation, details: f.details,
+    }));
+    for (const q of r.requirements) {
+      requirements.push({ code: q.code, message: q.message, part_id: part.id, part_ids: [part.id], field: q.field, allowed_values_url: url(ctx.baseUrl, `/v1${q.path.replace(/^\/v1/, '')}`) });
+    }
+    const blockingNow = issues.some((i) => !i.accepted);
+    const status: DfmStatus = blockingNow ? 'blocked' : r.requirements.length ? 'requires_input' : 'ready';
+    let k: number | null = null;
+    if (r.stock.kind === 'sheet' && part.bends.length > 0) {
+      const m = r.stock.material;
+      k = Number(interpolateKFactor(m.k_factor_table, madeRadius(part.bends[0], m) / m.thickness_mm).toFixed(4));
+    }
+    return {
+      part_id: part.id,
+      status,
+      issues,
+      capabilities: computeCapabilities(part, r.stock, catalog),
+      image_url: url(ctx.baseUrl, `/v1/dfm/${ctx.id}/parts/${part.id}/image`),
+      image_svg: annotatedPartSvg(part, issues, partCfg),
+      production_warnings: [...part.warnings, ...r.productionWarnings],
+      process: part.suggested_process,
+      material_id: r.stock.kind === 'sheet' ? r.stock.material.id : null,
+      tube_profile_id: r.stock.kind === 'tube' ? r.stock.profile.id : null,
+      finish_id: r.finishId,
+      powder_coat_color_id: r.colorId,
+      k_factor: k,
+    };
+  });
+  const assembly_issues = assemblyChecks(design, config, results, accepted);
+  const status = worst([...parts.map((p) => p.status), ...(assembly_issues.length ? ['blocked' as const] : [])]);
+  const generate = ctx.generateProductionFiles ?? true;
+  const production_files: ProductionFilesState = status !== 'ready'
+    ? { status: 'skipped', reason: `dfm_${status}`, error: null, review_warning: null }
+    : generate ? { status: 'pending', reason: null, error: null, review_warning: null }
+      : { status: 'skipped', reason: 'not_requested', error: null, review_warning: null };
+  return {
+    id: ctx.id, object: 'dfm_report', design_id: design.id, status, configuration: config, parts, requirements,
+    assembly_issues, production_files, catalog_version: catalog.version, created_at: ctx.now,
+  };
+}

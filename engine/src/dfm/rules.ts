@@ -1,0 +1,65 @@
+// Default DFM rules as named constants with units and their source. Per-SKU figures (minimum hole,
+// flange, bend radius, sheet size, bend length) live on the catalog entry; these are the rules that
+// apply across SKUs. RULES.md compares them with the published figures of real services.
+
+/** Detected thickness matches the material when |t_detected - t_material| <= max(ABS, REL x t). */
+export const THICKNESS_MATCH_TOL_ABS_MM = 0.05;
+export const THICKNESS_MATCH_TOL_REL = 0.05;
+
+/** A modelled inner radius below this is a sharp bend: the shop applies the material's default radius. */
+export const SHARP_BEND_RADIUS_MM = 0.01;
+/** A modelled radius may undercut the material minimum by this much (CAD rounding), mm. */
+export const BEND_RADIUS_TOL_MM = 0.01;
+/** Largest bend-through angle, degrees (SendCutSend: no acute bends beyond 130 degrees, no hems). */
+export const MAX_BEND_ANGLE_DEG = 130;
+/** Flat size may exceed the sheet / stock by this much (measurement noise), mm. */
+export const SIZE_TOL_MM = 0.05;
+
+/** Smallest part, mm (published 0.375" x 0.25" cut, 0.375" x 1.5" bent). */
+export const MIN_PART_CUT_MM: readonly [number, number] = [9.525, 6.35];
+export const MIN_PART_BENT_MM: readonly [number, number] = [9.525, 38.1];
+
+/** Hole edge to outer edge >= max(RATIO x t, ABS): 1 t commonly, 0.020" minimum on thin stock (published). */
+export const HOLE_EDGE_T_RATIO = 1;
+export const HOLE_EDGE_MIN_ABS_MM = 0.508;
+/**
+ * Hole edge to bend (tangent line) >= 2.5 t + R (Creo default cut-to-bend; Protolabs' "4T rule" is
+ * the looser published alternative). Risk a customer may accept: the hole may distort.
+ */
+export const HOLE_BEND_T_RATIO = 2.5;
+/** Countersink to bend >= 4 t + R; countersink to edge >= 4 t (published). */
+export const COUNTERSINK_BEND_T_RATIO = 4;
+export const COUNTERSINK_EDGE_T_RATIO = 4;
+/** Countersink angles offered, degrees (82 unified, 90 metric). */
+export const COUNTERSINK_ANGLES = [82, 90] as const;
+/** A countersink's outer diameter must exceed its hole by at least this, mm (else it is not a countersink). */
+export const COUNTERSINK_MIN_STEP_MM = 0.2;
+/** Configured countersink outer diameter must be within this of a standard size to list it as one, mm. */
+export const COUNTERSINK_STANDARD_MATCH_MM = 0.15;
+/** A standard countersink fits a hole when the hole is within this of its nominal clearance hole, mm. */
+export const COUNTERSINK_HOLE_MATCH_MM = 0.15;
+
+/** Self-clinching hardware: centre to bend >= the part's min centre-to-edge + t + R (flat support under the head). */
+export const HARDWARE_BEND_EXTRA_T_RATIO = 1;
+
+/** Tube: hole >= wall (published) and <= the inner size of the face it is cut in. */
+export const TUBE_HOLE_MIN_WALL_RATIO = 1;
+/** Tube profile match: outer size within max(ABS, REL x size), wall within max(ABS, REL x wall). */
+export const TUBE_SIZE_TOL_ABS_MM = 0.25;
+export const TUBE_SIZE_TOL_REL = 0.01;
+export const TUBE_WALL_TOL_ABS_MM = 0.1;
+export const TUBE_WALL_TOL_REL = 0.1;
+
+/** Findings a customer may accept; everything else blocks until the design or configuration changes. */
+export const ACCEPTABLE_RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend'] as const;
+export type AcceptableRisk = (typeof ACCEPTABLE_RISKS)[number];
+
+/** Thickness tolerance band of a material, mm. */
+export function thicknessTolerance(thicknessMm: number): number {
+  return Math.max(THICKNESS_MATCH_TOL_ABS_MM, THICKNESS_MATCH_TOL_REL * thicknessMm);
+}
+
+/** Countersink depth below the surface for a cone of the given included angle, mm. */
+export function countersinkDepth(outerDiameterMm: number, holeDiameterMm: number, angleDegrees: number): number {
+  return (outerDiameterMm - holeDiameterMm) / 2 / Math.tan((angleDegrees * Math.PI) / 360);
+}

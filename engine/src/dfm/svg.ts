@@ -1,0 +1,90 @@
+// Annotated flat view of one part for the DFM report: the flat outline (its enclosing rectangle,
+// the only outline Part carries), every hole at its centre, each configured hole operation labelled,
+// every finding numbered on its hole (or listed for the part), bends listed in the legend.
+import type { Part } from '../contract.ts';
+import type { PartConfiguration } from './configuration.ts';
+
+export interface SvgIssue { code: string; message: string; severity: 'blocking' | 'warning'; accepted: boolean; hole_id: number | null; bend_id: number | null }
+
+const WIDTH_PX = 800;
+const PAD_PX = 40;
+const LINE_PX = 18;
+const MAX_DRAW_HEIGHT_PX = 600;
+const COLORS = { blocking: '#d32f2f', warning: '#f57c00', accepted: '#388e3c', op: '#1565c0', outline: '#263238', hole: '#455a64' };
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const n = (x: number): string => String(Number(x.toFixed(2)));
+
+function operationLabels(cfg: PartConfiguration | null): Map<number, string[]> {
+  const m = new Map<number, string[]>();
+  const add = (id: number, s: string): void => { const l = m.get(id) ?? []; l.push(s); m.set(id, l); };
+  if (!cfg) return m;
+  for (const t of cfg.taps) add(t.hole_id, `tap ${t.tap_id.replace(/^tap_/, '')}`);
+  for (const s of cfg.studs) add(s.hole_id, `stud ${s.stud_id.replace(/^std_/, '')} (${s.side})`);
+  for (const s of cfg.nuts) add(s.hole_id, `nut ${s.nut_id.replace(/^nut_/, '')} (${s.side})`);
+  for (const s of cfg.standoffs) add(s.hole_id, `standoff ${s.standoff_id.replace(/^sto_/, '')} (${s.side})`);
+  for (const c of cfg.countersinks) add(c.hole_id, `csk ${n(c.outer_diameter_mm)}/${c.angle} (${c.side})`);
+  return m;
+}
+
+export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfiguration | null): string {
+  const fp = part.flat_pattern;
+  const tube = part.tube;
+  // drawing extent, mm: the flat rectangle, or the tube's side view, or the formed footprint
+  let L = fp?.length_mm ?? tube?.length_mm ?? part.formed_dimensions.length_mm;
+  let W = fp?.width_mm ?? (tube ? (tube.outer_height_mm ?? tube.outer_diameter_mm ?? 0) : part.formed_dimensions.width_mm);
+  let minX = 0, minY = 0;
+  for (const h of part.holes) {
+    const r = h.diameter_mm / 2;
+    minX = Math.min(minX, h.center_mm[0] - r); minY = Math.min(minY, h.center_mm[1] - r);
+    L = Math.max(L, h.center_mm[0] + r); W = Math.max(W, h.center_mm[1] + r);
+  }
+  const spanX = Math.max(L - minX, 1), spanY = Math.max(W - minY, 1);
+  const scale = Math.min((WIDTH_PX - 2 * PAD_PX) / spanX, MAX_DRAW_HEIGHT_PX / spanY);
+  const drawH = spanY * scale;
+  const X = (x: number): number => PAD_PX + (x - minX) * scale;
+  const Y = (y: number): number => PAD_PX + drawH - (y - minY) * scale; // flat frame y up, SVG y down
+
+  const numbered = issues.map((iss, i) => ({ ...iss, no: i + 1 }));
+  const color = (i: SvgIssue): string => (i.accepted ? COLORS.accepted : COLORS[i.severity]);
+  const legend: string[] = [];
+  legend.push(`${part.name}: ${fp ? `flat ${n(fp.length_mm)} x ${n(fp.width_mm)} mm` : tube ? `${tube.profile} tube, length ${n(tube.length_mm)} mm` : 'no flat pattern'}` +
+    (part.detected_thickness_mm !== null ? `, t ${n(part.detected_thickness_mm)} mm` : ''));
+  for (const b of part.bends) legend.push(`bend ${b.id}: ${n(b.angle_degrees)} deg ${b.direction}, R ${n(b.radius_mm)} mm, length ${n(b.length_mm)} mm`);
+  for (const i of numbered) legend.push(`${i.no}. [${i.accepted ? 'accepted' : i.severity}] ${i.code}: ${i.message}`);
+  if (numbered.length === 0) legend.push('No findings.');
+
+  const height = Math.ceil(PAD_PX * 2 + drawH + legend.length * LINE_PX + 10);
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH_PX}" height="${height}" viewBox="0 0 ${WIDTH_PX} ${height}" font-family="sans-serif" font-size="12">`);
+  out.push(`<title>${esc(`DFM ${part.name} (${part.id})`)}</title>`);
+  out.push(`<rect x="0" y="0" width="${WIDTH_PX}" height="${height}" fill="#ffffff"/>`);
+  if (fp || tube) {
+    const w = (fp?.length_mm ?? tube!.length_mm), h = (fp?.width_mm ?? (tube!.outer_height_mm ?? tube!.outer_diameter_mm ?? 0));
+    out.push(`<rect class="outline" x="${n(X(0))}" y="${n(Y(h))}" width="${n(w * scale)}" height="${n(h * scale)}" fill="#eceff1" stroke="${COLORS.outline}" stroke-width="1.5"/>`);
+  }
+  const ops = operationLabels(cfg);
+  for (const h of part.holes) {
+    const cx = X(h.center_mm[0]), cy = Y(h.center_mm[1]);
+    const r = Math.max((h.diameter_mm / 2) * scale, 2);
+    const hasOp = ops.has(h.id);
+    out.push(`<circle class="hole" data-hole-id="${h.id}" cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}" fill="${hasOp ? '#bbdefb' : '#ffffff'}" stroke="${hasOp ? COLORS.op : COLORS.hole}" stroke-width="1.2"/>`);
+    if (h.countersink) out.push(`<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(Math.max((h.countersink.outer_diameter_mm / 2) * scale, r + 1))}" fill="none" stroke="${COLORS.hole}" stroke-dasharray="3 2"/>`);
+    const labels = ops.get(h.id) ?? [];
+    labels.forEach((text, k) => out.push(`<text class="operation" data-hole-id="${h.id}" x="${n(cx + r + 4)}" y="${n(cy + 4 + k * 13)}" fill="${COLORS.op}">${esc(`#${h.id} ${text}`)}</text>`));
+    const here = numbered.filter((i) => i.hole_id === h.id);
+    here.forEach((i, k) => {
+      const bx = cx - r - 10 - k * 18, by = cy - r - 8;
+      out.push(`<circle class="finding" data-code="${esc(i.code)}" cx="${n(cx)}" cy="${n(cy)}" r="${n(r + 4 + k * 3)}" fill="none" stroke="${color(i)}" stroke-width="2"/>`);
+      out.push(`<circle cx="${n(bx)}" cy="${n(by)}" r="8" fill="${color(i)}"/><text x="${n(bx)}" y="${n(by + 4)}" fill="#fff" text-anchor="middle" font-size="10">${i.no}</text>`);
+    });
+  }
+  let y = PAD_PX * 2 + drawH;
+  for (const [k, line] of legend.entries()) {
+    const iss = numbered.find((i) => line.startsWith(`${i.no}. [`));
+    out.push(`<text class="legend" x="${PAD_PX / 2}" y="${n(y + k * LINE_PX)}" fill="${iss ? color(iss) : COLORS.outline}">${esc(line)}</text>`);
+  }
+  void y;
+  out.push('</svg>');
+  return out.join('\n');
+}
