@@ -51,7 +51,9 @@ function layerLineType(text: string, layer: string): string | undefined {
   return undefined;
 }
 
-function parse(text: string) { return new DxfParser().parseSync(text)!; }
+// dxf-parser's CommonJS build exports the class as module.exports.default under NodeNext typing
+const Parser = ((DxfParser as unknown as { default?: unknown }).default ?? DxfParser) as new () => { parseSync(text: string): any };
+function parse(text: string) { return new Parser().parseSync(text)!; }
 
 function extents(entities: any[]): { min: Vec2; max: Vec2 } {
   const min: Vec2 = [Infinity, Infinity], max: Vec2 = [-Infinity, -Infinity];

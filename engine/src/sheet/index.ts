@@ -1,9 +1,215 @@
-// Sheet-metal recognition and unfolding. Interface fixed; implementation in progress (issue 2).
-import type { Solid, SheetAnalysis, Refusal } from '../geometry/model.ts';
+// Sheet-metal recognition and exact unfolding (FreeCAD SheetMetal method, see notes/geometry.md).
+// Frame of the result: the root (largest planar) face on z = 0 with the material below it (z < 0),
+// the flat's smallest enclosing rectangle on [0, length] x [0, width] (long side on X).
+// Bend direction: 'up' when the flange rises toward +Z, 'down' when it falls toward -Z.
+import type { Contour, FlatGeometry, PlaneSurface, Refusal, RecognitionWarning, Rigid, SheetAnalysis, SheetBend, SheetHole, Solid, Vec2 } from '../geometry/model.ts';
+import { dot, norm, scale, sub } from '../geometry/vec.ts';
+import { enclosingRectangle } from './align.ts';
+import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './holes.ts';
+import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
+import { flatLoops } from './outline.ts';
+import { flatOverlaps } from './overlap.ts';
+import { compose } from './rigid3.ts';
+import { applyRigid2, contourArea, contourLength, transformContour, type Rigid2 } from './segments.ts';
+import { measureThickness, sheetPlanes, THICKNESS_TOLERANCE } from './thickness.ts';
+import { checkClosure, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
 
 export interface SheetOptions { /** explicit K-factor; default from the detected r/t */ kFactor?: number }
 
-export function recognizeSheet(solid: Solid, options: SheetOptions = {}): SheetAnalysis | Refusal {
-  void solid; void options;
-  return { kind: 'refused', reason: 'not_unfoldable', message: 'sheet recognition not built yet', process: 'sheet_metal' };
+/** Thickest plate a sheet line cuts and bends, mm. */
+export const MAX_SHEET_THICKNESS = 25;
+/** Volume must equal mid-surface area x thickness within this fraction (countersinks take a little). */
+export const VOLUME_TOLERANCE = 0.03;
+/** Cylinder radii differing by t within this are the two skins of one bend, mm. */
+const BEND_PAIR_TOLERANCE = 1e-2;
+const RAD = 180 / Math.PI;
+
+function refuse(reason: Refusal['reason'], message: string): Refusal {
+  return { kind: 'refused', reason, message, process: 'sheet_metal' };
 }
+
+export function recognizeSheet(solid: Solid, options: SheetOptions = {}): SheetAnalysis | Refusal {
+  try {
+    return recognize(solid, options);
+  } catch (err) {
+    if (err instanceof UnfoldError) return refuse(err.reason, err.message);
+    throw err;
+  }
+}
+
+function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal {
+  if (options.kFactor !== undefined && !(options.kFactor > 0 && options.kFactor <= 0.5)) {
+    throw new RangeError(`K-factor ${options.kFactor} is outside (0, 0.5] (ANSI convention)`);
+  }
+  const warnings: RecognitionWarning[] = [];
+  const planes = solid.faces.filter((f) => f.surface.kind === 'plane');
+  if (planes.length === 0) return refuse('not_sheet_metal', 'the part has no planar face, so it is not a sheet');
+  const root = planes.reduce((a, b) => (b.area > a.area ? b : a));
+  const measured = measureThickness(solid);
+  const rootPairs = (measured?.pairs ?? []).filter((p) => p.a === root.id || p.b === root.id);
+  if (!measured || rootPairs.length === 0) {
+    const freeform = root.neighbours.find((f) => solid.faces[f].surface.kind === 'other');
+    if (freeform !== undefined) {
+      return refuse('non_cylindrical_bend', `the largest flat face (face ${root.id}) has no parallel opposite face and joins free-form face ${freeform}: a bend that is not a cylinder (B-spline or torus) cannot be unrolled exactly`);
+    }
+    return refuse('not_constant_thickness', `the largest flat face (face ${root.id}) has no parallel opposite face, so the part has no constant thickness (tapered or machined)`);
+  }
+  const thickness = rootPairs.reduce((a, b) => (b.overlap > a.overlap ? b : a)).distance;
+  if (thickness > MAX_SHEET_THICKNESS) return refuse('not_sheet_metal', `the part is ${thickness.toFixed(2)} mm thick, more than the ${MAX_SHEET_THICKNESS} mm a sheet can be`);
+  const sheetFaces = sheetPlanes({ thickness, pairs: measured.pairs });
+
+  const u = unfoldSkin(solid, root.id, thickness, sheetFaces, options.kFactor);
+  const volumeCheck = checkVolume(solid, u);
+  if (volumeCheck) {
+    const foreign = u.foreignNeighbours.filter((f) => solid.faces[f].surface.kind === 'other');
+    if (foreign.length > 0) {
+      const hint = (solid.faces[foreign[0]].surface as { hint?: string }).hint;
+      return refuse('non_cylindrical_bend', `face ${foreign[0]} joins the sheet but is not a plane or a cylinder (${hint ?? 'free-form'}), so it cannot be unrolled exactly; ${volumeCheck}`);
+    }
+    return refuse('not_constant_thickness', volumeCheck);
+  }
+  checkBendPairs(solid, u);
+  checkClosure(solid, u);
+
+  const warn = { push: (code: string, message: string) => warnings.push({ code, message }) };
+  const loops = flatLoops(solid, u, warn);
+  if (loops.length === 0) return refuse('not_unfoldable', 'the unfolded skin has no boundary');
+  const outerLoop = loops.reduce((a, b) => (b.area > a.area ? b : a));
+  if (!(outerLoop.area > 0)) return refuse('not_unfoldable', 'the unfolded skin has no outer contour');
+  const innerLoops = loops.filter((l) => l !== outerLoop);
+  const island = innerLoops.find((l) => l.area > 0);
+  if (island) return refuse('not_unfoldable', 'the unfolded skin falls apart into separate pieces');
+
+  // countersunk holes are cut at the through diameter; the cone is a secondary operation
+  const inner: Contour[] = [];
+  const holeInfo = innerLoops.map((l) => {
+    const cs = findCountersink(solid, l.sideFaces);
+    let contour = l.contour;
+    if (cs?.onSkin && cs.throughRadius !== null) {
+      const shape = classifyHole(contour);
+      if (shape.shape === 'round') contour = [{ kind: 'arc', center: shape.center, radius: cs.throughRadius, startDegrees: 0, endDegrees: -360, ccw: false }];
+    }
+    inner.push(contour);
+    return { loop: l, countersink: cs };
+  });
+
+  if (flatOverlaps([outerLoop.contour, ...inner])) {
+    return refuse('touching_flanges', 'flanges overlap or touch once unfolded, so the flat pattern would cut through itself');
+  }
+
+  // place the flat on its smallest enclosing rectangle
+  const rect = enclosingRectangle(outerLoop.contour);
+  const m = rect.motion;
+  const outer = transformContour(m, outerLoop.contour);
+  const placedInner = inner.map((c) => transformContour(m, c));
+  const width = rect.width;
+  if (thickness > width / 2) {
+    return refuse('not_sheet_metal', `the part is ${thickness.toFixed(2)} mm thick but its flat is only ${width.toFixed(2)} mm wide: a bar or block, not a sheet`);
+  }
+
+  // bends: ids by the position of their bend line in the final flat (x, then y)
+  const placedBends = u.bends.map((b) => ({ b, line: [applyRigid2(m, b.line[0]), applyRigid2(m, b.line[1])] as [Vec2, Vec2] }));
+  const mid = (l: [Vec2, Vec2]): Vec2 => [(l[0][0] + l[1][0]) / 2, (l[0][1] + l[1][1]) / 2];
+  const order = placedBends.slice().sort((p, q) => keyCompare(mid(p.line), mid(q.line)));
+  const idOf = new Map<number, number>();
+  order.forEach((p, i) => idOf.set(p.b.index, i + 1));
+  const bends: SheetBend[] = order.map((p) => ({
+    id: idOf.get(p.b.index)!, angleDegrees: p.b.angle * RAD, innerRadius: p.b.innerRadius, length: p.b.length,
+    direction: p.b.convex ? 'down' : 'up', sharp: p.b.sharp,
+  }));
+  const sharp = bends.filter((b) => b.sharp);
+  if (sharp.length > 0) {
+    warnings.push({ code: 'sharp_bend', message: `${sharp.length} bend(s) are modelled sharp (no radius); unfolded with the default inner radius ${defaultInnerRadius(thickness)} mm` });
+  }
+  const bendLines = order.map((p) => ({
+    bendId: idOf.get(p.b.index)!, a: p.line[0], b: p.line[1], direction: (p.b.convex ? 'down' : 'up') as 'up' | 'down', angleDegrees: p.b.angle * RAD,
+  }));
+  const zones = placedBends.map((p) => ({ index: idOf.get(p.b.index)!, line: p.line, allowance: p.b.allowance }));
+
+  const holes: SheetHole[] = holeInfo.map((h, i) => {
+    const shape = classifyHole(placedInner[i]);
+    const near = nearestBend(placedInner[i], zones);
+    const wall = h.loop.sideFaces.find((f) => solid.faces[f].surface.kind === 'cylinder') ?? h.loop.sideFaces[0] ?? -1;
+    return {
+      id: 0, shape: shape.shape, diameter: shape.diameter, faceId: wall, center: shape.center,
+      countersink: h.countersink ? { outerDiameter: h.countersink.outerDiameter, angleDegrees: h.countersink.angleDegrees } : null,
+      nearestBendId: near ? near.index : null, distanceToNearestEdge: holeEdgeDistance(placedInner[i], outer),
+      distanceToNearestBend: near ? near.distance : null,
+    };
+  });
+  holes.sort((a, b) => keyCompare(a.center, b.center));
+  holes.forEach((h, i) => { h.id = i + 1; });
+
+  const kFactor = options.kFactor ?? (u.bends.length > 0 ? mostCommon(u.bends.map((b) => b.kFactor)) : defaultKFactor(defaultInnerRadius(thickness), thickness));
+  const innerArea = placedInner.reduce((s, c) => s + Math.abs(contourArea(c)), 0);
+  const flat: FlatGeometry = {
+    kFactor, outer, inner: placedInner, bendLines,
+    length: rect.length, width: rect.width,
+    area: contourArea(outer) - innerArea,
+    cutLength: contourLength(outer) + placedInner.reduce((s, c) => s + contourLength(c), 0),
+    pierceCount: placedInner.length,
+  };
+  const frame = compose(rigid2As3(m), u.maps.get(root.id)!.motion);
+  return { kind: 'sheet', thickness, frame, bends, holes, flat, warnings };
+}
+
+/** Stable geometric order: x then y, rounded to a micron so float noise cannot swap ids. */
+function keyCompare(a: Vec2, b: Vec2): number {
+  const r = (x: number) => Math.round(x * 1000);
+  return r(a[0]) - r(b[0]) || r(a[1]) - r(b[1]);
+}
+
+function mostCommon(values: number[]): number {
+  const counts = new Map<string, { v: number; n: number }>();
+  for (const v of values) { const k = v.toFixed(6); const c = counts.get(k); if (c) c.n++; else counts.set(k, { v, n: 1 }); }
+  return [...counts.values()].reduce((a, b) => (b.n > a.n ? b : a)).v;
+}
+
+function rigid2As3(m: Rigid2): Rigid {
+  return { rotation: [[m.cos, -m.sin, 0], [m.sin, m.cos, 0], [0, 0, 1]], translation: [m.tx, m.ty, 0] };
+}
+
+/**
+ * Constant thickness: the volume equals the mid-surface area times t. The mid-surface area is the skin
+ * area corrected on each bend (cylinder faces scale by (R +/- t/2) / R; a sharp bend adds or removes
+ * its corner). Returns why it fails, or null.
+ */
+function checkVolume(solid: Solid, u: Unfolding): string | null {
+  const t = u.thickness;
+  let mid = 0;
+  for (const f of u.skin) {
+    const face = solid.faces[f];
+    const s = face.surface;
+    if (s.kind === 'cylinder') mid += face.area * (s.radius + (s.convex ? -t / 2 : t / 2)) / s.radius;
+    else mid += face.area;
+  }
+  for (const b of u.bends) if (b.sharp) mid += (b.convex ? -1 : 1) * t * Math.tan(b.angle / 2) * b.length;
+  const expected = mid * t;
+  const error = Math.abs(solid.volume - expected) / solid.volume;
+  if (error <= VOLUME_TOLERANCE) return null;
+  return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin (${expected.toFixed(1)} mm3): the thickness is not constant`;
+}
+
+/** Each cylindrical bend of the skin has its coaxial partner at radius R -/+ t on the other skin. */
+function checkBendPairs(solid: Solid, u: Unfolding): void {
+  for (const b of u.bends) {
+    if (b.sharp) continue;
+    const s = solid.faces[b.faces[0]].surface;
+    if (s.kind !== 'cylinder') continue;
+    const want = s.convex ? s.radius - u.thickness : s.radius + u.thickness;
+    if (want < BEND_PAIR_TOLERANCE) continue; // outer skin of a sharp-inside bend
+    const found = solid.faces.some((f) => {
+      const c = f.surface;
+      if (c.kind !== 'cylinder' || Math.abs(c.radius - want) > BEND_PAIR_TOLERANCE) return false;
+      if (Math.abs(Math.abs(dot(c.axis, s.axis)) - 1) > 1e-6) return false;
+      const d = sub(c.origin, s.origin);
+      return norm(sub(d, scale(s.axis, dot(d, s.axis)))) < BEND_PAIR_TOLERANCE;
+    });
+    if (!found) {
+      throw new UnfoldError('not_constant_thickness', `bend face ${b.faces[0]} (radius ${s.radius.toFixed(3)} mm) has no coaxial opposite face at radius ${want.toFixed(3)} mm: the bend does not keep the ${u.thickness.toFixed(3)} mm thickness`);
+    }
+  }
+}
+
+export { THICKNESS_TOLERANCE };
+export type { PlaneSurface };

@@ -6,10 +6,15 @@ const DEG = Math.PI / 180;
 /** Sagitta bound when an arc is sampled for hulls and distances, mm. */
 export const ARC_SAMPLE_SAGITTA = 1e-6;
 const MAX_ARC_SAMPLES = 4096;
+/** An arc sweeping within this of 360 degrees is a full circle, degrees. */
+const FULL_TURN_SLACK_DEGREES = 1e-6;
 
 /** Signed sweep of an arc in radians: positive when counter-clockwise. */
 export function arcSweep(s: Extract<Segment, { kind: 'arc' }>): number {
-  let d = (s.endDegrees - s.startDegrees) % 360;
+  const raw = s.endDegrees - s.startDegrees;
+  // a full turn written as +/-360 (or a hair off it) stays a full turn, not an empty arc
+  if (Math.abs(Math.abs(raw) - 360) < FULL_TURN_SLACK_DEGREES) return (s.ccw ? 2 : -2) * Math.PI;
+  let d = raw % 360;
   if (s.ccw) { if (d <= 0) d += 360; } else { if (d >= 0) d -= 360; }
   return d * DEG;
 }

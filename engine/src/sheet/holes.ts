@@ -1,0 +1,91 @@
+// Holes of the flat: shape (round / slot / other), size, centre, countersink, and distances to the
+// nearest outer edge and nearest bend. Distances are edge to edge in the flat: hole edge to outer
+// contour, and hole edge to the nearer tangent line of the bend zone (bend line -/+ half the bend
+// allowance), 0 when the hole reaches into the bend zone.
+import type { ConeSurface, Contour, CylinderSurface, Solid, Vec2 } from '../geometry/model.ts';
+import { dot, norm, point, scale, sub } from '../geometry/vec.ts';
+import { enclosingRectangle } from './align.ts';
+import { arcSweep, contourArea, pointSegmentDistance, polylineDistance, sampleContour } from './segments.ts';
+
+/** Sampling sagitta for hole distances, mm. */
+const DISTANCE_SAGITTA = 1e-3;
+/** Arcs this close in radius and centre are one circle, mm. */
+const SAME_CIRCLE = 2e-3;
+
+export interface HoleShape { shape: 'round' | 'slot' | 'other'; diameter: number; center: Vec2 }
+
+export function classifyHole(c: Contour): HoleShape {
+  if (c.length === 1 && c[0].kind === 'arc' && Math.abs(Math.abs(arcSweep(c[0])) - 2 * Math.PI) < 1e-6) {
+    return { shape: 'round', diameter: 2 * c[0].radius, center: c[0].center };
+  }
+  const arcs = c.filter((s) => s.kind === 'arc') as Array<Extract<Contour[number], { kind: 'arc' }>>;
+  const lines = c.filter((s) => s.kind === 'line');
+  if (c.length === 4 && arcs.length === 2 && lines.length === 2 && Math.abs(arcs[0].radius - arcs[1].radius) < SAME_CIRCLE
+    && arcs.every((a) => Math.abs(Math.abs(arcSweep(a)) - Math.PI) < 1e-3)) {
+    return { shape: 'slot', diameter: arcs[0].radius + arcs[1].radius, center: [(arcs[0].center[0] + arcs[1].center[0]) / 2, (arcs[0].center[1] + arcs[1].center[1]) / 2] };
+  }
+  return { shape: 'other', diameter: enclosingRectangle(c).width, center: areaCentroid(c) };
+}
+
+function areaCentroid(c: Contour): Vec2 {
+  const pts = sampleContour(c, DISTANCE_SAGITTA);
+  let a = 0, cx = 0, cy = 0;
+  for (let i = 0; i < pts.length; i++) {
+    const p = pts[i], q = pts[(i + 1) % pts.length];
+    const w = p[0] * q[1] - q[0] * p[1];
+    a += w; cx += (p[0] + q[0]) * w; cy += (p[1] + q[1]) * w;
+  }
+  return a !== 0 ? [cx / (3 * a), cy / (3 * a)] : pts[0];
+}
+
+export interface Countersink { outerDiameter: number; angleDegrees: number; throughRadius: number | null; onSkin: boolean }
+
+/** A cone coaxial with the hole wall (on this side or the far side) is a countersink. */
+export function findCountersink(solid: Solid, sideFaces: number[]): Countersink | null {
+  const cones = new Set<number>();
+  const onSkin = new Set<number>();
+  let wall: CylinderSurface | null = null;
+  for (const f of sideFaces) {
+    const s = solid.faces[f].surface;
+    if (s.kind === 'cone') { cones.add(f); onSkin.add(f); }
+    if (s.kind === 'cylinder' && !wall) wall = s;
+  }
+  for (const f of [...sideFaces, ...cones]) {
+    for (const g of solid.faces[f].neighbours) {
+      const s = solid.faces[g].surface;
+      if (s.kind === 'cone') cones.add(g);
+      if (s.kind === 'cylinder' && !wall && cones.has(f)) wall = s;
+    }
+  }
+  for (const id of cones) {
+    const cone = solid.faces[id].surface as ConeSurface;
+    if (wall && norm(sub(sub(cone.apex, wall.origin), scale(wall.axis, dot(sub(cone.apex, wall.origin), wall.axis)))) > SAME_CIRCLE) continue;
+    let outer = 0;
+    for (const v of solid.faces[id].vertices) {
+      const d = sub(point(solid.points, v), cone.apex);
+      outer = Math.max(outer, norm(sub(d, scale(cone.axis, dot(d, cone.axis)))));
+    }
+    return { outerDiameter: 2 * outer, angleDegrees: 2 * cone.halfAngleDegrees, throughRadius: wall ? wall.radius : null, onSkin: onSkin.has(id) };
+  }
+  return null;
+}
+
+export function holeEdgeDistance(hole: Contour, outer: Contour): number {
+  return polylineDistance(sampleContour(hole, DISTANCE_SAGITTA), sampleContour(outer, DISTANCE_SAGITTA));
+}
+
+export interface BendZone { index: number; line: [Vec2, Vec2]; allowance: number }
+
+export function nearestBend(hole: Contour, bends: BendZone[]): { index: number; distance: number } | null {
+  const pts = sampleContour(hole, DISTANCE_SAGITTA);
+  let best: { index: number; distance: number } | null = null;
+  for (const b of bends) {
+    let d = Infinity;
+    for (const p of pts) d = Math.min(d, pointSegmentDistance(p, b.line[0], b.line[1]));
+    d = Math.max(0, d - b.allowance / 2);
+    if (!best || d < best.distance) best = { index: b.index, distance: d };
+  }
+  return best;
+}
+
+export { contourArea };

@@ -1,0 +1,100 @@
+// Sheet thickness: the most common distance between opposite, facing-away parallel planar faces that
+// overlap in projection (weighted by the overlapping area).
+import type { Face, PlaneSurface, Solid, Vec3 } from '../geometry/model.ts';
+import { basisOf, dot, point } from '../geometry/vec.ts';
+
+/** Normals this close to opposite count as anti-parallel (cosine slack, ~0.01 degree). */
+export const ANTIPARALLEL_COS = 1 - 1.5e-8;
+/** Distances within this are one thickness, mm. */
+export const THICKNESS_TOLERANCE = 1e-3;
+
+export interface PlanePair { a: number; b: number; distance: number; overlap: number }
+
+export interface ThicknessResult {
+  thickness: number;
+  /** every overlapping anti-parallel pair, both directions listed once (a < b) */
+  pairs: PlanePair[];
+}
+
+type Tri2 = [number, number, number, number, number, number];
+
+interface Projected { face: Face; plane: PlaneSurface; e1: Vec3; e2: Vec3; tris: Tri2[]; centroids: Array<[number, number, number]>; min: [number, number]; max: [number, number] }
+
+function project(solid: Solid, face: Face, plane: PlaneSurface): Projected {
+  const [e1, e2] = basisOf(plane.normal);
+  const tris: Tri2[] = [];
+  const centroids: Array<[number, number, number]> = [];
+  const min: [number, number] = [Infinity, Infinity], max: [number, number] = [-Infinity, -Infinity];
+  for (const t of face.triangles) {
+    const q: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      const p = point(solid.points, solid.triangles[t * 3 + k]);
+      const x = dot(p, e1), y = dot(p, e2);
+      q.push(x, y);
+      min[0] = Math.min(min[0], x); min[1] = Math.min(min[1], y); max[0] = Math.max(max[0], x); max[1] = Math.max(max[1], y);
+    }
+    tris.push(q as Tri2);
+    const area = Math.abs((q[2] - q[0]) * (q[5] - q[1]) - (q[4] - q[0]) * (q[3] - q[1])) / 2;
+    centroids.push([(q[0] + q[2] + q[4]) / 3, (q[1] + q[3] + q[5]) / 3, area]);
+  }
+  return { face, plane, e1, e2, tris, centroids, min, max };
+}
+
+function inTriangle(x: number, y: number, t: Tri2): boolean {
+  const d1 = (x - t[2]) * (t[1] - t[3]) - (t[0] - t[2]) * (y - t[3]);
+  const d2 = (x - t[4]) * (t[3] - t[5]) - (t[2] - t[4]) * (y - t[5]);
+  const d3 = (x - t[0]) * (t[5] - t[1]) - (t[4] - t[0]) * (y - t[1]);
+  const neg = d1 < 0 || d2 < 0 || d3 < 0, pos = d1 > 0 || d2 > 0 || d3 > 0;
+  return !(neg && pos);
+}
+
+/** Area of b whose triangle centroids fall on a, both projected along a's normal. */
+function overlapArea(a: Projected, b: Projected): number {
+  // b's basis differs (opposite normal): re-project b's centroids into a's basis via 3D
+  let area = 0;
+  const bx = b.e1, by = b.e2, off = b.plane.offset;
+  const n = b.plane.normal;
+  for (const [x, y, w] of b.centroids) {
+    const p: Vec3 = [bx[0] * x + by[0] * y + n[0] * off, bx[1] * x + by[1] * y + n[1] * off, bx[2] * x + by[2] * y + n[2] * off];
+    const u = dot(p, a.e1), v = dot(p, a.e2);
+    if (u < a.min[0] || u > a.max[0] || v < a.min[1] || v > a.max[1]) continue;
+    for (const t of a.tris) if (inTriangle(u, v, t)) { area += w; break; }
+  }
+  return area;
+}
+
+export function measureThickness(solid: Solid): ThicknessResult | null {
+  const planes = solid.faces.filter((f) => f.surface.kind === 'plane').map((f) => project(solid, f, f.surface as PlaneSurface));
+  const pairs: PlanePair[] = [];
+  for (let i = 0; i < planes.length; i++) {
+    for (let j = i + 1; j < planes.length; j++) {
+      const a = planes[i], b = planes[j];
+      if (dot(a.plane.normal, b.plane.normal) > -ANTIPARALLEL_COS) continue;
+      // facing away from each other with material between: offsets sum to the separation
+      const distance = a.plane.offset + b.plane.offset;
+      if (!(distance > THICKNESS_TOLERANCE)) continue;
+      const overlap = Math.max(overlapArea(a, b), overlapArea(b, a));
+      if (overlap > 0) pairs.push({ a: a.face.id, b: b.face.id, distance, overlap });
+    }
+  }
+  if (pairs.length === 0) return null;
+  // cluster the distances and pick the cluster with the largest overlapping area
+  const sorted = pairs.slice().sort((p, q) => p.distance - q.distance);
+  let best = { weight: -1, thickness: 0 };
+  for (let i = 0; i < sorted.length;) {
+    let j = i, w = 0, wd = 0;
+    while (j < sorted.length && sorted[j].distance - sorted[i].distance <= THICKNESS_TOLERANCE) { w += sorted[j].overlap; wd += sorted[j].overlap * sorted[j].distance; j++; }
+    if (w > best.weight) best = { weight: w, thickness: wd / w };
+    i = j;
+  }
+  return { thickness: best.thickness, pairs };
+}
+
+/** Planar faces with an overlapping opposite face at the sheet thickness. */
+export function sheetPlanes(result: ThicknessResult): Set<number> {
+  const out = new Set<number>();
+  for (const p of result.pairs) {
+    if (Math.abs(p.distance - result.thickness) <= THICKNESS_TOLERANCE) { out.add(p.a); out.add(p.b); }
+  }
+  return out;
+}
