@@ -2,7 +2,7 @@
 import { EngineError } from '../contract.ts';
 import type { ImportedSolid } from '../geometry/model.ts';
 import { loadOcct, type OcctParams, type OcctMesh } from './occt.ts';
-import { assertStepBytes } from './sniff.ts';
+import { assertStepBytes, declaredSolidCount, declaresSurfacesOnly } from './sniff.ts';
 import { splitShells, type Shell } from './split.ts';
 
 export { loadOcct } from './occt.ts';
@@ -19,6 +19,12 @@ function meshName(mesh: OcctMesh, i: number): string {
   return typeof mesh.name === 'string' && mesh.name.trim() ? mesh.name.trim() : `Solid ${i + 1}`;
 }
 
+function noSolid(bytes: Uint8Array): EngineError {
+  return new EngineError('empty_model', declaresSurfacesOnly(bytes)
+    ? 'the STEP file contains surfaces or curves but no solid: export the part as a solid body'
+    : 'the STEP file contains no solid');
+}
+
 export interface ImportResult { solids: ImportedSolid[]; openShells: number }
 
 /** Reads a STEP file; every closed shell of every mesh becomes one solid, in file order. */
@@ -32,7 +38,10 @@ export async function importStepDetailed(bytes: Uint8Array): Promise<ImportResul
   } catch (err) {
     throw new EngineError('invalid_step', `the STEP file could not be read: ${(err as Error)?.message ?? String(err)}`);
   }
-  if (!result || !result.success) throw new EngineError('invalid_step', 'the STEP file is corrupt: the STEP reader could not parse it');
+  if (!result || !result.success) {
+    if (declaredSolidCount(bytes) === 0) throw noSolid(bytes);
+    throw new EngineError('invalid_step', 'the STEP file is corrupt: the STEP reader could not read its solids');
+  }
   const meshes = Array.isArray(result.meshes) ? result.meshes : [];
   const solids: ImportedSolid[] = [];
   let openShells = 0;
@@ -62,9 +71,9 @@ export async function importStepDetailed(bytes: Uint8Array): Promise<ImportResul
     });
   });
   if (solids.length === 0) {
-    throw new EngineError('empty_model', openShells > 0
-      ? `the STEP file has ${openShells} open surface model(s) but no closed solid`
-      : 'the STEP file contains no solid');
+    const declared = declaredSolidCount(bytes);
+    if (declared > 0) throw new EngineError('invalid_step', `the STEP file is corrupt: it declares ${declared} solid(s) but none could be read as a closed solid`);
+    throw openShells > 0 ? new EngineError('empty_model', `the STEP file has ${openShells} open surface model(s) but no closed solid`) : noSolid(bytes);
   }
   return { solids, openShells };
 }

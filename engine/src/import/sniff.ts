@@ -40,3 +40,16 @@ export function assertStepBytes(bytes: Uint8Array): void {
     throw new EngineError('invalid_step', 'the STEP file is truncated: it does not end with END-ISO-10303-21;');
   }
 }
+
+/** Number of solid bodies the STEP text declares (B-rep solid entities), to tell a file without
+ * solids from a corrupt one when the reader gets nothing out of it. */
+export function declaredSolidCount(bytes: Uint8Array): number {
+  const text = new TextDecoder('latin1').decode(bytes);
+  return (text.match(/=\s*(MANIFOLD_SOLID_BREP|BREP_WITH_VOIDS|FACETED_BREP)\s*\(/gi) ?? []).length;
+}
+
+/** True when the STEP text declares surface models (open shells) but no solid. */
+export function declaresSurfacesOnly(bytes: Uint8Array): boolean {
+  const text = new TextDecoder('latin1').decode(bytes);
+  return /=\s*(SHELL_BASED_SURFACE_MODEL|OPEN_SHELL|GEOMETRIC_CURVE_SET)\s*\(/i.test(text);
+}
