@@ -1,0 +1,196 @@
+// createEngine(): the engine behind a bounded queue and a pool of worker threads (piscina). Each job
+// runs in a worker; a job over its time limit or memory limit takes down only its own worker and
+// fails with analysis_timeout / analysis_failed; the queue is bounded (queue_full); a worker whose
+// memory (JS heap + WASM, which never shrinks) passes a ceiling is replaced after its job.
+//
+// The pool keeps its own queue and hands piscina at most one job per thread, so a job's time limit
+// starts when it starts running, not when it was queued, and piscina never queues anything.
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { EngineError, type Design } from '../contract.ts';
+import type { AnalyzeOptions } from '../analyze.ts';
+import type { GenerateOptions, ProductionFiles } from '../files/generate.ts';
+import type { JobOp, JobReply, JobRequest, WorkerSettings } from './protocol.ts';
+
+export interface EngineOptions {
+  /** worker threads; default: every core */
+  threads?: number;
+  /** per worker: JS heap limit and, separately, WASM memory limit, MB; default 2048 */
+  maxMemoryMb?: number;
+  /** per job, from the moment it starts running, ms; default 120000 */
+  timeoutMs?: number;
+  /** jobs waiting for a thread beyond the running ones; default 256 */
+  maxQueue?: number;
+  /** a worker above this (JS heap + WASM) after a job is replaced, MB; default maxMemoryMb / 2 */
+  recycleMemoryMb?: number;
+}
+
+export interface EngineStats { threads: number; running: number; queued: number; completed: number; failed: number; recycledWorkers: number }
+
+export interface Engine {
+  analyze(stepBytes: Uint8Array, options?: AnalyzeOptions): Promise<Design>;
+  /** dfm() of engine/src/dfm, same arguments */
+  dfm(...args: unknown[]): Promise<unknown>;
+  /** quote() of engine/src/pricing, same arguments */
+  quote(...args: unknown[]): Promise<unknown>;
+  generateProductionFiles(stepBytes: Uint8Array, options?: Omit<GenerateOptions, 'onFile'>): Promise<ProductionFiles>;
+  stats(): EngineStats;
+  /** Finishes running and queued jobs, then stops the threads; `force` fails them instead. */
+  close(options?: { force?: boolean }): Promise<void>;
+}
+
+interface QueuedJob { op: JobOp | string; args: unknown[]; resolve(v: unknown): void; reject(e: unknown): void }
+
+const DEFAULT_MAX_MEMORY_MB = 2048;
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_QUEUE = 256;
+const MB = 1048576;
+
+function positiveInt(name: string, v: number | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || Math.floor(v) !== v) {
+    throw new EngineError('invalid_configuration', `${name} must be a positive integer, got ${String(v)}`);
+  }
+  return v;
+}
+
+/** Internal: the pool with a generic run(); createEngine() exposes only the engine's operations. */
+export class EnginePool {
+  private readonly piscina: Piscina;
+  private readonly queue: QueuedJob[] = [];
+  private running = 0;
+  private completed = 0;
+  private failed = 0;
+  private recycled = 0;
+  private replacing = 0;
+  private closing = false;
+  private readonly settings: WorkerSettings;
+  readonly threads: number;
+  private readonly timeoutMs: number;
+  private readonly maxQueue: number;
+  private readonly maxMemoryMb: number;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(options: EngineOptions = {}, internal: { testOps?: boolean } = {}) {
+    this.threads = positiveInt('threads', options.threads, Math.max(1, availableParallelism()));
+    this.maxMemoryMb = positiveInt('maxMemoryMb', options.maxMemoryMb, DEFAULT_MAX_MEMORY_MB);
+    this.timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
+    this.maxQueue = options.maxQueue === 0 ? 0 : positiveInt('maxQueue', options.maxQueue, DEFAULT_MAX_QUEUE);
+    const recycleMb = positiveInt('recycleMemoryMb', options.recycleMemoryMb, Math.max(1, Math.floor(this.maxMemoryMb / 2)));
+    this.settings = { wasmLimitBytes: this.maxMemoryMb * MB, recycleBytes: recycleMb * MB, testOps: internal.testOps === true };
+    this.piscina = new Piscina({
+      filename: fileURLToPath(new URL('./worker.mjs', import.meta.url)),
+      minThreads: this.threads,
+      maxThreads: this.threads,
+      // long-lived threads keep their WASM modules warm; they are replaced only on purpose
+      idleTimeout: Number.MAX_SAFE_INTEGER,
+      maxQueue: this.threads, // never used: at most `threads` jobs are handed over
+      resourceLimits: { maxOldGenerationSizeMb: this.maxMemoryMb },
+    });
+    // a worker that dies between jobs is replaced by piscina; nothing is waiting on it
+    this.piscina.on('error', () => {});
+  }
+
+  run(op: JobOp | string, args: unknown[]): Promise<unknown> {
+    if (this.closing) return Promise.reject(new EngineError('queue_full', 'the engine is shutting down and accepts no new jobs'));
+    if (this.running >= this.threads && this.queue.length >= this.maxQueue) {
+      return Promise.reject(new EngineError('queue_full', `the engine queue is full (${this.maxQueue} waiting, ${this.running} running); retry later`));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ op, args, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    // while a thread is being replaced piscina still counts it as idle: hand over nothing until it is gone
+    if (this.replacing > 0) return;
+    while (this.running < this.threads && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.running++;
+      this.start(job).finally(() => {
+        this.running--;
+        this.pump();
+        if (this.running === 0 && this.queue.length === 0) for (const w of this.idleWaiters.splice(0)) w();
+      });
+    }
+  }
+
+  private async start(job: QueuedJob): Promise<void> {
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; abort.abort(); }, this.timeoutMs);
+    const request: JobRequest = { op: job.op, args: job.args, settings: this.settings };
+    try {
+      const reply = (await this.piscina.run(request, { signal: abort.signal })) as JobReply & { threadId?: number };
+      clearTimeout(timer);
+      if (reply.ok) { this.completed++; job.resolve(reply.value); }
+      else { this.failed++; job.reject(new EngineError(reply.error.code, reply.error.message)); }
+      // the caller has its result; the slot stays taken until the old thread is gone
+      if (reply.recycle) await this.replaceThread(reply.threadId);
+    } catch (err) {
+      this.failed++;
+      job.reject(this.translate(err, timedOut));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Stops an idle thread; piscina starts a fresh one to keep minThreads. Resolves once it is gone. */
+  private async replaceThread(threadId: number | undefined): Promise<void> {
+    const worker = this.piscina.threads.find((t) => t.threadId === threadId);
+    if (!worker) return;
+    this.recycled++;
+    this.replacing++;
+    try {
+      const gone = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      await worker.terminate();
+      await gone;
+    } finally {
+      this.replacing--;
+    }
+  }
+
+  private translate(err: unknown, timedOut: boolean): EngineError {
+    if (err instanceof EngineError) return err;
+    const e = err as { name?: string; code?: string; message?: string };
+    if (timedOut) return new EngineError('analysis_timeout', `the job ran longer than ${this.timeoutMs} ms and was stopped`);
+    if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new EngineError('analysis_failed', `the job exceeded the worker memory limit of ${this.maxMemoryMb} MB`);
+    // V8 ends a thread that passes its heap limit without a catchable error: the exit is all we see
+    if (/worker exited/.test(e?.message ?? '')) return new EngineError('analysis_failed', `the worker running the job died (out of its ${this.maxMemoryMb} MB memory limit or crashed); other jobs are unaffected`);
+    return new EngineError('analysis_failed', `the worker running the job failed: ${e?.message ?? String(err)}`);
+  }
+
+  stats(): EngineStats {
+    return { threads: this.threads, running: this.running, queued: this.queue.length, completed: this.completed, failed: this.failed, recycledWorkers: this.recycled };
+  }
+
+  async close(options: { force?: boolean } = {}): Promise<void> {
+    this.closing = true;
+    if (options.force) {
+      for (const job of this.queue.splice(0)) job.reject(new EngineError('analysis_failed', 'the engine was shut down before the job started'));
+    }
+    if (this.running > 0 || this.queue.length > 0) {
+      if (options.force) await this.piscina.destroy();
+      else await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    }
+    await this.piscina.destroy();
+  }
+}
+
+/** The engine with its work spread over worker threads. `analyze()` etc. without a pool still work in-process. */
+export function createEngine(options: EngineOptions = {}): Engine {
+  const pool = new EnginePool(options);
+  return {
+    analyze: (bytes, opts) => pool.run('analyze', [bytes, opts ?? {}]) as Promise<Design>,
+    dfm: (...args) => pool.run('dfm', args),
+    quote: (...args) => pool.run('quote', args),
+    generateProductionFiles: (bytes, opts) => {
+      const { onFile: _ignored, ...plain } = (opts ?? {}) as GenerateOptions; // a callback cannot cross threads
+      return pool.run('files', [bytes, plain]) as Promise<ProductionFiles>;
+    },
+    stats: () => pool.stats(),
+    close: (o) => pool.close(o),
+  };
+}

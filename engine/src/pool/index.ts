@@ -1,0 +1,1 @@
+export { createEngine, type Engine, type EngineOptions, type EngineStats } from './engine.ts';

@@ -1,0 +1,19 @@
+// Messages between the pool and its workers (structured-clone safe).
+import type { EngineErrorCode } from '../contract.ts';
+
+export type JobOp = 'analyze' | 'dfm' | 'quote' | 'files';
+
+export interface WorkerSettings {
+  /** WASM memory cap per worker, bytes */
+  wasmLimitBytes: number;
+  /** after a job, a worker above this (JS heap + WASM) exits and is replaced, bytes */
+  recycleBytes: number;
+  /** test-only operations (spin, exhaust memory) are accepted */
+  testOps: boolean;
+}
+
+export interface JobRequest { op: JobOp | string; args: unknown[]; settings: WorkerSettings }
+
+export type JobReply =
+  | { ok: true; value: unknown; recycle: boolean; memory: { heapBytes: number; wasmBytes: number } }
+  | { ok: false; error: { code: EngineErrorCode; message: string }; recycle: boolean; memory: { heapBytes: number; wasmBytes: number } };

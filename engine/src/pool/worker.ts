@@ -1,0 +1,100 @@
+// One pool thread: runs a job, reports errors as codes (EngineError survives no thread boundary as
+// a class), and transfers large result buffers instead of copying them.
+import { threadId } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { EngineError, type EngineErrorCode } from '../contract.ts';
+import { installMemoryGuard, memoryLimitTripped, resetMemoryTrip, wasmBytes } from './memory-guard.ts';
+import type { JobReply, JobRequest } from './protocol.ts';
+
+type Handler = (...args: any[]) => Promise<unknown> | unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Engine entry points by name, loaded on first use so a thread only pays for what it runs. */
+const OPS: Record<string, () => Promise<Handler>> = {
+  analyze: async () => (await import('../analyze.ts')).analyze,
+  files: async () => (await import('../files/generate.ts')).generateProductionFiles,
+  dfm: async () => namedExport(['../dfm/index.ts'], 'dfm'),
+  quote: async () => namedExport(['../pricing/index.ts', '../quote/index.ts'], 'quote'),
+};
+
+async function namedExport(modules: string[], name: string): Promise<Handler> {
+  for (const m of modules) {
+    try {
+      const mod = (await import(m)) as Record<string, unknown>;
+      if (typeof mod[name] === 'function') return mod[name] as Handler;
+    } catch { /* not there: try the next candidate */ }
+  }
+  throw new EngineError('invalid_configuration', `the engine has no ${name}() yet`);
+}
+
+/** Test-only: jobs that misbehave on purpose, to prove the pool contains them. */
+const TEST_OPS: Record<string, Handler> = {
+  echo: (x: unknown) => x,
+  spin: () => { for (;;) { /* never returns: only a terminated thread ends this */ } },
+  exhaustWasm: () => {
+    const mem = new WebAssembly.Memory({ initial: 1, maximum: 65536 });
+    for (;;) mem.grow(256); // 16 MB at a time until the guard refuses
+  },
+  exhaustHeap: () => {
+    const hoard: number[][] = [];
+    for (;;) hoard.push(new Array(1 << 20).fill(Math.random()));
+  },
+  bytes: (n: number) => ({ data: new Uint8Array(n).fill(7) }),
+};
+
+function collectBuffers(value: unknown, out: Set<ArrayBuffer>, depth = 0): void {
+  if (depth > 6 || value === null || typeof value !== 'object') return;
+  if (ArrayBuffer.isView(value)) {
+    const buf = value.buffer;
+    // only a view that owns its whole buffer may be moved: anything else would detach shared data
+    if (buf instanceof ArrayBuffer && value.byteOffset === 0 && value.byteLength === buf.byteLength && buf.byteLength >= TRANSFER_MIN_BYTES) out.add(buf);
+    return;
+  }
+  for (const v of Array.isArray(value) ? value : Object.values(value)) collectBuffers(v, out, depth + 1);
+}
+/** Below this a copy is cheaper than the transfer bookkeeping, bytes */
+const TRANSFER_MIN_BYTES = 4096;
+
+function memoryNow(): { heapBytes: number; wasmBytes: number } {
+  return { heapBytes: process.memoryUsage().heapUsed, wasmBytes: wasmBytes() };
+}
+
+function codeOf(err: unknown): EngineErrorCode {
+  const c = (err as { code?: unknown })?.code;
+  const known: EngineErrorCode[] = ['invalid_step', 'empty_model', 'unsupported_geometry', 'analysis_timeout', 'analysis_failed', 'queue_full', 'invalid_configuration'];
+  return typeof c === 'string' && (known as string[]).includes(c) ? (c as EngineErrorCode) : 'analysis_failed';
+}
+
+export default async function runJob(req: JobRequest): Promise<unknown> {
+  installMemoryGuard(req.settings.wasmLimitBytes);
+  resetMemoryTrip();
+  let reply: JobReply;
+  try {
+    const handler = req.settings.testOps && TEST_OPS[req.op] ? TEST_OPS[req.op] : OPS[req.op] ? await OPS[req.op]() : null;
+    if (!handler) throw new EngineError('invalid_configuration', `unknown engine operation '${req.op}'`);
+    const value = await handler(...req.args);
+    const memory = memoryNow();
+    reply = { ok: true, value, memory, recycle: memory.heapBytes + memory.wasmBytes > req.settings.recycleBytes };
+  } catch (err) {
+    const tripped = memoryLimitTripped();
+    const memory = memoryNow();
+    reply = {
+      ok: false,
+      error: tripped
+        ? { code: 'analysis_failed', message: `the job exceeded the worker memory limit of ${Math.round(req.settings.wasmLimitBytes / 1048576)} MB` }
+        : { code: codeOf(err), message: (err as Error)?.message ?? String(err) },
+      memory,
+      // a module whose grow was refused, or that aborted, is in an undefined state: never reuse it
+      recycle: tripped || err instanceof WebAssembly.RuntimeError || memory.heapBytes + memory.wasmBytes > req.settings.recycleBytes,
+    };
+  }
+  (reply as JobReply & { threadId: number }).threadId = threadId;
+  const buffers = new Set<ArrayBuffer>();
+  if (reply.ok) collectBuffers(reply.value, buffers);
+  if (buffers.size === 0) return reply;
+  const payload = reply;
+  const transferable = {
+    get [Piscina.transferableSymbol]() { return [...buffers]; },
+    get [Piscina.valueSymbol]() { return payload; },
+  };
+  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
+}

@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { EnginePool, createEngine } from '../src/pool/engine.ts';
+import type { Design } from '../src/contract.ts';
+
+const L_BRACKET = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/l_t2_r2.step', import.meta.url)));
+const PLATE = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/plate_t3_holes_slot.step', import.meta.url)));
+
+test('a job that hangs fails with analysis_timeout; the other jobs complete', async () => {
+  const pool = new EnginePool({ threads: 2, timeoutMs: 4000 }, { testOps: true });
+  try {
+    const hang = pool.run('spin', []);
+    const others = [pool.run('analyze', [L_BRACKET, {}]), pool.run('analyze', [PLATE, {}]), pool.run('echo', ['after'])];
+    await assert.rejects(hang, (e: { code?: string }) => e.code === 'analysis_timeout');
+    const done = await Promise.all(others);
+    assert.equal((done[0] as Design).status, 'ready');
+    assert.equal((done[1] as Design).parts.length, 1);
+    assert.equal(done[2], 'after');
+    // the pool is whole again: a fresh thread replaced the stopped one
+    assert.equal(await pool.run('echo', [42]), 42);
+  } finally { await pool.close(); }
+});
+
+test('a job that exhausts WASM memory or the JS heap fails with analysis_failed; others complete', async () => {
+  const pool = new EnginePool({ threads: 2, maxMemoryMb: 192, timeoutMs: 60000 }, { testOps: true });
+  try {
+    const wasm = assert.rejects(pool.run('exhaustWasm', []), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit/.test(e.message ?? ''));
+    const heap = assert.rejects(pool.run('exhaustHeap', []), (e: { code?: string }) => e.code === 'analysis_failed');
+    const ok = pool.run('analyze', [L_BRACKET, {}]);
+    await wasm;
+    await heap;
+    assert.equal(((await ok) as Design).status, 'ready');
+    assert.ok(pool.stats().recycledWorkers >= 1, 'the worker whose WASM grow was refused is replaced');
+    assert.equal(await pool.run('echo', ['alive']), 'alive');
+  } finally { await pool.close(); }
+});
+
+test('the queue is bounded and says so with queue_full', async () => {
+  const pool = new EnginePool({ threads: 1, maxQueue: 2, timeoutMs: 2000 }, { testOps: true });
+  try {
+    const jobs = [pool.run('spin', []), pool.run('echo', [1]), pool.run('echo', [2])];
+    await assert.rejects(pool.run('echo', [3]), (e: { code?: string; message?: string }) => e.code === 'queue_full' && /queue is full/.test(e.message ?? ''));
+    const settled = await Promise.allSettled(jobs);
+    assert.equal(settled[0].status, 'rejected');
+    assert.deepEqual(settled.slice(1).map((s) => s.status === 'fulfilled' && s.value), [1, 2]);
+  } finally { await pool.close(); }
+});
+
+test('100 concurrent analyses finish with bounded memory', async () => {
+  const engine = createEngine({ threads: 2, maxQueue: 128, timeoutMs: 60000 });
+  try {
+    let peakRss = 0;
+    const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 50);
+    const jobs = Array.from({ length: 100 }, (_, i) => engine.analyze(i % 2 ? L_BRACKET : PLATE));
+    const designs = await Promise.all(jobs);
+    clearInterval(sampler);
+    assert.equal(designs.length, 100);
+    assert.ok(designs.every((d) => d.status === 'ready' && d.parts.length === 1));
+    // identical input gives identical parts whichever thread ran it
+    assert.equal(new Set(designs.filter((_, i) => i % 2).map((d) => d.parts[0].id)).size, 1);
+    const stats = engine.stats();
+    assert.equal(stats.completed, 100);
+    assert.equal(stats.running + stats.queued, 0);
+    // two warm threads with OCCT: a few hundred MB, nowhere near 100 x one analysis
+    assert.ok(peakRss < 1536 * 1048576, `peak RSS ${(peakRss / 1048576).toFixed(0)} MB`);
+  } finally { await engine.close(); }
+});
+
+test('production files come back from a worker as transferred Uint8Arrays', async () => {
+  const engine = createEngine({ threads: 1 });
+  try {
+    const files = await engine.generateProductionFiles(PLATE, { kinds: ['production_step', 'production_model'] });
+    const [partId] = Object.keys(files);
+    const step = files[partId].production_step!;
+    assert.ok(step instanceof Uint8Array && step.byteLength > 1000);
+    assert.match(new TextDecoder().decode(step.subarray(0, 20)), /^ISO-10303-21;/);
+    assert.equal(new TextDecoder().decode(files[partId].production_model!.subarray(0, 4)), 'glTF');
+  } finally { await engine.close(); }
+});
+
+test('engine errors keep their code across the thread boundary', async () => {
+  const engine = createEngine({ threads: 1 });
+  try {
+    await assert.rejects(engine.analyze(new TextEncoder().encode('not a step file')), (e: { code?: string }) => e.code === 'invalid_step');
+  } finally { await engine.close(); }
+});
+
+test('bad options are invalid_configuration; a closed engine takes no jobs', async () => {
+  assert.throws(() => createEngine({ threads: 0 }), { code: 'invalid_configuration' });
+  assert.throws(() => createEngine({ timeoutMs: -5 }), { code: 'invalid_configuration' });
+  const pool = new EnginePool({ threads: 1 }, { testOps: true });
+  const pending = pool.run('echo', ['last']);
+  const closing = pool.close();
+  await assert.rejects(pool.run('echo', ['late']), { code: 'queue_full' });
+  assert.equal(await pending, 'last', 'graceful close finishes the running job');
+  await closing;
+});
+
+test('a real file that needs more memory than the limit fails with analysis_failed, not a crash', async () => {
+  const big = new Uint8Array(readFileSync('/work/shared/corpus/real/ender3-sheetmetal-enclosure-top.step'));
+  const pool = new EnginePool({ threads: 1, maxMemoryMb: 16, timeoutMs: 60000 }, { testOps: true });
+  try {
+    await assert.rejects(pool.run('analyze', [big, {}]), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit/.test(e.message ?? ''));
+    assert.equal(await pool.run('echo', ['still here']), 'still here');
+  } finally { await pool.close(); }
+});
