@@ -14,7 +14,7 @@ const MAX_AXES = 4;
 export function canonicalDirection(d: Vec3): Vec3 {
   let k = 0;
   for (let i = 1; i < 3; i++) if (Math.abs(d[i]) > Math.abs(d[k]) + 1e-9) k = i;
-  return d[k] < 0 ? [-d[0], -d[1], -d[2]] : d;
+  return d[k] < 0 ? [0 - d[0], 0 - d[1], 0 - d[2]] : d;
 }
 
 const coneAbout = (s: Surface, d: Vec3) => s.kind === 'cone' && parallelDirections(s.axis, d);

@@ -4,7 +4,7 @@
 import type { Solid, Surface, Vec3, TubeFeature } from '../geometry/model.ts';
 import { sub, dot, norm, scale, add, point } from '../geometry/vec.ts';
 import { projectOntoIntersection, sameSurface, parallelDirections } from './surfaces.ts';
-import { EDGE_REFINEMENT_LEVELS } from './tolerances.ts';
+import { EDGE_REFINEMENT_LEVELS, STRAIGHT_SAGITTA_MM } from './tolerances.ts';
 
 export interface CutEdge { a: number; b: number; skinFace: number; cutFace: number }
 export interface CutLoop { edges: CutEdge[]; length: number; exact: boolean }
@@ -50,12 +50,17 @@ export function skinBoundaryLoops(solid: Solid, faceOfTri: Int32Array, skin: Set
   return loops;
 }
 
-/** Length of the curve a->b on both surfaces, refined by midpoint projection. */
+/** Length of the curve a->b on both surfaces, refined by midpoint projection until the curve is
+ * indistinguishable from its chords (or the depth limit is reached). */
 function refinedLength(sa: Surface, sb: Surface, p: Vec3, q: Vec3, level: number): { length: number; exact: boolean } {
   const chord = norm(sub(q, p));
-  if (level === 0 || chord < 1e-9) return { length: chord, exact: true };
-  const m = projectOntoIntersection(sa, sb, scale(add(p, q), 0.5), 0.3 * chord);
+  if (chord < 1e-9) return { length: chord, exact: true };
+  const mid = scale(add(p, q), 0.5);
+  const m = projectOntoIntersection(sa, sb, mid, 0.3 * chord);
   if (!m) return { length: chord, exact: false };
+  const sagitta = norm(sub(m, mid));
+  // arc minus chord ~ 8 s^2 / (3 c): below 1e-9 mm there is nothing left to measure
+  if (sagitta < STRAIGHT_SAGITTA_MM || level === 0) return { length: chord + (8 * sagitta * sagitta) / (3 * chord), exact: true };
   const l = refinedLength(sa, sb, p, m, level - 1), r = refinedLength(sa, sb, m, q, level - 1);
   return { length: l.length + r.length, exact: l.exact && r.exact };
 }

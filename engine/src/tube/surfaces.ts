@@ -63,7 +63,7 @@ export function projectOntoIntersection(a: Surface, b: Surface, p: Vec3, maxMove
   for (let it = 0; it < 8; it++) {
     const ia = implicit(a, q), ib = implicit(b, q);
     if (!ia || !ib) return null;
-    if (Math.abs(ia.f) < 1e-11 && Math.abs(ib.f) < 1e-11) return q;
+    if (Math.abs(ia.f) < 1e-11 && Math.abs(ib.f) < 1e-11) return norm(sub(q, p)) <= maxMove ? q : null;
     // minimum-norm step: q -= J^T (J J^T)^-1 f with J = [ga; gb]
     const aa = dot(ia.g, ia.g), ab = dot(ia.g, ib.g), bb = dot(ib.g, ib.g);
     const det = aa * bb - ab * ab;

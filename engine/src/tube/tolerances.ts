@@ -20,5 +20,7 @@ export const MIN_LATERAL_AREA_FRACTION = 0.25;
 /** A solid prism is a bar (refused) rather than a plate (left to sheet) when its section's aspect
  * ratio (small/large side) is at least this and it is at least as long as its section is wide. */
 export const BAR_MIN_ASPECT = 0.5;
-/** Cut edges are refined by this many midpoint projections onto both surfaces (2^n pieces). */
-export const EDGE_REFINEMENT_LEVELS = 4;
+/** Cut edges are refined by midpoint projection onto both surfaces, at most this deep (2^n pieces). */
+export const EDGE_REFINEMENT_LEVELS = 8;
+/** A cut edge piece whose midpoint is this close to its chord counts as straight, mm. */
+export const STRAIGHT_SAGITTA_MM = 1e-5;
