@@ -11,9 +11,8 @@ export * from './port.ts';
  */
 export async function openStore(config: StoreConfig = {}): Promise<Store> {
   // Loaded on demand so that the embedded store never loads the MongoDB driver and vice versa.
-  const impl = config.mongodbUrl ? './mongodb/store.ts' : './sqlite/store.ts';
-  const mod = (await import(impl)) as { open(config: StoreConfig): Promise<Store> };
-  return mod.open(config);
+  if (config.mongodbUrl) return (await import('./mongodb/store.ts')).open(config);
+  return (await import('./sqlite/store.ts')).open(config);
 }
 
 /** Store configuration from the environment: KERF_DATA_DIR and MONGODB_URL. */

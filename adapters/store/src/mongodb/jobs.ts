@@ -1,0 +1,120 @@
+// The job queue on MongoDB: every state change is one findOneAndUpdate/updateOne guarded by the
+// state it expects, so a job is handed to exactly one worker without transactions.
+import type { ClientSession, Collection, Document } from 'mongodb';
+import { newId } from '../common/ids.ts';
+import { checkDesignError, checkKinds, checkNewJob, type CheckedJob } from '../common/records.ts';
+import { checkNonEmpty, checkPositiveMs } from '../common/validate.ts';
+import type { DesignError, Job, JobQueue, NewJob } from '../port.ts';
+import { isDuplicateKey, isoOrNull, plainJson, type MongoContext } from './context.ts';
+import { COLLECTIONS } from './indexes.ts';
+
+function toJob<P>(d: Document): Job<P> {
+  return {
+    id: d._id, kind: d.kind, resourceId: d.resourceId, accountId: d.accountId, payload: d.payload as P,
+    status: d.status, attempts: d.attempts, maxAttempts: d.maxAttempts, workerId: d.workerId ?? null,
+    leaseUntil: isoOrNull(d.leaseUntil), runAfter: (d.runAfter as Date).toISOString(), lastError: d.lastError ?? null,
+    exhausted: d.attempts > d.maxAttempts, createdAt: (d.createdAt as Date).toISOString(), updatedAt: (d.updatedAt as Date).toISOString(),
+  };
+}
+
+/** Retries of an enqueue that raced with another enqueue finishing the same active job. */
+const ENQUEUE_RACE_RETRIES = 3;
+
+export class MongoJobs implements JobQueue {
+  readonly col: Collection<Document>;
+  constructor(private readonly ctx: MongoContext) {
+    this.col = ctx.db.collection(COLLECTIONS.jobs);
+  }
+
+  /** Inserts the job, or returns the active one for (kind, resourceId). `created` tells which. */
+  async enqueueChecked<P>(job: CheckedJob, session?: ClientSession): Promise<{ job: Job<P>; created: boolean }> {
+    for (let i = 0; i < ENQUEUE_RACE_RETRIES; i++) {
+      const now = this.ctx.now();
+      const doc = {
+        _id: newId('job', now), kind: job.kind, resourceId: job.resourceId, accountId: job.accountId,
+        payload: plainJson(job.payload, 'payload'), status: 'queued', active: true, attempts: 0, maxAttempts: job.maxAttempts,
+        workerId: null, leaseUntil: null, runAfter: new Date(now.getTime() + job.delayMs), lastError: null, createdAt: now, updatedAt: now,
+      };
+      try {
+        await this.col.insertOne(doc as Document, { session });
+        return { job: toJob<P>(doc), created: true };
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      const existing = await this.col.findOne({ kind: job.kind, resourceId: job.resourceId, active: true }, { session });
+      if (existing) return { job: toJob<P>(existing), created: false };
+      // The active job finished between our insert and our read: try again.
+    }
+    throw new Error(`enqueue of ${job.kind} ${job.resourceId} kept racing`);
+  }
+
+  async enqueue<P = unknown>(job: NewJob<P>): Promise<Job<P>> {
+    return (await this.enqueueChecked<P>(checkNewJob(job))).job;
+  }
+
+  async claim<P = unknown>(workerId: string, leaseMs: number, opts: { kinds?: string[] } = {}): Promise<Job<P> | null> {
+    checkNonEmpty(workerId, 'workerId', 200);
+    checkPositiveMs(leaseMs, 'leaseMs');
+    const kinds = checkKinds(opts.kinds);
+    const now = this.ctx.now();
+    const filter: Document = {
+      $or: [{ status: 'queued', runAfter: { $lte: now } }, { status: 'running', leaseUntil: { $lte: now } }],
+    };
+    if (kinds !== null) filter.kind = { $in: kinds };
+    const d = await this.col.findOneAndUpdate(
+      filter,
+      { $set: { status: 'running', workerId, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now }, $inc: { attempts: 1 } },
+      { sort: { createdAt: 1, _id: 1 }, returnDocument: 'after' },
+    );
+    return d ? toJob<P>(d) : null;
+  }
+
+  async renewLease(jobId: string, workerId: string, leaseMs: number): Promise<boolean> {
+    checkPositiveMs(leaseMs, 'leaseMs');
+    const now = this.ctx.now();
+    const r = await this.col.updateOne(
+      { _id: String(jobId), workerId: String(workerId), status: 'running' } as Document,
+      { $set: { leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now } },
+    );
+    return r.modifiedCount === 1;
+  }
+
+  async complete(jobId: string, workerId: string): Promise<boolean> {
+    const r = await this.col.updateOne(
+      { _id: String(jobId), workerId: String(workerId), status: 'running' } as Document,
+      { $set: { status: 'done', active: false, leaseUntil: null, updatedAt: this.ctx.now() } },
+    );
+    return r.modifiedCount === 1;
+  }
+
+  async fail(jobId: string, workerId: string, error: DesignError, opts: { retry?: boolean; retryDelayMs?: number } = {}): Promise<Job | null> {
+    checkDesignError(error);
+    const delay = opts.retryDelayMs ?? 0;
+    if (!Number.isFinite(delay) || delay < 0) checkPositiveMs(delay, 'retryDelayMs');
+    const current = await this.col.findOne({ _id: String(jobId), workerId: String(workerId), status: 'running' } as Document);
+    if (!current) return null;
+    const now = this.ctx.now();
+    const lastError = { code: error.code, message: error.message };
+    const retry = opts.retry !== false && current.attempts < current.maxAttempts;
+    const set: Document = retry
+      ? { status: 'queued', workerId: null, leaseUntil: null, runAfter: new Date(now.getTime() + delay), lastError, updatedAt: now }
+      : { status: 'failed', active: false, leaseUntil: null, lastError, updatedAt: now };
+    // Guarded by the attempt count read above: if another worker reclaimed it meanwhile, no-op.
+    const d = await this.col.findOneAndUpdate(
+      { _id: String(jobId), workerId: String(workerId), status: 'running', attempts: current.attempts } as Document,
+      { $set: set },
+      { returnDocument: 'after' },
+    );
+    return d ? toJob(d) : null;
+  }
+
+  async get<P = unknown>(jobId: string): Promise<Job<P> | null> {
+    const d = await this.col.findOne({ _id: String(jobId) } as Document);
+    return d ? toJob<P>(d) : null;
+  }
+
+  async listForResource(resourceId: string): Promise<Job[]> {
+    const docs = await this.col.find({ resourceId: String(resourceId) }).sort({ createdAt: 1, _id: 1 }).toArray();
+    return docs.map((d) => toJob(d));
+  }
+}

@@ -1,0 +1,107 @@
+// The MongoDB store (official driver), selected by MONGODB_URL. Indexes, including the unique ones
+// the port relies on, are created at open. Multi-document transactions are used where two writes
+// must agree and the deployment supports them (replica set, sharded cluster); on a standalone
+// server the same guarantees come from single-document atomic operations and write ordering
+// (see designs.ts).
+import { MongoClient } from 'mongodb';
+import { checkCollectionName, checkIdPrefix } from '../common/validate.ts';
+import { KNOWN_ID_PREFIXES, StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
+import { MongoAccounts } from './accounts.ts';
+import { MongoApiKeys } from './apiKeys.ts';
+import { GridFsBlobs } from './blobs.ts';
+import type { MongoContext } from './context.ts';
+import { MongoDesigns } from './designs.ts';
+import { MongoDocuments } from './documents.ts';
+import { MongoIdempotency } from './idempotency.ts';
+import { ensureIndexes } from './indexes.ts';
+import { MongoJobs } from './jobs.ts';
+
+export const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5000;
+const DEFAULT_DB_NAME = 'kerf';
+
+/** The URL without its password, for error messages and logs. */
+export function redactMongoUrl(url: string): string {
+  return url.replace(/^(mongodb(?:\+srv)?:\/\/)([^@/]*)@/, (_m, scheme: string, cred: string) => `${scheme}${cred.split(':')[0]}:***@`);
+}
+
+/** The database named in the URL's path (`mongodb://host/kerf_prod?...`), if any. */
+export function databaseFromUrl(url: string): string | null {
+  const m = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]+)/.exec(url);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+export async function open(config: StoreConfig): Promise<Store> {
+  const url = config.mongodbUrl;
+  if (!url) throw new StoreError('store_unavailable', 'MONGODB_URL is not set');
+  const where = redactMongoUrl(url);
+  const timeout = config.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
+  let client: MongoClient;
+  try {
+    client = new MongoClient(url, { serverSelectionTimeoutMS: timeout, appName: 'kerf' });
+  } catch (err) {
+    throw new StoreError('store_unavailable', `MONGODB_URL ${where} is not a valid MongoDB connection string: ${(err as Error).message}`, 'mongodbUrl', { cause: err });
+  }
+  const dbName = config.mongodbDbName ?? databaseFromUrl(url) ?? DEFAULT_DB_NAME;
+  let transactions: boolean;
+  try {
+    await client.connect();
+    const db = client.db(dbName);
+    const hello = await db.admin().command({ hello: 1 });
+    transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+    await ensureIndexes(db);
+  } catch (err) {
+    await client.close().catch(() => { /* nothing to release */ });
+    throw new StoreError('store_unavailable', `cannot use MongoDB at ${where} (waited up to ${timeout} ms): ${(err as Error).message}`, 'mongodbUrl', { cause: err });
+  }
+  return new MongoStore({ client, db: client.db(dbName), now: config.now ?? (() => new Date()), transactions });
+}
+
+class MongoStore implements Store {
+  readonly kind = 'mongodb' as const;
+  readonly accounts;
+  readonly apiKeys;
+  readonly designs;
+  readonly jobs;
+  readonly idempotency;
+  readonly blobs;
+  private closed = false;
+  private readonly collections = new Map<string, MongoDocuments<unknown>>();
+
+  constructor(private readonly ctx: MongoContext) {
+    this.accounts = new MongoAccounts(ctx);
+    this.apiKeys = new MongoApiKeys(ctx);
+    const jobs = new MongoJobs(ctx);
+    this.jobs = jobs;
+    this.designs = new MongoDesigns(ctx, jobs);
+    this.idempotency = new MongoIdempotency(ctx);
+    this.blobs = new GridFsBlobs(ctx);
+  }
+
+  documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {
+    checkCollectionName(name);
+    const prefix = checkIdPrefix(opts.idPrefix ?? KNOWN_ID_PREFIXES[name] ?? 'doc');
+    const cacheKey = `${name}\u0000${prefix}`;
+    let c = this.collections.get(cacheKey);
+    if (!c) {
+      c = new MongoDocuments<unknown>(this.ctx, name, prefix);
+      this.collections.set(cacheKey, c);
+    }
+    return c as DocumentCollection<T>;
+  }
+
+  async health(): Promise<StoreHealth> {
+    if (this.closed) return { ok: false, kind: 'mongodb', detail: 'store is closed' };
+    try {
+      await this.ctx.db.command({ ping: 1 });
+      return { ok: true, kind: 'mongodb', detail: `${this.ctx.db.databaseName}${this.ctx.transactions ? ' (transactions)' : ''}` };
+    } catch (err) {
+      return { ok: false, kind: 'mongodb', detail: (err as Error).message };
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.ctx.client.close();
+  }
+}
