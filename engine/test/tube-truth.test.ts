@@ -96,7 +96,7 @@ for (const [name, t] of Object.entries(truth)) {
     }
     assert.equal(r.kind, 'tube', r.kind === 'refused' ? r.message : '');
     if (r.kind !== 'tube') return;
-    checkTube(r, t);
+    checkTube(r, t as TubeTruth);
     checkFrame(solid, r);
   });
 }
