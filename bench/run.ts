@@ -1,0 +1,166 @@
+// `npm run bench [-- --only import,throughput,rss,assembly,files] [--quick]`
+// Prints each sub-bench and writes every figure to bench/results.json (sub-benches not run keep
+// their previous figures). Speed lives here, never in tests.
+import { availableParallelism, cpus } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { argv } from 'node:process';
+import { analyze, analyzeModel } from '../engine/src/analyze.ts';
+import { loadOcct } from '../engine/src/import/occt.ts';
+import { IMPORT_PARAMS } from '../engine/src/import/index.ts';
+import { createEngine } from '../engine/src/pool/index.ts';
+import { productionFilesForModel } from '../engine/src/files/generate.ts';
+import { generatedAssembly } from './assembly.ts';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const RESULTS = join(ROOT, 'bench/results.json');
+const SUBS = ['import', 'throughput', 'rss', 'assembly', 'files'] as const;
+type Sub = (typeof SUBS)[number];
+
+function args(): { only: Set<Sub>; quick: boolean } {
+  const i = argv.indexOf('--only');
+  const list = i >= 0 ? (argv[i + 1] ?? '').split(',').filter(Boolean) : [...SUBS];
+  for (const s of list) if (!(SUBS as readonly string[]).includes(s)) { console.error(`unknown sub-bench '${s}'; choose from ${SUBS.join(', ')}`); process.exit(2); }
+  return { only: new Set(list as Sub[]), quick: argv.includes('--quick') };
+}
+
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const mb = (b: number): number => Math.round((b / 1048576) * 10) / 10;
+const r2 = (x: number): number => Math.round(x * 100) / 100;
+
+function fixtureFiles(): Array<{ name: string; bytes: Uint8Array }> {
+  const dirs = ['fixtures/sheet', 'fixtures/tubes', 'fixtures/assembly', '/work/shared/corpus/real'];
+  const out: Array<{ name: string; bytes: Uint8Array }> = [];
+  for (const d of dirs) {
+    const dir = d.startsWith('/') ? d : join(ROOT, d);
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir).filter((x) => /\.(step|stp)$/i.test(x)).sort()) out.push({ name: `${d.split('/').pop()}/${f}`, bytes: new Uint8Array(readFileSync(join(dir, f))) });
+  }
+  return out;
+}
+
+async function timeIt(fn: () => Promise<unknown> | unknown, runs: number): Promise<number> {
+  const ts: number[] = [];
+  for (let i = 0; i < runs; i++) { const t0 = performance.now(); await fn(); ts.push(performance.now() - t0); }
+  return median(ts);
+}
+
+/** analyze() vs the bare occt-import-js read of the same file, same process, medians. */
+async function benchImport(quick: boolean): Promise<object> {
+  const occt = await loadOcct();
+  const runs = quick ? 3 : 5;
+  const rows: Array<{ file: string; kb: number; import_ms: number; analyze_ms: number; overhead_pct: number; error?: string }> = [];
+  for (const f of fixtureFiles()) {
+    try { await analyze(f.bytes); } catch { /* warm-up; errors are reported below */ }
+    const importMs = await timeIt(() => occt.ReadStepFile(new Uint8Array(f.bytes), IMPORT_PARAMS), runs);
+    let analyzeMs = NaN, error: string | undefined;
+    try { analyzeMs = await timeIt(() => analyze(f.bytes), runs); } catch (e) { error = (e as { code?: string }).code ?? String(e); }
+    const row = { file: f.name, kb: Math.round(f.bytes.length / 1024), import_ms: r2(importMs), analyze_ms: r2(analyzeMs), overhead_pct: r2(((analyzeMs - importMs) / importMs) * 100), ...(error ? { error } : {}) };
+    rows.push(row);
+    console.log(`  ${row.file.padEnd(52)} import ${row.import_ms.toFixed(1).padStart(8)} ms  analyze ${row.analyze_ms.toFixed(1).padStart(8)} ms  +${row.overhead_pct.toFixed(0)} %${error ? '  ' + error : ''}`);
+  }
+  const ok = rows.filter((r) => !r.error);
+  const totalImport = ok.reduce((s, r) => s + r.import_ms, 0), totalAnalyze = ok.reduce((s, r) => s + r.analyze_ms, 0);
+  const summary = { files: rows.length, total_import_ms: r2(totalImport), total_analyze_ms: r2(totalAnalyze), overall_overhead_pct: r2(((totalAnalyze - totalImport) / totalImport) * 100), median_overhead_pct: r2(median(ok.map((r) => r.overhead_pct))), target_overhead_pct: 30 };
+  console.log(`  overall: analysis adds ${summary.overall_overhead_pct} % to import (median ${summary.median_overhead_pct} %, target <= 30 %)`);
+  return { summary, rows };
+}
+
+/** Same job list through a 1-thread pool and an all-cores pool. */
+async function benchThroughput(quick: boolean): Promise<object> {
+  const files = fixtureFiles().filter((f) => f.name.startsWith('sheet/') || f.name.startsWith('tubes/'));
+  const jobs = quick ? 40 : 120;
+  const list = Array.from({ length: jobs }, (_, i) => files[i % files.length].bytes);
+  const run = async (threads: number): Promise<{ threads: number; seconds: number; parts_per_second: number }> => {
+    const engine = createEngine({ threads, maxQueue: jobs, timeoutMs: 300000 });
+    try {
+      // warm every thread (tsx + WASM init) before timing
+      await Promise.all(Array.from({ length: threads * 2 }, (_, i) => engine.analyze(list[i % list.length]).catch(() => null)));
+      const t0 = performance.now();
+      const designs = await Promise.all(list.map((b) => engine.analyze(b).catch(() => null)));
+      const seconds = (performance.now() - t0) / 1000;
+      const parts = designs.reduce((s, d) => s + (d ? d.parts.reduce((n, p) => n + p.instance_count, 0) : 0), 0);
+      return { threads, seconds: r2(seconds), parts_per_second: r2(parts / seconds) };
+    } finally { await engine.close(); }
+  };
+  const cores = availableParallelism();
+  const one = await run(1);
+  console.log(`  1 thread: ${one.parts_per_second} parts/s (${jobs} files in ${one.seconds} s)`);
+  const all = await run(cores);
+  console.log(`  ${cores} threads: ${all.parts_per_second} parts/s (${jobs} files in ${all.seconds} s)`);
+  const ratio = r2(all.parts_per_second / one.parts_per_second);
+  console.log(`  scaling ratio ${ratio} on ${cores} cores (target >= ${cores === 2 ? 1.8 : 0.9 * cores})`);
+  return { cores, cpu: cpus()[0]?.model ?? 'unknown', jobs, one_thread: one, all_cores: all, scaling_ratio: ratio };
+}
+
+/** RSS over 500 consecutive in-process analyses: flat after warm-up. */
+async function benchRss(quick: boolean): Promise<object> {
+  const files = fixtureFiles().filter((f) => f.name.startsWith('sheet/') || f.name.startsWith('tubes/'));
+  const total = quick ? 200 : 500, warmup = 50, every = 25;
+  const samples: Array<{ analyses: number; rss_mb: number; heap_mb: number }> = [];
+  for (let i = 1; i <= total; i++) {
+    try { await analyze(files[i % files.length].bytes); } catch { /* negative fixtures refuse or fail: still work done */ }
+    if (i % every === 0 || i === warmup) {
+      globalThis.gc?.();
+      const m = process.memoryUsage();
+      samples.push({ analyses: i, rss_mb: mb(m.rss), heap_mb: mb(m.heapUsed) });
+    }
+  }
+  const base = samples.find((s) => s.analyses === warmup)!;
+  const last = samples[samples.length - 1];
+  const growth = r2(((last.rss_mb - base.rss_mb) / base.rss_mb) * 100);
+  console.log(`  RSS after ${warmup} (warm-up): ${base.rss_mb} MB; after ${total}: ${last.rss_mb} MB; growth ${growth} % (target < 10 %)`);
+  return { analyses: total, warmup, rss_after_warmup_mb: base.rss_mb, rss_final_mb: last.rss_mb, growth_pct: growth, samples };
+}
+
+/** A generated assembly of 200+ solids: import alone and full analysis, time and memory. */
+async function benchAssembly(): Promise<object> {
+  const solids = 210;
+  const bytes = await generatedAssembly(solids);
+  const occt = await loadOcct();
+  occt.ReadStepFile(new Uint8Array(bytes), IMPORT_PARAMS); // warm-up: first read pays one-time OCCT set-up
+  const before = process.memoryUsage().rss;
+  const tImport = await timeIt(() => occt.ReadStepFile(new Uint8Array(bytes), IMPORT_PARAMS), 1);
+  const t0 = performance.now();
+  const design = await analyze(bytes);
+  const analyzeMs = performance.now() - t0;
+  const after = process.memoryUsage().rss;
+  const out = { solids, kb: Math.round(bytes.length / 1024), unique_parts: design.parts.length, instances: design.part_instances.length, import_ms: r2(tImport), analyze_ms: r2(analyzeMs), rss_before_mb: mb(before), rss_after_mb: mb(after) };
+  console.log(`  ${solids} solids (${out.kb} KB): ${out.unique_parts} unique parts, ${out.instances} instances; import ${out.import_ms} ms, analyze ${out.analyze_ms} ms; RSS ${out.rss_before_mb} -> ${out.rss_after_mb} MB`);
+  return out;
+}
+
+/** Time per production file kind (median over parts of the sheet and tube fixtures). */
+async function benchFiles(): Promise<object> {
+  const files = fixtureFiles().filter((f) => /^(sheet|tubes)\//.test(f.name));
+  const perKind = new Map<string, number[]>();
+  const sizes = new Map<string, number[]>();
+  for (const f of files) {
+    let model;
+    try { model = await analyzeModel(f.bytes); } catch { continue; }
+    await productionFilesForModel(f.bytes, model.parts, {
+      onFile: (e) => { (perKind.get(e.kind) ?? perKind.set(e.kind, []).get(e.kind)!).push(e.ms); (sizes.get(e.kind) ?? sizes.set(e.kind, []).get(e.kind)!).push(e.bytes); },
+    }).catch((e) => console.log(`  ${f.name}: ${(e as Error).message}`));
+  }
+  const rows = [...perKind.entries()].map(([kind, ms]) => ({ kind, parts: ms.length, median_ms: r2(median(ms)), max_ms: r2(Math.max(...ms)), median_kb: r2(median(sizes.get(kind)!) / 1024) }));
+  for (const r of rows) console.log(`  ${r.kind.padEnd(28)} ${String(r.parts).padStart(3)} parts  median ${r.median_ms.toFixed(1).padStart(7)} ms  max ${r.max_ms.toFixed(1).padStart(7)} ms  ${r.median_kb} KB`);
+  return { rows };
+}
+
+async function main(): Promise<void> {
+  const { only, quick } = args();
+  const results: Record<string, unknown> = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+  results.environment = { node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', date: new Date().toISOString(), quick };
+  const benches: Record<Sub, () => Promise<object>> = {
+    import: () => benchImport(quick), throughput: () => benchThroughput(quick), rss: () => benchRss(quick), assembly: () => benchAssembly(), files: () => benchFiles(),
+  };
+  for (const s of SUBS) {
+    if (!only.has(s)) continue;
+    console.log(`\n== ${s}`);
+    results[s] = await benches[s]();
+    writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
+  }
+  console.log(`\nresults: ${RESULTS}`);
+}
+
+await main();
