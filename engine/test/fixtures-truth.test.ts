@@ -21,7 +21,7 @@ test('truth manifest covers the issue fixture list', () => {
   assert.ok(sheet.length >= 30, `at least 30 sheet fixtures, got ${sheet.length}`);
   const features = new Set(manifest.fixtures.flatMap((f) => f.features));
   for (const f of ['L', 'U', 'Z', 'hat', 'offset', 'acute_bend', 'obtuse_bend', 'arcs', 'slot', 'countersink', 'tray', 'corner_relief',
-    'hole_near_bend', 'orientation', 'inch', 'assembly', 'mirror', 'machined', 'tapered', 'solid_bar', 'bspline_bend', 'torus_bend']) {
+    'hole_near_bend', 'orientation', 'inch', 'sharp_bend', 'assembly', 'mirror', 'machined', 'tapered', 'solid_bar', 'bspline_bend', 'torus_bend']) {
     assert.ok(features.has(f), `a fixture with feature ${f}`);
   }
   const thicknesses = new Set(sheet.flatMap((f) => f.parts.map((p) => p.thickness_mm)));
@@ -42,7 +42,7 @@ function perfectDesign(f: TruthFixture, k: number | undefined): Design {
     hole_count: tp.holes?.length ?? 0,
     holes: [...(tp.holes ?? [])].reverse().map((h, i) => ({ id: i + 1, shape: h.shape, diameter_mm: h.diameter_mm, face_id: 0, center_mm: [0, 0], countersink: h.countersink ? { ...h.countersink } : null, nearest_bend_id: null, distance_to_nearest_edge_mm: 0, distance_to_nearest_bend_mm: null })),
     flat_pattern: k === undefined || !tp.flat ? null : { k_factor: k, ...tp.flat[String(k)] },
-    flat_pattern_dimensions: null, cut_length_mm: null, tube: null, warnings: [], model_url: null, flat_pattern_model_url: null, image_url: null,
+    flat_pattern_dimensions: null, cut_length_mm: null, tube: null, warnings: (tp.warnings ?? []).map((code) => ({ code, message: '' })), model_url: null, flat_pattern_model_url: null, image_url: null,
   }));
   return {
     id: 'des_x', object: 'design', status: 'ready', status_url: null, name: f.file, created_at: '', suggested_process: 'sheet_metal',
@@ -82,6 +82,7 @@ test('the comparator accepts a perfect design and catches every kind of error', 
     ['not manufacturable', l, (d) => { d.parts[0].manufacturable = false; d.parts[0].unsupported_reason = 'not_unfoldable'; }],
     ['instance count', asm, (d) => { d.parts[0].instance_count++; }],
     ['mirror merged', asm, (d) => { const a = d.parts.find((p) => p.instance_count === 1)!; d.parts = d.parts.filter((p) => p !== a); d.parts.find((p) => p.instance_count === 3)!.instance_count = 4; }],
+    ['sharp_bend warning', byId('sharp_l_t2'), (d) => { d.parts[0].warnings = []; }],
     ['negative accepted', neg, (d) => { d.parts[0].manufacturable = true; d.parts[0].unsupported_reason = null; }],
     ['negative without reason', neg, (d) => { d.parts[0].unsupported_reason = null; }],
   ];
