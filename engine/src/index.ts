@@ -9,3 +9,6 @@ export { groupInstances, matchSolids } from './parts/instances.ts';
 export { recognizeSheet } from './sheet/index.ts';
 export { recognizeTube } from './tube/index.ts';
 export { flatToDxf } from './dxf/index.ts';
+export * from './catalog/index.ts';
+export * from './dfm/index.ts';
+export * from './pricing/index.ts';

@@ -8,7 +8,7 @@ import { DEFAULT_RATES } from './rates.ts';
 import type { Catalog, CatalogKind, Hardware, HardwareKind } from './types.ts';
 
 export * from './types.ts';
-export { hardwareModelGlb, writeGlb, revolve, hardwareProfile } from './hardware-model.ts';
+export { hardwareModelGlb, revolve, hardwareProfile } from './hardware-model.ts';
 export { DEFAULT_RATES } from './rates.ts';
 
 /** Bump when any entry or rate changes: reports and quotes carry it so old answers stay explainable. */
