@@ -116,7 +116,8 @@ function sku(key: string, f: Family, thicknessMm: number, thicknessIn: number, u
     k_factor_table: f.kTable,
     min_bend_radius_mm: minRadius,
     default_bend_radius_mm: round(Math.max(minRadius, thicknessMm), 3),
-    min_hole_diameter_mm: round(Math.max(HOLE_MIN_T_RATIO * thicknessMm, HOLE_MIN_ABS_MM), 3),
+    // rounded up so the stated minimum never undercuts the rule
+    min_hole_diameter_mm: Math.ceil(Math.max(HOLE_MIN_T_RATIO * thicknessMm, HOLE_MIN_ABS_MM) * 1000) / 1000,
     min_flange_length_mm: round(FLANGE_MIN_T_RATIO * thicknessMm + minRadius, 2),
     max_sheet_size_mm: { length_mm: round(MAX_SHEET_LENGTH_MM, 1), width_mm: round(MAX_SHEET_WIDTH_MM, 1) },
     max_bend_length_mm: maxBendLengthMm(thicknessIn, bendable),
