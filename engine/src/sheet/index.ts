@@ -3,16 +3,17 @@
 // the flat's smallest enclosing rectangle on [0, length] x [0, width] (long side on X).
 // Bend direction: 'up' when the flange rises toward +Z, 'down' when it falls toward -Z.
 import type { Contour, FlatGeometry, PlaneSurface, Refusal, RecognitionWarning, Rigid, SheetAnalysis, SheetBend, SheetHole, Solid, Vec2 } from '../geometry/model.ts';
-import { dot, norm, scale, sub } from '../geometry/vec.ts';
+import { dot, norm, point, scale, sub } from '../geometry/vec.ts';
 import { enclosingRectangle } from './align.ts';
 import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
+import { mergeCollinearBends } from './merge-bends.ts';
 import { flatLoops } from './outline.ts';
 import { flatOverlaps } from './overlap.ts';
 import { compose } from './rigid3.ts';
 import { applyRigid2, contourArea, contourLength, transformContour, type Rigid2 } from './segments.ts';
 import { measureThickness, sheetPlanes, THICKNESS_TOLERANCE } from './thickness.ts';
-import { checkClosure, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
+import { findSeams, hasCoaxialFace, oppositeRadius, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
 
 export interface SheetOptions { /** explicit K-factor; default from the detected r/t */ kFactor?: number }
 
@@ -20,8 +21,6 @@ export interface SheetOptions { /** explicit K-factor; default from the detected
 export const MAX_SHEET_THICKNESS = 25;
 /** Volume must equal mid-surface area x thickness within this fraction (countersinks take a little). */
 export const VOLUME_TOLERANCE = 0.03;
-/** Cylinder radii differing by t within this are the two skins of one bend, mm. */
-const BEND_PAIR_TOLERANCE = 1e-2;
 const RAD = 180 / Math.PI;
 
 function refuse(reason: Refusal['reason'], message: string): Refusal {
@@ -69,10 +68,13 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
     return refuse('not_constant_thickness', volumeCheck);
   }
   checkBendPairs(solid, u);
-  checkClosure(solid, u);
+  const seams = findSeams(solid, u);
+  if (seams.size > 0) {
+    warnings.push({ code: 'closed_corner', message: `${seams.size / 2} edge(s) where flanges meet are cut apart in the flat (closed corners: weld or leave a seam)` });
+  }
 
   const warn = { push: (code: string, message: string) => warnings.push({ code, message }) };
-  const loops = flatLoops(solid, u, warn);
+  const loops = flatLoops(solid, u, seams, warn);
   if (loops.length === 0) return refuse('not_unfoldable', 'the unfolded skin has no boundary');
   const outerLoop = loops.reduce((a, b) => (b.area > a.area ? b : a));
   if (!(outerLoop.area > 0)) return refuse('not_unfoldable', 'the unfolded skin has no outer contour');
@@ -108,7 +110,7 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
   }
 
   // bends: ids by the position of their bend line in the final flat (x, then y)
-  const placedBends = u.bends.map((b) => ({ b, line: [applyRigid2(m, b.line[0]), applyRigid2(m, b.line[1])] as [Vec2, Vec2] }));
+  const placedBends = mergeCollinearBends(u.bends).map((b) => ({ b, line: [applyRigid2(m, b.line[0]), applyRigid2(m, b.line[1])] as [Vec2, Vec2] }));
   const mid = (l: [Vec2, Vec2]): Vec2 => [(l[0][0] + l[1][0]) / 2, (l[0][1] + l[1][1]) / 2];
   const order = placedBends.slice().sort((p, q) => keyCompare(mid(p.line), mid(q.line)));
   const idOf = new Map<number, number>();
@@ -183,31 +185,22 @@ function checkVolume(solid: Solid, u: Unfolding): string | null {
     if (s.kind === 'cylinder') mid += face.area * (s.radius + (s.convex ? -t / 2 : t / 2)) / s.radius;
     else mid += face.area;
   }
-  for (const b of u.bends) if (b.sharp) mid += (b.convex ? -1 : 1) * t * Math.tan(b.angle / 2) * b.length;
+  for (const b of u.bends) if (b.sharp && b.faces.length === 0) mid += (b.convex ? -1 : 1) * t * Math.tan(b.angle / 2) * b.length;
   const expected = mid * t;
   const error = Math.abs(solid.volume - expected) / solid.volume;
   if (error <= VOLUME_TOLERANCE) return null;
   return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin (${expected.toFixed(1)} mm3): the thickness is not constant`;
 }
 
-/** Each cylindrical bend of the skin has its coaxial partner at radius R -/+ t on the other skin. */
+/** Each cylindrical bend of the skin has its coaxial opposite skin at radius R -/+ t (any fitted type). */
 function checkBendPairs(solid: Solid, u: Unfolding): void {
   for (const b of u.bends) {
-    if (b.sharp) continue;
+    if (b.faces.length === 0) continue;
     const s = solid.faces[b.faces[0]].surface;
     if (s.kind !== 'cylinder') continue;
-    const want = s.convex ? s.radius - u.thickness : s.radius + u.thickness;
-    if (want < BEND_PAIR_TOLERANCE) continue; // outer skin of a sharp-inside bend
-    const found = solid.faces.some((f) => {
-      const c = f.surface;
-      if (c.kind !== 'cylinder' || Math.abs(c.radius - want) > BEND_PAIR_TOLERANCE) return false;
-      if (Math.abs(Math.abs(dot(c.axis, s.axis)) - 1) > 1e-6) return false;
-      const d = sub(c.origin, s.origin);
-      return norm(sub(d, scale(s.axis, dot(d, s.axis)))) < BEND_PAIR_TOLERANCE;
-    });
-    if (!found) {
-      throw new UnfoldError('not_constant_thickness', `bend face ${b.faces[0]} (radius ${s.radius.toFixed(3)} mm) has no coaxial opposite face at radius ${want.toFixed(3)} mm: the bend does not keep the ${u.thickness.toFixed(3)} mm thickness`);
-    }
+    const want = oppositeRadius(s, u.thickness);
+    if (want === null || hasCoaxialFace(solid, b.faces[0], s, want)) continue;
+    throw new UnfoldError('not_constant_thickness', `bend face ${b.faces[0]} (radius ${s.radius.toFixed(3)} mm) has no coaxial opposite face at radius ${want.toFixed(3)} mm: the bend does not keep the ${u.thickness.toFixed(3)} mm thickness`);
   }
 }
 

@@ -28,7 +28,7 @@ export interface Warnings { push(code: string, message: string): void }
 
 interface Step { from: number; to: number; face: number; side: number }
 
-function boundarySteps(solid: Solid, skin: Set<number>): Step[] {
+function boundarySteps(solid: Solid, skin: Set<number>, seams: Set<string>): Step[] {
   const faceOfTri = new Int32Array(solid.triangles.length / 3).fill(-1);
   for (const f of solid.faces) for (const t of f.triangles) faceOfTri[t] = f.id;
   const owner = new Map<number, number>();
@@ -43,7 +43,7 @@ function boundarySteps(solid: Solid, skin: Set<number>): Step[] {
         const a = solid.triangles[t * 3 + k], b = solid.triangles[t * 3 + ((k + 1) % 3)];
         if (a === b) continue;
         const side = owner.get(key(b, a)) ?? -1;
-        if (side >= 0 && skin.has(side)) continue;
+        if (side >= 0 && skin.has(side) && !seams.has(`${f}:${side}`)) continue;
         steps.push({ from: a, to: b, face: f, side });
       }
     }
@@ -187,8 +187,8 @@ export function simplifyContour(c: Contour): Contour {
   return segs;
 }
 
-export function flatLoops(solid: Solid, u: Unfolding, warnings: Warnings): FlatLoop[] {
-  const loops = chainLoops(boundarySteps(solid, u.skin));
+export function flatLoops(solid: Solid, u: Unfolding, seams: Set<string>, warnings: Warnings): FlatLoop[] {
+  const loops = chainLoops(boundarySteps(solid, u.skin, seams));
   const out: FlatLoop[] = [];
   for (const loop of loops) {
     // start at a change of (face, side) so no run wraps around the start

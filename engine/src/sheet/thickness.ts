@@ -90,11 +90,12 @@ export function measureThickness(solid: Solid): ThicknessResult | null {
   return { thickness: best.thickness, pairs };
 }
 
-/** Planar faces with an overlapping opposite face at the sheet thickness. */
-export function sheetPlanes(result: ThicknessResult): Set<number> {
-  const out = new Set<number>();
+/** Planar faces with an overlapping opposite face at the sheet thickness, each with those opposites. */
+export function sheetPlanes(result: ThicknessResult): Map<number, Set<number>> {
+  const out = new Map<number, Set<number>>();
+  const add = (a: number, b: number) => { if (!out.has(a)) out.set(a, new Set()); out.get(a)!.add(b); };
   for (const p of result.pairs) {
-    if (Math.abs(p.distance - result.thickness) <= THICKNESS_TOLERANCE) { out.add(p.a); out.add(p.b); }
+    if (Math.abs(p.distance - result.thickness) <= THICKNESS_TOLERANCE) { add(p.a, p.b); add(p.b, p.a); }
   }
   return out;
 }

@@ -18,6 +18,14 @@ export const ANGLE_TOLERANCE = 1e-4;
 export const DISTANCE_TOLERANCE = 1e-3;
 /** Smallest angle between two planar skin faces that is a (sharp) bend, degrees. */
 export const MIN_SHARP_BEND_DEGREES = 0.5;
+/** Angles this far before a cylinder's entry edge are float noise, not a wrap past 360 degrees, radians. */
+const ANGLE_WRAP = 1e-2;
+/** Cylinder radii differing by t within this are the two skins of one bend, mm. */
+export const BEND_PAIR_TOLERANCE = 1e-2;
+/** A bend whose inner radius is below this is modelled sharp, mm. */
+export const SHARP_INNER_RADIUS = 0.05;
+/** Mold-line compensation of a sharp bend applies below this bend angle (tan(angle/2) diverges at 180), radians. */
+const MOLD_LINE_MAX_ANGLE = (179 * Math.PI) / 180;
 /** Two skin faces that map the same shared vertex this far apart do not close up in the flat, mm. */
 export const CLOSURE_TOLERANCE = 0.01;
 
@@ -105,8 +113,9 @@ function radial(p: Vec3, origin: Vec3, axis: Vec3): Vec3 {
 export function angleOn(c: CylinderMap, p: Vec3): number {
   const d = sub(p, c.origin);
   let phi = Math.atan2(dot(d, c.w0), dot(d, c.u0));
-  if (phi < -1e-6) phi += 2 * Math.PI;
-  return Math.max(0, phi);
+  // vertices on the entry edge may sit a hair before it: only a clearly negative angle wraps
+  if (phi < -ANGLE_WRAP) phi += 2 * Math.PI;
+  return phi;
 }
 
 /** The motion that unrolls the tangent plane at angle phi of the cylinder onto its entry tangent plane. */
@@ -122,14 +131,20 @@ export function flatPoint(map: FaceMap, p: Vec3): Vec2 {
 
 type Join = { kind: 'coplanar' } | { kind: 'tangent' } | { kind: 'sharp'; angle: number; convex: boolean };
 
-function classifyJoin(solid: Solid, f: Face, g: Face, edge: number[], t: number, sheetPlanes: Set<number>): Join | null {
+/**
+ * How g continues the skin from f, or null when g is not skin (a side face, the other skin, a feature).
+ * Planes must be sheet planes (an opposite face at t) and bend cylinders must have their opposite skin,
+ * so the walk never escapes along a side wall that happens to be tangent or flush with a flange.
+ */
+function classifyJoin(solid: Solid, f: Face, g: Face, edge: number[], t: number, sheetPlanes: Map<number, Set<number>>, bendSkin: (face: Face) => boolean): Join | null {
   const a = f.surface, b = g.surface;
+  if (b.kind === 'plane' && !sheetPlanes.has(g.id)) return null;
+  if (b.kind === 'cylinder' && !bendSkin(g)) return null;
   if (a.kind === 'plane' && b.kind === 'plane') {
     const c = dot(a.normal, b.normal);
     if (c > Math.cos(ANGLE_TOLERANCE) && Math.abs(a.offset - b.offset) < DISTANCE_TOLERANCE) return { kind: 'coplanar' };
     const angle = Math.acos(Math.max(-1, Math.min(1, c)));
     if (angle * RAD < MIN_SHARP_BEND_DEGREES || angle * RAD > 180 - MIN_SHARP_BEND_DEGREES) return null;
-    if (!sheetPlanes.has(g.id)) return null;
     // a thickness side face spans exactly t away from the skin; a sharp-bent flange reaches further
     const e0 = point(solid.points, edge[0]);
     let reach = 0;
@@ -154,8 +169,37 @@ function planeTangent(p: PlaneSurface, c: CylinderSurface): boolean {
   return Math.abs(Math.abs(dot(p.normal, c.origin) - p.offset) - c.radius) < DISTANCE_TOLERANCE;
 }
 
-export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetPlanes: Set<number>, kOverride: number | undefined): Unfolding {
+/** The radius at which a cylinder's opposite skin lies, or null for the outer skin of a sharp-inside bend. */
+export function oppositeRadius(c: CylinderSurface, t: number): number | null {
+  const want = c.convex ? c.radius - t : c.radius + t;
+  return want < SHARP_INNER_RADIUS ? null : want;
+}
+
+/** Is there a face (of any fitted type) whose vertices all lie at `radius` from the cylinder's axis? */
+export function hasCoaxialFace(solid: Solid, skinFace: number, c: CylinderSurface, radius: number): boolean {
+  return solid.faces.some((f) => {
+    if (f.id === skinFace || f.vertices.length < 3) return false;
+    const step = Math.max(1, Math.floor(f.vertices.length / 64));
+    for (let i = 0; i < f.vertices.length; i += step) {
+      if (Math.abs(norm(radial(point(solid.points, f.vertices[i]), c.origin, c.axis)) - radius) > BEND_PAIR_TOLERANCE) return false;
+    }
+    return true;
+  });
+}
+
+export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetPlanes: Map<number, Set<number>>, kOverride: number | undefined): Unfolding {
   const t = thickness;
+  const bendSkinMemo = new Map<number, boolean>();
+  const bendSkin = (face: Face): boolean => {
+    if (!bendSkinMemo.has(face.id)) {
+      const c = face.surface as CylinderSurface;
+      const want = oppositeRadius(c, t);
+      bendSkinMemo.set(face.id, want === null ? c.radius <= t + SHARP_INNER_RADIUS : hasCoaxialFace(solid, face.id, c, want));
+    }
+    return bendSkinMemo.get(face.id)!;
+  };
+  // a face and its opposite (at t) are two sides of one wall: never both in the skin
+  const excluded = new Set<number>(sheetPlanes.get(root) ?? []);
   const edges = edgesByFace(solid);
   const rootFace = solid.faces[root];
   const rootPlane = rootFace.surface as PlaneSurface;
@@ -179,10 +223,11 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
       const g = e.other;
       const gFace = solid.faces[g];
       if (gFace.surface.kind === 'other' || gFace.surface.kind === 'cone') foreign.add(g);
-      if (skin.has(g)) continue;
-      const join = classifyJoin(solid, face, gFace, e.vertices, t, sheetPlanes);
+      if (skin.has(g) || excluded.has(g)) continue;
+      const join = classifyJoin(solid, face, gFace, e.vertices, t, sheetPlanes, bendSkin);
       if (!join) continue;
       skin.add(g);
+      for (const o of sheetPlanes.get(g) ?? []) excluded.add(o);
       treeEdges.add(`${f}:${g}`); treeEdges.add(`${g}:${f}`);
       queue.push(g);
       const edgePts = e.vertices.map((v) => point(solid.points, v));
@@ -206,10 +251,9 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
         if (side < 0) w0 = scale(w0, -1);
         const axis = cross(u0, w0);
         const continuing = fm.cylinder !== null && fm.bend !== null && face.surface.kind === 'cylinder';
-        const rin = s.convex ? s.radius - t : s.radius;
+        const modelled = Math.max(0, s.convex ? s.radius - t : s.radius);
         const parentBend = continuing ? bends[fm.bend!] : null;
-        const rate = parentBend ? parentBend.cyl!.rate : rin + kFor(rin) * t;
-        const cyl: CylinderMap = { origin: s.origin, axis, u0, w0, radius: s.radius, rate };
+        const cyl: CylinderMap = { origin: s.origin, axis, u0, w0, radius: s.radius, rate: 0 };
         let span = 0, smin = Infinity, smax = -Infinity;
         for (const v of gFace.vertices) {
           const p = point(solid.points, v);
@@ -217,6 +261,12 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
           const h = dot(sub(p, s.origin), axis);
           smin = Math.min(smin, h); smax = Math.max(smax, h);
         }
+        // an (almost) zero inner radius is a sharp bend: made with the default radius, keeping the mold lines
+        const sharp = !parentBend && modelled < SHARP_INNER_RADIUS;
+        const rin = sharp ? defaultInnerRadius(t) : modelled;
+        if (parentBend) cyl.rate = parentBend.cyl!.rate;
+        else if (sharp && span > 0 && span < MOLD_LINE_MAX_ANGLE) cyl.rate = (span * (rin + kFor(rin) * t) - 2 * Math.tan(span / 2) * (rin - modelled)) / span;
+        else cyl.rate = rin + kFor(rin) * t;
         let bendIndex: number;
         if (parentBend) {
           parentBend.faces.push(g);
@@ -232,7 +282,7 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
         } else {
           bendIndex = bends.length;
           bends.push({
-            index: bendIndex, faces: [g], sharp: false, convex: s.convex, angle: span, innerRadius: rin, kFactor: kFor(rin),
+            index: bendIndex, faces: [g], sharp, convex: s.convex, angle: span, innerRadius: rin, kFactor: kFor(rin),
             length: 0, line: [[0, 0], [0, 0]], allowance: 0, cyl, motion: entryMotion, smin, smax,
           });
         }
@@ -273,7 +323,7 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
   }
   // bend lines of the cylinder bends: the middle of the unrolled strip
   for (const b of bends) {
-    if (b.sharp || !b.cyl) continue;
+    if (!b.cyl) continue;
     const c = b.cyl;
     const mid = b.angle / 2;
     const at = (s: number): Vec2 => {
@@ -289,8 +339,12 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
   return { root, thickness: t, skin, maps, bends, treeEdges, foreignNeighbours: [...foreign].sort((x, y) => x - y) };
 }
 
-/** Skin faces that touch across a non-tree edge must map their shared vertices to the same flat point. */
-export function checkClosure(solid: Solid, u: Unfolding): void {
+/**
+ * Skin faces that touch across a non-tree edge (a closed corner: a flange meeting another flange or
+ * wall) must be separated in the flat: such edges become cut seams. Returns them as "f:g" keys.
+ */
+export function findSeams(solid: Solid, u: Unfolding): Set<string> {
+  const seams = new Set<string>();
   for (const e of solid.edges) {
     const [f, g] = e.faces;
     if (!u.skin.has(f) || !u.skin.has(g) || u.treeEdges.has(`${f}:${g}`)) continue;
@@ -298,11 +352,10 @@ export function checkClosure(solid: Solid, u: Unfolding): void {
     for (const v of e.vertices) {
       const p = point(solid.points, v);
       const a = flatPoint(mf, p), b = flatPoint(mg, p);
-      if (Math.hypot(a[0] - b[0], a[1] - b[1]) > CLOSURE_TOLERANCE) {
-        throw new UnfoldError('not_unfoldable', `the sheet closes on itself (faces ${f} and ${g} meet again after unfolding), so it has no single flat pattern`);
-      }
+      if (Math.hypot(a[0] - b[0], a[1] - b[1]) > CLOSURE_TOLERANCE) { seams.add(`${f}:${g}`); seams.add(`${g}:${f}`); break; }
     }
   }
+  return seams;
 }
 
 export { rotateVector };
