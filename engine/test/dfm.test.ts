@@ -1,0 +1,364 @@
+// DFM test matrix: every rule has a case that triggers it and one that passes it; statuses,
+// risk acceptance, capabilities, configuration validation, the annotated SVG, determinism.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultCatalog } from '../src/catalog/index.ts';
+import { dfm, InvalidConfigurationError, type DfmReport } from '../src/dfm/index.ts';
+import { bend, designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
+import type { Part } from '../src/contract.ts';
+
+const catalog = defaultCatalog();
+const STEEL = 'mat_mild_steel_0_060in'; // t 1.524, the examples' thickness
+const TUBE = 'tub_4130_round_1_000od_0_065w';
+const CTX = { id: 'dfm_test', now: '2026-11-22T00:00:00.000Z', baseUrl: 'https://kerf.example' };
+
+function run(parts: Part[], configuration: unknown): DfmReport {
+  return dfm(designOf(parts), configuration, catalog, CTX);
+}
+const codes = (r: DfmReport): string[] => r.parts.flatMap((p) => p.issues.map((i) => i.code)).concat(r.assembly_issues.map((i) => i.code));
+const steel = (extra: Record<string, unknown> = {}, parts: unknown[] = []): unknown => ({ defaults: { material_id: STEEL, tube_profile_id: TUBE }, parts, ...extra });
+const partCfg = (o: Record<string, unknown>): Record<string, unknown> => ({ part_id: 'prt_bracket', ...o });
+
+/** Asserts the rule fires on `bad` and not on `good`. */
+function rule(code: string, bad: () => DfmReport, good: () => DfmReport): void {
+  test(`${code}: triggers`, () => { const r = bad(); assert.ok(codes(r).includes(code), `${code} expected, got ${codes(r).join(',')}`); assert.equal(r.status, 'blocked'); });
+  test(`${code}: passes`, () => { const r = good(); assert.ok(!codes(r).includes(code), `${code} not expected, got ${codes(r).join(',')}`); });
+}
+
+describe('statuses', () => {
+  test('ready: a clean bracket and tube with their stock', () => {
+    const r = run([sheetPart(), tubePart()], steel());
+    assert.equal(r.status, 'ready');
+    assert.deepEqual(codes(r), []);
+    assert.equal(r.object, 'dfm_report');
+    assert.equal(r.catalog_version, catalog.version);
+    assert.equal(r.production_files.status, 'pending');
+    assert.equal(r.parts[0].image_url, 'https://kerf.example/v1/dfm/dfm_test/parts/prt_bracket/image');
+    assert.equal(r.parts[0].material_id, STEEL);
+    assert.equal(r.parts[1].tube_profile_id, TUBE);
+    assert.ok(r.parts[0].k_factor! > 0.3 && r.parts[0].k_factor! <= 0.5);
+  });
+  test('requires_input: a requirement per missing selection with field and allowed_values_url', () => {
+    const r = run([sheetPart(), tubePart()], {});
+    assert.equal(r.status, 'requires_input');
+    assert.deepEqual(r.requirements.map((q) => [q.code, q.field, q.part_id, q.part_ids, q.allowed_values_url]), [
+      ['material_required', 'material_id', 'prt_bracket', ['prt_bracket'], 'https://kerf.example/v1/materials'],
+      ['tube_profile_required', 'tube_profile_id', 'prt_tube', ['prt_tube'], 'https://kerf.example/v1/tube-profiles'],
+    ]);
+    assert.equal(r.production_files.status, 'skipped');
+    assert.equal(r.parts[0].capabilities.taps.available, false);
+    assert.match(r.parts[0].capabilities.taps.unavailable_reason!, /material/);
+  });
+  test('part override beats defaults', () => {
+    const r = run([sheetPart()], { defaults: { material_id: 'mat_mild_steel_2_0mm' }, parts: [partCfg({ material_id: STEEL })] });
+    assert.equal(r.parts[0].material_id, STEEL);
+    assert.equal(r.status, 'ready');
+  });
+  test('blocked beats requires_input across parts', () => {
+    const r = run([sheetPart({ manufacturable: false, unsupported_reason: 'not_unfoldable', unsupported_message: 'cannot unfold' }), tubePart()], {});
+    assert.equal(r.status, 'blocked');
+  });
+});
+
+describe('stock rules', () => {
+  rule('part_not_manufacturable',
+    () => run([sheetPart({ manufacturable: false, unsupported_reason: 'not_constant_thickness', unsupported_message: 'the wall thickness varies' })], steel()),
+    () => run([sheetPart()], steel()));
+  test('part_not_manufacturable carries the recogniser message', () => {
+    const r = run([sheetPart({ manufacturable: false, unsupported_reason: 'not_constant_thickness', unsupported_message: 'the wall thickness varies' })], steel());
+    assert.equal(r.parts[0].issues[0].message, 'the wall thickness varies');
+    assert.equal(r.parts[0].issues[0].details.reason, 'not_constant_thickness');
+  });
+  rule('thickness_mismatch',
+    () => run([sheetPart()], { defaults: { material_id: 'mat_mild_steel_2_0mm' } }),
+    () => run([sheetPart()], steel()));
+  test('thickness tolerance is +-max(0.05 mm, 5 %)', () => {
+    // 0.060" = 1.524 mm: tolerance 0.0762 mm
+    assert.ok(!codes(run([sheetPart({ detected_thickness_mm: 1.524 + 0.075 })], steel())).includes('thickness_mismatch'));
+    assert.ok(codes(run([sheetPart({ detected_thickness_mm: 1.524 + 0.078 })], steel())).includes('thickness_mismatch'));
+  });
+  rule('invalid_material_id', () => run([sheetPart()], { defaults: { material_id: 'mat_unobtainium_1mm' } }), () => run([sheetPart()], steel()));
+  rule('stock_not_for_process',
+    () => run([sheetPart()], { defaults: { material_id: STEEL }, parts: [partCfg({ tube_profile_id: TUBE })] }),
+    () => run([sheetPart()], steel()));
+  rule('tube_profile_mismatch',
+    () => run([tubePart()], { defaults: { tube_profile_id: 'tub_4130_round_1_500od_0_065w' } }),
+    () => run([tubePart()], { defaults: { tube_profile_id: TUBE } }));
+  test('tube_profile_mismatch: square part is not a round profile; rectangular matches either orientation', () => {
+    const sq = tubePart({ tube: { profile: 'rectangular', outer_diameter_mm: null, outer_width_mm: 50.8, outer_height_mm: 101.6, wall_thickness_mm: 3.048, corner_radius_mm: 6, length_mm: 300, cut_length_mm: 600 } });
+    assert.ok(!codes(run([sq], { defaults: { tube_profile_id: 'tub_a500_rectangular_4_00x2_00_0_120w' } })).includes('tube_profile_mismatch'));
+    assert.ok(codes(run([sq], { defaults: { tube_profile_id: 'tub_a500_square_2_00x2_00_0_120w' } })).includes('tube_profile_mismatch'));
+    assert.ok(codes(run([sq], { defaults: { tube_profile_id: TUBE } })).includes('tube_profile_mismatch'));
+  });
+  rule('part_too_large',
+    () => run([sheetPart({ flat_pattern: { ...sheetPart().flat_pattern!, length_mm: 1200 } })], steel()),
+    () => run([sheetPart({ flat_pattern: { ...sheetPart().flat_pattern!, length_mm: 1100 } })], steel()));
+  rule('part_too_small',
+    () => run([sheetPart({ bends: [], bend_count: 0, holes: [], flat_pattern: { ...sheetPart().flat_pattern!, length_mm: 8, width_mm: 5 } })], steel()),
+    () => run([sheetPart({ bends: [], bend_count: 0, holes: [], flat_pattern: { ...sheetPart().flat_pattern!, length_mm: 10, width_mm: 7 } })], steel()));
+  rule('part_too_long',
+    () => run([tubePart({ tube: { ...tubePart().tube!, length_mm: 6000 } })], steel()),
+    () => run([tubePart({ tube: { ...tubePart().tube!, length_mm: 5900 } })], steel()));
+});
+
+describe('bend rules', () => {
+  rule('material_not_bendable',
+    () => run([sheetPart({ detected_thickness_mm: 3.175 })], { defaults: { material_id: 'mat_6061_t6_0_125in' } }),
+    () => run([sheetPart({ detected_thickness_mm: 3.175, bends: [], bend_count: 0 })], { defaults: { material_id: 'mat_6061_t6_0_125in' } }));
+  rule('bend_radius_too_small',
+    () => run([sheetPart({ detected_thickness_mm: 1.5, bends: [bend(1, { radius_mm: 1.0 })] })], { defaults: { material_id: 'mat_304_1_5mm' } }),
+    () => run([sheetPart({ detected_thickness_mm: 1.5, bends: [bend(1, { radius_mm: 1.5 })] })], { defaults: { material_id: 'mat_304_1_5mm' } }));
+  test('a sharp modelled bend is made at the default radius (production warning, not blocked)', () => {
+    const r = run([sheetPart({ bends: [bend(1, { radius_mm: 0 })] })], steel());
+    assert.equal(r.status, 'ready');
+    assert.ok(r.parts[0].production_warnings.some((w) => w.code === 'sharp_bend_radius_applied'));
+  });
+  rule('bend_angle_too_large',
+    () => run([sheetPart({ bends: [bend(1, { angle_degrees: 150 })] })], steel()),
+    () => run([sheetPart({ bends: [bend(1, { angle_degrees: 120 })] })], steel()));
+  rule('bend_too_long',
+    () => run([sheetPart({ detected_thickness_mm: 6, bends: [bend(1, { radius_mm: 6, length_mm: 500, flange_lengths_mm: [40, 40] })], holes: [] })], { defaults: { material_id: 'mat_mild_steel_6_0mm' } }),
+    () => run([sheetPart({ detected_thickness_mm: 6, bends: [bend(1, { radius_mm: 6, length_mm: 400, flange_lengths_mm: [40, 40] })], holes: [] })], { defaults: { material_id: 'mat_mild_steel_6_0mm' } }));
+  rule('flange_too_short',
+    () => run([sheetPart({ bends: [bend(1, { flange_lengths_mm: [5, 70] })] })], steel()),
+    () => run([sheetPart({ bends: [bend(1, { flange_lengths_mm: [7.5, 70] })] })], steel()));
+  test('unmeasured flanges are a production warning', () => {
+    const r = run([sheetPart({ bends: [bend(1, { flange_lengths_mm: undefined })] })], steel());
+    assert.equal(r.status, 'ready');
+    assert.ok(r.parts[0].production_warnings.some((w) => w.code === 'flange_length_not_checked'));
+  });
+});
+
+describe('hole rules', () => {
+  const withHole = (h: ReturnType<typeof hole>): Part => sheetPart({ holes: [h] });
+  rule('hole_too_small', () => run([withHole(hole(1, 0.7, [40, 40], 20))], steel()), () => run([withHole(hole(1, 0.8, [40, 40], 20))], steel()));
+  rule('slot_too_small',
+    () => run([withHole(hole(1, 0.7, [40, 40], 20, null, { shape: 'slot' }))], steel()),
+    () => run([withHole(hole(1, 2, [40, 40], 20, null, { shape: 'slot' }))], steel()));
+  rule('hole_too_close_to_edge', () => run([withHole(hole(1, 5, [40, 3], 1.0))], steel()), () => run([withHole(hole(1, 5, [40, 4], 1.6))], steel()));
+  test('tube holes: smaller than the wall or wider than the inside are blocked', () => {
+    assert.ok(codes(run([tubePart({ holes: [hole(1, 1.2, [50, 0], 0)] })], steel())).includes('hole_too_small'));
+    assert.ok(codes(run([tubePart({ holes: [hole(1, 23, [50, 0], 0)] })], steel())).includes('hole_too_large'));
+    assert.deepEqual(codes(run([tubePart({ holes: [hole(1, 6, [50, 0], 0)] })], steel())), []);
+  });
+});
+
+describe('risk acceptance', () => {
+  // 2.5 t + R = 2.5 x 1.524 + 1.52 = 5.33 mm
+  const near = (): Part => sheetPart({ holes: [hole(1, 5, [40, 10], 20, { id: 1, distance: 4 })] });
+  test('hole_too_close_to_bend: a warning that blocks until accepted', () => {
+    const r = run([near()], steel());
+    const i = r.parts[0].issues.find((x) => x.code === 'hole_too_close_to_bend')!;
+    assert.equal(i.severity, 'warning');
+    assert.equal(i.accepted, false);
+    assert.equal(i.hole_id, 1);
+    assert.equal(i.bend_id, 1);
+    assert.equal(r.status, 'blocked');
+    const ok = run([near()], steel({ accepted_risks: ['hole_too_close_to_bend'] }));
+    assert.equal(ok.status, 'ready');
+    assert.equal(ok.parts[0].issues[0].accepted, true);
+  });
+  test('hole_too_close_to_bend passes at 2.5 t + R', () => {
+    assert.deepEqual(codes(run([sheetPart({ holes: [hole(1, 5, [40, 10], 20, { id: 1, distance: 5.4 })] })], steel())), []);
+  });
+  test('countersink_too_close_to_bend: warning, accepted separately', () => {
+    const p = sheetPart({ detected_thickness_mm: 3.175, bends: [bend(1, { radius_mm: 3.2, flange_lengths_mm: [30, 30] })], holes: [hole(1, 3.4, [40, 20], 20, { id: 1, distance: 12 })] });
+    const cfg = (risks: string[]): unknown => ({ defaults: { material_id: 'mat_mild_steel_0_120in' }, accepted_risks: risks, parts: [partCfg({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] })] });
+    const r = run([p], cfg([]));
+    assert.deepEqual(codes(r), ['countersink_too_close_to_bend']);
+    assert.equal(r.status, 'blocked');
+    assert.equal(run([p], cfg(['hole_too_close_to_bend'])).status, 'blocked', 'accepting another risk does not accept this one');
+    assert.equal(run([p], cfg(['countersink_too_close_to_bend'])).status, 'ready');
+    const far = sheetPart({ ...p, holes: [hole(1, 3.4, [40, 20], 20, { id: 1, distance: 20 })] });
+    assert.deepEqual(codes(run([far], cfg([]))), []);
+  });
+});
+
+describe('hole operations', () => {
+  // the example bracket: hole 3 is 4.22 (CLS M3 nut), hole 4 is 3.0 (FH M3 stud / M3 tap), hole 1 6.6
+  const op = (o: Record<string, unknown>, material = STEEL, part: Part = sheetPart()): DfmReport =>
+    run([part], { defaults: { material_id: material }, parts: [partCfg(o)] });
+  rule('hardware_sheet_too_thin',
+    () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m6_16', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 6.0, [40, 40], 20)] })),
+    () => op({ studs: [{ hole_id: 4, stud_id: 'std_fh_m3_8', side: 'top' }] }));
+  rule('hardware_material_incompatible',
+    () => op({ studs: [{ hole_id: 4, stud_id: 'std_fh_m3_8', side: 'top' }] }, 'mat_304_0_060in'),
+    () => op({ studs: [{ hole_id: 4, stud_id: 'std_fhs_m3_8', side: 'top' }] }, 'mat_304_0_060in'));
+  rule('hardware_hole_size_mismatch',
+    () => op({ nuts: [{ hole_id: 4, nut_id: 'nut_cls_m3', side: 'top' }] }),
+    () => op({ nuts: [{ hole_id: 3, nut_id: 'nut_cls_m3', side: 'bottom' }] }));
+  rule('hardware_too_close_to_edge',
+    // centre to edge = 2.5 + 1.5 = 4.0 < 5.6
+    () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 3.0, [4, 40], 2.5)] })),
+    () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 3.0, [6, 40], 4.2)] })));
+  rule('hardware_too_close_to_bend',
+    // needs 5.6 + 1.524 + 1.52 = 8.64 centre to bend; 6 + 1.5 = 7.5
+    () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 3.0, [40, 40], 20, { id: 1, distance: 6 })] })),
+    () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 3.0, [40, 40], 20, { id: 1, distance: 7.3 })] })));
+  rule('tap_stock_too_thin',
+    () => op({ taps: [{ hole_id: 1, tap_id: 'tap_m8x1_25' }] }, STEEL, sheetPart({ holes: [hole(1, 6.8, [40, 40], 20)] })),
+    () => op({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] }));
+  rule('tap_hole_size_mismatch', () => op({ taps: [{ hole_id: 1, tap_id: 'tap_m3x0_5' }] }), () => op({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] }));
+  rule('tap_too_close_to_edge',
+    () => op({ taps: [{ hole_id: 1, tap_id: 'tap_m3x0_5' }] }, STEEL, sheetPart({ holes: [hole(1, 2.5, [3, 40], 1.6)] })),
+    () => op({ taps: [{ hole_id: 1, tap_id: 'tap_m3x0_5' }] }, STEEL, sheetPart({ holes: [hole(1, 2.5, [4, 40], 1.8)] })));
+  rule('countersink_too_deep',
+    () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 13.4, angle: 90, side: 'top' }] }),
+    () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 13.4, angle: 90, side: 'top' }] }, 'mat_mild_steel_0_135in', sheetPart({ detected_thickness_mm: 3.43, bends: [bend(1, { radius_mm: 3.43 }), bend(2, { radius_mm: 3.43 })] })));
+  rule('countersink_too_close_to_edge',
+    () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] }, 'mat_mild_steel_3_0mm', sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [10, 8], 6)] })),
+    () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] }, 'mat_mild_steel_3_0mm', sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [20, 20], 15)] })));
+  rule('countersink_invalid_diameter',
+    () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.6, angle: 90, side: 'top' }] }),
+    () => op({ countersinks: [{ hole_id: 4, outer_diameter_mm: 4.0, angle: 90, side: 'top' }] }));
+  rule('invalid_hole_id', () => op({ taps: [{ hole_id: 99, tap_id: 'tap_m3x0_5' }] }), () => op({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] }));
+  rule('invalid_tap_id', () => op({ taps: [{ hole_id: 4, tap_id: 'tap_m3x9' }] }), () => op({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] }));
+  rule('invalid_stud_id', () => op({ studs: [{ hole_id: 4, stud_id: 'std_nope', side: 'top' }] }), () => op({ studs: [{ hole_id: 4, stud_id: 'std_fh_m3_8', side: 'top' }] }));
+  rule('duplicate_hole_operation',
+    () => op({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }], studs: [{ hole_id: 4, stud_id: 'std_fh_m3_8', side: 'top' }] }),
+    () => op({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }], nuts: [{ hole_id: 3, nut_id: 'nut_cls_m3', side: 'top' }] }));
+  rule('operation_not_available',
+    () => run([tubePart()], { defaults: { tube_profile_id: TUBE }, parts: [{ part_id: 'prt_tube', taps: [{ hole_id: 1, tap_id: 'tap_m6x1_0' }] }] }),
+    () => run([tubePart()], { defaults: { tube_profile_id: TUBE } }));
+  test('an operation issue names its hole and operation', () => {
+    const r = op({ nuts: [{ hole_id: 4, nut_id: 'nut_cls_m3', side: 'top' }] });
+    const i = r.parts[0].issues[0];
+    assert.deepEqual([i.part_id, i.hole_id, i.operation, i.severity, i.accepted], ['prt_bracket', 4, 'nut', 'blocking', false]);
+  });
+});
+
+describe('finishes', () => {
+  rule('finish_not_available',
+    () => run([sheetPart()], steel({ defaults: { material_id: STEEL, finish_id: 'fin_anodize_clear' } })),
+    () => run([sheetPart()], { defaults: { material_id: 'mat_5052_h32_0_063in', finish_id: 'fin_anodize_clear' } }));
+  rule('color_requires_powder_coat',
+    () => run([sheetPart()], { defaults: { material_id: STEEL, finish_id: 'fin_zinc_plate_clear', powder_coat_color_id: 'pcc_ral_9005_jet_black' } }),
+    () => run([sheetPart()], { defaults: { material_id: STEEL, powder_coat_color_id: 'pcc_ral_9005_jet_black' } }));
+  rule('option_unavailable',
+    () => run([sheetPart()], { defaults: { material_id: STEEL, powder_coat_color_id: 'pcc_ral_4005_blue_lilac' } }),
+    () => run([sheetPart()], { defaults: { material_id: STEEL, powder_coat_color_id: 'pcc_ral_3020_traffic_red' } }));
+  rule('invalid_finish_id', () => run([sheetPart()], { defaults: { material_id: STEEL, finish_id: 'fin_gold' } }), () => run([sheetPart()], { defaults: { material_id: STEEL, finish_id: 'fin_deburr' } }));
+  test('a colour alone implies powder coat; powder coat without a colour requires input', () => {
+    const r = run([sheetPart()], { defaults: { material_id: STEEL, powder_coat_color_id: 'pcc_ral_9005_jet_black' } });
+    assert.equal(r.parts[0].finish_id, 'fin_powder_coat');
+    assert.equal(r.status, 'ready');
+    const q = run([sheetPart()], { defaults: { material_id: STEEL, finish_id: 'fin_powder_coat' } });
+    assert.equal(q.status, 'requires_input');
+    assert.deepEqual(q.requirements.map((x) => x.field), ['powder_coat_color_id']);
+  });
+});
+
+describe('assembly operations', () => {
+  const two = (): Part[] => [sheetPart({ instance_count: 2 }), tubePart()];
+  const weld = (ids: string[]): unknown => ({ defaults: { material_id: STEEL, tube_profile_id: TUBE }, assembly_operations: [{ type: 'weld', method: 'mig', weld_length_mm: 100, part_instance_ids: ids, weld_finish: 'rough', joint_access: 'open' }] });
+  rule('invalid_part_instance_id', () => run(two(), weld(['prt_bracket_i0', 'nope'])), () => run(two(), weld(['prt_bracket_i0', 'prt_tube_i0'])));
+  rule('weld_needs_two_instances', () => run(two(), weld(['prt_bracket_i0', 'prt_bracket_i0'])), () => run(two(), weld(['prt_bracket_i0', 'prt_bracket_i1'])));
+  rule('weld_incompatible_materials',
+    () => run(two(), { ...(weld(['prt_bracket_i0', 'prt_tube_i0']) as object), defaults: { material_id: 'mat_5052_h32_0_063in', tube_profile_id: TUBE } }),
+    () => run(two(), weld(['prt_bracket_i0', 'prt_tube_i0'])));
+});
+
+describe('capabilities', () => {
+  test('studs: steel FH in mild steel, only stainless FHS in 304', () => {
+    const mild = run([sheetPart()], steel()).parts[0].capabilities;
+    const ss = run([sheetPart()], { defaults: { material_id: 'mat_304_0_060in' } }).parts[0].capabilities;
+    const opt = (c: typeof mild, id: string) => c.studs.options.find((o) => o.id === id)!;
+    assert.equal(opt(mild, 'std_fh_m3_8').available, true);
+    assert.equal(opt(ss, 'std_fh_m3_8').available, false);
+    assert.match(opt(ss, 'std_fh_m3_8').unavailable_reason!, /stainless/);
+    assert.equal(opt(ss, 'std_fhs_m3_8').available, true);
+    const hole4 = (c: typeof mild) => c.holes.find((h) => h.hole_id === 4)!.studs.option_ids;
+    assert.ok(hole4(mild).includes('std_fh_m3_8'));
+    assert.ok(!hole4(ss).includes('std_fh_m3_8') && hole4(ss).includes('std_fhs_m3_8'));
+  });
+  test('options follow hole size: M3 stud in a 3.0 hole, M4 stud in a 4.0 hole, M3 nut in 4.22', () => {
+    const p = sheetPart({ holes: [hole(1, 3.0, [30, 40], 20), hole(2, 4.0, [60, 40], 20), hole(3, 4.22, [90, 40], 20)] });
+    const c = run([p], steel()).parts[0].capabilities;
+    const h = (id: number) => c.holes.find((x) => x.hole_id === id)!;
+    assert.ok(h(1).studs.option_ids.every((x) => x.includes('_m3_')) && h(1).studs.option_ids.length > 0);
+    assert.ok(h(2).studs.option_ids.every((x) => x.includes('_m4_')) && h(2).studs.option_ids.length > 0);
+    assert.ok(h(3).nuts.option_ids.includes('nut_cls_m3'));
+    assert.equal(h(1).nuts.available, false);
+    assert.ok(h(1).nuts.unavailable_reason);
+    assert.deepEqual(h(1).taps.option_ids, ['tap_m3x0_5']);
+  });
+  test('thickness gates taps and countersinks', () => {
+    const thin = run([sheetPart({ detected_thickness_mm: 0.762, bends: [bend(1, { radius_mm: 0.8 })] })], { defaults: { material_id: 'mat_mild_steel_0_030in' } }).parts[0].capabilities;
+    assert.equal(thin.taps.available, false);
+    assert.match(thin.taps.unavailable_reason!, /thin/);
+    const thick = run([sheetPart({ detected_thickness_mm: 3.0, bends: [bend(1, { radius_mm: 3 })], holes: [hole(1, 3.4, [40, 40], 20)] })], { defaults: { material_id: 'mat_mild_steel_3_0mm' } }).parts[0].capabilities;
+    assert.equal(thick.taps.available, true);
+    assert.deepEqual(thick.holes[0].countersinks.option_ids, ['csk_m3_90', 'csk_4_82'], 'a 3.4 mm hole takes the M3 and the #4 countersink');
+  });
+  test('finishes and colours by material; tubes take no hole operations', () => {
+    const al = run([sheetPart()], { defaults: { material_id: 'mat_5052_h32_0_063in' } }).parts[0].capabilities;
+    const st = run([sheetPart()], steel()).parts[0].capabilities;
+    const f = (c: typeof al, id: string) => c.finish_id.options.find((o) => o.id === id)!.available;
+    assert.equal(f(al, 'fin_anodize_black'), true);
+    assert.equal(f(st, 'fin_anodize_black'), false);
+    assert.equal(f(st, 'fin_zinc_plate_clear'), true);
+    assert.equal(st.powder_coat_color_id.options.find((o) => o.id === 'pcc_ral_4005_blue_lilac')!.available, false);
+    const cu = run([sheetPart({ detected_thickness_mm: 1.6 })], { defaults: { material_id: 'mat_copper_110_0_063in' } }).parts[0].capabilities;
+    assert.equal(cu.powder_coat_color_id.available, false);
+    const tube = run([tubePart()], steel()).parts[0].capabilities;
+    assert.equal(tube.taps.available, false);
+    assert.equal(tube.holes.length, 2);
+    assert.equal(tube.holes[0].studs.available, false);
+    assert.equal(tube.finish_id.options.find((o) => o.id === 'fin_brush')!.available, false);
+  });
+});
+
+describe('configuration validation', () => {
+  const bad: Array<[string, unknown, string]> = [
+    ['not an object', 42, 'configuration'],
+    ['unknown top-level field', { colour: 'red' }, 'configuration.colour'],
+    ['parts not an array', { parts: {} }, 'configuration.parts'],
+    ['material_id not a string', { defaults: { material_id: 7 } }, 'configuration.defaults.material_id'],
+    ['hole_id not an integer', { parts: [{ part_id: 'prt_bracket', taps: [{ hole_id: '4', tap_id: 'tap_m3x0_5' }] }] }, 'configuration.parts[0].taps[0].hole_id'],
+    ['side out of enum', { parts: [{ part_id: 'prt_bracket', studs: [{ hole_id: 4, stud_id: 'std_fh_m3_8', side: 'left' }] }] }, 'configuration.parts[0].studs[0].side'],
+    ['countersink angle out of enum', { parts: [{ part_id: 'prt_bracket', countersinks: [{ hole_id: 1, outer_diameter_mm: 8, angle: 100, side: 'top' }] }] }, 'configuration.parts[0].countersinks[0].angle'],
+    ['negative countersink', { parts: [{ part_id: 'prt_bracket', countersinks: [{ hole_id: 1, outer_diameter_mm: -8, angle: 90 }] }] }, 'configuration.parts[0].countersinks[0].outer_diameter_mm'],
+    ['unknown risk', { accepted_risks: ['anything_goes'] }, 'configuration.accepted_risks[0]'],
+    ['unknown part id', { parts: [{ part_id: 'prt_other' }] }, 'configuration.parts[0].part_id'],
+    ['part twice', { parts: [{ part_id: 'prt_bracket' }, { part_id: 'prt_bracket' }] }, 'configuration.parts[1].part_id'],
+    ['weld without length', { assembly_operations: [{ type: 'weld', part_instance_ids: ['a', 'b'] }] }, 'configuration.assembly_operations[0].weld_length_mm'],
+  ];
+  for (const [name, cfg, param] of bad) {
+    test(`invalid_configuration: ${name}`, () => {
+      assert.throws(() => run([sheetPart()], cfg), (e: unknown) => {
+        assert.ok(e instanceof InvalidConfigurationError);
+        assert.equal(e.code, 'invalid_configuration');
+        assert.equal(e.param, param);
+        return true;
+      });
+    });
+  }
+  test('null configuration is an empty one', () => {
+    assert.equal(run([sheetPart()], null).status, 'requires_input');
+  });
+  test('a design that is not ready is refused', () => {
+    assert.throws(() => dfm({ ...designOf([sheetPart()]), status: 'processing' }, {}, catalog, CTX), /ready/);
+  });
+});
+
+describe('annotated image and determinism', () => {
+  test('the SVG marks every hole, finding and configured operation', () => {
+    const p = sheetPart({ holes: [hole(1, 5, [40, 10], 20, { id: 1, distance: 4 }), hole(2, 3.0, [80, 60], 18.5), hole(3, 4.22, [40, 60], 17.9)] });
+    const r = run([p], { defaults: { material_id: STEEL }, parts: [partCfg({ studs: [{ hole_id: 2, stud_id: 'std_fh_m3_8', side: 'top' }], nuts: [{ hole_id: 3, nut_id: 'nut_cls_m3', side: 'bottom' }] })] });
+    const svg = r.parts[0].image_svg;
+    assert.match(svg, /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.ok(svg.trimEnd().endsWith('</svg>'));
+    assert.equal((svg.match(/class="hole"/g) ?? []).length, 3);
+    assert.equal((svg.match(/class="finding"/g) ?? []).length, 1);
+    assert.match(svg, /data-code="hole_too_close_to_bend"/);
+    assert.equal((svg.match(/class="operation"/g) ?? []).length, 2);
+    assert.match(svg, /stud fh_m3_8 \(top\)/);
+    assert.match(svg, /nut cls_m3 \(bottom\)/);
+    assert.match(svg, /bend 1: 90 deg/);
+    assert.doesNotMatch(svg, /NaN|undefined/);
+  });
+  test('same input, same report', () => {
+    const cfg = steel({ accepted_risks: ['hole_too_close_to_bend'] }, [partCfg({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] })]);
+    assert.deepEqual(run([sheetPart(), tubePart()], cfg), run([sheetPart(), tubePart()], cfg));
+  });
+});
