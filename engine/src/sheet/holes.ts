@@ -5,7 +5,7 @@
 import type { ConeSurface, Contour, CylinderSurface, Solid, Vec2 } from '../geometry/model.ts';
 import { dot, norm, point, scale, sub } from '../geometry/vec.ts';
 import { enclosingRectangle } from './align.ts';
-import { arcSweep, contourArea, pointSegmentDistance, polylineDistance, sampleContour } from './segments.ts';
+import { arcSweep, contourArea, contourCentroid, pointSegmentDistance, polylineDistance, sampleContour } from './segments.ts';
 
 /** Sampling sagitta for hole distances, mm. */
 const DISTANCE_SAGITTA = 1e-3;
@@ -24,18 +24,7 @@ export function classifyHole(c: Contour): HoleShape {
     && arcs.every((a) => Math.abs(Math.abs(arcSweep(a)) - Math.PI) < 1e-3)) {
     return { shape: 'slot', diameter: arcs[0].radius + arcs[1].radius, center: [(arcs[0].center[0] + arcs[1].center[0]) / 2, (arcs[0].center[1] + arcs[1].center[1]) / 2] };
   }
-  return { shape: 'other', diameter: enclosingRectangle(c).width, center: areaCentroid(c) };
-}
-
-function areaCentroid(c: Contour): Vec2 {
-  const pts = sampleContour(c, DISTANCE_SAGITTA);
-  let a = 0, cx = 0, cy = 0;
-  for (let i = 0; i < pts.length; i++) {
-    const p = pts[i], q = pts[(i + 1) % pts.length];
-    const w = p[0] * q[1] - q[0] * p[1];
-    a += w; cx += (p[0] + q[0]) * w; cy += (p[1] + q[1]) * w;
-  }
-  return a !== 0 ? [cx / (3 * a), cy / (3 * a)] : pts[0];
+  return { shape: 'other', diameter: enclosingRectangle(c).width, center: contourCentroid(c) };
 }
 
 export interface Countersink { outerDiameter: number; angleDegrees: number; throughRadius: number | null; onSkin: boolean }

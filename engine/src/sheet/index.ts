@@ -11,7 +11,7 @@ import { mergeCollinearBends } from './merge-bends.ts';
 import { flatLoops } from './outline.ts';
 import { flatOverlaps } from './overlap.ts';
 import { compose } from './rigid3.ts';
-import { applyRigid2, contourArea, contourLength, transformContour, type Rigid2 } from './segments.ts';
+import { applyRigid2, contourArea, contourCentroid, contourLength, transformContour, type Rigid2 } from './segments.ts';
 import { measureThickness, sheetPlanes, THICKNESS_TOLERANCE } from './thickness.ts';
 import { findSeams, hasCoaxialFace, oppositeRadius, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
 
@@ -101,7 +101,7 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
 
   // place the flat on its smallest enclosing rectangle
   const rect = enclosingRectangle(outerLoop.contour);
-  const m = rect.motion;
+  const m = canonicalTurn(rect.motion, rect.length, rect.width, outerLoop.contour, inner);
   const outer = transformContour(m, outerLoop.contour);
   const placedInner = inner.map((c) => transformContour(m, c));
   const width = rect.width;
@@ -153,6 +153,24 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
   };
   const frame = compose(rigid2As3(m), u.maps.get(root.id)!.motion);
   return { kind: 'sheet', thickness, frame, bends, holes, flat, warnings };
+}
+
+/** Material centroid offsets this small from the rectangle's centre are symmetric, mm. */
+const SYMMETRY_TOLERANCE = 1e-4;
+
+/**
+ * The enclosing rectangle fixes the flat up to a half turn; pick the one that puts the material's
+ * centroid toward the origin (x first, then y) so ids and DXFs do not depend on the part's pose.
+ */
+function canonicalTurn(m: Rigid2, length: number, width: number, outer: Contour, inner: Contour[]): Rigid2 {
+  const moment = (c: Contour) => { const a = contourArea(c); const p = contourCentroid(c); return [a, a * p[0], a * p[1]]; };
+  let [a, mx, my] = moment(transformContour(m, outer));
+  for (const c of inner) { const [b, bx, by] = moment(transformContour(m, c)); a += b; mx += bx; my += by; }
+  const dx = mx / a - length / 2, dy = my / a - width / 2;
+  const flip = dx > SYMMETRY_TOLERANCE || (Math.abs(dx) <= SYMMETRY_TOLERANCE && dy > SYMMETRY_TOLERANCE);
+  if (!flip) return m;
+  // half turn about the rectangle's centre
+  return { cos: -m.cos, sin: -m.sin, tx: length - m.tx, ty: width - m.ty };
 }
 
 /** Stable geometric order: x then y, rounded to a micron so float noise cannot swap ids. */

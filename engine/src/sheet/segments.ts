@@ -126,3 +126,15 @@ export function polylineDistance(p: Vec2[], q: Vec2[]): number {
   }
   return best;
 }
+
+/** Area centroid of the region a contour bounds (sampled arcs, sagitta 1e-3 mm). */
+export function contourCentroid(c: Contour): Vec2 {
+  const pts = sampleContour(c, 1e-3);
+  let a = 0, cx = 0, cy = 0;
+  for (let i = 0; i < pts.length; i++) {
+    const p = pts[i], q = pts[(i + 1) % pts.length];
+    const w = p[0] * q[1] - q[0] * p[1];
+    a += w; cx += (p[0] + q[0]) * w; cy += (p[1] + q[1]) * w;
+  }
+  return a !== 0 ? [cx / (3 * a), cy / (3 * a)] : pts[0];
+}
