@@ -135,6 +135,9 @@ export interface TubeFeature {
   width?: number; length?: number;
   /** centre of the contour along the tube axis in the normalized frame, mm */
   x?: number;
+  /** holes, slots, cut-outs: angular position about the axis in the normalized frame, degrees from
+   * +Y towards +Z (90 = top wall of a rectangular tube) */
+  aroundDegrees?: number;
   /** length of this contour traced on the outer surface, mm (a notch shares its end cut's contour) */
   cutLength?: number;
 }

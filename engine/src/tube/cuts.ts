@@ -52,26 +52,28 @@ export function skinBoundaryLoops(solid: Solid, faceOfTri: Int32Array, skin: Set
 
 /** Length of the curve a->b on both surfaces, refined by midpoint projection until the curve is
  * indistinguishable from its chords (or the depth limit is reached). */
-function refinedLength(sa: Surface, sb: Surface, p: Vec3, q: Vec3, level: number): { length: number; exact: boolean } {
+function refinedLength(sa: Surface, sb: Surface, p: Vec3, q: Vec3, level: number, visit?: (p: Vec3) => void): { length: number; exact: boolean } {
   const chord = norm(sub(q, p));
   if (chord < 1e-9) return { length: chord, exact: true };
   const mid = scale(add(p, q), 0.5);
   const m = projectOntoIntersection(sa, sb, mid, 0.3 * chord);
   if (!m) return { length: chord, exact: false };
+  visit?.(m);
   const sagitta = norm(sub(m, mid));
   // arc minus chord ~ 8 s^2 / (3 c): below 1e-9 mm there is nothing left to measure
   if (sagitta < STRAIGHT_SAGITTA_MM || level === 0) return { length: chord + (8 * sagitta * sagitta) / (3 * chord), exact: true };
-  const l = refinedLength(sa, sb, p, m, level - 1), r = refinedLength(sa, sb, m, q, level - 1);
+  const l = refinedLength(sa, sb, p, m, level - 1, visit), r = refinedLength(sa, sb, m, q, level - 1, visit);
   return { length: l.length + r.length, exact: l.exact && r.exact };
 }
 
-export function loopLength(solid: Solid, edges: CutEdge[]): { length: number; exact: boolean } {
+/** `visit` sees every point found on the exact curve between the mesh vertices (for extents). */
+export function loopLength(solid: Solid, edges: CutEdge[], visit?: (p: Vec3) => void): { length: number; exact: boolean } {
   let length = 0, exact = true;
   for (const e of edges) {
     const sa = solid.faces[e.skinFace].surface, sb = e.cutFace >= 0 ? solid.faces[e.cutFace].surface : null;
     const p = point(solid.points, e.a), q = point(solid.points, e.b);
     if (!sb || sb.kind === 'other' || sa.kind === 'other') { length += norm(sub(q, p)); exact = false; continue; }
-    const r = refinedLength(sa, sb, p, q, EDGE_REFINEMENT_LEVELS);
+    const r = refinedLength(sa, sb, p, q, EDGE_REFINEMENT_LEVELS, visit);
     length += r.length;
     exact &&= r.exact;
   }

@@ -50,8 +50,8 @@ function sameClassSet(a: Surface[], b: Surface[]): boolean {
   return a.length === b.length && a.every((s) => b.some((t) => sameSurface(s, t)));
 }
 
-function sectionSizeSummary(solid: Solid, loop: SectionLoop): string {
-  return surfaceClasses(solid, loop.faces).map(describeSurface).join(', ');
+function sectionSizeSummary(solid: Solid, outer: SectionLoop, inner: SectionLoop): string {
+  return surfaceClasses(solid, [...outer.faces, ...inner.faces]).map(describeSurface).join(', ');
 }
 
 /** A solid prism along d: a bar (refused) or a plate-like part (null, for the sheet recogniser). */
@@ -91,9 +91,9 @@ function skinFaces(solid: Solid, classes: Surface[], d: Vec3): Set<number> {
 function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   const [u, v] = basisOf(d);
   const { min, max } = extentAlong(solid, d);
-  const length = max - min;
-  if (!(length > 0)) return null;
-  const stations = Array.from({ length: SECTION_STATIONS }, (_, k) => min + (length * (k + 0.5)) / SECTION_STATIONS);
+  const span = max - min;
+  if (!(span > 0)) return null;
+  const stations = Array.from({ length: SECTION_STATIONS }, (_, k) => min + (span * (k + 0.5)) / SECTION_STATIONS);
   const sections = stations.map((x) => {
     const { loops, broken } = sliceMesh(solid, faceOfTri, d, u, v, x);
     return { x, loops, broken, ...classifySection(loops) };
@@ -101,7 +101,7 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   const rings = sections.filter((s) => s.kind === 'annulus' && !s.broken);
   if (rings.length === 0) {
     const solidSections = sections.filter((s) => s.kind === 'solid');
-    if (solidSections.length === sections.length) return judgeSolidPrism(solid, solidSections.flatMap((s) => (s.outer ? [s.outer] : [])), d, length);
+    if (solidSections.length === sections.length) return judgeSolidPrism(solid, solidSections.flatMap((s) => (s.outer ? [s.outer] : [])), d, span);
     return null;
   }
 
@@ -131,14 +131,14 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   const p = measured.profile;
   const smallSide = p.outerDiameter ?? Math.min(p.outerWidth!, p.outerHeight!);
   // a thick ring or a plate with a cut-out seen edge-on is not tube stock
-  if (p.wall > MAX_WALL_FRACTION * smallSide || length < 2 * p.wall) return null;
+  if (p.wall > MAX_WALL_FRACTION * smallSide || span < 2 * p.wall) return null;
   if (crooked.length > 0) {
     const walls = [...crooked[0].outer!.faces, ...crooked[0].inner!.faces].map((f) => solid.faces[f].surface);
     return refuse(crookedWallMessage(walls.find((w) => !runsAlong(w, d))!));
   }
   if (groups.length > 1) {
     const other = groups[1].rings[0], ref = main.rings[0];
-    return refuse(`the tube has a varying section: at ${fmt(ref.x - min)} mm from the end it is bounded by ${sectionSizeSummary(solid, ref.outer!)}, at ${fmt(other.x - min)} mm by ${sectionSizeSummary(solid, other.outer!)}`);
+    return refuse(`the tube has a varying section: at ${fmt(ref.x - min)} mm from the end it is bounded by ${sectionSizeSummary(solid, ref.outer!, ref.inner!)}, at ${fmt(other.x - min)} mm by ${sectionSizeSummary(solid, other.outer!, other.inner!)}`);
   }
 
   const outerSkin = skinFaces(solid, outerSets[0], d);
@@ -157,20 +157,30 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
     return null;
   }
 
+  // cut contours first: the points refined onto the exact curves also give the exact extent
+  // along the axis (a miter or cope tip rarely falls on a mesh vertex)
+  let lo = min, hi = max;
+  const contours = skinBoundaryLoops(solid, faceOfTri, outerSkin).map((edges) => {
+    let cLo = Infinity, cHi = -Infinity;
+    const see = (q: Vec3) => { const xq = dot(d, q); if (xq < cLo) cLo = xq; if (xq > cHi) cHi = xq; };
+    for (const e of edges) see(point(solid.points, e.a));
+    const { length: len, exact } = loopLength(solid, edges, see);
+    lo = Math.min(lo, cLo); hi = Math.max(hi, cHi);
+    return { edges, len, exact, cLo, cHi };
+  });
+  const length = hi - lo;
+
   // normalized frame: axis on X from x = 0, section centred on the X axis, width along Y
   const rotation: [Vec3, Vec3, Vec3] = [d, p.e2, p.e3];
-  const translation: Vec3 = [-min, -dot(p.center, p.e2), -dot(p.center, p.e3)];
+  const translation: Vec3 = [-lo, -dot(p.center, p.e2), -dot(p.center, p.e3)];
 
   const warnings: RecognitionWarning[] = [];
   const features: TubeFeature[] = [];
   let cutLength = 0, approximate = false, endLoops = 0;
-  for (const edges of skinBoundaryLoops(solid, faceOfTri, outerSkin)) {
-    const { length: len, exact } = loopLength(solid, edges);
+  for (const { edges, len, exact, cLo, cHi } of contours) {
     cutLength += len;
     approximate ||= !exact;
-    let lo = Infinity, hi = -Infinity;
-    for (const e of edges) { const xe = dot(d, point(solid.points, e.a)); lo = Math.min(lo, xe); hi = Math.max(hi, xe); }
-    const x = (lo + hi) / 2 - min;
+    const x = (cLo + cHi) / 2 - lo;
     const winding = Math.abs(windingAboutAxis(solid, edges, p.center, p.e2, p.e3));
     if (winding > 0.5) {
       endLoops++;
@@ -180,7 +190,10 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
       if (notched) features.push({ id: 0, kind: 'notch', end, x });
     } else {
       const c = classifyInteriorLoop(solid, edges);
-      features.push({ id: 0, kind: c.kind, x, cutLength: len, ...(c.diameter !== undefined ? { diameter: c.diameter } : {}), ...(c.width !== undefined ? { width: c.width, length: c.length } : {}) });
+      features.push({
+        id: 0, kind: c.kind, x, aroundDegrees: aroundAxis(solid, edges.map((e) => e.a), p.center, p.e2, p.e3), cutLength: len,
+        ...(c.diameter !== undefined ? { diameter: c.diameter } : {}), ...(c.width !== undefined ? { width: c.width, length: c.length } : {}),
+      });
     }
   }
   if (approximate) warnings.push({ code: 'approximate_cut_length', message: 'some cut edges lie on free-form surfaces; their length is measured on the tessellation' });
@@ -198,6 +211,19 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
     features,
     warnings,
   };
+}
+
+/** Angular position of a contour about the axis: direction of the mean of its vertices from the
+ * centre line, degrees from +Y (width direction) towards +Z, in (-180, 180]. */
+function aroundAxis(solid: Solid, vertices: number[], center: Vec3, e2: Vec3, e3: Vec3): number {
+  let y = 0, z = 0;
+  for (const v of vertices) {
+    const q = point(solid.points, v);
+    y += dot(q, e2) - dot(center, e2);
+    z += dot(q, e3) - dot(center, e3);
+  }
+  const a = (Math.atan2(z, y) * 180) / Math.PI;
+  return a === -180 ? 180 : a;
 }
 
 /** Two or more straight runs of the same tube (coaxial outer/inner cylinder pairs) along different
