@@ -2,7 +2,7 @@
 // the analytic truth of fixtures/tubes/truth.json (acceptance of issue 3, item 1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { importStep } from '../src/import/index.ts';
 import { buildSolid } from '../src/geometry/topology.ts';
@@ -137,3 +137,20 @@ for (const file of ['thunderscope-pcie-bracket.step', 'ender3-sheetmetal-enclosu
     assert.equal(recognizeTube(await load(CORPUS + file)), null);
   });
 }
+
+// Every sheet-metal fixture of the repository (bent trays, hats, plates...) must be left to the
+// sheet recogniser: a sheet bend's coaxial cylinders are not a tube.
+const SHEET = fileURLToPath(new URL('../../fixtures/sheet/', import.meta.url));
+test('sheet fixtures are not tube-like (null)', async () => {
+  const files = existsSync(SHEET) ? readdirSync(SHEET).filter((f) => f.endsWith('.step')) : [];
+  assert.ok(files.length > 0, 'sheet fixtures present');
+  const tubeLike: string[] = [];
+  for (const f of files) {
+    const solids = await importStep(new Uint8Array(readFileSync(SHEET + f)));
+    for (let i = 0; i < solids.length; i++) {
+      const r = recognizeTube(buildSolid(solids[i], i));
+      if (r !== null) tubeLike.push(`${f}#${i}: ${r.kind === 'refused' ? r.message : r.profile}`);
+    }
+  }
+  assert.deepEqual(tubeLike, []);
+});

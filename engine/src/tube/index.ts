@@ -9,7 +9,7 @@ import { faceOfTriangles, sliceMesh, classifySection, type SectionLoop } from '.
 import { runsAlong, sameSurface, parallelDirections, distanceToLine } from './surfaces.ts';
 import { measureProfile } from './profile.ts';
 import { skinBoundaryLoops, loopLength, windingAboutAxis, classifyInteriorLoop, classifyEndLoop } from './cuts.ts';
-import { SECTION_STATIONS, MAX_WALL_FRACTION, BAR_MIN_ASPECT, SAME_SURFACE_TOLERANCE_MM, COAXIAL_TOLERANCE_MM } from './tolerances.ts';
+import { SECTION_STATIONS, MAX_WALL_FRACTION, BAR_MIN_ASPECT, SAME_SURFACE_TOLERANCE_MM, COAXIAL_TOLERANCE_MM, FULL_RING_DEGREES } from './tolerances.ts';
 
 export { candidateAxes } from './axes.ts';
 
@@ -231,9 +231,12 @@ function aroundAxis(solid: Solid, vertices: number[], center: Vec3, e2: Vec3, e3
 function bentTubeRefusal(solid: Solid): Refusal | null {
   const runs: Array<{ axis: Vec3; R: number; r: number }> = [];
   const cyl = solid.faces.map((f) => f.surface).filter((s): s is Extract<Surface, { kind: 'cylinder' }> => s.kind === 'cylinder');
+  // a tube run is a closed ring: its skin faces together go all the way round (a sheet bend's
+  // cylinders are partial arcs, never a ring)
+  const fullTurn = (c: Extract<Surface, { kind: 'cylinder' }>) => cyl.filter((x) => sameSurface(x, c)).reduce((a, x) => a + x.spanDegrees, 0) >= FULL_RING_DEGREES;
   for (const o of cyl) {
-    if (!o.convex) continue;
-    const i = cyl.find((c) => !c.convex && c.radius < o.radius && parallelDirections(c.axis, o.axis) && distanceToLine(c.origin, o.origin, o.axis) < COAXIAL_TOLERANCE_MM);
+    if (!o.convex || !fullTurn(o)) continue;
+    const i = cyl.find((c) => !c.convex && c.radius < o.radius && parallelDirections(c.axis, o.axis) && distanceToLine(c.origin, o.origin, o.axis) < COAXIAL_TOLERANCE_MM && fullTurn(c));
     if (i && o.radius - i.radius <= MAX_WALL_FRACTION * 2 * o.radius) runs.push({ axis: o.axis, R: o.radius, r: i.radius });
   }
   for (let a = 0; a < runs.length; a++) {

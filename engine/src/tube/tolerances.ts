@@ -24,3 +24,5 @@ export const BAR_MIN_ASPECT = 0.5;
 export const EDGE_REFINEMENT_LEVELS = 8;
 /** A cut edge piece whose midpoint is this close to its chord counts as straight, mm. */
 export const STRAIGHT_SAGITTA_MM = 1e-5;
+/** Faces of one cylinder covering at least this angle together form a closed ring, degrees. */
+export const FULL_RING_DEGREES = 359;
