@@ -26,7 +26,7 @@ export const DEFAULT_RATES: RateCard = {
   // one service advertises 20 % off at 2, 40 % at 10, 50 % at 50 (mostly set-up amortisation);
   // these are the run-cost breaks on top of amortisation
   volume_breaks: [[1, 1], [10, 0.95], [50, 0.9], [200, 0.85], [1000, 0.8]],
-  min_line_amount_cents: 1000,
+  min_line_amount_cents: 2500, // above the cut set-up so it binds for tiny one-off parts
   expedite_fraction_per_day: 0.2, // published: ~20 % per production day saved
   quote_validity_days: 30,
 };

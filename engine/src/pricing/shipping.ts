@@ -14,6 +14,8 @@ export const FREIGHT_TWO_DIMENSIONS_IN: readonly [number, number] = [48, 30];
 export const FREIGHT_FLAT_CENTS = 29500;
 export const FREIGHT_PER_LB_CENTS = 35;
 export const FREIGHT_TRANSIT_DAYS = 3;
+/** Dimensions within this of a threshold count as reaching it (mm -> inch round-off), inch. */
+const DIM_TOL_IN = 0.01;
 
 /** Packaging: padding around the largest part on every side, and packaging weight. */
 export const BOX_PADDING_MM = 50;
@@ -68,7 +70,7 @@ export function planShipment(parts: ShipmentPart[]): Shipment {
   for (const p of parts) {
     const lb = p.mass_kg * KG_TO_LB;
     if (lb > FREIGHT_PART_LB) reasons.push(`a part weighs ${Math.round(lb)} lb (over ${FREIGHT_PART_LB} lb)`);
-    const dims = [...p.dimensions_mm].map((x) => x / MM_PER_IN).sort((a, b) => b - a) as [number, number, number];
+    const dims = [...p.dimensions_mm].map((x) => x / MM_PER_IN + DIM_TOL_IN).sort((a, b) => b - a) as [number, number, number];
     if (dims[0] >= FREIGHT_ANY_DIMENSION_IN) reasons.push(`a part is ${Math.round(dims[0])}" long (${FREIGHT_ANY_DIMENSION_IN}" or more)`);
     else if (dims[0] >= FREIGHT_TWO_DIMENSIONS_IN[0] && dims[1] >= FREIGHT_TWO_DIMENSIONS_IN[1]) reasons.push(`a part is ${Math.round(dims[0])}" x ${Math.round(dims[1])}" (${FREIGHT_TWO_DIMENSIONS_IN[0]}" x ${FREIGHT_TWO_DIMENSIONS_IN[1]}" or more)`);
     const pad = (2 * BOX_PADDING_MM) / MM_PER_IN;
