@@ -40,7 +40,7 @@ function perfectDesign(f: TruthFixture, k: number | undefined): Design {
     bend_count: tp.bends?.length ?? 0,
     bends: (tp.bends ?? []).map((b, i) => ({ id: i + 1, ...b, direction: b.direction === 'up' ? 'down' : 'up' })), // the opposite top side is allowed
     hole_count: tp.holes?.length ?? 0,
-    holes: [...(tp.holes ?? [])].reverse().map((h, i) => ({ id: i + 1, shape: h.shape, diameter_mm: h.diameter_mm, face_id: 0, center_mm: [0, 0], countersink: h.countersink ? { ...h.countersink } : null, nearest_bend_id: null, distance_to_nearest_edge_mm: 0, distance_to_nearest_bend_mm: null })),
+    holes: [...(tp.holes ?? [])].reverse().map((h, i) => ({ id: i + 1, shape: h.shape, diameter_mm: h.diameter_mm ?? 0, face_id: 0, center_mm: [0, 0], countersink: h.countersink ? { ...h.countersink } : null, nearest_bend_id: null, distance_to_nearest_edge_mm: 0, distance_to_nearest_bend_mm: null })),
     flat_pattern: k === undefined || !tp.flat ? null : { k_factor: k, ...tp.flat[String(k)] },
     flat_pattern_dimensions: null, cut_length_mm: null, tube: null, warnings: (tp.warnings ?? []).map((code) => ({ code, message: '' })), model_url: null, flat_pattern_model_url: null, image_url: null,
   }));
