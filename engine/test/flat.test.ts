@@ -71,6 +71,7 @@ test('flatOverlaps: a simple outline with a hole is fine, a self-crossing outlin
 test('classifyHole: circle, slot (width as diameter, centre between the arc centres), other', () => {
   const circle: Contour = [{ kind: 'arc', center: [1, 2], radius: 3, startDegrees: 45, endDegrees: -315, ccw: false }];
   assert.deepEqual(classifyHole(circle), { shape: 'round', diameter: 6, center: [1, 2] });
+
   const slot: Contour = [
     { kind: 'line', a: [0, -2], b: [10, -2] },
     { kind: 'arc', center: [10, 0], radius: 2, startDegrees: -90, endDegrees: 90, ccw: true },
@@ -80,6 +81,7 @@ test('classifyHole: circle, slot (width as diameter, centre between the arc cent
   const s = classifyHole(slot);
   assert.equal(s.shape, 'slot');
   assert.ok(Math.abs(s.diameter - 4) < 1e-12 && Math.abs(s.center[0] - 5) < 1e-12 && Math.abs(s.center[1]) < 1e-12);
+  assert.ok(Math.abs(s.slotLength! - 14) < 1e-12);
   const rect = classifyHole(polygon([[0, 0], [0, 6], [20, 6], [20, 0]]));
   assert.equal(rect.shape, 'other');
   assert.ok(Math.abs(rect.diameter - 6) < 1e-9 && Math.abs(rect.center[0] - 10) < 1e-6 && Math.abs(rect.center[1] - 3) < 1e-6);

@@ -109,6 +109,8 @@ export interface SheetHole {
   id: number; shape: 'round' | 'slot' | 'other'; diameter: number; faceId: number; center: Vec2;
   countersink: { outerDiameter: number; angleDegrees: number } | null;
   nearestBendId: number | null; distanceToNearestEdge: number; distanceToNearestBend: number | null;
+  /** slots: overall length (end to end), mm */
+  slotLength?: number;
 }
 
 export interface SheetAnalysis {
@@ -138,6 +140,8 @@ export interface TubeFeature {
   /** holes, slots, cut-outs: angular position about the axis in the normalized frame, degrees from
    * +Y towards +Z (90 = top wall of a rectangular tube) */
   aroundDegrees?: number;
+  /** B-rep faces cut by this contour (hole wall, end face...), for labels and DFM */
+  faceIds?: number[];
   /** length of this contour traced on the outer surface, mm (a notch shares its end cut's contour) */
   cutLength?: number;
 }

@@ -12,7 +12,7 @@ const DISTANCE_SAGITTA = 1e-3;
 /** Arcs this close in radius and centre are one circle, mm. */
 const SAME_CIRCLE = 2e-3;
 
-export interface HoleShape { shape: 'round' | 'slot' | 'other'; diameter: number; center: Vec2 }
+export interface HoleShape { shape: 'round' | 'slot' | 'other'; diameter: number; center: Vec2; slotLength?: number }
 
 export function classifyHole(c: Contour): HoleShape {
   if (c.length === 1 && c[0].kind === 'arc' && Math.abs(Math.abs(arcSweep(c[0])) - 2 * Math.PI) < 1e-6) {
@@ -22,7 +22,11 @@ export function classifyHole(c: Contour): HoleShape {
   const lines = c.filter((s) => s.kind === 'line');
   if (c.length === 4 && arcs.length === 2 && lines.length === 2 && Math.abs(arcs[0].radius - arcs[1].radius) < SAME_CIRCLE
     && arcs.every((a) => Math.abs(Math.abs(arcSweep(a)) - Math.PI) < 1e-3)) {
-    return { shape: 'slot', diameter: arcs[0].radius + arcs[1].radius, center: [(arcs[0].center[0] + arcs[1].center[0]) / 2, (arcs[0].center[1] + arcs[1].center[1]) / 2] };
+    const spacing = Math.hypot(arcs[1].center[0] - arcs[0].center[0], arcs[1].center[1] - arcs[0].center[1]);
+    return {
+      shape: 'slot', diameter: arcs[0].radius + arcs[1].radius, slotLength: spacing + arcs[0].radius + arcs[1].radius,
+      center: [(arcs[0].center[0] + arcs[1].center[0]) / 2, (arcs[0].center[1] + arcs[1].center[1]) / 2],
+    };
   }
   return { shape: 'other', diameter: enclosingRectangle(c).width, center: contourCentroid(c) };
 }
@@ -70,11 +74,19 @@ export function nearestBend(hole: Contour, bends: BendZone[]): { index: number; 
   let best: { index: number; distance: number } | null = null;
   for (const b of bends) {
     let d = Infinity;
-    for (const p of pts) d = Math.min(d, pointSegmentDistance(p, b.line[0], b.line[1]));
+    for (let i = 0; i < pts.length && d > 0; i++) d = Math.min(d, segmentDistance(pts[i], pts[(i + 1) % pts.length], b.line[0], b.line[1]));
     d = Math.max(0, d - b.allowance / 2);
     if (!best || d < best.distance) best = { index: b.index, distance: d };
   }
   return best;
+}
+
+/** Distance between segments pq and ab (0 when they cross). */
+function segmentDistance(p: Vec2, q: Vec2, a: Vec2, b: Vec2): number {
+  const side = (o: Vec2, u: Vec2, v: Vec2) => (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0]);
+  const d1 = side(a, b, p), d2 = side(a, b, q), d3 = side(p, q, a), d4 = side(p, q, b);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
+  return Math.min(pointSegmentDistance(p, a, b), pointSegmentDistance(q, a, b), pointSegmentDistance(a, p, q), pointSegmentDistance(b, p, q));
 }
 
 export { contourArea };

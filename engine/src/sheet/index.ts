@@ -137,6 +137,7 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
       countersink: h.countersink ? { outerDiameter: h.countersink.outerDiameter, angleDegrees: h.countersink.angleDegrees } : null,
       nearestBendId: near ? near.index : null, distanceToNearestEdge: holeEdgeDistance(placedInner[i], outer),
       distanceToNearestBend: near ? near.distance : null,
+      ...(shape.slotLength !== undefined ? { slotLength: shape.slotLength } : {}),
     };
   });
   holes.sort((a, b) => keyCompare(a.center, b.center));
