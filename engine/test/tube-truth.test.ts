@@ -42,7 +42,7 @@ function near(actual: number | null, expected: number | null, tol: number, what:
   assert.ok(actual !== null && Math.abs(actual - expected) <= tol, `${what}: got ${actual}, expected ${expected} +- ${tol}`);
 }
 
-function checkTube(r: TubeAnalysis, t: TubeTruth): void {
+function checkTube(solid: Solid, r: TubeAnalysis, t: TubeTruth): void {
   assert.equal(r.profile, t.profile);
   near(r.outerDiameter, t.outer_diameter_mm, SIZE_TOL_MM, 'outer diameter');
   near(r.outerWidth, t.outer_width_mm, SIZE_TOL_MM, 'outer width');
@@ -70,6 +70,13 @@ function checkTube(r: TubeAnalysis, t: TubeTruth): void {
   // the features' own contour lengths add up to the cut length (notches share their end contour)
   const sum = r.features.reduce((s, f) => s + (f.kind === 'notch' ? 0 : f.cutLength ?? 0), 0);
   near(sum, r.cutLength, 1e-6 * r.cutLength, 'sum of feature contours');
+  for (const f of r.features) if (f.kind !== 'notch') assert.ok(f.faceIds && f.faceIds.length > 0, `feature ${f.id} names its cut faces`);
+  for (const f of r.features.filter((x) => x.kind === 'hole')) {
+    for (const id of f.faceIds!) {
+      const surf = solid.faces[id].surface;
+      assert.ok(surf.kind === 'cylinder' && Math.abs(2 * surf.radius - f.diameter!) < 1e-6, `hole ${f.id} wall face ${id} is its bore`);
+    }
+  }
   assert.deepEqual(r.warnings, []);
 }
 
@@ -105,7 +112,7 @@ for (const [name, t] of Object.entries(truth)) {
     }
     assert.equal(r.kind, 'tube', r.kind === 'refused' ? r.message : '');
     if (r.kind !== 'tube') return;
-    checkTube(r, t as TubeTruth);
+    checkTube(solid, r, t as TubeTruth);
     checkFrame(solid, r);
   });
 }

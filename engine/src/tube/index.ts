@@ -182,16 +182,17 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
     approximate ||= !exact;
     const x = (cLo + cHi) / 2 - lo;
     const winding = Math.abs(windingAboutAxis(solid, edges, p.center, p.e2, p.e3));
+    const faceIds = [...new Set(edges.map((e) => e.cutFace).filter((f) => f >= 0))].sort((a, b) => a - b);
     if (winding > 0.5) {
       endLoops++;
       const end = x < length / 2 ? 'start' : 'end';
       const { angleDegrees, notched } = classifyEndLoop(solid, edges, d);
-      features.push({ id: 0, kind: 'end_cut', end, angleDegrees, x, cutLength: len });
+      features.push({ id: 0, kind: 'end_cut', end, angleDegrees, x, cutLength: len, faceIds });
       if (notched) features.push({ id: 0, kind: 'notch', end, x });
     } else {
       const c = classifyInteriorLoop(solid, edges);
       features.push({
-        id: 0, kind: c.kind, x, aroundDegrees: aroundAxis(solid, edges.map((e) => e.a), p.center, p.e2, p.e3), cutLength: len,
+        id: 0, kind: c.kind, x, aroundDegrees: aroundAxis(solid, edges.map((e) => e.a), p.center, p.e2, p.e3), cutLength: len, faceIds,
         ...(c.diameter !== undefined ? { diameter: c.diameter } : {}), ...(c.width !== undefined ? { width: c.width, length: c.length } : {}),
       });
     }
