@@ -1,0 +1,193 @@
+// quote(): statuses, requirements, fulfillment, request validation; DFM and quotes over real
+// fixtures through analyze(); the dfm and quote CLI commands.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { defaultCatalog } from '../src/catalog/index.ts';
+import { designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
+import { dfm, InvalidConfigurationError } from '../src/dfm/index.ts';
+import { quote } from '../src/pricing/index.ts';
+import { analyze } from '../src/analyze.ts';
+import type { Design } from '../src/contract.ts';
+
+const catalog = defaultCatalog();
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NOW = '2026-11-23T15:00:00.000Z';
+const STEEL = 'mat_mild_steel_0_060in';
+const TUBE = 'tub_4130_round_1_000od_0_065w';
+const design = designOf([sheetPart({ instance_count: 2 }), tubePart()]);
+const designs = { [design.id]: design };
+const ctx = { id: 'quo_test', now: NOW, baseUrl: 'https://kerf.example' };
+const full = { defaults: { material_id: STEEL, tube_profile_id: TUBE } };
+const shipTo = { name: 'A. Customer', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
+
+describe('quote()', () => {
+  test('ready quote: items, line items per part, fulfillment, totals', () => {
+    const r = quote({ items: [{ design_id: design.id, quantity: 5, configuration: full, client_reference_id: 'PO-7', quantity_options: [1, 5, 25, 25] }], ship_to: shipTo }, designs, catalog, ctx);
+    assert.equal(r.object, 'quote');
+    assert.equal(r.status, 'ready');
+    assert.equal(r.currency, 'usd');
+    assert.equal(r.status_url, 'https://kerf.example/v1/quotes/quo_test');
+    assert.equal(r.catalog_version, catalog.version);
+    assert.equal(r.expires_at, '2026-12-23T15:00:00.000Z');
+    const it = r.items[0];
+    assert.equal(it.client_reference_id, 'PO-7');
+    assert.equal(it.dfm.object, 'dfm_report');
+    assert.equal(it.dfm.parts.length, 2, 'each item carries its full DFM report');
+    assert.deepEqual(it.line_items.map((l) => [l.part_id, l.process, l.quantity]), [['prt_bracket', 'sheet_metal', 10], ['prt_tube', 'tube_laser', 5]]);
+    assert.deepEqual(it.quantity_options.map((o) => o.quantity), [1, 5, 25], 'duplicates dropped');
+    assert.equal(it.quantity_options[1].unit_amount_cents, it.unit_amount_cents);
+    const f = r.fulfillment;
+    assert.equal(f.shipping_status, 'rated');
+    assert.deepEqual(f.production.map((p) => p.speed), ['standard', 'expedited']);
+    assert.ok(f.production[1].estimated_ship_date < f.production[0].estimated_ship_date);
+    assert.ok(f.production[1].surcharge_cents > 0);
+    assert.equal(f.shipping_options.length, 6);
+    for (const o of f.shipping_options) {
+      assert.match(o.id, /^shp_(standard|expedited)_/);
+      assert.ok(o.estimated_delivery_date > o.planned_ship_date);
+      assert.equal(o.production_surcharge_cents, f.production.find((p) => p.speed === o.production_speed)!.surcharge_cents);
+    }
+    assert.equal(r.amount_shipping_cents, Math.min(...f.shipping_options.filter((o) => o.production_speed === 'standard').map((o) => o.amount_cents)));
+    assert.equal(r.tax.state, 'TX');
+    assert.equal(r.amount_tax_cents, Math.round(r.amount_subtotal_cents * 0.0625));
+    assert.equal(r.amount_total_cents, r.amount_subtotal_cents + r.amount_shipping_cents + r.amount_tax_cents);
+  });
+
+  test('without a destination: shipping and tax wait for it', () => {
+    const r = quote({ items: [{ design_id: design.id, quantity: 1, configuration: full }] }, designs, catalog, ctx);
+    assert.equal(r.fulfillment.shipping_status, 'destination_required');
+    assert.deepEqual(r.fulfillment.shipping_options, []);
+    assert.equal(r.tax.status, 'destination_required');
+    assert.equal(r.amount_tax_cents, 0);
+    assert.equal(r.amount_total_cents, r.amount_subtotal_cents);
+  });
+
+  test('requires_input: unpriced item, requirements surfaced at item and quote level', () => {
+    const r = quote({ items: [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: STEEL } } }] }, designs, catalog, ctx);
+    assert.equal(r.status, 'requires_input');
+    assert.equal(r.items[0].unit_amount_cents, null);
+    assert.equal(r.items[0].amount_cents, null);
+    assert.deepEqual(r.items[0].line_items, []);
+    assert.deepEqual(r.requirements.map((q) => q.field), ['tube_profile_id']);
+    assert.equal(r.amount_subtotal_cents, 0);
+  });
+
+  test('blocked but fully specified items are still priced', () => {
+    const d = designOf([sheetPart({ holes: [hole(1, 5, [40, 10], 20, { id: 1, distance: 2 })] })]);
+    const r = quote({ items: [{ design_id: d.id, quantity: 3, configuration: { defaults: { material_id: STEEL } } }] }, { [d.id]: d }, catalog, ctx);
+    assert.equal(r.status, 'blocked');
+    assert.ok(r.items[0].unit_amount_cents! > 0);
+    const ok = quote({ items: [{ design_id: d.id, quantity: 3, configuration: { defaults: { material_id: STEEL }, accepted_risks: ['hole_too_close_to_bend'] } }] }, { [d.id]: d }, catalog, ctx);
+    assert.equal(ok.status, 'ready');
+    assert.equal(ok.amount_subtotal_cents, r.amount_subtotal_cents);
+  });
+
+  test('several items add up; production warnings become manufacturing warnings', () => {
+    const d2 = designOf([sheetPart({ id: 'prt_sharp', bends: [{ id: 1, angle_degrees: 90, radius_mm: 0, length_mm: 80, direction: 'up', flange_lengths_mm: [20, 70] }] })], 'des_two');
+    const r = quote({ items: [{ design_id: design.id, quantity: 2, configuration: full }, { design_id: 'des_two', quantity: 4, configuration: { defaults: { material_id: STEEL } } }] }, { ...designs, des_two: d2 }, catalog, ctx);
+    assert.equal(r.amount_subtotal_cents, r.items[0].amount_cents! + r.items[1].amount_cents!);
+    assert.deepEqual(r.manufacturing_warnings.map((w) => [w.design_id, w.part_id, w.code]), [['des_two', 'prt_sharp', 'sharp_bend_radius_applied']]);
+    assert.notEqual(r.items[0].dfm.id, r.items[1].dfm.id);
+  });
+
+  const invalid: Array<[string, unknown, string]> = [
+    ['no items', { items: [] }, 'items'],
+    ['quantity 0', { items: [{ design_id: design.id, quantity: 0, configuration: full }] }, 'items[0].quantity'],
+    ['fractional quantity', { items: [{ design_id: design.id, quantity: 1.5, configuration: full }] }, 'items[0].quantity'],
+    ['eleven quantity options', { items: [{ design_id: design.id, quantity: 1, configuration: full, quantity_options: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }] }, 'items[0].quantity_options'],
+    ['bad quantity option', { items: [{ design_id: design.id, quantity: 1, configuration: full, quantity_options: [1, -2] }] }, 'items[0].quantity_options[1]'],
+    ['unknown design', { items: [{ design_id: 'des_missing', quantity: 1 }] }, 'items[0].design_id'],
+    ['unknown field', { items: [{ design_id: design.id, quantity: 1, colour: 'red' }] }, 'items[0].colour'],
+    ['non-US destination', { items: [{ design_id: design.id, quantity: 1, configuration: full }], ship_to: { ...shipTo, country: 'CA' } }, 'ship_to.country'],
+    ['unknown state', { items: [{ design_id: design.id, quantity: 1, configuration: full }], ship_to: { ...shipTo, state: 'QC' } }, 'ship_to.state'],
+    ['bad ZIP', { items: [{ design_id: design.id, quantity: 1, configuration: full }], ship_to: { ...shipTo, postal_code: 'K1A 0B1' } }, 'ship_to.postal_code'],
+    ['bad configuration inside an item', { items: [{ design_id: design.id, quantity: 1, configuration: { parts: 'all' } }] }, 'items[0].configuration.parts'],
+  ];
+  for (const [name, req, param] of invalid) {
+    test(`invalid request: ${name}`, () => {
+      assert.throws(() => quote(req, designs, catalog, ctx), (e: unknown) => e instanceof InvalidConfigurationError && e.param === param);
+    });
+  }
+});
+
+describe('real fixtures through analyze()', () => {
+  const load = async (rel: string): Promise<Design> => analyze(new Uint8Array(readFileSync(`${ROOT}/fixtures/${rel}`)), { fileName: rel, createdAt: NOW });
+  const fctx = { id: 'dfm_fx', now: NOW };
+
+  test('L bracket t2 r2 in 2 mm mild steel is ready and prices', async () => {
+    const d = await load('sheet/l_t2_r2.step');
+    const r = dfm(d, { defaults: { material_id: 'mat_mild_steel_2_0mm' } }, catalog, fctx);
+    assert.equal(r.status, 'ready', JSON.stringify(r.parts.map((p) => p.issues)));
+    assert.equal(dfm(d, { defaults: { material_id: 'mat_mild_steel_3_0mm' } }, catalog, fctx).parts[0].issues[0].code, 'thickness_mismatch');
+    const q = quote({ items: [{ design_id: d.id, quantity: 10, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }] }, { [d.id]: d }, catalog, { id: 'quo_fx', now: NOW });
+    assert.equal(q.status, 'ready');
+    assert.ok(q.items[0].line_items[0].breakdown.some((b) => b.type === 'bending'));
+  });
+
+  test('holes near a bend are a risk the customer may accept', async () => {
+    const d = await load('sheet/l_t2_holes_near_bend.step');
+    const cfg = { defaults: { material_id: 'mat_mild_steel_2_0mm' } };
+    const r = dfm(d, cfg, catalog, fctx);
+    assert.equal(r.status, 'blocked');
+    assert.ok(r.parts[0].issues.length > 0 && r.parts[0].issues.every((i) => i.code === 'hole_too_close_to_bend' && i.severity === 'warning' && i.hole_id !== null));
+    assert.equal(dfm(d, { ...cfg, accepted_risks: ['hole_too_close_to_bend'] }, catalog, fctx).status, 'ready');
+  });
+
+  test('6061-T6 takes a flat plate but not a bent part; 3 mm is not 0.125"', async () => {
+    const plate = await load('sheet/plate_t3_holes_slot.step');
+    assert.equal(dfm(plate, { defaults: { material_id: 'mat_5052_h32_3_0mm' } }, catalog, fctx).status, 'ready');
+    // 3.0 vs 3.175 mm is outside +-max(0.05, 5 %): the only finding is the thickness
+    assert.deepEqual(dfm(plate, { defaults: { material_id: 'mat_6061_t6_0_125in' } }, catalog, fctx).parts[0].issues.map((i) => i.code), ['thickness_mismatch']);
+    const l = await load('sheet/l_t3_r1.5.step');
+    const r = dfm(l, { defaults: { material_id: 'mat_6061_t6_0_125in' } }, catalog, fctx);
+    assert.ok(r.parts[0].issues.some((i) => i.code === 'material_not_bendable'));
+  });
+
+  test('a metric tube has no inch profile of its section', async () => {
+    const d = await load('tubes/round-25x1.5-l400-slot.step');
+    assert.equal(d.parts[0].suggested_process, 'tube_laser');
+    const r = dfm(d, { defaults: { tube_profile_id: TUBE } }, catalog, fctx);
+    assert.ok(r.parts[0].issues.some((i) => i.code === 'tube_profile_mismatch'));
+    assert.equal(dfm(d, {}, catalog, fctx).requirements[0].field, 'tube_profile_id');
+  });
+});
+
+describe('CLI', () => {
+  const kerf = (args: string[]): { code: number; out: string; err: string } => {
+    try {
+      return { code: 0, out: execFileSync('node', ['bin/kerf.mjs', ...args], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' }), err: '' };
+    } catch (e) {
+      const x = e as { status: number; stdout: string; stderr: string };
+      return { code: x.status, out: x.stdout, err: x.stderr };
+    }
+  };
+  test('kerf quote prints the quote with each item\'s full DFM report', () => {
+    const r = kerf(['quote', 'fixtures/sheet/l_t2_r2.step', '--configuration', '{"defaults":{"material_id":"mat_mild_steel_2_0mm"}}', '--quantity', '4', '--quantity-options', '1,4,40', '--now', NOW]);
+    assert.equal(r.code, 0, r.err);
+    const q = JSON.parse(r.out);
+    assert.equal(q.object, 'quote');
+    assert.equal(q.status, 'ready');
+    assert.equal(q.items[0].quantity, 4);
+    assert.deepEqual(q.items[0].quantity_options.map((o: { quantity: number }) => o.quantity), [1, 4, 40]);
+    assert.equal(q.items[0].dfm.object, 'dfm_report');
+    const again = JSON.parse(kerf(['quote', 'fixtures/sheet/l_t2_r2.step', '--configuration', '{"defaults":{"material_id":"mat_mild_steel_2_0mm"}}', '--quantity', '4', '--quantity-options', '1,4,40', '--now', NOW]).out);
+    assert.deepEqual(again, q, 'same input, same quote (ids included)');
+  });
+  test('kerf dfm prints the report; bad input is a JSON error with param and a non-zero exit', () => {
+    const r = kerf(['dfm', 'fixtures/sheet/l_t2_r2.step', '--configuration', '{}']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).status, 'requires_input');
+    const bad = kerf(['dfm', 'fixtures/sheet/l_t2_r2.step', '--configuration', '{"defaults":{"material_id":5}}']);
+    assert.notEqual(bad.code, 0);
+    assert.deepEqual(JSON.parse(bad.err.trim()).error.param, 'configuration.defaults.material_id');
+    const notJson = kerf(['dfm', 'fixtures/sheet/l_t2_r2.step', '--configuration', '{defaults']);
+    assert.equal(JSON.parse(notJson.err.trim()).error.code, 'invalid_configuration');
+    const noQty = kerf(['quote', 'fixtures/sheet/l_t2_r2.step']);
+    assert.equal(JSON.parse(noQty.err.trim()).error.param, 'quantity');
+    const missing = kerf(['dfm', 'fixtures/nope.step', '--configuration', '{}']);
+    assert.equal(JSON.parse(missing.err.trim()).error.code, 'file_not_found');
+  });
+});
