@@ -5,7 +5,7 @@ import { EngineError, type Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog, catalogEntries, findHardware, hardwareModelGlb, type Catalog, type CatalogKind as EngineCatalogKind, type Hardware } from '@kerf/engine/catalog/index.ts';
 import { productionFilesForModel } from '@kerf/engine/files/generate.ts';
 import { writeGlb } from '@kerf/engine/files/glb.ts';
-import type { AnalysisOutput, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteInputItem, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
+import type { AnalysisOutput, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
 
 const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
@@ -19,8 +19,8 @@ const PRODUCTION_EXT: Record<ProductionFileKind, string> = {
 };
 
 /** The engine's DFM and pricing modules, loaded when present (they land separately). */
-interface DfmModule { dfm(design: Design, configuration: Configuration, opts?: { catalog?: Catalog }): DfmOutcome | Promise<DfmOutcome> }
-interface QuoteModule { quote(items: QuoteInputItem[], opts?: { catalog?: Catalog; shipTo?: Record<string, unknown> | null }): QuoteOutcome | Promise<QuoteOutcome> }
+interface DfmModule { dfm(design: Design, configuration: unknown, catalog: Catalog, ctx: { id: string; now: string; baseUrl?: string; generateProductionFiles?: boolean }): unknown }
+interface QuoteModule { quote(request: unknown, designs: Record<string, Design>, catalog: Catalog, ctx: { id: string; now: string; baseUrl?: string; dfmId?: (i: number) => string }): unknown }
 
 async function optionalModule<T>(path: string): Promise<T | null> {
   try { return (await import(path)) as T; } catch (err) {
@@ -54,24 +54,24 @@ export class LocalEngine implements EngineApi {
     return catalogEntries(this.catalogData, KIND_NAMES[kind], { baseUrl: this.baseUrl }) as CatalogEntry[];
   }
 
-  async dfm(design: Design, configuration: Configuration): Promise<DfmOutcome> {
+  async dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome> {
     const mod = await optionalModule<DfmModule>('@kerf/engine/dfm/index.ts');
     if (!mod) throw Object.assign(new Error('DFM is not available in this build'), { code: 'engine_unavailable' });
-    return mod.dfm(design, configuration, { catalog: this.catalogData });
+    return mod.dfm(design, configuration, this.catalogData, { ...context, baseUrl: this.baseUrl }) as DfmOutcome;
   }
 
-  async quote(items: QuoteInputItem[], shipTo: Record<string, unknown> | null): Promise<QuoteOutcome> {
+  async quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(i: number): string }): Promise<QuoteOutcome> {
     const mod = await optionalModule<QuoteModule>('@kerf/engine/pricing/index.ts');
     if (!mod) throw Object.assign(new Error('pricing is not available in this build'), { code: 'engine_unavailable' });
-    return mod.quote(items, { catalog: this.catalogData, shipTo });
+    return mod.quote(request, designs, this.catalogData, { ...context, baseUrl: this.baseUrl }) as QuoteOutcome;
   }
 
   private async model(source: Uint8Array, design: Design): Promise<AnalyzedModel> {
     return analyzeModel(source, { fileName: design.name });
   }
 
-  async productionFiles(input: { design: Design; source: Uint8Array; partId: string; configuration: Configuration }): Promise<Partial<Record<ProductionFileKind, EngineFile>>> {
-    const model = await this.model(input.source, input.design);
+  async productionFiles(input: { design: Design; source: Uint8Array; partId: string; configuration: Configuration; kFactor?: number }): Promise<Partial<Record<ProductionFileKind, EngineFile>>> {
+    const model = await analyzeModel(input.source, { fileName: input.design.name, ...(input.kFactor !== undefined ? { kFactor: input.kFactor } : {}) });
     const files = await productionFilesForModel(input.source, model.parts, { partIds: [input.partId], kinds: ['production'] });
     const out: Partial<Record<ProductionFileKind, EngineFile>> = {};
     for (const [kind, bytes] of Object.entries(files[input.partId] ?? {})) {

@@ -96,6 +96,9 @@ export function toApiError(err: unknown): ApiError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError(status, 'invalid_request_error', 'invalid_request', e.message || 'Malformed request.');
   }
+  if (code === 'engine_unavailable') {
+    return new ApiError(503, 'api_error', 'engine_unavailable', `${e.message}; retry later.`, { retryable: true, headers: { 'retry-after': '30' } });
+  }
   if (code === 'queue_full') {
     return new ApiError(503, 'api_error', 'service_unavailable', 'The analysis queue is full; retry later.', { retryable: true, headers: { 'retry-after': '5' } });
   }

@@ -85,14 +85,15 @@ export const listQuery: S = {
 
 // ---- configuration (request side: strict) ----------------------------------------------------
 
-const id = { type: 'string', minLength: 1, maxLength: 100 };
+const id = { type: 'string', minLength: 1, maxLength: 200 };
 const side = { type: 'string', enum: ['top', 'bottom'] };
 const holeId = { type: 'integer', minimum: 0 };
 const strict = (properties: S, required: string[] = []): S => ({ type: 'object', properties, required, additionalProperties: false });
 const list = (items: S, max = 1000): S => ({ type: 'array', items, maxItems: max });
 
+const optionalId = { type: ['string', 'null'], minLength: 1, maxLength: 200 };
 const selections = {
-  material_id: id, tube_profile_id: id, powder_coat_color_id: id, finish_id: id,
+  material_id: optionalId, tube_profile_id: optionalId, powder_coat_color_id: optionalId, finish_id: optionalId,
 };
 
 export const configurationSchema: S = strict({
@@ -221,7 +222,7 @@ export const reviewLinkSchema: S = obj({
 /** Standard error responses every authenticated route may give. */
 export function errorResponses(...statuses: number[]): Record<string, S> {
   const out: Record<string, S> = {};
-  for (const s of [400, 401, 404, 429, 500, 503, ...statuses]) out[String(s)] = { description: 'Error', ...errorSchema };
+  for (const s of [400, 401, 404, 422, 429, 500, 503, ...statuses]) out[String(s)] = { description: 'Error', ...errorSchema };
   return out;
 }
 

@@ -5,7 +5,8 @@ import { EngineError } from '@kerf/engine/contract.ts';
 import type { UseCaseContext } from './context.ts';
 import { requireReadyDesign } from './designs.ts';
 import { collection, publicView, type Doc } from './documents.ts';
-import type { Configuration, ProductionFileKind } from './engine-api.ts';
+import type { Design } from '@kerf/engine/contract.ts';
+import type { Configuration, DfmOutcome, ProductionFileKind } from './engine-api.ts';
 import { ApiError, invalid, notFound } from './errors.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { newId } from './ids.ts';
@@ -14,71 +15,71 @@ export const PRODUCTION_FILES_JOB = 'production_files';
 
 export interface DfmRequest { design_id: string; configuration?: Configuration; generate_production_files?: boolean }
 
-type FileStatus = 'pending' | 'ready' | 'failed' | 'skipped';
 
 export interface DfmDoc extends Doc {
   object: 'dfm_report';
   design_id: string;
   status: 'ready' | 'requires_input' | 'blocked';
-  production_files: { status: FileStatus; reason: string | null; error: { code: string; message: string } | null; review_warning: { design_id: string; code: string; message: string } | null };
+  production_files: DfmOutcome['production_files'];
+  /** blob keys of the annotated part images */
+  _images?: Record<string, string>;
   /** blob keys of production files: part id -> kind -> key */
   _files?: Record<string, Partial<Record<ProductionFileKind, { key: string; contentType: string; name: string }>>>;
 }
 
 export function dfmUrl(ctx: UseCaseContext, id: string): string { return `${ctx.baseUrl}/v1/dfm/${id}`; }
 
-/** Engine DFM for one design; a configuration the engine refuses is a 422 naming it. */
-export async function computeDfm(ctx: UseCaseContext, design: Parameters<UseCaseContext['engine']['dfm']>[0], configuration: Configuration, param = 'configuration') {
+/** Engine DFM for one design; a configuration the engine refuses is a 422 naming the field. */
+export async function computeDfm(ctx: UseCaseContext, design: Design, configuration: Configuration, opts: { id: string; generateProductionFiles: boolean; paramPrefix?: string }): Promise<DfmOutcome> {
   try {
-    return await ctx.engine.dfm(design, configuration);
+    return await ctx.engine.dfm(design, configuration, { id: opts.id, now: ctx.now().toISOString(), generateProductionFiles: opts.generateProductionFiles });
   } catch (err) {
-    if (err instanceof EngineError && err.code === 'invalid_configuration') throw invalid('invalid_configuration', err.message, param);
+    if (err instanceof EngineError && err.code === 'invalid_configuration') {
+      const param = (err as EngineError & { param?: string }).param ?? 'configuration';
+      throw invalid('invalid_configuration', err.message, `${opts.paramPrefix ?? ''}${param}`);
+    }
     throw err;
   }
 }
 
 export async function createDfmReport(ctx: UseCaseContext, accountId: string, req: DfmRequest, paramPrefix = ''): Promise<DfmDoc> {
   const { design } = await requireReadyDesign(ctx, accountId, req.design_id, `${paramPrefix}design_id`);
-  const configuration = req.configuration ?? {};
-  checkPartIds(design.parts.map((p) => p.id), configuration, paramPrefix);
-  const outcome = await computeDfm(ctx, design, configuration, `${paramPrefix}configuration`);
   const id = newId('dfm');
-  const generate = req.generate_production_files !== false;
-  const fileStatus: FileStatus = !generate ? 'skipped' : outcome.status === 'ready' ? 'pending' : 'skipped';
-  const reason = !generate ? 'not_requested' : outcome.status === 'ready' ? null : outcome.status;
-  const { status, parts, requirements, assembly_issues, ...extra } = outcome;
-  const doc: DfmDoc = {
-    ...extra,
-    id,
-    object: 'dfm_report',
-    design_id: design.id,
-    status,
-    configuration,
-    parts: parts.map((p) => ({ issues: [], production_warnings: [], ...p, image_url: `${dfmUrl(ctx, id)}/parts/${p.part_id}/image` })),
-    requirements,
-    assembly_issues,
-    production_files: { status: fileStatus, reason, error: null, review_warning: null },
-    created_at: ctx.now().toISOString(),
-  };
+  const report = await computeDfm(ctx, design, req.configuration ?? {}, { id, generateProductionFiles: req.generate_production_files !== false, paramPrefix });
+  return storeDfmReport(ctx, accountId, report);
+}
+
+/** Keeps an engine DFM report (from /v1/dfm or inside a quote) and starts its production files. */
+export async function storeDfmReport(ctx: UseCaseContext, accountId: string, report: DfmOutcome): Promise<DfmDoc> {
+  const id = report.id;
+  // The annotated images are files, not fields: kept as blobs behind each part's image_url.
+  const images: Record<string, string> = {};
+  const parts = [];
+  for (const p of report.parts) {
+    const { image_svg, ...rest } = p;
+    if (typeof image_svg === 'string') {
+      const key = `dfm/${id}/parts/${p.part_id}/image.svg`;
+      await ctx.store.blobs.put(key, Buffer.from(image_svg, 'utf8'), { contentType: 'image/svg+xml' });
+      images[p.part_id] = key;
+    }
+    parts.push({ ...rest, image_url: `${dfmUrl(ctx, id)}/parts/${p.part_id}/image` });
+  }
+  const doc: DfmDoc = { ...report, id, object: 'dfm_report', parts, _images: images };
   await collection(ctx, 'dfm_reports').create(accountId, doc, { id });
-  if (fileStatus === 'pending') {
+  if (doc.production_files.status === 'pending') {
     await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId });
     ctx.notifyJobs();
   }
   return publicView(doc);
 }
 
-/** Every configured part must be a part of the design (returned ids only, rule 3). */
-function checkPartIds(partIds: string[], configuration: Configuration, paramPrefix: string): void {
-  const parts = (configuration as { parts?: Array<{ part_id: string }> }).parts ?? [];
-  const known = new Set(partIds);
-  const seen = new Set<string>();
-  parts.forEach((p, i) => {
-    const param = `${paramPrefix}configuration.parts[${i}].part_id`;
-    if (!known.has(p.part_id)) throw invalid('unknown_part', `Part '${p.part_id}' is not a part of this design; use the part ids the design returned.`, param);
-    if (seen.has(p.part_id)) throw invalid('duplicate_part', `Part '${p.part_id}' is configured twice.`, param);
-    seen.add(p.part_id);
-  });
+/** Signed URL of a DFM part image: the annotated SVG the report was made with, else the part's own view. */
+export async function dfmImageUrl(ctx: UseCaseContext, accountId: string, dfmId: string, partId: string, format: 'svg' | 'png'): Promise<string | null> {
+  const doc = await getDfmDoc(ctx, accountId, dfmId);
+  if (!(doc.parts as Array<{ part_id: string }>).some((p) => p.part_id === partId)) throw notFound('part', partId, 'part_id');
+  const key = doc._images?.[partId];
+  if (format !== 'svg' || !key) return null;
+  return ctx.signer.sign({ k: key, t: 'image/svg+xml', n: `${dfmId}-${partId}.svg` });
 }
 
 export async function getDfmDoc(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc> {
@@ -121,7 +122,9 @@ export const productionFilesJob: JobKindHandlers = {
     for (const p of doc.parts as Array<{ part_id: string; status: string }>) {
       const part = design.parts.find((x) => x.id === p.part_id);
       if (!part || !part.manufacturable) continue;
-      const made = await ctx.engine.productionFiles({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), partId: p.part_id, configuration: doc.configuration as Configuration });
+      // The flat uses the configured material's K-factor (contract: material K when configured).
+      const kFactor = typeof (p as { k_factor?: unknown }).k_factor === 'number' ? (p as unknown as { k_factor: number }).k_factor : undefined;
+      const made = await ctx.engine.productionFiles({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), partId: p.part_id, configuration: doc.configuration as Configuration, kFactor });
       files[p.part_id] = {};
       for (const [kind, f] of Object.entries(made)) {
         if (!f) continue;

@@ -46,38 +46,28 @@ export const PRODUCTION_FILE_KINDS: readonly ProductionFileKind[] = [
 
 export type Configuration = Record<string, unknown>;
 
-/** A DFM report as the engine computes it, before ids, urls and timestamps are added. */
+/** The DFM report of contract.md as the engine computes it (parts may carry `image_svg`). */
 export interface DfmOutcome {
+  id: string;
+  object: 'dfm_report';
+  design_id: string;
   status: 'ready' | 'requires_input' | 'blocked';
-  parts: Array<Record<string, unknown> & { part_id: string; status: string }>;
+  configuration: Configuration;
+  parts: Array<Record<string, unknown> & { part_id: string; status: string; image_svg?: string }>;
   requirements: Array<Record<string, unknown>>;
   assembly_issues: Array<Record<string, unknown>>;
+  production_files: { status: 'pending' | 'ready' | 'failed' | 'skipped'; reason: string | null; error: { code: string; message: string } | null; review_warning: { design_id: string; code: string; message: string } | null };
+  created_at: string;
   [field: string]: unknown;
 }
 
-/** One quote item's price as the engine computes it. */
-export interface PricedItem {
-  unit_amount_cents: number;
-  amount_cents: number;
-  quantity_options: Array<{ quantity: number; unit_amount_cents: number; amount_cents: number }>;
-  line_items: Array<Record<string, unknown>>;
-  [field: string]: unknown;
-}
-
-export interface QuoteInputItem {
-  design: Design;
-  quantity: number;
-  configuration: Configuration;
-  quantity_options?: number[];
-  dfm: DfmOutcome;
-}
-
+/** The quote of contract.md as the engine computes it; each item carries its full DFM report. */
 export interface QuoteOutcome {
-  items: PricedItem[];
-  fulfillment: Record<string, unknown>;
-  amount_subtotal_cents: number;
-  amount_shipping_cents: number;
-  amount_tax_cents: number;
+  id: string;
+  object: 'quote';
+  status: 'ready' | 'requires_input' | 'blocked';
+  items: Array<Record<string, unknown> & { design_id: string; dfm: DfmOutcome }>;
+  production_files: { review_warning: { design_id: string; code: string; message: string } | null };
   [field: string]: unknown;
 }
 
@@ -85,10 +75,12 @@ export interface EngineApi {
   /** Throws EngineError (invalid_step, empty_model, ...) for files it cannot analyze. */
   analyze(bytes: Uint8Array, options: { fileName: string; kFactor?: number }): Promise<AnalysisOutput>;
   catalog(kind: CatalogKind): Promise<CatalogEntry[]>;
-  dfm(design: Design, configuration: Configuration): Promise<DfmOutcome>;
-  quote(items: QuoteInputItem[], shipTo: Record<string, unknown> | null): Promise<QuoteOutcome>;
+  /** Throws EngineError invalid_configuration (with `param`) for a malformed configuration. */
+  dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome>;
+  /** DFM + price of a quote request. Throws EngineError invalid_configuration (with `param`). */
+  quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(itemIndex: number): string }): Promise<QuoteOutcome>;
   /** Production files of one part for a configuration; null when the part has none of that kind. */
-  productionFiles(input: { design: Design; source: Uint8Array; partId: string; configuration: Configuration }): Promise<Partial<Record<ProductionFileKind, EngineFile>>>;
+  productionFiles(input: { design: Design; source: Uint8Array; partId: string; configuration: Configuration; kFactor?: number }): Promise<Partial<Record<ProductionFileKind, EngineFile>>>;
   /** A 3D model of a hardware catalog item (stud, nut, standoff); null when there is none. */
   hardwareModel(kind: 'studs' | 'nuts' | 'standoffs', itemId: string): Promise<EngineFile | null>;
   /** Files made on demand from the source (part STEP views, images); null when unavailable. */

@@ -4,10 +4,11 @@ import type { Job } from '@kerf/store';
 import type { Design } from '@kerf/engine/contract.ts';
 import type { UseCaseContext } from './context.ts';
 import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign } from './designs.ts';
-import { createDfmReport, type DfmDoc } from './dfm.ts';
+import { storeDfmReport } from './dfm.ts';
+import { EngineError } from '@kerf/engine/contract.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
-import type { Configuration, QuoteInputItem } from './engine-api.ts';
-import { notFound } from './errors.ts';
+import type { Configuration } from './engine-api.ts';
+import { invalid, notFound } from './errors.ts';
 import { newId } from './ids.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { FILE_QUOTE_JOB } from './analysis-job.ts';
@@ -48,62 +49,26 @@ function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus): Quote
   };
 }
 
-const SEVERITY: Record<string, number> = { ready: 0, requires_input: 1, blocked: 2 };
-
-/** DFM every item, price the lot, and build the quote body (not yet stored). */
+/** DFM and price every item through the engine, keep each item's DFM report, and build the quote. */
 async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, req: QuoteRequest): Promise<QuoteDoc> {
-  const inputs: QuoteInputItem[] = [];
-  const reports: DfmDoc[] = [];
+  const designs: Record<string, Design> = {};
   for (let i = 0; i < req.items.length; i++) {
-    const it = req.items[i];
-    const prefix = `items[${i}].`;
-    const { design } = await requireReadyDesign(ctx, accountId, it.design_id, `${prefix}design_id`);
-    const report = await createDfmReport(ctx, accountId, { design_id: it.design_id, configuration: it.configuration ?? {} }, prefix);
-    reports.push(report);
-    inputs.push({ design, quantity: it.quantity, configuration: it.configuration ?? {}, quantity_options: it.quantity_options, dfm: report as never });
+    const designId = req.items[i].design_id;
+    if (!designs[designId]) designs[designId] = (await requireReadyDesign(ctx, accountId, designId, `items[${i}].design_id`)).design;
   }
-  const priced = await ctx.engine.quote(inputs, req.ship_to ?? null);
-  const quote = emptyQuote(ctx, id, 'ready');
-  let worst = 0;
-  const items = req.items.map((it, i) => {
-    const report = reports[i];
-    worst = Math.max(worst, SEVERITY[report.status] ?? 0);
-    const p = priced.items[i];
-    const ready = report.status === 'ready';
-    return {
-      ...p,
-      design_id: it.design_id,
-      quantity: it.quantity,
-      status: report.status,
-      client_reference_id: it.client_reference_id ?? null,
-      unit_amount_cents: ready ? p.unit_amount_cents : null,
-      amount_cents: ready ? p.amount_cents : null,
-      quantity_options: ready ? p.quantity_options : [],
-      dfm: report,
-      requirements: report.requirements,
-      line_items: ready ? p.line_items : [],
-    };
-  });
-  const status: QuoteStatus = worst === 2 ? 'blocked' : worst === 1 ? 'requires_input' : 'ready';
-  const { items: _i, fulfillment, amount_subtotal_cents, amount_shipping_cents, amount_tax_cents, ...extra } = priced;
-  void _i;
-  const total = amount_subtotal_cents + amount_shipping_cents + amount_tax_cents;
-  const warnings = reports.flatMap((r) => (r.parts as Array<{ part_id: string; production_warnings?: unknown[] }>).flatMap((p) => p.production_warnings ?? []));
-  const reviewWarning = reports.map((r) => r.production_files.review_warning).find((w) => w) ?? null;
-  return {
-    ...quote,
-    ...extra,
-    status,
-    amount_subtotal_cents: status === 'ready' ? amount_subtotal_cents : null,
-    amount_shipping_cents: status === 'ready' ? amount_shipping_cents : null,
-    amount_tax_cents: status === 'ready' ? amount_tax_cents : null,
-    amount_total_cents: status === 'ready' ? total : null,
-    items,
-    requirements: items.flatMap((it) => it.requirements as unknown[]),
-    fulfillment,
-    manufacturing_warnings: warnings,
-    production_files: { review_warning: reviewWarning },
-  };
+  const dfmIds = req.items.map(() => newId('dfm'));
+  let priced;
+  try {
+    priced = await ctx.engine.quote(req, designs, { id, now: ctx.now().toISOString(), dfmId: (i) => dfmIds[i] });
+  } catch (err) {
+    if (err instanceof EngineError && err.code === 'invalid_configuration') {
+      throw invalid('invalid_configuration', err.message, (err as EngineError & { param?: string }).param ?? 'items');
+    }
+    throw err;
+  }
+  const items = [];
+  for (const item of priced.items) items.push({ ...item, dfm: await storeDfmReport(ctx, accountId, item.dfm) });
+  return { ...priced, id, object: 'quote', status: priced.status, status_url: quoteUrl(ctx, id), items, error: null };
 }
 
 export async function createQuote(ctx: UseCaseContext, accountId: string, req: QuoteRequest): Promise<QuoteDoc> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { UseCaseContext } from '@kerf/usecases/context.ts';
-import { createDfmReport, getDfmReport, productionFileUrl, type DfmRequest } from '@kerf/usecases/dfm.ts';
+import { createDfmReport, dfmImageUrl, getDfmReport, productionFileUrl, type DfmRequest } from '@kerf/usecases/dfm.ts';
 import { designFileNames, designFileUrl, type ImageFormat, type ImageView } from '@kerf/usecases/files.ts';
 import { PRODUCTION_FILE_KINDS, type ProductionFileKind } from '@kerf/usecases/engine-api.ts';
 import { callerOf } from '../auth.ts';
@@ -56,6 +56,8 @@ export async function dfmRoutes(app: FastifyInstance, ctx: UseCaseContext): Prom
     const { dfm_id, part_id } = request.params as { dfm_id: string; part_id: string };
     const q = request.query as { view: ImageView; format: ImageFormat; width: number };
     const { accountId } = callerOf(request);
+    const annotated = await dfmImageUrl(ctx, accountId, dfm_id, part_id, q.format);
+    if (annotated) return reply.redirect(annotated, 307);
     const report = await getDfmReport(ctx, accountId, dfm_id);
     return reply.redirect(await designFileUrl(ctx, accountId, report.design_id, designFileNames.partImage(part_id, q.view, q.format, q.width), part_id), 307);
   });
