@@ -5,7 +5,7 @@
 import type { Solid, TubeAnalysis, Refusal, Surface, Vec3, TubeFeature, RecognitionWarning } from '../geometry/model.ts';
 import { dot, basisOf, point } from '../geometry/vec.ts';
 import { candidateAxes, extentAlong } from './axes.ts';
-import { faceOfTriangles, sliceMesh, classifySection, type SectionLoop } from './section.ts';
+import { faceOfTriangles, sliceMesh, classifySection, projectAlong, type SectionLoop } from './section.ts';
 import { runsAlong, sameSurface, parallelDirections, distanceToLine } from './surfaces.ts';
 import { measureProfile } from './profile.ts';
 import { skinBoundaryLoops, loopLength, windingAboutAxis, classifyInteriorLoop, classifyEndLoop } from './cuts.ts';
@@ -88,16 +88,27 @@ function skinFaces(solid: Solid, classes: Surface[], d: Vec3): Set<number> {
   return out;
 }
 
+/** Stations sliced first, as fractions of the length. */
+const PROBE_STATIONS = [0.5, 0.25, 0.75, 0.1, 0.9];
+
 function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   const [u, v] = basisOf(d);
   const { min, max } = extentAlong(solid, d);
   const span = max - min;
   if (!(span > 0)) return null;
-  const stations = Array.from({ length: SECTION_STATIONS }, (_, k) => min + (span * (k + 0.5)) / SECTION_STATIONS);
-  const sections = stations.map((x) => {
-    const { loops, broken } = sliceMesh(solid, faceOfTri, d, u, v, x);
+  const along = projectAlong(solid, d);
+  const section = (x: number) => {
+    const { loops, broken } = sliceMesh(solid, faceOfTri, d, u, v, x, along);
     return { x, loops, broken, ...classifySection(loops) };
-  });
+  };
+  // cheap rejection first: a few spread stations must show a ring (tube) or all be one simple
+  // loop (bar, plate seen edge-on); anything else is not tube-like along this axis
+  const at = (k: number) => min + (span * (k + 0.5)) / SECTION_STATIONS;
+  const probe = PROBE_STATIONS.map((f) => Math.round(f * (SECTION_STATIONS - 1)));
+  const first = probe.map((k) => section(at(k)));
+  if (!first.some((s) => s.kind === 'annulus' || s.kind === 'solid')) return null;
+  const sections = [...first, ...Array.from({ length: SECTION_STATIONS }, (_, k) => k).filter((k) => !probe.includes(k)).map((k) => section(at(k)))]
+    .sort((a, b) => a.x - b.x);
   const rings = sections.filter((s) => s.kind === 'annulus' && !s.broken);
   if (rings.length === 0) {
     const solidSections = sections.filter((s) => s.kind === 'solid');

@@ -19,15 +19,22 @@ export function faceOfTriangles(solid: Solid): Int32Array {
   return out;
 }
 
-/** Section of the mesh by the plane d.p = x. Loops that cannot be closed (open mesh) are dropped
+/** Every point's coordinate along d (shared by all sections across one axis). */
+export function projectAlong(solid: Solid, d: Vec3): Float64Array {
+  const P = solid.points, out = new Float64Array(P.length / 3);
+  for (let i = 0; i < out.length; i++) out[i] = d[0] * P[i * 3] + d[1] * P[i * 3 + 1] + d[2] * P[i * 3 + 2];
+  return out;
+}
+
+/** Section of the mesh by the plane d.p = x (`along`: precomputed projectAlong(solid, d)). Loops that cannot be closed (open mesh) are dropped
  * and reported through `broken`. */
-export function sliceMesh(solid: Solid, faceOfTri: Int32Array, d: Vec3, u: Vec3, v: Vec3, x: number): { loops: SectionLoop[]; broken: boolean } {
+export function sliceMesh(solid: Solid, faceOfTri: Int32Array, d: Vec3, u: Vec3, v: Vec3, x: number, along?: Float64Array): { loops: SectionLoop[]; broken: boolean } {
   const P = solid.points, T = solid.triangles;
   const n = P.length / 3;
   const side = new Int8Array(n);
   const s = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    s[i] = d[0] * P[i * 3] + d[1] * P[i * 3 + 1] + d[2] * P[i * 3 + 2] - x;
+    s[i] = (along ? along[i] : d[0] * P[i * 3] + d[1] * P[i * 3 + 1] + d[2] * P[i * 3 + 2]) - x;
     side[i] = s[i] > 0 ? 1 : 0;
   }
   const key = (a: number, b: number) => (a < b ? a * n + b : b * n + a);
