@@ -101,7 +101,11 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
 
   // place the flat on its smallest enclosing rectangle
   const rect = enclosingRectangle(outerLoop.contour);
-  const m = canonicalTurn(rect.motion, rect.length, rect.width, outerLoop.contour, inner);
+  const features: Vec2[] = [
+    ...u.bends.map((b): Vec2 => [(b.line[0][0] + b.line[1][0]) / 2, (b.line[0][1] + b.line[1][1]) / 2]),
+    ...inner.map((c) => contourCentroid(c)),
+  ];
+  const m = canonicalTurn(rect.motion, rect.length, rect.width, outerLoop.contour, inner, features);
   const outer = transformContour(m, outerLoop.contour);
   const placedInner = inner.map((c) => transformContour(m, c));
   const width = rect.width;
@@ -163,13 +167,17 @@ const SYMMETRY_TOLERANCE = 1e-4;
  * The enclosing rectangle fixes the flat up to a half turn; pick the one that puts the material's
  * centroid toward the origin (x first, then y) so ids and DXFs do not depend on the part's pose.
  */
-function canonicalTurn(m: Rigid2, length: number, width: number, outer: Contour, inner: Contour[]): Rigid2 {
+function canonicalTurn(m: Rigid2, length: number, width: number, outer: Contour, inner: Contour[], features: Vec2[]): Rigid2 {
   const moment = (c: Contour) => { const a = contourArea(c); const p = contourCentroid(c); return [a, a * p[0], a * p[1]]; };
   let [a, mx, my] = moment(transformContour(m, outer));
   for (const c of inner) { const [b, bx, by] = moment(transformContour(m, c)); a += b; mx += bx; my += by; }
-  const dx = mx / a - length / 2, dy = my / a - width / 2;
-  const flip = dx > SYMMETRY_TOLERANCE || (Math.abs(dx) <= SYMMETRY_TOLERANCE && dy > SYMMETRY_TOLERANCE);
-  if (!flip) return m;
+  // a symmetric outline falls back on its features (bend lines, holes)
+  let fx = 0, fy = 0;
+  for (const f of features) { const q = applyRigid2(m, f); fx += q[0] / features.length; fy += q[1] / features.length; }
+  const keys = [mx / a - length / 2, my / a - width / 2];
+  if (features.length > 0) keys.push(fx - length / 2, fy - width / 2);
+  const decisive = keys.find((k) => Math.abs(k) > SYMMETRY_TOLERANCE);
+  if (decisive === undefined || decisive < 0) return m;
   // half turn about the rectangle's centre
   return { cos: -m.cos, sin: -m.sin, tx: length - m.tx, ty: width - m.ty };
 }
