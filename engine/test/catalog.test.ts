@@ -2,10 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import validator from 'gltf-validator';
+import { createRequire } from 'node:module';
 import { CATALOG_KINDS, catalogEntries, defaultCatalog, hardwareModelGlb, indexCatalog } from '../src/catalog/index.ts';
 import { interpolateKFactor } from '../src/sheet/kfactor.ts';
 
+const require = createRequire(import.meta.url);
+const validator = require('gltf-validator') as { validateBytes(b: Uint8Array): Promise<{ issues: { numErrors: number; messages: unknown[] } }> };
 const catalog = defaultCatalog();
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -141,8 +143,9 @@ test('kerf catalog prints each kind as a list; bad kinds are JSON errors', () =>
     assert.equal(out.next_cursor, null);
     assert.ok(out.data.length > 0, kind);
   }
-  let err: { status: number; stderr: string } | null = null;
-  try { execFileSync('node', ['bin/kerf.mjs', 'catalog', 'rivets'], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' }); } catch (e) { err = e as never; }
+  const err = ((): { status: number; stderr: string } | null => {
+    try { execFileSync('node', ['bin/kerf.mjs', 'catalog', 'rivets'], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' }); return null; } catch (e) { return e as { status: number; stderr: string }; }
+  })();
   assert.ok(err && err.status !== 0);
-  assert.equal(JSON.parse(err!.stderr.trim().split('\n')[0]).error.code, 'unknown_catalog');
+  assert.equal(JSON.parse(err.stderr.trim().split('\n')[0]).error.code, 'unknown_catalog');
 });

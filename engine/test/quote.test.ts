@@ -93,6 +93,18 @@ describe('quote()', () => {
     assert.notEqual(r.items[0].dfm.id, r.items[1].dfm.id);
   });
 
+  test('service form: quote(items with their DFM, { catalog, shipTo, now }) prices without quote ids', () => {
+    const report = dfm(design, full, catalog, { id: 'dfm_stored', now: NOW });
+    const out = quote([{ design, quantity: 5, configuration: full, quantity_options: [1, 5], dfm: report }], { catalog, shipTo: shipTo, now: NOW });
+    const direct = quote({ items: [{ design_id: design.id, quantity: 5, configuration: full, quantity_options: [1, 5] }], ship_to: shipTo }, designs, catalog, ctx);
+    assert.equal(out.amount_subtotal_cents, direct.amount_subtotal_cents);
+    assert.equal(out.amount_total_cents, direct.amount_total_cents);
+    assert.deepEqual(out.fulfillment, direct.fulfillment);
+    assert.equal(out.items[0].dfm.id, 'dfm_stored');
+    assert.ok(!('id' in out) && !('status' in out) && !('created_at' in out), 'the caller owns ids, status and timestamps');
+    assert.throws(() => quote([{ design, quantity: 0, dfm: report }], { catalog, now: NOW }), (e: unknown) => e instanceof InvalidConfigurationError && e.param === 'items[0].quantity');
+  });
+
   const invalid: Array<[string, unknown, string]> = [
     ['no items', { items: [] }, 'items'],
     ['quantity 0', { items: [{ design_id: design.id, quantity: 0, configuration: full }] }, 'items[0].quantity'],

@@ -1,6 +1,6 @@
 // Pricing: part breakdowns, quantity options, production speeds, shipping, tax, the quote.
-export { quote, parseQuoteRequest, MAX_QUANTITY, MAX_QUANTITY_OPTIONS } from './quote.ts';
-export type { Quote, QuoteItem, QuoteRequest, QuoteItemRequest, QuoteContext, LineItem, QuantityOption, Fulfillment, ShippingOption, ProductionSpeed, ShipTo } from './quote.ts';
+export { quote, priceItems, parseQuoteRequest, MAX_QUANTITY, MAX_QUANTITY_OPTIONS } from './quote.ts';
+export type { PricingInput, PricingOutcome, PricingOptions, Quote, QuoteItem, QuoteRequest, QuoteItemRequest, QuoteContext, LineItem, QuantityOption, Fulfillment, ShippingOption, ProductionSpeed, ShipTo } from './quote.ts';
 export { pricePart, partMassKg, volumeMultiplier } from './part-price.ts';
 export type { BreakdownEntry, BreakdownType } from './part-price.ts';
 export { planShipment, rateShipment, shippingZone, DEFAULT_SHIPPING } from './shipping.ts';

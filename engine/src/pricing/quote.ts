@@ -3,9 +3,9 @@
 // Pure and deterministic: ids and the clock come in; all amounts are integer cents.
 import type { Design } from '../contract.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { indexCatalog } from '../catalog/index.ts';
+import { defaultCatalog, indexCatalog } from '../catalog/index.ts';
 import { dfm, type DfmReport, type DfmRequirement, type DfmStatus } from '../dfm/report.ts';
-import { InvalidConfigurationError, effectiveSelections, type Configuration } from '../dfm/configuration.ts';
+import { InvalidConfigurationError, effectiveSelections, parseConfiguration, type Configuration } from '../dfm/configuration.ts';
 import { pricePart, partMassKg, volumeMultiplier, type BreakdownEntry, type StockForPrice } from './part-price.ts';
 import { addBusinessDays } from './calendar.ts';
 import { DEFAULT_SHIPPING, planShipment, rateShipment, shippingZone, type ShipmentPart, type ShippingConfig } from './shipping.ts';
@@ -191,40 +191,59 @@ function worstStatus(s: DfmStatus[]): DfmStatus {
   return s.includes('blocked') ? 'blocked' : s.includes('requires_input') ? 'requires_input' : 'ready';
 }
 
-export function quote(requestRaw: unknown, designs: ReadonlyMap<string, Design> | Record<string, Design>, catalog: Catalog, ctx: QuoteContext): Quote {
-  const request = parseQuoteRequest(requestRaw);
-  const lookup = (id: string): Design | undefined => (designs instanceof Map ? designs.get(id) : (designs as Record<string, Design>)[id]);
-  const base = (ctx.baseUrl ?? '').replace(/\/+$/, '');
+/** One item to price: its design, quantity and the DFM report already made for its configuration. */
+export interface PricingInput {
+  design: Design;
+  quantity: number;
+  /** used only when the report carries no normalised configuration */
+  configuration?: unknown;
+  quantity_options?: number[];
+  client_reference_id?: string | null;
+  dfm: DfmReport;
+}
+
+/** Prices, fulfillment and tax for items whose DFM is done (what the service's quote use case needs). */
+export interface PricingOutcome {
+  items: QuoteItem[];
+  fulfillment: Fulfillment;
+  amount_subtotal_cents: number;
+  amount_shipping_cents: number;
+  amount_tax_cents: number;
+  amount_total_cents: number;
+  tax: Quote['tax'];
+  catalog_version: string;
+  manufacturing_warnings: Quote['manufacturing_warnings'];
+}
+
+export interface PricingOptions { catalog?: Catalog; shipTo?: unknown; now?: string; shipping?: ShippingConfig }
+
+/** The pricing core: line items, quantity options, production speeds, shipping and tax. */
+export function priceItems(inputs: PricingInput[], shipToRaw: unknown, catalog: Catalog, now: string, shippingConfig: ShippingConfig = DEFAULT_SHIPPING): PricingOutcome {
+  const shipTo = shipToRaw === undefined || shipToRaw === null ? null : parseQuoteRequest({ items: [{ design_id: 'x', quantity: 1 }], ship_to: shipToRaw }).ship_to;
   const items: QuoteItem[] = [];
   const shipmentParts: ShipmentPart[] = [];
   const flags = { bends: false, inserts: false, welds: false, finishDays: 0, pieces: 0 };
-  request.items.forEach((it, i) => {
-    const design = lookup(it.design_id);
-    if (!design) fail(`items[${i}].design_id`, `design ${it.design_id} was not found`);
-    let report: DfmReport;
-    try {
-      report = dfm(design!, it.configuration, catalog, { id: ctx.dfmId ? ctx.dfmId(i) : `${ctx.id}_dfm_${i}`, now: ctx.now, baseUrl: ctx.baseUrl });
-    } catch (e) {
-      if (e instanceof InvalidConfigurationError) throw new InvalidConfigurationError(`items[${i}].${e.param}`, e.message);
-      throw e;
-    }
-    const config = report.configuration;
-    const main = priceItem(design!, config, report, it.quantity, catalog);
+  inputs.forEach((it, i) => {
+    quantityOf(it.quantity, `items[${i}].quantity`);
+    const opts = it.quantity_options ?? [];
+    if (!Array.isArray(opts) || opts.length > MAX_QUANTITY_OPTIONS) fail(`items[${i}].quantity_options`, `at most ${MAX_QUANTITY_OPTIONS} quantity options`);
+    opts.forEach((q, j) => quantityOf(q, `items[${i}].quantity_options[${j}]`));
+    const report = it.dfm;
+    const config = report.configuration && Array.isArray(report.configuration.parts) ? report.configuration : parseConfiguration(it.configuration);
+    const main = priceItem(it.design, config, report, it.quantity, catalog);
     const itemUnit = (lines: LineItem[], q: number): number => lines.reduce((a, l) => a + l.amount_cents, 0) / q;
     const unit = main.priceable ? itemUnit(main.lines, it.quantity) : null;
-    const options = [...new Set(it.quantity_options ?? [])].map((q) => {
-      if (!main.priceable) return null;
-      const p = priceItem(design!, config, report, q, catalog);
-      const u = itemUnit(p.lines, q);
+    const options = main.priceable ? [...new Set(opts)].map((q) => {
+      const u = itemUnit(priceItem(it.design, config, report, q, catalog).lines, q);
       return { quantity: q, unit_amount_cents: u, amount_cents: u * q };
-    }).filter((x): x is QuantityOption => x !== null);
+    }) : [];
     if (main.priceable) {
       shipmentParts.push(...main.shipment);
       flags.bends ||= main.flags.bends; flags.inserts ||= main.flags.inserts; flags.welds ||= main.flags.welds;
       flags.finishDays = Math.max(flags.finishDays, main.flags.finishDays); flags.pieces += main.flags.pieces;
     }
     items.push({
-      design_id: design!.id, quantity: it.quantity, status: report.status, client_reference_id: it.client_reference_id ?? null,
+      design_id: it.design.id, quantity: it.quantity, status: report.status, client_reference_id: it.client_reference_id ?? null,
       unit_amount_cents: unit, amount_cents: unit === null ? null : unit * it.quantity, quantity_options: options, dfm: report,
       requirements: report.requirements, line_items: main.priceable ? main.lines : [],
     });
@@ -234,17 +253,16 @@ export function quote(requestRaw: unknown, designs: ReadonlyMap<string, Design> 
   // production speeds
   const run = LARGE_RUN_PIECES.reduce((d, [pieces, days]) => (flags.pieces > pieces ? days : d), 0);
   const standardDays = BASE_PRODUCTION_DAYS + (flags.bends ? BENDING_DAYS : 0) + (flags.inserts ? INSERTION_DAYS : 0) + (flags.welds ? WELDING_DAYS : 0) + flags.finishDays + run;
-  const production: ProductionSpeed[] = [{ speed: 'standard', production_days: standardDays, estimated_ship_date: addBusinessDays(ctx.now, standardDays), surcharge_cents: 0 }];
+  const production: ProductionSpeed[] = [{ speed: 'standard', production_days: standardDays, estimated_ship_date: addBusinessDays(now, standardDays), surcharge_cents: 0 }];
   const expeditedDays = Math.max(MIN_PRODUCTION_DAYS, standardDays - EXPEDITE_DAYS_SAVED);
   if (expeditedDays < standardDays) {
-    production.push({ speed: 'expedited', production_days: expeditedDays, estimated_ship_date: addBusinessDays(ctx.now, expeditedDays),
+    production.push({ speed: 'expedited', production_days: expeditedDays, estimated_ship_date: addBusinessDays(now, expeditedDays),
       surcharge_cents: Math.round(subtotal * catalog.rates.expedite_fraction_per_day * (standardDays - expeditedDays)) });
   }
 
   // shipping
   const shipment = planShipment(shipmentParts);
-  const shipping = ctx.shipping ?? DEFAULT_SHIPPING;
-  const zone = request.ship_to ? shippingZone(shipping.origin_state, request.ship_to.state) : null;
+  const zone = shipTo ? shippingZone(shippingConfig.origin_state, shipTo.state) : null;
   const shipping_options: ShippingOption[] = [];
   if (zone !== null && shipmentParts.length) {
     for (const p of production) {
@@ -259,24 +277,62 @@ export function quote(requestRaw: unknown, designs: ReadonlyMap<string, Design> 
   }
   const defaultOption = shipping_options.filter((o) => o.production_speed === 'standard').sort((a, b) => a.amount_cents - b.amount_cents)[0] ?? null;
   const amountShipping = defaultOption?.amount_cents ?? 0;
-  const taxState = request.ship_to?.state ?? null;
+  const taxState = shipTo?.state ?? null;
   const amountTax = taxState ? salesTaxCents(taxState, subtotal) : 0;
-
-  const status = worstStatus(items.map((i) => i.status));
-  const manufacturing_warnings = items.flatMap((it) => it.dfm.parts.flatMap((p) => p.production_warnings.map((w) => ({ design_id: it.design_id, part_id: p.part_id, code: w.code, message: w.message }))));
-  const created = new Date(ctx.now);
-  const expires = new Date(created.getTime() + catalog.rates.quote_validity_days * 86400000);
   return {
-    id: ctx.id, object: 'quote', status, status_url: ctx.baseUrl !== undefined ? `${base}/v1/quotes/${ctx.id}` : null, currency: 'usd',
-    amount_subtotal_cents: subtotal, amount_shipping_cents: amountShipping, amount_tax_cents: amountTax, amount_total_cents: subtotal + amountShipping + amountTax,
-    tax: { status: taxState ? 'calculated' : 'destination_required', state: taxState, rate_percent: taxState ? STATE_TAX_RATE_PERCENT[taxState] : null, taxable_amount_cents: taxState ? subtotal : 0 },
-    items, requirements: items.flatMap((i) => i.requirements),
+    items,
     fulfillment: {
       production, shipping_status: zone === null ? 'destination_required' : 'rated', shipping_options,
       requires_freight: shipment.requires_freight, freight_reasons: shipment.freight_reasons, shipping_zone: zone,
       package: { weight_lb: shipment.weight_lb, billable_lb: shipment.billable_lb, box_in: shipment.box_in },
     },
-    manufacturing_warnings, production_files: { review_warning: null }, catalog_version: catalog.version,
+    amount_subtotal_cents: subtotal, amount_shipping_cents: amountShipping, amount_tax_cents: amountTax, amount_total_cents: subtotal + amountShipping + amountTax,
+    tax: { status: taxState ? 'calculated' : 'destination_required', state: taxState, rate_percent: taxState ? STATE_TAX_RATE_PERCENT[taxState] : null, taxable_amount_cents: taxState ? subtotal : 0 },
+    catalog_version: catalog.version,
+    manufacturing_warnings: items.flatMap((it) => it.dfm.parts.flatMap((p) => p.production_warnings.map((w) => ({ design_id: it.design_id, part_id: p.part_id, code: w.code, message: w.message })))),
+  };
+}
+
+/**
+ * The quote of contract.md. Two call forms:
+ * - quote(request, designs, catalog, { id, now, baseUrl }): validates the request, runs DFM per item, prices;
+ * - quote(items, { catalog, shipTo, now }): prices items whose DFM report the caller already made
+ *   (the service's use case); returns the PricingOutcome without quote ids or timestamps.
+ */
+export function quote(items: PricingInput[], opts?: PricingOptions): PricingOutcome;
+export function quote(request: unknown, designs: ReadonlyMap<string, Design> | Record<string, Design>, catalog: Catalog, ctx: QuoteContext): Quote;
+export function quote(a: unknown, b?: unknown, c?: Catalog, d?: QuoteContext): Quote | PricingOutcome {
+  if (Array.isArray(a)) {
+    const o = (b ?? {}) as PricingOptions;
+    // without an explicit clock the ship dates are from now: pass `now` for a deterministic answer
+    return priceItems(a as PricingInput[], o.shipTo, o.catalog ?? defaultCatalog(), o.now ?? new Date().toISOString(), o.shipping);
+  }
+  return quoteRequest(a, b as ReadonlyMap<string, Design> | Record<string, Design>, c!, d!);
+}
+
+function quoteRequest(requestRaw: unknown, designs: ReadonlyMap<string, Design> | Record<string, Design>, catalog: Catalog, ctx: QuoteContext): Quote {
+  const request = parseQuoteRequest(requestRaw);
+  const lookup = (id: string): Design | undefined => (designs instanceof Map ? designs.get(id) : (designs as Record<string, Design>)[id]);
+  const base = (ctx.baseUrl ?? '').replace(/\/+$/, '');
+  const inputs: PricingInput[] = request.items.map((it, i) => {
+    const design = lookup(it.design_id);
+    if (!design) fail(`items[${i}].design_id`, `design ${it.design_id} was not found`);
+    try {
+      const report = dfm(design!, it.configuration, catalog, { id: ctx.dfmId ? ctx.dfmId(i) : `${ctx.id}_dfm_${i}`, now: ctx.now, baseUrl: ctx.baseUrl });
+      return { design: design!, quantity: it.quantity, quantity_options: it.quantity_options, client_reference_id: it.client_reference_id, dfm: report };
+    } catch (e) {
+      if (e instanceof InvalidConfigurationError) throw new InvalidConfigurationError(`items[${i}].${e.param}`, e.message);
+      throw e;
+    }
+  });
+  const priced = priceItems(inputs, request.ship_to, catalog, ctx.now, ctx.shipping);
+  const created = new Date(ctx.now);
+  const expires = new Date(created.getTime() + catalog.rates.quote_validity_days * 86400000);
+  return {
+    id: ctx.id, object: 'quote', status: worstStatus(priced.items.map((i) => i.status)), status_url: ctx.baseUrl !== undefined ? `${base}/v1/quotes/${ctx.id}` : null, currency: 'usd',
+    amount_subtotal_cents: priced.amount_subtotal_cents, amount_shipping_cents: priced.amount_shipping_cents, amount_tax_cents: priced.amount_tax_cents, amount_total_cents: priced.amount_total_cents,
+    tax: priced.tax, items: priced.items, requirements: priced.items.flatMap((i) => i.requirements), fulfillment: priced.fulfillment,
+    manufacturing_warnings: priced.manufacturing_warnings, production_files: { review_warning: null }, catalog_version: catalog.version,
     created_at: ctx.now, expires_at: expires.toISOString(),
   };
 }
