@@ -110,3 +110,29 @@ test('bend-lines DXF: one dashed line per bend on BEND_UP / BEND_DOWN, labelled'
   const texts = doc.entities.filter((e: any) => e.type === 'TEXT' || e.type === 'MTEXT').map((e: any) => e.text);
   assert.ok(texts.includes('UP 90°') && texts.includes('DOWN 45°'), texts.join(','));
 });
+
+test('round trip of a real unfolded U channel with slots: closed contours, extents = flat size, one bend line per bend', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { importStep } = await import('../src/import/index.ts');
+  const { buildSolid } = await import('../src/geometry/topology.ts');
+  const { recognizeSheet } = await import('../src/sheet/index.ts');
+  const [imported] = await importStep(readFileSync(new URL('../../fixtures/sheet/u_t1.5_slots.step', import.meta.url)));
+  const r = recognizeSheet(buildSolid(imported, 0));
+  assert.equal(r.kind, 'sheet');
+  if (r.kind !== 'sheet') return;
+  for (const bendLines of [false, true]) {
+    const text = flatToDxf(r.flat, { bendLines });
+    const doc = parse(text);
+    assert.equal(doc.header['$INSUNITS'], 4);
+    const cuts = doc.entities.filter((e: any) => e.layer === LAYER_OUTER || e.layer === LAYER_INNER);
+    assert.equal(cuts.filter((e: any) => e.layer === LAYER_OUTER).length, 1);
+    assert.equal(cuts.filter((e: any) => e.layer === LAYER_INNER).length, r.flat.pierceCount);
+    for (const e of cuts) assert.ok(e.type === 'CIRCLE' || (e.type === 'LWPOLYLINE' && e.shape === true), `${e.type} closed`);
+    // straight outline: vertex extents are the exact extents
+    const ext = extents(cuts.filter((e: any) => e.layer === LAYER_OUTER));
+    assert.ok(Math.abs(ext.min[0]) < 1e-6 && Math.abs(ext.min[1]) < 1e-6);
+    assert.ok(Math.abs(ext.max[0] - r.flat.length) < 1e-6 && Math.abs(ext.max[1] - r.flat.width) < 1e-6, `${ext.max} vs ${r.flat.length} x ${r.flat.width}`);
+    const bends = doc.entities.filter((e: any) => e.type === 'LINE' && (e.layer === LAYER_BEND_UP || e.layer === LAYER_BEND_DOWN));
+    assert.equal(bends.length, bendLines ? r.bends.length : 0);
+  }
+});

@@ -96,7 +96,9 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
   });
 
   if (flatOverlaps([outerLoop.contour, ...inner])) {
-    return refuse('touching_flanges', 'flanges overlap or touch once unfolded, so the flat pattern would cut through itself');
+    return refuse('touching_flanges', seams.size > 0
+      ? `flanges meet at ${seams.size / 2} closed corner edge(s) and touch or overlap once unfolded: the flat would cut through itself (add corner reliefs or a gap)`
+      : 'flanges overlap or touch once unfolded, so the flat pattern would cut through itself');
   }
 
   // place the flat on its smallest enclosing rectangle
