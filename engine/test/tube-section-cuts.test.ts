@@ -112,3 +112,29 @@ test('degenerate solids are not tube-like and do not crash', () => {
   const empty: Solid = { index: 0, name: 'empty', points: new Float64Array(0), triangles: new Uint32Array(0), faces: [], edges: [], volume: 0, area: 0, bbox: { min: [0, 0, 0], max: [0, 0, 0] } };
   assert.equal(recognizeTube(empty), null);
 });
+
+/** Deterministic noise per coordinate triple, so shared vertices stay bitwise shared. */
+function noisy(src: ImportedSolid, amplitudeMm: number): ImportedSolid {
+  const p = src.positions, out = new Float64Array(p.length);
+  for (let i = 0; i < p.length; i += 3) {
+    const h = Math.sin(p[i] * 12.9898 + p[i + 1] * 78.233 + p[i + 2] * 37.719) * 43758.5453;
+    for (let k = 0; k < 3; k++) out[i + k] = p[i + k] + amplitudeMm * Math.sin(h * (k + 1));
+  }
+  return { ...src, positions: out };
+}
+
+// Real exports carry 10-20 nm of modelling noise: recognition must not depend on exact values.
+for (const file of ['square-40x3-r4.5-l300.step', 'round-42.4x2.6-miter45-both.step']) {
+  test(`${file} with 20 nm vertex noise gives the same tube`, async () => {
+    const src = await imported(file);
+    const ref = recognizeTube(buildSolid(src, 0));
+    const r = recognizeTube(buildSolid(noisy(src, 2e-5), 0));
+    assert.equal(ref?.kind, 'tube');
+    assert.equal(r?.kind, 'tube', r?.kind === 'refused' ? r.message : 'null');
+    if (r?.kind !== 'tube' || ref?.kind !== 'tube') return;
+    assert.equal(r.profile, ref.profile);
+    assert.ok(Math.abs(r.wall - ref.wall) < 1e-3 && Math.abs(r.length - ref.length) < 1e-3);
+    assert.ok(Math.abs(r.cutLength / ref.cutLength - 1) < 1e-4);
+    assert.deepEqual(r.features.map((f) => f.kind), ref.features.map((f) => f.kind));
+  });
+}

@@ -25,7 +25,7 @@ interface TubeTruth {
   file: string; expect: 'tube'; profile: string;
   outer_diameter_mm: number | null; outer_width_mm: number | null; outer_height_mm: number | null;
   wall_thickness_mm: number; corner_radius_mm: number | null; length_mm: number; cut_length_mm: number;
-  features: { holes: number[]; slots: number; notches: number; end_cut_angles: Array<number | null> };
+  features: { holes: number[]; slots: number; notches: number; cutouts: number; end_cut_angles: Array<number | null> };
 }
 type Truth = TubeTruth | { file: string; expect: 'refused' | 'null' };
 
@@ -56,6 +56,7 @@ function checkTube(solid: Solid, r: TubeAnalysis, t: TubeTruth): void {
   holes.forEach((d, i) => near(d, t.features.holes[i], RADIUS_TOL_MM, `hole ${i} diameter`));
   assert.equal(r.features.filter((f) => f.kind === 'slot').length, t.features.slots, 'slot count');
   assert.equal(r.features.filter((f) => f.kind === 'notch').length, t.features.notches, 'notch count');
+  assert.equal(r.features.filter((f) => f.kind === 'cutout').length, t.features.cutouts, 'cut-out count');
   const ends = r.features.filter((f) => f.kind === 'end_cut');
   assert.deepEqual(ends.map((f) => f.end).sort(), ['end', 'start']);
   // planar end cuts by angle; a non-planar end (cope) has no angle
