@@ -1,0 +1,71 @@
+// Durability: a design whose process is killed (SIGKILL) while analyzing it is finished by the
+// next process on the same store, once the dead worker's lease has run out.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, type Store } from '@kerf/store';
+import { demoKey, spawnServe, stopChild, type ChildService } from './helpers/child.ts';
+import { freePort } from './helpers/service.ts';
+
+const BIG = '/work/shared/corpus/real/ender3-sheetmetal-enclosure-bottom.step';
+
+describe('restart', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kerf-restart-'));
+  const children: ChildService[] = [];
+  let store: Store | null = null;
+  after(async () => {
+    for (const c of children) await stopChild(c, 'SIGKILL');
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finishes a design that was processing when its process was killed', async () => {
+    const env = { KERF_DATA_DIR: dir, KERF_JOB_LEASE_MS: '1500', KERF_JOB_POLL_MS: '100' };
+    const first = await spawnServe(env, await freePort());
+    children.push(first);
+    const demo = demoKey(first);
+    assert.ok(demo, 'the first start on an empty store prints the demo key');
+    store = await openStore({ dataDir: dir });
+
+    const form = new FormData();
+    form.append('file', new Blob([readFileSync(BIG)]), 'enclosure.step');
+    const up = await fetch(`${first.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${demo.key}` }, body: form });
+    assert.equal(up.status, 202);
+    const design = (await up.json()) as { id: string };
+
+    // Kill the process the moment its worker has taken the design (read from the shared store).
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const rec = await store.designs.get(demo.account, design.id);
+      if (rec?.status === 'processing') break;
+      assert.notEqual(rec?.status, 'ready', 'analysis finished before the kill: use a slower file');
+      assert.ok(Date.now() < deadline, 'design never started processing');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    first.proc.kill('SIGKILL');
+    await first.stopped;
+    assert.equal((await store.designs.get(demo.account, design.id))!.status, 'processing', 'killed mid-analysis');
+
+    const second = await spawnServe(env, await freePort());
+    children.push(second);
+    assert.equal(demoKey(second), null, 'no second demo account');
+    let body: { status: string; parts: unknown[]; error: unknown } | null = null;
+    const until = Date.now() + 120_000;
+    while (Date.now() < until) {
+      const r = await fetch(`${second.url}/v1/designs/${design.id}`, { headers: { authorization: `Bearer ${demo.key}` } });
+      assert.equal(r.status, 200);
+      body = (await r.json()) as typeof body;
+      if (body!.status === 'ready' || body!.status === 'failed') break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    assert.equal(body!.status, 'ready', JSON.stringify(body!.error));
+    assert.ok(body!.parts.length >= 1);
+    const jobs = await store.jobs.listForResource(design.id);
+    assert.equal(jobs.length, 1);
+    assert.equal(jobs[0].status, 'done');
+    assert.equal(jobs[0].attempts, 2, 'claimed once by the killed process, once after restart');
+    assert.equal(await stopChild(second), 0, 'SIGTERM shuts down cleanly');
+  });
+});
