@@ -21,3 +21,5 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreC
   if (env.MONGODB_URL) config.mongodbUrl = env.MONGODB_URL;
   return config;
 }
+
+export { createApiKeyForEmail, ensureDemoAccount, DEMO_ACCOUNT_EMAIL, type IssuedKey, type KeyForEmail } from './accountSetup.ts';

@@ -34,7 +34,10 @@ export async function open(config: StoreConfig): Promise<Store> {
   const url = config.mongodbUrl;
   if (!url) throw new StoreError('store_unavailable', 'MONGODB_URL is not set');
   const where = redactMongoUrl(url);
-  const timeout = config.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
+  // An explicit setting wins, then the URL's own serverSelectionTimeoutMS, then ours (the driver's
+  // 30 s default would make a wrong MONGODB_URL look like a hang).
+  const urlTimeout = /[?&]serverSelectionTimeoutMS=(\d+)/i.exec(url);
+  const timeout = config.serverSelectionTimeoutMS ?? (urlTimeout ? Number(urlTimeout[1]) : DEFAULT_SERVER_SELECTION_TIMEOUT_MS);
   let client: MongoClient;
   try {
     client = new MongoClient(url, { serverSelectionTimeoutMS: timeout, appName: 'kerf' });
