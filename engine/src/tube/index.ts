@@ -8,6 +8,7 @@ import { candidateAxes, extentAlong } from './axes.ts';
 import { faceOfTriangles, sliceMesh, classifySection, projectAlong, type SectionLoop } from './section.ts';
 import { runsAlong, sameSurface, parallelDirections, distanceToLine } from './surfaces.ts';
 import { measureProfile } from './profile.ts';
+import { diameterRuns, describeRuns } from './diameters.ts';
 import { skinBoundaryLoops, loopLength, windingAboutAxis, classifyInteriorLoop, classifyEndLoop } from './cuts.ts';
 import { SECTION_STATIONS, MAX_WALL_FRACTION, BAR_MIN_ASPECT, SAME_SURFACE_TOLERANCE_MM, COAXIAL_TOLERANCE_MM, FULL_RING_DEGREES } from './tolerances.ts';
 
@@ -149,6 +150,10 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   }
   if (groups.length > 1) {
     const other = groups[1].rings[0], ref = main.rings[0];
+    if (p.profile === 'round') {
+      const outerRuns = diameterRuns(solid, d, p.center, along, min, true), boreRuns = diameterRuns(solid, d, p.center, along, min, false);
+      return refuse(`the tube has a varying section along its length: outer ${describeRuns(outerRuns)}; bore ${describeRuns(boreRuns)}`);
+    }
     return refuse(`the tube has a varying section: at ${fmt(ref.x - min)} mm from the end it is bounded by ${sectionSizeSummary(solid, ref.outer!, ref.inner!)}, at ${fmt(other.x - min)} mm by ${sectionSizeSummary(solid, other.outer!, other.inner!)}`);
   }
 
