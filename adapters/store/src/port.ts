@@ -232,7 +232,8 @@ export interface Job<P = unknown> {
   /**
    * Set on a claim beyond maxAttempts: every earlier run died without reporting (its lease
    * expired), e.g. a file that crashes the worker. Do not run it again: mark the resource failed
-   * and call fail(..., { retry: false }).
+   * and call fail(..., { retry: false }). Should that run die as well, the job is not handed out
+   * again: the next claim marks it failed with code 'lease_expired'.
    */
   exhausted: boolean;
   createdAt: string;

@@ -287,6 +287,22 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         assert.equal(await store.jobs.claim('fourth', 1000, { kinds: [kind] }), null);
       });
 
+      it('fails a job whose exhausted run died too, instead of handing it out forever', async () => {
+        const a = await newAccount(store);
+        const kind = `k${Date.now()}f`;
+        const j = await store.jobs.enqueue({ kind, resourceId: 'poison', accountId: a.id, maxAttempts: 1 });
+        assert.equal((await store.jobs.claim('w1', 1000, { kinds: [kind] }))?.exhausted, false);
+        clock.advance(1001);
+        assert.equal((await store.jobs.claim('w2', 1000, { kinds: [kind] }))?.exhausted, true);
+        clock.advance(1001);
+        assert.equal(await store.jobs.claim('w3', 1000, { kinds: [kind] }), null);
+        const dead = await store.jobs.get(j.id);
+        assert.equal(dead?.status, 'failed');
+        assert.equal(dead?.lastError?.code, 'lease_expired');
+        const fresh = await store.jobs.enqueue({ kind, resourceId: 'poison', accountId: a.id });
+        assert.notEqual(fresh.id, j.id, 'a failed job no longer blocks a new one');
+      });
+
       it('retries a failed job after its delay until attempts run out', async () => {
         const a = await newAccount(store);
         const kind = `k${Date.now()}c`;

@@ -17,6 +17,8 @@ function toJob<P>(d: Document): Job<P> {
   };
 }
 
+const LEASE_EXPIRED: DesignError = { code: 'lease_expired', message: 'every run of this job died before reporting a result' };
+
 /** Retries of an enqueue that raced with another enqueue finishing the same active job. */
 const ENQUEUE_RACE_RETRIES = 3;
 
@@ -57,8 +59,16 @@ export class MongoJobs implements JobQueue {
     checkPositiveMs(leaseMs, 'leaseMs');
     const kinds = checkKinds(opts.kinds);
     const now = this.ctx.now();
+    // Its exhausted run died too: stop, rather than crash workers forever.
+    await this.col.updateMany(
+      { status: 'running', leaseUntil: { $lte: now }, $expr: { $gt: ['$attempts', '$maxAttempts'] } },
+      { $set: { status: 'failed', active: false, leaseUntil: null, lastError: LEASE_EXPIRED, updatedAt: now } },
+    );
     const filter: Document = {
-      $or: [{ status: 'queued', runAfter: { $lte: now } }, { status: 'running', leaseUntil: { $lte: now } }],
+      $or: [
+        { status: 'queued', runAfter: { $lte: now } },
+        { status: 'running', leaseUntil: { $lte: now }, $expr: { $lte: ['$attempts', '$maxAttempts'] } },
+      ],
     };
     if (kinds !== null) filter.kind = { $in: kinds };
     const d = await this.col.findOneAndUpdate(

@@ -49,7 +49,8 @@ export async function open(config: StoreConfig): Promise<Store> {
   try {
     await client.connect();
     const db = client.db(dbName);
-    const hello = await db.admin().command({ hello: 1 });
+    // `hello` since 4.4.2; `isMaster` on the 4.2 servers the driver still supports.
+    const hello = await db.admin().command({ hello: 1 }).catch(() => db.admin().command({ isMaster: 1 }));
     transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
     await ensureIndexes(db);
   } catch (err) {

@@ -31,6 +31,8 @@ function toJob<P>(r: JobRow): Job<P> {
   };
 }
 
+export const LEASE_EXPIRED: DesignError = { code: 'lease_expired', message: 'every run of this job died before reporting a result' };
+
 export class SqliteJobs implements JobQueue {
   private readonly insert;
   private readonly active;
@@ -41,6 +43,7 @@ export class SqliteJobs implements JobQueue {
   private readonly running;
   private readonly requeue;
   private readonly dead;
+  private readonly bury;
   private readonly byId;
   private readonly byResource;
   private readonly claimTx;
@@ -54,7 +57,7 @@ export class SqliteJobs implements JobQueue {
       ON CONFLICT (kind, resource_id) WHERE status IN ('queued', 'running') DO NOTHING RETURNING *`);
     this.active = db.prepare(`SELECT * FROM jobs WHERE kind = ? AND resource_id = ? AND status IN ('queued', 'running')`);
     this.next = db.prepare(`SELECT id FROM jobs
-      WHERE ((status = 'queued' AND run_after <= @now) OR (status = 'running' AND lease_until <= @now))
+      WHERE ((status = 'queued' AND run_after <= @now) OR (status = 'running' AND lease_until <= @now AND attempts <= max_attempts))
         AND (@kinds IS NULL OR kind IN (SELECT value FROM json_each(@kinds)))
       ORDER BY created_at, id LIMIT 1`);
     this.take = db.prepare(`UPDATE jobs SET status = 'running', worker_id = @workerId, lease_until = @leaseUntil,
@@ -68,6 +71,8 @@ export class SqliteJobs implements JobQueue {
         last_error = @error, updated_at = @now WHERE id = @id RETURNING *`);
     this.dead = db.prepare(`UPDATE jobs SET status = 'failed', lease_until = NULL, last_error = @error, updated_at = @now
       WHERE id = @id RETURNING *`);
+    this.bury = db.prepare(`UPDATE jobs SET status = 'failed', lease_until = NULL, last_error = @error, updated_at = @now
+      WHERE status = 'running' AND lease_until <= @now AND attempts > max_attempts`);
     this.byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
     this.byResource = db.prepare('SELECT * FROM jobs WHERE resource_id = ? ORDER BY created_at, id');
 
@@ -75,6 +80,8 @@ export class SqliteJobs implements JobQueue {
     this.claimTx = db.transaction((workerId: string, leaseMs: number, kinds: string[] | null): JobRow | null => {
       const now = this.ctx.now();
       const nowIso = now.toISOString();
+      // Its exhausted run died too: stop, rather than crash workers forever.
+      this.bury.run({ now: nowIso, error: JSON.stringify(LEASE_EXPIRED) });
       const row = this.next.get({ now: nowIso, kinds: kinds === null ? null : JSON.stringify(kinds) }) as { id: string } | undefined;
       if (!row) return null;
       return this.take.get({ id: row.id, workerId, leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), now: nowIso }) as JobRow;
