@@ -20,7 +20,7 @@ test('catalog sizes and families meet the issue', () => {
   const metric = new Set(catalog.materials.filter((m) => m.id.endsWith('mm')).map((m) => m.thickness_mm));
   for (const t of [0.8, 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6]) assert.ok(metric.has(t), `metric ${t} mm`);
   const tubeTypes = new Set(catalog.tube_profiles.map((t) => t.type));
-  for (const t of ['chromoly_4130', 'steel_a500', 'steel_dom', 'stainless_304', 'aluminum_6061', 'aluminum_6063']) assert.ok(tubeTypes.has(t as never), t);
+  for (const t of ['chromoly_4130', 'steel_a500', 'steel_dom', 'stainless_304', 'aluminum_6061', 'aluminum_6063', 'steel_s235']) assert.ok(tubeTypes.has(t as never), t);
   assert.deepEqual(new Set(catalog.tube_profiles.map((t) => t.shape)), new Set(['round', 'square', 'rectangular']));
   for (const f of ['powder_coat', 'anodize', 'zinc_plate', 'deburr', 'brush', 'none']) assert.ok(catalog.finishes.some((x) => x.type === f), f);
   assert.ok(catalog.taps.some((t) => t.standard === 'metric') && catalog.taps.some((t) => t.standard === 'unified'));

@@ -21,6 +21,7 @@ const design = designOf([sheetPart({ instance_count: 2 }), tubePart()]);
 const designs = { [design.id]: design };
 const ctx = { id: 'quo_test', now: NOW, baseUrl: 'https://kerf.example' };
 const full = { defaults: { material_id: STEEL, tube_profile_id: TUBE } };
+const codesOf = (r: ReturnType<typeof dfm>): string[] => r.parts.flatMap((p) => p.issues.map((i) => i.code));
 const shipTo = { name: 'A. Customer', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
 
 describe('quote()', () => {
@@ -158,12 +159,16 @@ describe('real fixtures through analyze()', () => {
     assert.ok(r.parts[0].issues.some((i) => i.code === 'material_not_bendable'));
   });
 
-  test('a metric tube has no inch profile of its section', async () => {
+  test('a metric tube matches its EN profile and no inch one', async () => {
     const d = await load('tubes/round-25x1.5-l400-slot.step');
     assert.equal(d.parts[0].suggested_process, 'tube_laser');
+    assert.equal(dfm(d, { defaults: { tube_profile_id: 'tub_s235_round_25od_1_5w' } }, catalog, fctx).status, 'ready');
     const r = dfm(d, { defaults: { tube_profile_id: TUBE } }, catalog, fctx);
     assert.ok(r.parts[0].issues.some((i) => i.code === 'tube_profile_mismatch'));
     assert.equal(dfm(d, {}, catalog, fctx).requirements[0].field, 'tube_profile_id');
+    const sq = await load('tubes/square-40x3-r4.5-l300.step');
+    assert.equal(dfm(sq, { defaults: { tube_profile_id: 'tub_s235_square_40x40_3w' } }, catalog, fctx).status, 'ready');
+    assert.ok(codesOf(dfm(sq, { defaults: { tube_profile_id: 'tub_s235_square_40x40_2w' } }, catalog, fctx)).includes('tube_profile_mismatch'), 'wall 2 is not 3');
   });
 });
 

@@ -1,7 +1,7 @@
 // Finishes (priced by area) and powder-coat colours (RAL, with 3D viewer hints).
 import type { Finish, MaterialType, PowderCoatColor } from './types.ts';
 
-const STEELS: MaterialType[] = ['mild_steel', 'galvanized_steel', 'chromoly_4130', 'steel_a500', 'steel_dom'];
+const STEELS: MaterialType[] = ['mild_steel', 'galvanized_steel', 'chromoly_4130', 'steel_a500', 'steel_dom', 'steel_s235'];
 const STAINLESS: MaterialType[] = ['stainless_304', 'stainless_316'];
 const ALUMINUM: MaterialType[] = ['aluminum_5052', 'aluminum_6061', 'aluminum_6063'];
 const COPPER_ALLOYS: MaterialType[] = ['copper', 'brass'];
@@ -19,8 +19,8 @@ export function buildFinishes(): Finish[] {
     f({ id: 'fin_powder_coat', name: 'Powder coat', type: 'powder_coat', processes: ['sheet_metal', 'tube_laser'], compatible_material_types: [...STEELS, ...STAINLESS, ...ALUMINUM], requires_color: true, base_price_cents: 500, price_per_cm2_cents: 0.045, lead_time_days: 3, max_part_length_mm: FINISH_LINE_MAX_MM, description: 'Electrostatic powder, oven cured, all surfaces; pick a colour.' }),
     f({ id: 'fin_anodize_clear', name: 'Anodize Type II, clear', type: 'anodize', processes: ['sheet_metal', 'tube_laser'], compatible_material_types: ALUMINUM, requires_color: false, base_price_cents: 600, price_per_cm2_cents: 0.04, lead_time_days: 4, max_part_length_mm: FINISH_LINE_MAX_MM, description: 'Sulfuric anodize, MIL-A-8625 Type II class 1.' }),
     f({ id: 'fin_anodize_black', name: 'Anodize Type II, black', type: 'anodize', processes: ['sheet_metal', 'tube_laser'], compatible_material_types: ALUMINUM, requires_color: false, base_price_cents: 700, price_per_cm2_cents: 0.045, lead_time_days: 4, max_part_length_mm: FINISH_LINE_MAX_MM, description: 'Sulfuric anodize, MIL-A-8625 Type II class 2, black dye.' }),
-    f({ id: 'fin_zinc_plate_clear', name: 'Zinc plate, clear trivalent', type: 'zinc_plate', processes: ['sheet_metal', 'tube_laser'], compatible_material_types: ['mild_steel', 'chromoly_4130', 'steel_a500', 'steel_dom'], requires_color: false, base_price_cents: 400, price_per_cm2_cents: 0.03, lead_time_days: 4, max_part_length_mm: FINISH_LINE_MAX_MM, description: 'ASTM B633 Type II zinc, clear chromate.' }),
-    f({ id: 'fin_zinc_plate_yellow', name: 'Zinc plate, yellow', type: 'zinc_plate', processes: ['sheet_metal', 'tube_laser'], compatible_material_types: ['mild_steel', 'chromoly_4130', 'steel_a500', 'steel_dom'], requires_color: false, base_price_cents: 400, price_per_cm2_cents: 0.032, lead_time_days: 4, max_part_length_mm: FINISH_LINE_MAX_MM, description: 'ASTM B633 zinc, yellow chromate.' }),
+    f({ id: 'fin_zinc_plate_clear', name: 'Zinc plate, clear trivalent', type: 'zinc_plate', processes: ['sheet_metal', 'tube_laser'], compatible_material_types: ['mild_steel', 'chromoly_4130', 'steel_a500', 'steel_dom', 'steel_s235'], requires_color: false, base_price_cents: 400, price_per_cm2_cents: 0.03, lead_time_days: 4, max_part_length_mm: FINISH_LINE_MAX_MM, description: 'ASTM B633 Type II zinc, clear chromate.' }),
+    f({ id: 'fin_zinc_plate_yellow', name: 'Zinc plate, yellow', type: 'zinc_plate', processes: ['sheet_metal', 'tube_laser'], compatible_material_types: ['mild_steel', 'chromoly_4130', 'steel_a500', 'steel_dom', 'steel_s235'], requires_color: false, base_price_cents: 400, price_per_cm2_cents: 0.032, lead_time_days: 4, max_part_length_mm: FINISH_LINE_MAX_MM, description: 'ASTM B633 zinc, yellow chromate.' }),
   ];
 }
 

@@ -15,6 +15,7 @@ const F: Record<string, TubeFamily> = {
   dom: { key: 'dom', material: '1020 DOM Steel', type: 'steel_dom', density: 7.85, cutAtOneMm: 25000, pricePerKgCents: 450, cornerWalls: 0 },
   ss304: { key: '304', material: '304 Stainless Steel', type: 'stainless_304', density: 8.0, cutAtOneMm: 22000, pricePerKgCents: 800, cornerWalls: A500_CORNER_RADIUS_WALLS },
   al6061: { key: '6061_t6', material: '6061-T6 Aluminum', type: 'aluminum_6061', density: 2.70, cutAtOneMm: 20000, pricePerKgCents: 1000, cornerWalls: 0 },
+  s235: { key: 's235', material: 'S235 Steel (EN 10219 / 10305)', type: 'steel_s235', density: 7.85, cutAtOneMm: 25000, pricePerKgCents: 300, cornerWalls: A500_CORNER_RADIUS_WALLS },
   al6063: { key: '6063_t52', material: '6063-T52 Aluminum Pipe', type: 'aluminum_6063', density: 2.70, cutAtOneMm: 20000, pricePerKgCents: 950, cornerWalls: 0 },
 };
 
@@ -37,6 +38,14 @@ const ROWS: Row[] = [
   ['al6063', 'round', 2.375, null, 0.154, '2" NPS Sch 40'],
 ];
 
+/** Metric stock (EN 10219 hollow sections, EN 10305 precision tube), mm: [shape, a, b or null, wall]. */
+const METRIC_ROWS: Array<[TubeShape, number, number | null, number]> = [
+  ['round', 25, null, 1.5], ['round', 32, null, 2], ['round', 33.7, null, 2], ['round', 42.4, null, 2.6], ['round', 48.3, null, 3.2],
+  ['round', 50, null, 3], ['round', 60.3, null, 3],
+  ['square', 20, 20, 2], ['square', 25, 25, 1.5], ['square', 30, 30, 2], ['square', 40, 40, 2], ['square', 40, 40, 3], ['square', 50, 50, 3],
+  ['rectangular', 50, 25, 2], ['rectangular', 60, 30, 2.5], ['rectangular', 80, 40, 3], ['rectangular', 100, 50, 3],
+];
+
 const r = (x: number, d = 3): number => Number(x.toFixed(d));
 const inchText = (x: number): string => `${Number(x.toFixed(3))}"`;
 
@@ -49,6 +58,39 @@ function crossSectionMm2(shape: TubeShape, a: number, b: number, wall: number, c
 }
 
 export function buildTubeProfiles(): TubeProfile[] {
+  return [...inchProfiles(), ...metricProfiles()];
+}
+
+function metricProfiles(): TubeProfile[] {
+  const f = F.s235;
+  return METRIC_ROWS.map(([shape, a, bOrNull, wall]) => {
+    const b = bOrNull ?? a;
+    const corner = shape === 'round' ? 0 : f.cornerWalls * wall;
+    const mmText = (x: number): string => String(x).replace('.', '_');
+    const size = shape === 'round' ? `${a} mm OD` : `${a} x ${b} mm`;
+    const area = crossSectionMm2(shape, a, b, wall, corner);
+    return {
+      id: shape === 'round' ? `tub_s235_round_${mmText(a)}od_${mmText(wall)}w` : `tub_s235_${shape}_${mmText(a)}x${mmText(b)}_${mmText(wall)}w`,
+      object: 'tube_profile',
+      display_name: `${f.material} ${shape} ${size} x ${wall} mm wall`,
+      material: f.material, type: f.type, shape, process: 'tube_laser',
+      outer_diameter_mm: shape === 'round' ? a : null,
+      outer_width_mm: shape === 'round' ? null : a,
+      outer_height_mm: shape === 'round' ? null : b,
+      wall_thickness_mm: wall,
+      corner_radius_mm: shape === 'round' ? null : r(corner),
+      default_stock_length_mm: 6000, // EN stock bars are 6 m; the loader takes them whole
+      density_g_per_cm3: f.density,
+      weight_g_per_m: r(area * f.density, 1),
+      cut_speed_mm_per_min: Math.round(Math.min(20000, f.cutAtOneMm / Math.pow(wall, 1.15))),
+      pierce_time_s: r(0.1 + 0.12 * wall, 3),
+      price_per_kg_cents: f.pricePerKgCents,
+      available: true,
+    };
+  });
+}
+
+function inchProfiles(): TubeProfile[] {
   return ROWS.map(([fam, shape, aIn, bIn, wallIn, label]) => {
     const f = F[fam];
     const a = aIn * MM_PER_IN;

@@ -17,7 +17,8 @@ export type MaterialType =
   | 'brass'
   | 'chromoly_4130'
   | 'steel_a500'
-  | 'steel_dom';
+  | 'steel_dom'
+  | 'steel_s235';
 
 export interface Material {
   id: string;

@@ -94,7 +94,7 @@ function worst(statuses: DfmStatus[]): DfmStatus {
 /** Weldability groups: a weld joins members of one group (steels take stainless with 309 filler). */
 const WELD_GROUP: Record<MaterialType, 'steel' | 'aluminum' | null> = {
   mild_steel: 'steel', galvanized_steel: 'steel', stainless_304: 'steel', stainless_316: 'steel', chromoly_4130: 'steel',
-  steel_a500: 'steel', steel_dom: 'steel', aluminum_5052: 'aluminum', aluminum_6061: 'aluminum', aluminum_6063: 'aluminum',
+  steel_a500: 'steel', steel_dom: 'steel', steel_s235: 'steel', aluminum_5052: 'aluminum', aluminum_6061: 'aluminum', aluminum_6063: 'aluminum',
   copper: null, brass: null,
 };
 
