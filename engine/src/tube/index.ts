@@ -136,7 +136,6 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   }
   groups.sort((a, b) => b.rings.length - a.rings.length);
   const main = groups[0];
-  const outerSets = [main.outer], innerSets = [main.inner];
 
   const measured = measureProfile(main.outer, main.inner, d);
   if (!measured.ok) return crooked.length === 0 && groups.length === 1 ? refuse(`not a round or rectangular tube: ${measured.message}`) : null;
@@ -146,7 +145,8 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   if (p.wall > MAX_WALL_FRACTION * smallSide || span < 2 * p.wall) return null;
   if (crooked.length > 0) {
     const walls = [...crooked[0].outer!.faces, ...crooked[0].inner!.faces].map((f) => solid.faces[f].surface);
-    return refuse(crookedWallMessage(walls.find((w) => !runsAlong(w, d))!));
+    // a round tube's runs give the bend angle; otherwise say what the wall turns into
+    return bentTubeRefusal(solid) ?? refuse(crookedWallMessage(walls.find((w) => !runsAlong(w, d))!));
   }
   if (groups.length > 1) {
     const other = groups[1].rings[0], ref = main.rings[0];
@@ -157,8 +157,8 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
     return refuse(`the tube has a varying section: at ${fmt(ref.x - min)} mm from the end it is bounded by ${sectionSizeSummary(solid, ref.outer!, ref.inner!)}, at ${fmt(other.x - min)} mm by ${sectionSizeSummary(solid, other.outer!, other.inner!)}`);
   }
 
-  const outerSkin = skinFaces(solid, outerSets[0], d);
-  const innerSkin = skinFaces(solid, innerSets[0], d);
+  const outerSkin = skinFaces(solid, main.outer, d);
+  const innerSkin = skinFaces(solid, main.inner, d);
   // everything else must be a cut through the wall: touching both skins
   for (const f of solid.faces) {
     if (outerSkin.has(f.id) || innerSkin.has(f.id)) continue;
