@@ -74,6 +74,15 @@ export function normalizeEmail(email: unknown): string {
   return normalized;
 }
 
+/** The normalised email, or null for anything that is not one (lookups never throw). */
+export function emailOrNull(email: unknown): string | null {
+  try {
+    return normalizeEmail(email);
+  } catch {
+    return null;
+  }
+}
+
 export function checkPositiveMs(value: unknown, param: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new StoreError('invalid_argument', `${param} must be a positive number of milliseconds`, param);

@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import { newId } from '../common/ids.ts';
-import { checkNonEmpty, normalizeEmail } from '../common/validate.ts';
+import { checkNonEmpty, emailOrNull, normalizeEmail } from '../common/validate.ts';
 import { StoreError, type Account, type AccountPatch, type AccountRepo, type DropshipStatus, type NewAccount } from '../port.ts';
 import { isDuplicateKey, type MongoContext } from './context.ts';
 import { COLLECTIONS } from './indexes.ts';
@@ -40,12 +40,8 @@ export class MongoAccounts implements AccountRepo {
   }
 
   async findByEmail(email: string): Promise<Account | null> {
-    let normalized: string;
-    try {
-      normalized = normalizeEmail(email);
-    } catch {
-      return null;
-    }
+    const normalized = emailOrNull(email);
+    if (normalized === null) return null;
     const d = await this.col.findOne({ email: normalized });
     return d ? toAccount(d) : null;
   }

@@ -3,7 +3,7 @@
 import type { ClientSession, Db, Document, MongoClient } from 'mongodb';
 import { decodeCursor } from '../common/cursor.ts';
 import type { ResolvedList } from '../common/validate.ts';
-import { StoreError, type Page } from '../port.ts';
+import type { Page } from '../port.ts';
 import { encodeCursor } from '../common/cursor.ts';
 
 export interface MongoContext {
@@ -25,21 +25,7 @@ export function duplicateKeyFields(err: unknown): string[] {
   return pattern ? Object.keys(pattern) : [];
 }
 
-/**
- * Values stored as the caller's JSON (payloads, results, document data, replayed bodies) go
- * through JSON, so that both stores keep exactly what JSON keeps: no undefined, no Date objects,
- * no class instances.
- */
-export function plainJson(value: unknown, param: string): unknown {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch (err) {
-    throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param, { cause: err });
-  }
-  if (text === undefined) throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param);
-  return JSON.parse(text);
-}
+export { plainJson } from '../common/json.ts';
 
 export function isoOrNull(d: Date | null | undefined): string | null {
   return d ? d.toISOString() : null;

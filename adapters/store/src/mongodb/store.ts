@@ -4,8 +4,8 @@
 // server the same guarantees come from single-document atomic operations and write ordering
 // (see designs.ts).
 import { MongoClient } from 'mongodb';
-import { checkCollectionName, checkIdPrefix } from '../common/validate.ts';
-import { KNOWN_ID_PREFIXES, StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
+import { DocumentRegistry } from '../common/documentRegistry.ts';
+import { StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
 import { MongoAccounts } from './accounts.ts';
 import { MongoApiKeys } from './apiKeys.ts';
 import { GridFsBlobs } from './blobs.ts';
@@ -69,7 +69,7 @@ class MongoStore implements Store {
   readonly idempotency;
   readonly blobs;
   private closed = false;
-  private readonly collections = new Map<string, MongoDocuments<unknown>>();
+  private readonly registry = new DocumentRegistry((name, prefix) => new MongoDocuments<unknown>(this.ctx, name, prefix));
 
   constructor(private readonly ctx: MongoContext) {
     this.accounts = new MongoAccounts(ctx);
@@ -82,15 +82,7 @@ class MongoStore implements Store {
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {
-    checkCollectionName(name);
-    const prefix = checkIdPrefix(opts.idPrefix ?? KNOWN_ID_PREFIXES[name] ?? 'doc');
-    const cacheKey = `${name}\u0000${prefix}`;
-    let c = this.collections.get(cacheKey);
-    if (!c) {
-      c = new MongoDocuments<unknown>(this.ctx, name, prefix);
-      this.collections.set(cacheKey, c);
-    }
-    return c as DocumentCollection<T>;
+    return this.registry.get<T>(name, opts);
   }
 
   async health(): Promise<StoreHealth> {

@@ -1,5 +1,5 @@
 import { newId } from '../common/ids.ts';
-import { checkNonEmpty, normalizeEmail } from '../common/validate.ts';
+import { checkNonEmpty, emailOrNull, normalizeEmail } from '../common/validate.ts';
 import { StoreError, type Account, type AccountPatch, type AccountRepo, type DropshipStatus, type NewAccount } from '../port.ts';
 import { isUniqueViolation, type SqliteContext } from './context.ts';
 
@@ -55,12 +55,8 @@ export class SqliteAccounts implements AccountRepo {
   }
 
   async findByEmail(email: string): Promise<Account | null> {
-    let normalized: string;
-    try {
-      normalized = normalizeEmail(email);
-    } catch {
-      return null;
-    }
+    const normalized = emailOrNull(email);
+    if (normalized === null) return null;
     const row = this.byEmail.get(normalized) as AccountRow | undefined;
     return row ? toAccount(row) : null;
   }

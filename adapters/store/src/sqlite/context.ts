@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { StoreError } from '../port.ts';
 
 export interface SqliteContext {
   db: Database.Database;
@@ -20,13 +19,4 @@ export function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-export function toJson(value: unknown, param: string): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch (err) {
-    throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param, { cause: err });
-  }
-  if (text === undefined) throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param);
-  return text;
-}
+export { toJsonText as toJson } from '../common/json.ts';

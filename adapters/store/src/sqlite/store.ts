@@ -4,8 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { KNOWN_ID_PREFIXES, StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
-import { checkCollectionName, checkIdPrefix } from '../common/validate.ts';
+import { StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
+import { DocumentRegistry } from '../common/documentRegistry.ts';
 import { SqliteAccounts } from './accounts.ts';
 import { SqliteApiKeys } from './apiKeys.ts';
 import { FsBlobs } from './blobs.ts';
@@ -58,7 +58,7 @@ class SqliteStore implements Store {
   readonly idempotencyRepo;
   readonly blobs;
   private closed = false;
-  private readonly collections = new Map<string, SqliteDocuments<unknown>>();
+  private readonly registry = new DocumentRegistry((name, prefix) => new SqliteDocuments<unknown>(this.ctx, name, prefix));
 
   constructor(private readonly ctx: SqliteContext, readonly dataDir: string) {
     this.accounts = new SqliteAccounts(ctx);
@@ -72,15 +72,7 @@ class SqliteStore implements Store {
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {
-    checkCollectionName(name);
-    const prefix = checkIdPrefix(opts.idPrefix ?? KNOWN_ID_PREFIXES[name] ?? 'doc');
-    const cacheKey = `${name}\u0000${prefix}`;
-    let c = this.collections.get(cacheKey);
-    if (!c) {
-      c = new SqliteDocuments<unknown>(this.ctx, name, prefix);
-      this.collections.set(cacheKey, c);
-    }
-    return c as DocumentCollection<T>;
+    return this.registry.get<T>(name, opts);
   }
 
   async health(): Promise<StoreHealth> {
