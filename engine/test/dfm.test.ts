@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { defaultCatalog } from '../src/catalog/index.ts';
 import { dfm, InvalidConfigurationError, type DfmReport } from '../src/dfm/index.ts';
 import { bend, designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
+import { flangeLengths } from '../src/dfm/flange.ts';
 import type { Part } from '../src/contract.ts';
 
 const catalog = defaultCatalog();
@@ -360,5 +361,59 @@ describe('annotated image and determinism', () => {
   test('same input, same report', () => {
     const cfg = steel({ accepted_risks: ['hole_too_close_to_bend'] }, [partCfg({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] })]);
     assert.deepEqual(run([sheetPart(), tubePart()], cfg), run([sheetPart(), tubePart()], cfg));
+  });
+});
+
+describe('flange lengths from the flat', () => {
+  const rect = (L: number, W: number) => [
+    { kind: 'line' as const, a: [0, 0] as [number, number], b: [L, 0] as [number, number] },
+    { kind: 'line' as const, a: [L, 0] as [number, number], b: [L, W] as [number, number] },
+    { kind: 'line' as const, a: [L, W] as [number, number], b: [0, W] as [number, number] },
+    { kind: 'line' as const, a: [0, W] as [number, number], b: [0, 0] as [number, number] },
+  ];
+  test('U channel: outer flanges to the edge, the web between the two bend zones', () => {
+    const ba = 3.5;
+    const zones = [{ index: 1, line: [[25, 0], [25, 60]] as [[number, number], [number, number]], allowance: ba }, { index: 2, line: [[78.5, 0], [78.5, 60]] as [[number, number], [number, number]], allowance: ba }];
+    const fl = flangeLengths(rect(103.5, 60), zones);
+    const [l1, r1] = fl.get(1)!;
+    const [l2, r2] = fl.get(2)!;
+    assert.ok(Math.abs(l1 - (25 - ba / 2)) < 1e-9, `left flange ${l1}`);
+    assert.ok(Math.abs(r1 - (53.5 - ba)) < 1e-9, `web ${r1}`);
+    assert.ok(Math.abs(l2 - r1) < 1e-9);
+    assert.ok(Math.abs(r2 - (25 - ba / 2)) < 1e-9);
+  });
+  test('a notched flange is as short as its shortest middle section; end reliefs do not count', () => {
+    // flange of 20 mm on the left of a bend at x = 20, with a 2 mm deep relief in the first 3 mm of the bend
+    const outer = [
+      { kind: 'line' as const, a: [2, 0] as [number, number], b: [60, 0] as [number, number] },
+      { kind: 'line' as const, a: [60, 0] as [number, number], b: [60, 40] as [number, number] },
+      { kind: 'line' as const, a: [60, 40] as [number, number], b: [0, 40] as [number, number] },
+      { kind: 'line' as const, a: [0, 40] as [number, number], b: [0, 3] as [number, number] },
+      { kind: 'line' as const, a: [0, 3] as [number, number], b: [2, 3] as [number, number] },
+      { kind: 'line' as const, a: [2, 3] as [number, number], b: [2, 0] as [number, number] },
+    ];
+    const [left] = flangeLengths(outer, [{ index: 1, line: [[20, 0], [20, 40]], allowance: 2 }]).get(1)!;
+    assert.ok(Math.abs(left - 19) < 1e-9, `relief ignored: ${left}`);
+  });
+  test('a real U channel: flanges and bend allowances add up to the flat length', async () => {
+    const { analyzeModel } = await import('../src/analyze.ts');
+    const { readFileSync } = await import('node:fs');
+    const model = await analyzeModel(new Uint8Array(readFileSync(new URL('../../fixtures/sheet/u_t1.5_r1.5.step', import.meta.url))), { fileName: 'u.step' });
+    const a = model.parts[0].analysis;
+    assert.equal(a.kind, 'sheet');
+    if (a.kind !== 'sheet') return;
+    const zones = a.flat.bendLines.map((bl) => {
+      const b = a.bends.find((x) => x.id === bl.bendId)!;
+      return { index: bl.bendId, line: [bl.a, bl.b] as [[number, number], [number, number]], allowance: (b.angleDegrees * Math.PI / 180) * (b.innerRadius + a.flat.kFactor * a.thickness) };
+    });
+    const fl = flangeLengths(a.flat.outer, zones);
+    assert.equal(fl.size, 2);
+    const [f1a, f1b] = fl.get(1)!;
+    const [f2a, f2b] = fl.get(2)!;
+    const outerFlanges = [f1a, f1b, f2a, f2b].sort((x, y) => x - y);
+    // two outer flanges equal, the web counted from both bends
+    assert.ok(Math.abs(outerFlanges[0] - outerFlanges[1]) < 0.01 && Math.abs(outerFlanges[2] - outerFlanges[3]) < 0.01, outerFlanges.join(', '));
+    const total = outerFlanges[0] * 2 + outerFlanges[2] + zones[0].allowance + zones[1].allowance;
+    assert.ok(Math.abs(total - a.flat.length) < 0.01, `${total} vs ${a.flat.length}`);
   });
 });

@@ -7,3 +7,4 @@ export type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, 
 export { annotatedPartSvg } from './svg.ts';
 export * as rules from './rules.ts';
 export { sheetPart, tubePart, designOf } from './examples.ts';
+export { flangeLengths } from './flange.ts';
