@@ -1,0 +1,70 @@
+// From the outer skin's boundary to the tube's cut data: exact contour lengths, exact extent along
+// the axis, and one feature per contour (end cut, notch, hole, slot, cut-out).
+import type { Solid, Vec3, TubeFeature, RecognitionWarning } from '../geometry/model.ts';
+import { dot, point } from '../geometry/vec.ts';
+import type { Profile } from './profile.ts';
+import { skinBoundaryLoops, loopLength, windingAboutAxis, classifyInteriorLoop, classifyEndLoop } from './cuts.ts';
+
+export interface TubeCuts { start: number; length: number; cutLength: number; features: TubeFeature[]; warnings: RecognitionWarning[] }
+
+/** `min`/`max`: extent of the mesh vertices along d; the result's start/length include the exact
+ * curve points between vertices. */
+export function tubeCuts(solid: Solid, faceOfTri: Int32Array, outerSkin: Set<number>, d: Vec3, p: Profile, min: number, max: number): TubeCuts {
+  // cut contours first: the points refined onto the exact curves also give the exact extent
+  // along the axis (a miter or cope tip rarely falls on a mesh vertex)
+  let lo = min, hi = max;
+  const contours = skinBoundaryLoops(solid, faceOfTri, outerSkin).map((edges) => {
+    let cLo = Infinity, cHi = -Infinity;
+    const see = (q: Vec3) => { const xq = dot(d, q); if (xq < cLo) cLo = xq; if (xq > cHi) cHi = xq; };
+    for (const e of edges) see(point(solid.points, e.a));
+    const { length: len, exact } = loopLength(solid, edges, see);
+    lo = Math.min(lo, cLo); hi = Math.max(hi, cHi);
+    return { edges, len, exact, cLo, cHi };
+  });
+  const length = hi - lo;
+
+  const warnings: RecognitionWarning[] = [];
+  const features: TubeFeature[] = [];
+  let cutLength = 0, approximate = false, endLoops = 0;
+  for (const { edges, len, exact, cLo, cHi } of contours) {
+    cutLength += len;
+    approximate ||= !exact;
+    const x = (cLo + cHi) / 2 - lo;
+    const winding = Math.abs(windingAboutAxis(solid, edges, p.center, p.e2, p.e3));
+    const faceIds = [...new Set(edges.map((e) => e.cutFace).filter((f) => f >= 0))].sort((a, b) => a - b);
+    if (winding > 0.5) {
+      endLoops++;
+      const end = x < length / 2 ? 'start' : 'end';
+      const { angleDegrees, notched } = classifyEndLoop(solid, edges, d);
+      features.push({ id: 0, kind: 'end_cut', end, angleDegrees, x, cutLength: len, faceIds });
+      if (notched) features.push({ id: 0, kind: 'notch', end, x });
+    } else {
+      const c = classifyInteriorLoop(solid, edges);
+      features.push({
+        id: 0, kind: c.kind, x, aroundDegrees: aroundAxis(solid, edges.map((e) => e.a), p.center, p.e2, p.e3), cutLength: len, faceIds,
+        ...(c.diameter !== undefined ? { diameter: c.diameter } : {}), ...(c.width !== undefined ? { width: c.width, length: c.length } : {}),
+      });
+    }
+  }
+  if (approximate) warnings.push({ code: 'approximate_cut_length', message: 'some cut edges lie on free-form surfaces; their length is measured on the tessellation' });
+  if (endLoops !== 2) warnings.push({ code: 'unusual_end_cuts', message: `found ${endLoops} contours going round the tube instead of 2` });
+  const order = { end_cut: 0, notch: 1, hole: 2, slot: 3, cutout: 4 } as const;
+  features.sort((a, b) => (a.x ?? 0) - (b.x ?? 0) || order[a.kind] - order[b.kind]);
+  features.forEach((f, i) => { f.id = i + 1; });
+
+  return { start: lo, length, cutLength, features, warnings };
+}
+
+/** Angular position of a contour about the axis: direction of the mean of its vertices from the
+ * centre line, degrees from +Y (width direction) towards +Z, in (-180, 180]. */
+function aroundAxis(solid: Solid, vertices: number[], center: Vec3, e2: Vec3, e3: Vec3): number {
+  let y = 0, z = 0;
+  for (const v of vertices) {
+    const q = point(solid.points, v);
+    y += dot(q, e2) - dot(center, e2);
+    z += dot(q, e3) - dot(center, e3);
+  }
+  const a = (Math.atan2(z, y) * 180) / Math.PI;
+  return a === -180 ? 180 : a;
+}
+
