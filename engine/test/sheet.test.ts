@@ -159,14 +159,16 @@ test('a window across a bend splits the bend face; it is still one bend over the
   near(r.holes[0].distanceToNearestBend!, 0, 1e-9, 'window reaches into the bend');
 });
 
-test('refusals: machined block, tapered plate, solid bar, B-spline and torus bends, non-concentric bend', async () => {
+test('refusals: machined block, tapered plate, solid bar, B-spline and torus bends, non-concentric bend, boss, standoff', async () => {
   const cases: Array<[string, string[]]> = [
-    ['negative/neg_machined_block.step', ['not_constant_thickness']],
+    ['negative/neg_machined_block.step', ['not_constant_thickness', 'not_sheet_metal']],
     ['negative/neg_tapered_plate.step', ['not_constant_thickness']],
     ['negative/neg_solid_bar.step', ['not_sheet_metal']],
     ['negative/neg_bspline_bend.step', ['non_cylindrical_bend']],
     ['negative/neg_torus_bend.step', ['non_cylindrical_bend']],
-    ['negative/neg_non_concentric_bend.step', ['not_constant_thickness']],
+    ['negative/neg_non_concentric_bend.step', ['not_constant_thickness', 'not_sheet_metal']],
+    ['negative/neg_plate_with_boss.step', ['not_sheet_metal']],
+    ['negative/neg_plate_with_standoff.step', ['not_sheet_metal']],
   ];
   for (const [file, reasons] of cases) {
     const r = await refused(file);

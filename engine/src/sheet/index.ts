@@ -8,6 +8,7 @@ import { enclosingRectangle } from './align.ts';
 import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';
+import { pointOutsideSheet } from './slab.ts';
 import { flatLoops } from './outline.ts';
 import { flatOverlaps } from './overlap.ts';
 import { compose } from './rigid3.ts';
@@ -59,14 +60,17 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
 
   const u = unfoldSkin(solid, root.id, thickness, sheetFaces, options.kFactor);
   const volumeCheck = checkVolume(solid, u);
-  if (volumeCheck) {
-    const foreign = u.foreignNeighbours.filter((f) => solid.faces[f].surface.kind === 'other');
-    if (foreign.length > 0) {
-      const hint = (solid.faces[foreign[0]].surface as { hint?: string }).hint;
-      return refuse('non_cylindrical_bend', `face ${foreign[0]} joins the sheet but is not a plane or a cylinder (${hint ?? 'free-form'}), so it cannot be unrolled exactly; ${volumeCheck}`);
-    }
-    return refuse('not_constant_thickness', volumeCheck);
+  const foreign = u.foreignNeighbours.filter((f) => solid.faces[f].surface.kind === 'other');
+  if (volumeCheck && foreign.length > 0) {
+    const hint = (solid.faces[foreign[0]].surface as { hint?: string }).hint;
+    return refuse('non_cylindrical_bend', `face ${foreign[0]} joins the sheet but is not a plane or a cylinder (${hint ?? 'free-form'}), so it cannot be unrolled exactly; ${volumeCheck}`);
   }
+  const outside = pointOutsideSheet(solid, u);
+  if (outside) {
+    const at = outside.point.map((x) => x.toFixed(2)).join(', ');
+    return refuse('not_sheet_metal', `material at (${at}) stands ${outside.distance.toFixed(2)} mm outside the ${thickness.toFixed(3)} mm sheet: a boss, standoff, rib, second wall or hardware is modelled into the part`);
+  }
+  if (volumeCheck) return refuse('not_constant_thickness', volumeCheck);
   checkBendPairs(solid, u);
   const seams = findSeams(solid, u);
   if (seams.size > 0) {

@@ -44,7 +44,9 @@ function inTriangle(x: number, y: number, t: Tri2): boolean {
   const d1 = (x - t[2]) * (t[1] - t[3]) - (t[0] - t[2]) * (y - t[3]);
   const d2 = (x - t[4]) * (t[3] - t[5]) - (t[2] - t[4]) * (y - t[5]);
   const d3 = (x - t[0]) * (t[5] - t[1]) - (t[4] - t[0]) * (y - t[1]);
-  const neg = d1 < 0 || d2 < 0 || d3 < 0, pos = d1 > 0 || d2 > 0 || d3 > 0;
+  // points on an edge count as inside (a centroid can sit exactly on the other face's diagonal)
+  const tol = 1e-9 * Math.abs((t[2] - t[0]) * (t[5] - t[1]) - (t[4] - t[0]) * (t[3] - t[1]));
+  const neg = d1 < -tol || d2 < -tol || d3 < -tol, pos = d1 > tol || d2 > tol || d3 > tol;
   return !(neg && pos);
 }
 

@@ -157,9 +157,12 @@ function classifyJoin(solid: Solid, f: Face, g: Face, edge: number[], t: number,
   if (a.kind === 'cylinder' && b.kind === 'plane') return planeTangent(b, a) ? { kind: 'tangent' } : null;
   if (a.kind === 'cylinder' && b.kind === 'cylinder') {
     if (Math.abs(Math.abs(dot(a.axis, b.axis)) - 1) > ANGLE_TOLERANCE * ANGLE_TOLERANCE) return null;
-    if (norm(radial(b.origin, a.origin, a.axis)) > DISTANCE_TOLERANCE) return null;
-    if (Math.abs(a.radius - b.radius) > DISTANCE_TOLERANCE || a.convex !== b.convex) return null;
-    return { kind: 'tangent' };
+    const apart = norm(radial(b.origin, a.origin, a.axis));
+    // one bend split in two faces: same axis, same radius
+    if (apart < DISTANCE_TOLERANCE) return Math.abs(a.radius - b.radius) < DISTANCE_TOLERANCE && a.convex === b.convex ? { kind: 'tangent' } : null;
+    // two bends with no flat between: parallel axes, the cylinders touch along the shared edge
+    const touching = a.convex === b.convex ? Math.abs(apart - Math.abs(a.radius - b.radius)) : Math.abs(apart - (a.radius + b.radius));
+    return touching < DISTANCE_TOLERANCE ? { kind: 'tangent' } : null;
   }
   return null;
 }
@@ -250,7 +253,8 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
         for (const v of gFace.vertices) side += dot(radial(point(solid.points, v), s.origin, s.axis), w0);
         if (side < 0) w0 = scale(w0, -1);
         const axis = cross(u0, w0);
-        const continuing = fm.cylinder !== null && fm.bend !== null && face.surface.kind === 'cylinder';
+        const continuing = fm.cylinder !== null && fm.bend !== null && face.surface.kind === 'cylinder'
+          && norm(radial(s.origin, face.surface.origin, face.surface.axis)) < DISTANCE_TOLERANCE;
         const modelled = Math.max(0, s.convex ? s.radius - t : s.radius);
         const parentBend = continuing ? bends[fm.bend!] : null;
         const cyl: CylinderMap = { origin: s.origin, axis, u0, w0, radius: s.radius, rate: 0 };
