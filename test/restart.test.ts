@@ -54,7 +54,7 @@ describe('restart', () => {
     let body: { status: string; parts: unknown[]; error: unknown } | null = null;
     const until = Date.now() + 120_000;
     while (Date.now() < until) {
-      const r = await fetch(`${second.url}/v1/designs/${design.id}`, { headers: { authorization: `Bearer ${demo.key}` } });
+      const r: Response = await fetch(`${second.url}/v1/designs/${design.id}`, { headers: { authorization: `Bearer ${demo.key}` } });
       assert.equal(r.status, 200);
       body = (await r.json()) as typeof body;
       if (body!.status === 'ready' || body!.status === 'failed') break;

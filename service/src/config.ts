@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 // Service configuration from the environment (README "Configuration"). Bad values fail at start
 // with the variable named, never at the first request.
 export interface ServiceConfig {
@@ -7,8 +8,14 @@ export interface ServiceConfig {
   baseUrl: string;
   mongodbUrl: string | undefined;
   maxUploadBytes: number;
+  /** 'pool' (worker threads, default) or 'inprocess' */
+  engine: 'pool' | 'inprocess';
   /** engine worker threads (jobs run at once per process) */
   engineThreads: number;
+  /** per engine job, ms */
+  analysisTimeoutMs: number;
+  /** per engine worker, MB */
+  engineMaxMemoryMb: number;
   jobLeaseMs: number;
   jobPollMs: number;
   rateLimit: { max: number; windowMs: number } | false;
@@ -29,6 +36,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return n;
 }
 
+function engineKind(raw: string | undefined): 'pool' | 'inprocess' {
+  if (!raw || raw === 'pool') return 'pool';
+  if (raw === 'inprocess') return 'inprocess';
+  throw new ConfigError(`KERF_ENGINE must be 'pool' or 'inprocess', got '${raw}'`);
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const baseUrl = (env.KERF_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -41,7 +54,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     baseUrl,
     mongodbUrl: env.MONGODB_URL || undefined,
     maxUploadBytes: int(env, 'KERF_MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1, 2 ** 31),
-    engineThreads: int(env, 'KERF_ENGINE_THREADS', 1, 1, 64),
+    engine: engineKind(env.KERF_ENGINE),
+    engineThreads: int(env, 'KERF_ENGINE_THREADS', Math.min(2, availableParallelism()), 1, 64),
+    analysisTimeoutMs: int(env, 'KERF_ANALYSIS_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    engineMaxMemoryMb: int(env, 'KERF_ENGINE_MAX_MEMORY_MB', 2048, 64, 65536),
     jobLeaseMs: int(env, 'KERF_JOB_LEASE_MS', 30_000, 500, 3_600_000),
     jobPollMs: int(env, 'KERF_JOB_POLL_MS', 250, 10, 60_000),
     rateLimit: rateMax === 0 ? false : { max: rateMax, windowMs: int(env, 'KERF_RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000) },

@@ -1,10 +1,16 @@
-// Which engine the service runs: the worker pool when the engine provides one, else in-process.
+// Which engine the service runs: the engine's worker pool (default), or in-process
+// (KERF_ENGINE=inprocess: one thread, for debugging).
 import type { Logger } from 'pino';
 import type { EngineApi } from '@kerf/usecases/engine-api.ts';
 import type { ServiceConfig } from './config.ts';
 import { LocalEngine } from './engine-local.ts';
+import { PoolEngine } from './engine-pool.ts';
 
 export async function createEngine(config: ServiceConfig, log: Logger): Promise<EngineApi> {
-  log.info({ threads: config.engineThreads }, 'engine: in-process');
-  return new LocalEngine(config.baseUrl);
+  if (config.engine === 'inprocess') {
+    log.info('engine: in-process');
+    return new LocalEngine(config.baseUrl);
+  }
+  log.info({ threads: config.engineThreads, timeout_ms: config.analysisTimeoutMs, max_memory_mb: config.engineMaxMemoryMb }, 'engine: worker pool');
+  return new PoolEngine(config.baseUrl, { threads: config.engineThreads, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.engineMaxMemoryMb });
 }

@@ -1,0 +1,72 @@
+// EngineApi over the engine's worker pool: the heavy work (STEP import, recognition, production
+// files, images) runs in worker threads with per-job time and memory limits, so the event loop keeps
+// answering requests and renewing job leases. DFM and pricing are pure and fast: they stay in-process.
+import { createEngine, type Engine } from '@kerf/engine/pool/index.ts';
+import type { Design } from '@kerf/engine/contract.ts';
+import type { AnalysisOutput, Configuration, EngineFile, ProductionFileKind } from '@kerf/usecases/engine-api.ts';
+import { contentTypeOf } from '@kerf/usecases/files.ts';
+import { LocalEngine } from './engine-local.ts';
+
+const PRODUCTION_EXT: Record<ProductionFileKind, string> = {
+  production_step: 'step', production_flat_step: 'step', production_model: 'glb', production_flat_model: 'glb',
+  production_dxf: 'dxf', production_bend_lines_dxf: 'dxf',
+};
+
+/** Part files the pool makes directly, by the name the use cases ask for. */
+const PART_FILE_KINDS: Record<string, string> = {
+  'formed.glb': 'production_model',
+  'flat.glb': 'production_flat_model',
+  'normalized.step': 'production_step',
+  'flat.step': 'production_flat_step',
+};
+
+export interface PoolOptions { threads: number; timeoutMs: number; maxMemoryMb: number }
+
+export class PoolEngine extends LocalEngine {
+  private readonly pool: Engine;
+
+  constructor(baseUrl: string, options: PoolOptions) {
+    super(baseUrl);
+    this.pool = createEngine({ threads: options.threads, timeoutMs: options.timeoutMs, maxMemoryMb: options.maxMemoryMb });
+  }
+
+  override async analyze(bytes: Uint8Array, options: { fileName: string; kFactor?: number }): Promise<AnalysisOutput> {
+    const d = await this.pool.analyze(bytes, options);
+    return { suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
+  }
+
+  override async productionFiles(input: { design: Design; source: Uint8Array; partId: string; configuration: Configuration; kFactor?: number }): Promise<Partial<Record<ProductionFileKind, EngineFile>>> {
+    const files = await this.pool.generateProductionFiles(input.source, {
+      partIds: [input.partId], kinds: ['production'], ...(input.kFactor !== undefined ? { kFactor: input.kFactor } : {}),
+    });
+    const out: Partial<Record<ProductionFileKind, EngineFile>> = {};
+    for (const [kind, bytes] of Object.entries(files[input.partId] ?? {})) {
+      const k = kind as ProductionFileKind;
+      if (bytes && PRODUCTION_EXT[k]) out[k] = { name: `${k}.${PRODUCTION_EXT[k]}`, bytes, contentType: contentTypeOf(`x.${PRODUCTION_EXT[k]}`) };
+    }
+    return out;
+  }
+
+  override async designFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null> {
+    const m = /^parts\/([^/]+)\/(.+)$/.exec(input.name);
+    if (m) {
+      const [, partId, rest] = m;
+      const img = /^image-([a-z]+)-(\d+)\.(svg|png)$/.exec(rest);
+      const kind = PART_FILE_KINDS[rest] ?? (img ? `image_${img[1]}_${img[3]}` : null);
+      if (kind) {
+        const width = img ? Number(img[2]) : undefined;
+        const files = await this.pool.generateProductionFiles(input.source, {
+          partIds: [partId], kinds: [kind], ...(width ? { imageWidth: width, imageHeight: Math.round(width * 0.75) } : {}),
+        });
+        const bytes = (files[partId] as Record<string, Uint8Array | undefined> | undefined)?.[kind];
+        return bytes ? { name: rest, bytes, contentType: contentTypeOf(rest) } : null;
+      }
+    }
+    // Design-level files and a part's source STEP in file coordinates: in-process.
+    return super.designFile(input);
+  }
+
+  override async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
