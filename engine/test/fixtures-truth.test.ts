@@ -42,7 +42,8 @@ function perfectDesign(f: TruthFixture, k: number | undefined): Design {
     hole_count: tp.holes?.length ?? 0,
     holes: [...(tp.holes ?? [])].reverse().map((h, i) => ({ id: i + 1, shape: h.shape, diameter_mm: h.diameter_mm ?? 0, face_id: 0, center_mm: [0, 0], countersink: h.countersink ? { ...h.countersink } : null, nearest_bend_id: null, distance_to_nearest_edge_mm: 0, distance_to_nearest_bend_mm: null })),
     flat_pattern: k === undefined || !tp.flat ? null : { k_factor: k, ...tp.flat[String(k)] },
-    flat_pattern_dimensions: null, cut_length_mm: null, tube: null, warnings: (tp.warnings ?? []).map((code) => ({ code, message: '' })), model_url: null, flat_pattern_model_url: null, image_url: null,
+    flat_pattern_dimensions: k === undefined || !tp.flat ? null : { length_mm: tp.flat[String(k)].length_mm, width_mm: tp.flat[String(k)].width_mm, height_mm: tp.thickness_mm! },
+    cut_length_mm: k === undefined || !tp.flat ? null : tp.flat[String(k)].cut_length_mm, tube: null, warnings: (tp.warnings ?? []).map((code) => ({ code, message: '' })), model_url: null, flat_pattern_model_url: null, image_url: null,
   }));
   return {
     id: 'des_x', object: 'design', status: 'ready', status_url: null, name: f.file, created_at: '', suggested_process: 'sheet_metal',
@@ -82,6 +83,8 @@ test('the comparator accepts a perfect design and catches every kind of error', 
     ['not manufacturable', l, (d) => { d.parts[0].manufacturable = false; d.parts[0].unsupported_reason = 'not_unfoldable'; }],
     ['instance count', asm, (d) => { d.parts[0].instance_count++; }],
     ['mirror merged', asm, (d) => { const a = d.parts.find((p) => p.instance_count === 1)!; d.parts = d.parts.filter((p) => p !== a); d.parts.find((p) => p.instance_count === 3)!.instance_count = 4; }],
+    ['flat dimensions not repeated', l, (d) => { d.parts[0].flat_pattern_dimensions!.width_mm += 1; }],
+    ['process', l, (d) => { d.parts[0].suggested_process = 'tube_laser'; }],
     ['sharp_bend warning', byId('sharp_l_t2'), (d) => { d.parts[0].warnings = []; }],
     ['negative accepted', neg, (d) => { d.parts[0].manufacturable = true; d.parts[0].unsupported_reason = null; }],
     ['negative without reason', neg, (d) => { d.parts[0].unsupported_reason = null; }],
