@@ -206,6 +206,12 @@ describe('hole operations', () => {
   rule('countersink_too_deep',
     () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 13.4, angle: 90, side: 'top' }] }),
     () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 13.4, angle: 90, side: 'top' }] }, 'mat_mild_steel_0_135in', sheetPart({ detected_thickness_mm: 3.43, bends: [bend(1, { radius_mm: 3.43 }), bend(2, { radius_mm: 3.43 })] })));
+  test('countersink_too_close_to_edge is an acceptable risk', () => {
+    const p = sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [10, 8], 6)] });
+    const cfg = (risks: string[]) => ({ defaults: { material_id: 'mat_mild_steel_3_0mm' }, accepted_risks: risks, parts: [partCfg({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] })] });
+    assert.equal(run([p], cfg([])).parts[0].issues[0].severity, 'warning');
+    assert.equal(run([p], cfg(['countersink_too_close_to_edge'])).status, 'ready');
+  });
   rule('countersink_too_close_to_edge',
     () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] }, 'mat_mild_steel_3_0mm', sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [10, 8], 6)] })),
     () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] }, 'mat_mild_steel_3_0mm', sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [20, 20], 15)] })));
@@ -415,5 +421,18 @@ describe('flange lengths from the flat', () => {
     assert.ok(Math.abs(outerFlanges[0] - outerFlanges[1]) < 0.01 && Math.abs(outerFlanges[2] - outerFlanges[3]) < 0.01, outerFlanges.join(', '));
     const total = outerFlanges[0] * 2 + outerFlanges[2] + zones[0].allowance + zones[1].allowance;
     assert.ok(Math.abs(total - a.flat.length) < 0.01, `${total} vs ${a.flat.length}`);
+  });
+});
+
+describe('countersinks modelled in the part', () => {
+  const csk = (outer: number, angle: number, extra: Partial<ReturnType<typeof hole>> = {}) =>
+    sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [30, 30], 26, null, { countersink: { outer_diameter_mm: outer, angle_degrees: angle }, ...extra })] });
+  const cfg = (o: Record<string, unknown> = {}) => ({ defaults: { material_id: 'mat_mild_steel_3_0mm' }, parts: [{ part_id: 'prt_bracket', ...o }] });
+  test('an M3 90 degree countersink in 3 mm is fine', () => assert.deepEqual(codes(run([csk(6.73, 90)], cfg())), []));
+  test('deeper than the sheet is blocked', () => assert.ok(codes(run([csk(10.5, 90)], cfg())).includes('countersink_too_deep')));
+  test('an angle the shop has no tool for is blocked', () => assert.ok(codes(run([csk(6.73, 100)], cfg())).includes('countersink_angle_unsupported')));
+  test('configuring another countersink or a tap on it conflicts', () => {
+    assert.ok(codes(run([csk(6.73, 90)], cfg({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] }))).includes('duplicate_hole_operation'));
+    assert.ok(codes(run([csk(6.73, 90)], cfg({ nuts: [{ hole_id: 1, nut_id: 'nut_cls_m3', side: 'top' }] }))).includes('conflicting_hole_operations'));
   });
 });

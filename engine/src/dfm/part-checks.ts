@@ -8,7 +8,7 @@ import {
 } from './hole-checks.ts';
 import { finishUnavailableReason, type Stock } from './capabilities.ts';
 import {
-  BEND_RADIUS_TOL_MM, MAX_BEND_ANGLE_DEG, MIN_PART_BENT_MM, MIN_PART_CUT_MM, SHARP_BEND_RADIUS_MM, SIZE_TOL_MM,
+  BEND_RADIUS_TOL_MM, COUNTERSINK_ANGLES, COUNTERSINK_ANGLE_TOL_DEG, MAX_BEND_ANGLE_DEG, MIN_PART_BENT_MM, MIN_PART_CUT_MM, SHARP_BEND_RADIUS_MM, SIZE_TOL_MM,
   TUBE_HOLE_MIN_WALL_RATIO, TUBE_SIZE_TOL_ABS_MM, TUBE_SIZE_TOL_REL, TUBE_WALL_TOL_ABS_MM, TUBE_WALL_TOL_REL, thicknessTolerance,
 } from './rules.ts';
 
@@ -117,7 +117,19 @@ function sheetChecks(part: Part, m: Material, findings: PartFinding[], warnings:
   if (part.bends.length > 0 && !flangesMeasured) {
     warnings.push({ code: 'flange_length_not_checked', message: 'Flange lengths were not measured for this part; the shop checks the minimum flange at review.' });
   }
-  for (const h of part.holes) for (const f of checkHole(h, { part, material: m, thickness: t })) findings.push(at(f, h.id, null));
+  const ctx: SheetContext = { part, material: m, thickness: t };
+  for (const h of part.holes) {
+    for (const f of checkHole(h, ctx)) findings.push(at(f, h.id, null));
+    // a countersink modelled in the part is made like a configured one and checked the same way
+    if (h.countersink) {
+      const angle = h.countersink.angle_degrees;
+      if (!COUNTERSINK_ANGLES.some((a) => Math.abs(a - angle) <= COUNTERSINK_ANGLE_TOL_DEG)) {
+        findings.push(blockingFinding('countersink_angle_unsupported', `Hole ${h.id} is countersunk at ${Number(angle.toFixed(1))} deg; the shop's countersinks are ${COUNTERSINK_ANGLES.join(' and ')} deg.`,
+          { angle_degrees: angle, angles_degrees: [...COUNTERSINK_ANGLES] }, h.id, 'countersink'));
+      }
+      for (const f of countersinkFit(h.countersink.outer_diameter_mm, angle, h, ctx)) findings.push(at(f, h.id, 'countersink'));
+    }
+  }
 }
 
 function tubeChecks(part: Part, p: TubeProfile, findings: PartFinding[]): void {
@@ -160,6 +172,8 @@ function operationChecks(part: Part, cfg: PartConfiguration | null, stock: Stock
   const ops: Array<{ kind: OpKind; hole_id: number; run: (h: HoleInfo) => void }> = [];
   const ctx: SheetContext | null = stock.kind === 'sheet' ? { part, material: stock.material, thickness: stock.material.thickness_mm } : null;
   const push = (fs: Finding[], h: HoleInfo, op: OpKind): void => { for (const f of fs) findings.push(at(f, h.id, op)); };
+  // a hole already countersunk in the model counts as its first countersink
+  const n0 = (h: HoleInfo): number => (h.countersink && !csks.has(h.id) ? 1 : 0);
 
   for (const s of cfg.taps) ops.push({ kind: 'tap', hole_id: s.hole_id, run: (h) => {
     const tap = ix.taps.get(s.tap_id);
@@ -198,9 +212,9 @@ function operationChecks(part: Part, cfg: PartConfiguration | null, stock: Stock
       continue;
     }
     if (op.kind === 'countersink') {
-      const n = (csks.get(h.id) ?? 0) + 1;
+      const n = (csks.get(h.id) ?? 0) + 1 + (n0(h));
       csks.set(h.id, n);
-      if (n === 2) findings.push(blockingFinding('duplicate_hole_operation', `Hole ${h.id} has more than one countersink.`, {}, h.id, 'countersink'));
+      if (n === 2) findings.push(blockingFinding('duplicate_hole_operation', h.countersink ? `Hole ${h.id} is already countersunk in the model; drop the configured countersink.` : `Hole ${h.id} has more than one countersink.`, {}, h.id, 'countersink'));
     } else {
       const list = inserts.get(h.id) ?? [];
       list.push(op.kind);
@@ -209,7 +223,8 @@ function operationChecks(part: Part, cfg: PartConfiguration | null, stock: Stock
     }
     op.run(h);
   }
-  for (const [holeId] of csks) {
+  const countersunk = new Set([...csks.keys(), ...part.holes.filter((h) => h.countersink).map((h) => h.id)]);
+  for (const holeId of countersunk) {
     const other = inserts.get(holeId);
     if (other?.length) findings.push(blockingFinding('conflicting_hole_operations', `Hole ${holeId} cannot be countersunk and take a ${other[0]} too.`, { operations: ['countersink', ...other] }, holeId, 'countersink'));
   }

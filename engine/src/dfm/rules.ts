@@ -27,11 +27,17 @@ export const HOLE_EDGE_MIN_ABS_MM = 0.508;
  * the looser published alternative). Risk a customer may accept: the hole may distort.
  */
 export const HOLE_BEND_T_RATIO = 2.5;
-/** Countersink to bend >= 4 t + R; countersink to edge >= 4 t (published). */
+/**
+ * Countersink to bend >= 4 t + R; countersink to edge >= 4 t (published), both from the countersink
+ * rim. Both are risks a customer may accept (the edge or the bend may distort), not hard limits:
+ * 4 t from the rim is conservative for plate.
+ */
 export const COUNTERSINK_BEND_T_RATIO = 4;
 export const COUNTERSINK_EDGE_T_RATIO = 4;
 /** Countersink angles offered, degrees (82 unified, 90 metric). */
 export const COUNTERSINK_ANGLES = [82, 90] as const;
+/** A modelled countersink within this of an offered angle is made with that tool, degrees. */
+export const COUNTERSINK_ANGLE_TOL_DEG = 1;
 /** A countersink's outer diameter must exceed its hole by at least this, mm (else it is not a countersink). */
 export const COUNTERSINK_MIN_STEP_MM = 0.2;
 /** Configured countersink outer diameter must be within this of a standard size to list it as one, mm. */
@@ -51,7 +57,7 @@ export const TUBE_WALL_TOL_ABS_MM = 0.1;
 export const TUBE_WALL_TOL_REL = 0.1;
 
 /** Findings a customer may accept; everything else blocks until the design or configuration changes. */
-export const ACCEPTABLE_RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend'] as const;
+export const ACCEPTABLE_RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend', 'countersink_too_close_to_edge'] as const;
 export type AcceptableRisk = (typeof ACCEPTABLE_RISKS)[number];
 
 /** Thickness tolerance band of a material, mm. */
