@@ -1,7 +1,9 @@
 // The store contract on MongoDB, run when MONGODB_URL points at a server:
 //   MONGODB_URL=mongodb://localhost:27017 node --import tsx --test adapters/store/test/mongodb.test.ts
 // Each run uses a fresh database (kerf_test_<random>) and drops it afterwards. Without a server,
-// only what needs none runs: connection-string handling and the failure on an unreachable server.
+// the contract still runs through the real driver against test/support/mongoWireFake.ts, an
+// in-process wire-protocol stand-in (mingo evaluates the queries): that checks how the store uses
+// the driver, not how a MongoDB server behaves.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Server } from 'node:net';
@@ -12,8 +14,31 @@ import { databaseFromUrl, redactMongoUrl } from '../src/mongodb/store.ts';
 import { dataFilter } from '../src/mongodb/documents.ts';
 import { INDEXES } from '../src/mongodb/indexes.ts';
 import { runStoreContract } from './contract.ts';
+import { startMongoWireFake, type MongoWireFake } from './support/mongoWireFake.ts';
 
 const MONGODB_URL = process.env.MONGODB_URL;
+
+/** The contract through the real driver against the in-process wire fake (not a MongoDB server). */
+function runOnFake(label: string, replicaSet?: string): void {
+  let fake: MongoWireFake | undefined;
+  runStoreContract(label, {
+    async fresh() {
+      fake ??= await startMongoWireFake({ replicaSet });
+      const mongodbUrl = fake.url;
+      const mongodbDbName = `kerf_test_${randomBytes(6).toString('hex')}`;
+      return {
+        open: (opts = {}) => openStore({ mongodbUrl, mongodbDbName, serverSelectionTimeoutMS: 2000, ...opts }),
+        async cleanup() {
+          await fake?.close();
+          fake = undefined;
+        },
+      };
+    },
+  });
+}
+
+runOnFake('mongodb driver on the wire fake, standalone (write-ordering path)');
+runOnFake('mongodb driver on the wire fake, replica set (transaction path)', 'rs0');
 
 if (MONGODB_URL) {
   runStoreContract('mongodb', {
@@ -37,6 +62,26 @@ if (MONGODB_URL) {
     it('runs when MONGODB_URL is set', { skip: 'MONGODB_URL is not set: no MongoDB server to run the contract against' }, () => {});
   });
 }
+
+describe('mongodb store: which path writes a design and its job', () => {
+  for (const replicaSet of [undefined, 'rs0']) {
+    it(replicaSet ? 'uses a transaction on a replica set' : 'orders the writes on a standalone server and releases the held job', async () => {
+      const fake = await startMongoWireFake({ replicaSet });
+      const store = await openStore({ mongodbUrl: fake.url, serverSelectionTimeoutMS: 2000 });
+      try {
+        const account = await store.accounts.create({ email: 'path@example.com' });
+        const design = await store.designs.create(account.id, { name: 'a.step', sourceBlobKey: 'u/a.step', sourceSize: 1, sourceSha256: 'b'.repeat(64), job: { kind: 'analyze' } });
+        const [job] = await store.jobs.listForResource(design.id);
+        assert.equal(job.runAfter, design.createdAt, 'the job is due at once');
+        assert.equal(fake.commandCounts.get('commitTransaction') ?? 0, replicaSet ? 1 : 0);
+        assert.equal((await store.health()).detail, replicaSet ? 'kerf (transactions)' : 'kerf');
+      } finally {
+        await store.close();
+        await fake.close();
+      }
+    });
+  }
+});
 
 describe('mongodb store without a server', () => {
   it('fails fast with store_unavailable and no password in the message when nothing listens', async () => {

@@ -54,7 +54,7 @@ export class MongoApiKeys implements ApiKeyRepo {
 
   async revoke(accountId: string, keyId: string): Promise<boolean> {
     const r = await this.col.updateOne({ _id: String(keyId), accountId: String(accountId), revokedAt: null } as Document, { $set: { revokedAt: this.ctx.now() } });
-    return r.modifiedCount === 1;
+    return r.matchedCount === 1;
   }
 
   async list(accountId: string): Promise<ApiKeyInfo[]> {

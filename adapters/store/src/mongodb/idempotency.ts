@@ -45,7 +45,7 @@ export class MongoIdempotency implements IdempotencyRepo {
         { _id: existing._id, state: existing.state, fingerprint: existing.fingerprint, updatedAt: existing.updatedAt },
         { $set: fresh },
       );
-      if (taken.modifiedCount === 1) return { state: 'started' };
+      if (taken.matchedCount === 1) return { state: 'started' };
     }
     return { state: 'in_progress' };
   }
@@ -56,7 +56,7 @@ export class MongoIdempotency implements IdempotencyRepo {
       { accountId: String(accountId), key: String(key), state: 'started' },
       { $set: { state: 'finished', status: response.status, body: plainJson(response.body ?? null, 'body'), headers: plainJson(response.headers ?? {}, 'headers'), updatedAt: this.ctx.now() } },
     );
-    return r.modifiedCount === 1;
+    return r.matchedCount === 1;
   }
 
   async abandon(accountId: string, key: string): Promise<boolean> {

@@ -86,7 +86,7 @@ export class MongoJobs implements JobQueue {
       { _id: String(jobId), workerId: String(workerId), status: 'running' } as Document,
       { $set: { leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now } },
     );
-    return r.modifiedCount === 1;
+    return r.matchedCount === 1;
   }
 
   async complete(jobId: string, workerId: string): Promise<boolean> {
@@ -94,7 +94,7 @@ export class MongoJobs implements JobQueue {
       { _id: String(jobId), workerId: String(workerId), status: 'running' } as Document,
       { $set: { status: 'done', active: false, leaseUntil: null, updatedAt: this.ctx.now() } },
     );
-    return r.modifiedCount === 1;
+    return r.matchedCount === 1;
   }
 
   async fail(jobId: string, workerId: string, error: DesignError, opts: { retry?: boolean; retryDelayMs?: number } = {}): Promise<Job | null> {
