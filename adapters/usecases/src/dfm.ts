@@ -21,8 +21,8 @@ export interface DfmDoc extends Doc {
   design_id: string;
   status: 'ready' | 'requires_input' | 'blocked';
   production_files: DfmOutcome['production_files'];
-  /** blob keys of the annotated part images */
-  _images?: Record<string, string>;
+  /** the annotated part images (SVG text), by part id */
+  _image_svgs?: Record<string, string>;
   /** blob keys of production files: part id -> kind -> key */
   _files?: Record<string, Partial<Record<ProductionFileKind, { key: string; contentType: string; name: string }>>>;
 }
@@ -52,19 +52,16 @@ export async function createDfmReport(ctx: UseCaseContext, accountId: string, re
 /** Keeps an engine DFM report (from /v1/dfm or inside a quote) and starts its production files. */
 export async function storeDfmReport(ctx: UseCaseContext, accountId: string, report: DfmOutcome): Promise<DfmDoc> {
   const id = report.id;
-  // The annotated images are files, not fields: kept as blobs behind each part's image_url.
+  // The annotated images are kept with the report and written as files on first download: a quote
+  // or report that nobody looks at costs no extra write.
   const images: Record<string, string> = {};
   const parts = [];
   for (const p of report.parts) {
     const { image_svg, ...rest } = p;
-    if (typeof image_svg === 'string') {
-      const key = `dfm/${id}/parts/${p.part_id}/image.svg`;
-      await ctx.store.blobs.put(key, Buffer.from(image_svg, 'utf8'), { contentType: 'image/svg+xml' });
-      images[p.part_id] = key;
-    }
+    if (typeof image_svg === 'string') images[p.part_id] = image_svg;
     parts.push({ ...rest, image_url: `${dfmUrl(ctx, id)}/parts/${p.part_id}/image` });
   }
-  const doc: DfmDoc = { ...report, id, object: 'dfm_report', parts, _images: images };
+  const doc: DfmDoc = { ...report, id, object: 'dfm_report', parts, _image_svgs: images };
   await collection(ctx, 'dfm_reports').create(accountId, doc, { id });
   if (doc.production_files.status === 'pending') {
     await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId });
@@ -77,8 +74,10 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
 export async function dfmImageUrl(ctx: UseCaseContext, accountId: string, dfmId: string, partId: string, format: 'svg' | 'png'): Promise<string | null> {
   const doc = await getDfmDoc(ctx, accountId, dfmId);
   if (!(doc.parts as Array<{ part_id: string }>).some((p) => p.part_id === partId)) throw notFound('part', partId, 'part_id');
-  const key = doc._images?.[partId];
-  if (format !== 'svg' || !key) return null;
+  const svg = doc._image_svgs?.[partId];
+  if (format !== 'svg' || svg === undefined) return null;
+  const key = `dfm/${dfmId}/parts/${partId}/image.svg`;
+  if (!(await ctx.store.blobs.exists(key))) await ctx.store.blobs.put(key, Buffer.from(svg, 'utf8'), { contentType: 'image/svg+xml' });
   return ctx.signer.sign({ k: key, t: 'image/svg+xml', n: `${dfmId}-${partId}.svg` });
 }
 
