@@ -4,6 +4,8 @@ import { checkNonEmpty, checkPositiveMs } from '../common/validate.ts';
 import type { IdempotencyBegin, IdempotencyRepo } from '../port.ts';
 import { parseJson, toJson, type SqliteContext } from './context.ts';
 
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
 interface IdemRow {
   fingerprint: string;
   state: 'started' | 'finished';
@@ -44,8 +46,12 @@ export class SqliteIdempotency implements IdempotencyRepo {
     this.purgeStmt = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
   }
 
+  private lastPurge = 0;
+
   async begin(accountId: string, key: string, fingerprint: string, opts: { staleAfterMs?: number } = {}): Promise<IdempotencyBegin> {
     checkIdempotencyKey(key);
+    // Expired rows are ignored anyway; deleting them now and then keeps the table small.
+    if (this.ctx.now().getTime() - this.lastPurge >= PURGE_INTERVAL_MS) this.purgeExpired();
     checkNonEmpty(fingerprint, 'fingerprint', 200);
     const stale = opts.staleAfterMs === undefined ? IDEMPOTENCY_STALE_MS : checkPositiveMs(opts.staleAfterMs, 'staleAfterMs');
     return this.beginTx.immediate(String(accountId), key, fingerprint, stale);
@@ -65,6 +71,7 @@ export class SqliteIdempotency implements IdempotencyRepo {
 
   /** Deletes expired records; run at open and now and then (they are also ignored once expired). */
   purgeExpired(): number {
+    this.lastPurge = this.ctx.now().getTime();
     return this.purgeStmt.run(this.ctx.now().toISOString()).changes;
   }
 }
