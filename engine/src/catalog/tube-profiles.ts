@@ -61,65 +61,54 @@ export function buildTubeProfiles(): TubeProfile[] {
   return [...inchProfiles(), ...metricProfiles()];
 }
 
+/** Tube laser speed model: speed = atOneMm / wall^TUBE_CUT_EXPONENT, capped, mm/min; pierce = base + per-mm x wall, s. */
+const TUBE_CUT_EXPONENT = 1.15;
+const TUBE_CUT_MAX_MM_PER_MIN = 20000;
+const TUBE_PIERCE_BASE_S = 0.1;
+const TUBE_PIERCE_PER_MM_S = 0.12;
+
+/** One profile entry from its section in mm; names and ids come from the caller (inch or metric). */
+function profile(f: TubeFamily, shape: TubeShape, a: number, b: number, wall: number, id: string, displayName: string, stockLengthMm: number): TubeProfile {
+  const corner = shape === 'round' ? 0 : f.cornerWalls * wall;
+  const area = crossSectionMm2(shape, a, b, wall, corner);
+  return {
+    id, object: 'tube_profile', display_name: displayName, material: f.material, type: f.type, shape, process: 'tube_laser',
+    outer_diameter_mm: shape === 'round' ? r(a) : null,
+    outer_width_mm: shape === 'round' ? null : r(a),
+    outer_height_mm: shape === 'round' ? null : r(b),
+    wall_thickness_mm: r(wall),
+    corner_radius_mm: shape === 'round' ? null : r(corner),
+    default_stock_length_mm: r(stockLengthMm, 1),
+    density_g_per_cm3: f.density,
+    weight_g_per_m: r(area * f.density, 1),
+    cut_speed_mm_per_min: Math.round(Math.min(TUBE_CUT_MAX_MM_PER_MIN, f.cutAtOneMm / Math.pow(wall, TUBE_CUT_EXPONENT))),
+    pierce_time_s: r(TUBE_PIERCE_BASE_S + TUBE_PIERCE_PER_MM_S * wall, 3),
+    price_per_kg_cents: f.pricePerKgCents,
+    available: true,
+  };
+}
+
+/** EN stock bars are 6 m; the loader takes them whole. */
+const METRIC_STOCK_LENGTH_MM = 6000;
+
 function metricProfiles(): TubeProfile[] {
   const f = F.s235;
+  const t = (x: number): string => String(x).replace('.', '_');
   return METRIC_ROWS.map(([shape, a, bOrNull, wall]) => {
     const b = bOrNull ?? a;
-    const corner = shape === 'round' ? 0 : f.cornerWalls * wall;
-    const mmText = (x: number): string => String(x).replace('.', '_');
+    const id = shape === 'round' ? `tub_s235_round_${t(a)}od_${t(wall)}w` : `tub_s235_${shape}_${t(a)}x${t(b)}_${t(wall)}w`;
     const size = shape === 'round' ? `${a} mm OD` : `${a} x ${b} mm`;
-    const area = crossSectionMm2(shape, a, b, wall, corner);
-    return {
-      id: shape === 'round' ? `tub_s235_round_${mmText(a)}od_${mmText(wall)}w` : `tub_s235_${shape}_${mmText(a)}x${mmText(b)}_${mmText(wall)}w`,
-      object: 'tube_profile',
-      display_name: `${f.material} ${shape} ${size} x ${wall} mm wall`,
-      material: f.material, type: f.type, shape, process: 'tube_laser',
-      outer_diameter_mm: shape === 'round' ? a : null,
-      outer_width_mm: shape === 'round' ? null : a,
-      outer_height_mm: shape === 'round' ? null : b,
-      wall_thickness_mm: wall,
-      corner_radius_mm: shape === 'round' ? null : r(corner),
-      default_stock_length_mm: 6000, // EN stock bars are 6 m; the loader takes them whole
-      density_g_per_cm3: f.density,
-      weight_g_per_m: r(area * f.density, 1),
-      cut_speed_mm_per_min: Math.round(Math.min(20000, f.cutAtOneMm / Math.pow(wall, 1.15))),
-      pierce_time_s: r(0.1 + 0.12 * wall, 3),
-      price_per_kg_cents: f.pricePerKgCents,
-      available: true,
-    };
+    return profile(f, shape, a, b, wall, id, `${f.material} ${shape} ${size} x ${wall} mm wall`, METRIC_STOCK_LENGTH_MM);
   });
 }
 
 function inchProfiles(): TubeProfile[] {
   return ROWS.map(([fam, shape, aIn, bIn, wallIn, label]) => {
     const f = F[fam];
-    const a = aIn * MM_PER_IN;
-    const b = (bIn ?? aIn) * MM_PER_IN;
-    const wall = wallIn * MM_PER_IN;
-    const corner = shape === 'round' ? 0 : f.cornerWalls * wall;
     const size = shape === 'round' ? `${inchText(aIn)} OD` : `${inchText(aIn)} x ${inchText(bIn ?? aIn)}`;
     const sizeId = shape === 'round' ? `${aIn.toFixed(3).replace('.', '_')}od` : `${aIn.toFixed(2).replace('.', '_')}x${(bIn ?? aIn).toFixed(2).replace('.', '_')}`;
-    const area = crossSectionMm2(shape, a, b, wall, corner);
-    return {
-      id: `tub_${f.key}_${shape}_${sizeId}_${wallIn.toFixed(3).replace('.', '_')}w`,
-      object: 'tube_profile',
-      display_name: `${f.material} ${shape} ${label ?? size} x ${inchText(wallIn)} wall`,
-      material: f.material,
-      type: f.type,
-      shape,
-      process: 'tube_laser',
-      outer_diameter_mm: shape === 'round' ? r(a) : null,
-      outer_width_mm: shape === 'round' ? null : r(a),
-      outer_height_mm: shape === 'round' ? null : r(b),
-      wall_thickness_mm: r(wall),
-      corner_radius_mm: shape === 'round' ? null : r(corner),
-      default_stock_length_mm: r(TUBE_STOCK_LENGTH_MM, 1),
-      density_g_per_cm3: f.density,
-      weight_g_per_m: r(area * f.density, 1),
-      cut_speed_mm_per_min: Math.round(Math.min(20000, f.cutAtOneMm / Math.pow(wall, 1.15))),
-      pierce_time_s: r(0.1 + 0.12 * wall, 3),
-      price_per_kg_cents: f.pricePerKgCents,
-      available: true,
-    };
+    return profile(f, shape, aIn * MM_PER_IN, (bIn ?? aIn) * MM_PER_IN, wallIn * MM_PER_IN,
+      `tub_${f.key}_${shape}_${sizeId}_${wallIn.toFixed(3).replace('.', '_')}w`,
+      `${f.material} ${shape} ${label ?? size} x ${inchText(wallIn)} wall`, TUBE_STOCK_LENGTH_MM);
   });
 }

@@ -32,33 +32,28 @@ const at = (f: Finding, hole_id: number | null = null, operation: string | null 
 const blockingFinding = (code: string, message: string, details: Record<string, unknown> = {}, hole_id: number | null = null, operation: string | null = null, bend_id: number | null = null): PartFinding =>
   ({ code, message, severity: 'blocking', details, hole_id, operation, bend_id });
 
+/** What each process needs as stock: the selection field, its catalog, and how it is named. */
+const STOCK_FIELDS = {
+  sheet_metal: { field: 'material_id', other: 'tube_profile_id', noun: 'sheet material', what: 'sheet metal', path: '/v1/materials', required: 'material_required', invalid: 'invalid_material_id', label: 'Material' },
+  tube_laser: { field: 'tube_profile_id', other: 'material_id', noun: 'tube profile', what: 'a tube', path: '/v1/tube-profiles', required: 'tube_profile_required', invalid: 'invalid_tube_profile_id', label: 'Tube profile' },
+} as const;
+
 function resolveStock(part: Part, sel: Selections, partCfg: PartConfiguration | null, ix: CatalogIndex, findings: PartFinding[], requirements: Requirement[]): Stock {
-  if (part.suggested_process === 'sheet_metal') {
-    if (partCfg?.tube_profile_id) findings.push(blockingFinding('stock_not_for_process', `Part ${part.name} is sheet metal; tube_profile_id ${partCfg.tube_profile_id} does not apply. Select a material_id.`, { tube_profile_id: partCfg.tube_profile_id }));
-    if (!sel.material_id) {
-      requirements.push({ code: 'material_required', field: 'material_id', path: '/v1/materials', message: `Select a sheet material for part ${part.name}.` });
-      return { kind: 'none', reason: 'Select a material first.' };
-    }
-    const m = ix.materials.get(sel.material_id);
-    if (!m) {
-      findings.push(blockingFinding('invalid_material_id', `Material ${sel.material_id} is not in the catalog.`, { material_id: sel.material_id }));
-      return { kind: 'none', reason: `Material ${sel.material_id} is not in the catalog.` };
-    }
-    if (!m.available) findings.push(blockingFinding('option_unavailable', `${m.name} is not available.`, { material_id: m.id }));
-    return { kind: 'sheet', material: m };
+  const s = STOCK_FIELDS[part.suggested_process];
+  const wrong = partCfg?.[s.other];
+  if (wrong) findings.push(blockingFinding('stock_not_for_process', `Part ${part.name} is ${s.what}; ${s.other} ${wrong} does not apply. Select a ${s.field}.`, { [s.other]: wrong }));
+  const id = sel[s.field];
+  if (!id) {
+    requirements.push({ code: s.required, field: s.field, path: s.path, message: `Select a ${s.noun} for part ${part.name}.` });
+    return { kind: 'none', reason: `Select a ${s.noun} first.` };
   }
-  if (partCfg?.material_id) findings.push(blockingFinding('stock_not_for_process', `Part ${part.name} is a tube; material_id ${partCfg.material_id} does not apply. Select a tube_profile_id.`, { material_id: partCfg.material_id }));
-  if (!sel.tube_profile_id) {
-    requirements.push({ code: 'tube_profile_required', field: 'tube_profile_id', path: '/v1/tube-profiles', message: `Select a tube profile for part ${part.name}.` });
-    return { kind: 'none', reason: 'Select a tube profile first.' };
+  const entry = part.suggested_process === 'sheet_metal' ? ix.materials.get(id) : ix.tube_profiles.get(id);
+  if (!entry) {
+    findings.push(blockingFinding(s.invalid, `${s.label} ${id} is not in the catalog.`, { [s.field]: id }));
+    return { kind: 'none', reason: `${s.label} ${id} is not in the catalog.` };
   }
-  const p = ix.tube_profiles.get(sel.tube_profile_id);
-  if (!p) {
-    findings.push(blockingFinding('invalid_tube_profile_id', `Tube profile ${sel.tube_profile_id} is not in the catalog.`, { tube_profile_id: sel.tube_profile_id }));
-    return { kind: 'none', reason: `Tube profile ${sel.tube_profile_id} is not in the catalog.` };
-  }
-  if (!p.available) findings.push(blockingFinding('option_unavailable', `${p.display_name} is not available.`, { tube_profile_id: p.id }));
-  return { kind: 'tube', profile: p };
+  if (!entry.available) findings.push(blockingFinding('option_unavailable', `${'name' in entry ? entry.name : entry.display_name} is not available.`, { [s.field]: entry.id }));
+  return entry.object === 'material' ? { kind: 'sheet', material: entry } : { kind: 'tube', profile: entry };
 }
 
 function sheetChecks(part: Part, m: Material, findings: PartFinding[], warnings: ProductionWarning[]): void {
