@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { importStep } from '../src/import/index.ts';
 import { buildSolid } from '../src/geometry/topology.ts';
 import { recognizeTube } from '../src/tube/index.ts';
+import { outerPerimeter } from '../src/tube/unroll.ts';
 import type { Solid, TubeAnalysis } from '../src/geometry/model.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/tubes/', import.meta.url));
@@ -67,7 +68,14 @@ function checkTube(solid: Solid, r: TubeAnalysis, t: TubeTruth): void {
   planar.forEach((a, i) => near(a, expected[i], ANGLE_TOL_DEG, `end cut ${i} angle`));
   if (r.profile === 'rectangular') {
     // every fixture feature is drilled across the height, i.e. into the wide walls: +-90 degrees
-    for (const f of r.features.filter((x) => x.kind === 'hole' || x.kind === 'slot')) near(Math.abs(f.aroundDegrees!), 90, 0.5, `feature ${f.id} around`);
+    const P = outerPerimeter({ ...r, center: [0, 0, 0], e2: [0, 1, 0], e3: [0, 0, 1] });
+    for (const f of r.features.filter((x) => x.kind === 'hole' || x.kind === 'slot')) {
+      near(Math.abs(f.aroundDegrees!), 90, 0.5, `feature ${f.id} around`);
+      // centred across the wide wall: a quarter or three quarters round the unrolled perimeter
+      const s = f.unrolled![1];
+      assert.ok(Math.abs(s - P / 4) < 0.01 || Math.abs(s - (3 * P) / 4) < 0.01, `feature ${f.id} unrolled at ${s} of ${P}`);
+      near(f.unrolled![0], f.x!, 1e-9, `feature ${f.id} unrolled x`);
+    }
   }
   // the features' own contour lengths add up to the cut length (notches share their end contour)
   const sum = r.features.reduce((s, f) => s + (f.kind === 'notch' ? 0 : f.cutLength ?? 0), 0);

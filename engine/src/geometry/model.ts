@@ -140,6 +140,9 @@ export interface TubeFeature {
   /** holes, slots, cut-outs: angular position about the axis in the normalized frame, degrees from
    * +Y towards +Z (90 = top wall of a rectangular tube) */
   aroundDegrees?: number;
+  /** holes, slots, cut-outs: centre on the unrolled outer wall, [x along the axis, s around the
+   * outer perimeter from the +Y side towards +Z], mm */
+  unrolled?: [number, number];
   /** B-rep faces cut by this contour (hole wall, end face...), for labels and DFM */
   faceIds?: number[];
   /** length of this contour traced on the outer surface, mm (a notch shares its end cut's contour) */

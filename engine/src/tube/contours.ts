@@ -3,6 +3,7 @@
 import type { Solid, Vec3, TubeFeature, RecognitionWarning } from '../geometry/model.ts';
 import { dot, point } from '../geometry/vec.ts';
 import type { Profile } from './profile.ts';
+import { perimeterPosition } from './unroll.ts';
 import { skinBoundaryLoops, loopLength, windingAboutAxis, classifyInteriorLoop, classifyEndLoop } from './cuts.ts';
 
 export interface TubeCuts { start: number; length: number; cutLength: number; features: TubeFeature[]; warnings: RecognitionWarning[] }
@@ -41,7 +42,8 @@ export function tubeCuts(solid: Solid, faceOfTri: Int32Array, outerSkin: Set<num
     } else {
       const c = classifyInteriorLoop(solid, edges);
       features.push({
-        id: 0, kind: c.kind, x, aroundDegrees: aroundAxis(solid, edges.map((e) => e.a), p.center, p.e2, p.e3), cutLength: len, faceIds,
+        id: 0, kind: c.kind, x, aroundDegrees: aroundAxis(solid, edges.map((e) => e.a), p.center, p.e2, p.e3),
+        unrolled: [x, unrolledPosition(solid, edges.map((e) => e.a), p)], cutLength: len, faceIds,
         ...(c.diameter !== undefined ? { diameter: c.diameter } : {}), ...(c.width !== undefined ? { width: c.width, length: c.length } : {}),
       });
     }
@@ -53,6 +55,19 @@ export function tubeCuts(solid: Solid, faceOfTri: Int32Array, outerSkin: Set<num
   features.forEach((f, i) => { f.id = i + 1; });
 
   return { start: lo, length, cutLength, features, warnings };
+}
+
+/** Position around the unrolled outer wall of the centre of a contour's (y, z) bounding box (on a
+ * flat wall that centre lies on the wall; on a round tube its direction is the contour's). */
+function unrolledPosition(solid: Solid, vertices: number[], p: Profile): number {
+  let y0 = Infinity, y1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+  const cy = dot(p.center, p.e2), cz = dot(p.center, p.e3);
+  for (const v of vertices) {
+    const q = point(solid.points, v);
+    const y = dot(q, p.e2) - cy, z = dot(q, p.e3) - cz;
+    y0 = Math.min(y0, y); y1 = Math.max(y1, y); z0 = Math.min(z0, z); z1 = Math.max(z1, z);
+  }
+  return perimeterPosition(p, (y0 + y1) / 2, (z0 + z1) / 2);
 }
 
 /** Angular position of a contour about the axis: direction of the mean of its vertices from the
