@@ -183,3 +183,17 @@ test('an invalid explicit K-factor is rejected, not silently used', async () => 
   assert.throws(() => recognizeSheet(solid, { kFactor: 0.8 }), /K-factor/);
   assert.throws(() => recognizeSheet(solid, { kFactor: 0 }), /K-factor/);
 });
+
+test('hostile solids are refused with a reason, never a crash', () => {
+  const empty: Solid = { index: 0, name: 'empty', points: new Float64Array(0), triangles: new Uint32Array(0), faces: [], edges: [], volume: 0, area: 0, bbox: { min: [0, 0, 0], max: [0, 0, 0] } };
+  const a = recognizeSheet(empty);
+  assert.equal(a.kind, 'refused');
+  // one lonely planar face with no opposite and no triangles behind it
+  const lonely: Solid = {
+    ...empty, name: 'lonely', points: new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), triangles: new Uint32Array([0, 1, 2]), volume: 0, area: 0.5,
+    faces: [{ id: 0, surface: { kind: 'plane', normal: [0, 0, 1], offset: 0 }, area: 0.5, triangles: new Uint32Array([0]), vertices: new Uint32Array([0, 1, 2]), loops: [[0, 1, 2]], neighbours: [] }],
+  };
+  const b = recognizeSheet(lonely);
+  assert.equal(b.kind, 'refused');
+  assert.ok(b.kind === 'refused' && b.message.length > 0);
+});

@@ -33,7 +33,9 @@ export function recognizeSheet(solid: Solid, options: SheetOptions = {}): SheetA
     return recognize(solid, options);
   } catch (err) {
     if (err instanceof UnfoldError) return refuse(err.reason, err.message);
-    throw err;
+    // an invalid option is the caller's error; anything else is geometry we could not handle: say so, never crash
+    if (err instanceof RangeError && /K-factor/.test(err.message)) throw err;
+    return refuse('not_unfoldable', `the unfolder could not handle this geometry (${err instanceof Error ? err.message : String(err)})`);
   }
 }
 
