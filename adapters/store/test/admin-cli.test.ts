@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/index.ts';
+import { startMongoWireFake } from './support/mongoWireFake.ts';
 
 const KERF = fileURLToPath(new URL('../../../bin/kerf.mjs', import.meta.url));
 
@@ -90,6 +91,30 @@ describe('kerf admin', () => {
     assert.equal(bad.code, 1);
     assert.deepEqual(JSON.parse(bad.stderr).error, { code: 'invalid_argument', message: "'not-an-email' is not an email address" });
     assert.equal(bad.stdout, '');
+  });
+
+  it('uses MongoDB when MONGODB_URL is set (here the in-process wire fake)', async () => {
+    const fake = await startMongoWireFake();
+    try {
+      const r = await kerf(['admin', 'create-api-key', '--email', 'mongo@example.com'], { KERF_DATA_DIR: dataDir, MONGODB_URL: fake.url });
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { account_id: string; api_key: string };
+      const store = await openStore({ mongodbUrl: fake.url });
+      try {
+        assert.equal(store.kind, 'mongodb');
+        assert.equal((await store.apiKeys.authenticate(out.api_key))?.accountId, out.account_id);
+      } finally {
+        await store.close();
+      }
+      const embedded = await openStore({ dataDir });
+      try {
+        assert.equal(await embedded.accounts.findByEmail('mongo@example.com'), null, 'nothing written to the embedded store');
+      } finally {
+        await embedded.close();
+      }
+    } finally {
+      await fake.close();
+    }
   });
 
   it('fails with store_unavailable when MONGODB_URL points at nothing', async () => {
