@@ -27,6 +27,8 @@ export interface BendInfo {
    * free edge or next bend, mm. Optional: DFM checks flange length only when present.
    */
   flange_lengths_mm?: [number, number] | null;
+  /** (added, DFM image) the bend's centre line in the flat frame of holes[].center_mm, mm */
+  line_mm?: [[number, number], [number, number]] | null;
 }
 
 export interface HoleInfo {

@@ -364,6 +364,13 @@ describe('annotated image and determinism', () => {
     assert.match(svg, /bend 1: 90 deg/);
     assert.doesNotMatch(svg, /NaN|undefined/);
   });
+  test('bend lines are drawn when analysis gives them, with their findings; long legends wrap', () => {
+    const p = sheetPart({ detected_thickness_mm: 1.5, bends: [bend(1, { radius_mm: 0.5, line_mm: [[60, 0], [60, 80]] })] });
+    const svg = run([p], { defaults: { material_id: 'mat_304_1_5mm' } }).parts[0].image_svg;
+    assert.match(svg, /<line class="bend" data-bend-id="1"/);
+    assert.match(svg, /<line class="finding" data-code="bend_radius_too_small"/);
+    for (const m of svg.matchAll(/<text class="legend"[^>]*>([^<]*)</g)) assert.ok(m[1].length <= 112 + 20, m[1]);
+  });
   test('same input, same report', () => {
     const cfg = steel({ accepted_risks: ['hole_too_close_to_bend'] }, [partCfg({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] })]);
     assert.deepEqual(run([sheetPart(), tubePart()], cfg), run([sheetPart(), tubePart()], cfg));

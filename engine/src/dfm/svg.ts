@@ -10,7 +10,9 @@ const WIDTH_PX = 800;
 const PAD_PX = 40;
 const LINE_PX = 18;
 const MAX_DRAW_HEIGHT_PX = 600;
-const COLORS = { blocking: '#d32f2f', warning: '#f57c00', accepted: '#388e3c', op: '#1565c0', outline: '#263238', hole: '#455a64' };
+const COLORS = { blocking: '#d32f2f', warning: '#f57c00', accepted: '#388e3c', op: '#1565c0', outline: '#263238', hole: '#455a64', bend: '#6a1b9a' };
+/** Legend lines wrap at this many characters (12 px sans-serif in 800 px). */
+const LEGEND_WRAP_CHARS = 112;
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const n = (x: number): string => String(Number(x.toFixed(2)));
@@ -25,6 +27,16 @@ function operationLabels(cfg: PartConfiguration | null): Map<number, string[]> {
   for (const s of cfg.standoffs) add(s.hole_id, `standoff ${s.standoff_id.replace(/^sto_/, '')} (${s.side})`);
   for (const c of cfg.countersinks) add(c.hole_id, `csk ${n(c.outer_diameter_mm)}/${c.angle} (${c.side})`);
   return m;
+}
+
+function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const word of text.split(' ')) {
+    if (cur && cur.length + 1 + word.length > width) { out.push(cur); cur = word; } else cur = cur ? `${cur} ${word}` : word;
+  }
+  if (cur) out.push(cur);
+  return out;
 }
 
 export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfiguration | null): string {
@@ -54,7 +66,8 @@ export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfig
   for (const i of numbered) legend.push(`${i.no}. [${i.accepted ? 'accepted' : i.severity}] ${i.code}: ${i.message}`);
   if (numbered.length === 0) legend.push('No findings.');
 
-  const height = Math.ceil(PAD_PX * 2 + drawH + legend.length * LINE_PX + 10);
+  const lines = legend.flatMap((text) => wrap(text, LEGEND_WRAP_CHARS).map((l, k) => ({ text: l, issue: k === 0 ? numbered.find((i) => text.startsWith(`${i.no}. [`)) ?? null : null, of: text })));
+  const height = Math.ceil(PAD_PX * 2 + drawH + lines.length * LINE_PX + 10);
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH_PX}" height="${height}" viewBox="0 0 ${WIDTH_PX} ${height}" font-family="sans-serif" font-size="12">`);
   out.push(`<title>${esc(`DFM ${part.name} (${part.id})`)}</title>`);
@@ -62,6 +75,15 @@ export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfig
   if (fp || tube) {
     const w = (fp?.length_mm ?? tube!.length_mm), h = (fp?.width_mm ?? (tube!.outer_height_mm ?? tube!.outer_diameter_mm ?? 0));
     out.push(`<rect class="outline" x="${n(X(0))}" y="${n(Y(h))}" width="${n(w * scale)}" height="${n(h * scale)}" fill="#eceff1" stroke="${COLORS.outline}" stroke-width="1.5"/>`);
+  }
+  for (const b of part.bends) {
+    if (!b.line_mm) continue;
+    const [[x1, y1], [x2, y2]] = b.line_mm;
+    out.push(`<line class="bend" data-bend-id="${b.id}" x1="${n(X(x1))}" y1="${n(Y(y1))}" x2="${n(X(x2))}" y2="${n(Y(y2))}" stroke="${COLORS.bend}" stroke-width="1.2" stroke-dasharray="8 4"/>`);
+    out.push(`<text x="${n((X(x1) + X(x2)) / 2 + 4)}" y="${n((Y(y1) + Y(y2)) / 2 - 4)}" fill="${COLORS.bend}" font-size="11">${esc(`bend ${b.id} ${b.direction}`)}</text>`);
+    for (const i of numbered.filter((x) => x.bend_id === b.id && x.hole_id === null)) {
+      out.push(`<line class="finding" data-code="${esc(i.code)}" x1="${n(X(x1))}" y1="${n(Y(y1))}" x2="${n(X(x2))}" y2="${n(Y(y2))}" stroke="${color(i)}" stroke-width="3" opacity="0.6"/>`);
+    }
   }
   const ops = operationLabels(cfg);
   for (const h of part.holes) {
@@ -79,12 +101,11 @@ export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfig
       out.push(`<circle cx="${n(bx)}" cy="${n(by)}" r="8" fill="${color(i)}"/><text x="${n(bx)}" y="${n(by + 4)}" fill="#fff" text-anchor="middle" font-size="10">${i.no}</text>`);
     });
   }
-  let y = PAD_PX * 2 + drawH;
-  for (const [k, line] of legend.entries()) {
-    const iss = numbered.find((i) => line.startsWith(`${i.no}. [`));
-    out.push(`<text class="legend" x="${PAD_PX / 2}" y="${n(y + k * LINE_PX)}" fill="${iss ? color(iss) : COLORS.outline}">${esc(line)}</text>`);
+  const y0 = PAD_PX * 2 + drawH;
+  for (const [k, line] of lines.entries()) {
+    const iss = numbered.find((i) => line.of.startsWith(`${i.no}. [`));
+    out.push(`<text class="legend" x="${PAD_PX / 2 + (line.issue || !iss ? 0 : 16)}" y="${n(y0 + k * LINE_PX)}" fill="${iss ? color(iss) : COLORS.outline}">${esc(line.text)}</text>`);
   }
-  void y;
   out.push('</svg>');
   return out.join('\n');
 }
