@@ -112,3 +112,8 @@ test('mergeCollinearBends joins pieces of one interrupted bend line and keeps se
   assert.ok(Math.abs(merged[0].length - 60) < 1e-12);
   assert.deepEqual(merged[0].faces, [0, 1]);
 });
+
+test('equal-area rectangles (right isosceles triangle: leg or hypotenuse) resolve to the longer one', () => {
+  const r = enclosingRectangle(polygon([[0, 0], [100, 0], [0, 100]]));
+  assert.ok(Math.abs(r.length - 100 * Math.SQRT2) < 1e-9 && Math.abs(r.width - 50 * Math.SQRT2) < 1e-9, `${r.length} x ${r.width}`);
+});

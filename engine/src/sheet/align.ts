@@ -3,7 +3,7 @@
 import type { Contour, FlatGeometry, Vec2 } from '../geometry/model.ts';
 import { applyRigid2, contourBounds, sampleContour, transformContour, type Rigid2 } from './segments.ts';
 
-/** Two candidate rectangles whose areas differ by less than this fraction are a tie. */
+/** Two candidate rectangles whose areas (or lengths) differ by less than this fraction are a tie. */
 const AREA_TIE = 1e-9;
 
 export interface EnclosingRectangle {
@@ -26,7 +26,7 @@ export function convexHull(points: Vec2[]): Vec2[] {
 
 export function enclosingRectangle(outer: Contour): EnclosingRectangle {
   const hull = convexHull(sampleContour(outer));
-  let best: { area: number; angle: number } | null = null;
+  let best: { area: number; length: number; angle: number } | null = null;
   const consider = (angle: number) => {
     const c = Math.cos(-angle), s = Math.sin(-angle);
     let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
@@ -34,19 +34,21 @@ export function enclosingRectangle(outer: Contour): EnclosingRectangle {
       const x = c * p[0] - s * p[1], y = s * p[0] + c * p[1];
       if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
     }
-    const area = (x1 - x0) * (y1 - y0);
-    // ties (a plain rectangle at 0 and 90 degrees) resolve to the smallest rotation, so the result is stable
-    if (!best || area < best.area * (1 - AREA_TIE)) best = { area, angle };
+    const area = (x1 - x0) * (y1 - y0), length = Math.max(x1 - x0, y1 - y0);
+    // equal areas (a right isosceles triangle: along a leg or along the hypotenuse) resolve to the
+    // longer rectangle; exact repeats (0 and 90 degrees of a plain rectangle) keep the first angle
+    if (!best || area < best.area * (1 - AREA_TIE)
+      || (area <= best.area * (1 + AREA_TIE) && length > best.length * (1 + AREA_TIE))) best = { area, length, angle };
   };
   consider(0);
   for (let i = 0; i < hull.length; i++) {
     const a = hull[i], b = hull[(i + 1) % hull.length];
     let ang = Math.atan2(b[1] - a[1], b[0] - a[0]);
-    // fold into [-45, 45) degrees: each edge direction defines the same rectangle four ways
+    // fold into [-45, 45] degrees: each edge direction defines the same rectangle four ways
     ang = ang - (Math.PI / 2) * Math.round(ang / (Math.PI / 2));
     consider(ang);
   }
-  let angle = best!.angle;
+  let angle = (best as { angle: number } | null)!.angle;
   // rotate the flat by -angle, then a quarter turn if needed so the long side lies on X
   let m: Rigid2 = { cos: Math.cos(-angle), sin: Math.sin(-angle), tx: 0, ty: 0 };
   let b = boundsOf(hull, m);
