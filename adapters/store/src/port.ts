@@ -210,7 +210,8 @@ export interface DesignRepo {
 // ---------------------------------------------------------------------------------------------
 // Jobs: a durable queue shared by every service process on one store. A claim takes a lease; a job
 // whose process died is claimed again once its lease has expired. `attempts` counts claims; a job
-// whose attempts reach maxAttempts and then fails (or whose lease expires) ends 'failed'.
+// that fails with no attempts left ends 'failed'; one whose runs keep dying is flagged `exhausted`.
+// A worker that finds the job's resource missing (deleted, or never written) should complete it.
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
