@@ -68,4 +68,38 @@ describe('restart', () => {
     assert.equal(jobs[0].attempts, 2, 'claimed once by the killed process, once after restart');
     assert.equal(await stopChild(second), 0, 'SIGTERM shuts down cleanly');
   });
+  it('SIGTERM releases a running job at once; the next process finishes it', async () => {
+    const env = { KERF_DATA_DIR: dir, KERF_JOB_LEASE_MS: '60000', KERF_JOB_POLL_MS: '100', KERF_SHUTDOWN_GRACE_MS: '0' };
+    const first = await spawnServe(env, await freePort());
+    children.push(first);
+    store ??= await openStore({ dataDir: dir });
+    const account = (await store.accounts.findByEmail('demo@kerf.local'))!;
+    const key = (await store.apiKeys.create(account.id))!.api_key;
+    const form = new FormData();
+    form.append('file', new Blob([readFileSync(BIG)]), 'enclosure-2.step');
+    const up = await fetch(`${first.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const design = (await up.json()) as { id: string };
+    const deadline = Date.now() + 30_000;
+    while ((await store.designs.get(account.id, design.id))?.status !== 'processing') {
+      assert.ok(Date.now() < deadline, 'design never started processing');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(await stopChild(first, 'SIGTERM'), 0, 'clean exit');
+    const [job] = await store.jobs.listForResource(design.id);
+    assert.equal(job.status, 'queued', 'released, not left to its 60 s lease');
+    assert.equal(job.lastError?.code, 'shutdown');
+
+    const second = await spawnServe(env, await freePort());
+    children.push(second);
+    const until = Date.now() + 120_000;
+    let status = '';
+    while (Date.now() < until) {
+      status = (await store.designs.get(account.id, design.id))!.status;
+      if (status === 'ready' || status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(status, 'ready');
+    assert.equal(await stopChild(second), 0);
+  });
 });
+

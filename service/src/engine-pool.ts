@@ -66,7 +66,8 @@ export class PoolEngine extends LocalEngine {
     return super.designFile(input);
   }
 
+  /** Called after the job worker has finished or released its jobs: anything still running is abandoned. */
   override async close(): Promise<void> {
-    await this.pool.close();
+    await this.pool.close({ force: true });
   }
 }

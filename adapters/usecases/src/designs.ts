@@ -69,7 +69,21 @@ export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Pro
 export async function getDesignRow(ctx: UseCaseContext, accountId: string, designId: string): Promise<DesignRow> {
   const rec = await ctx.store.designs.get<DesignResult>(accountId, designId);
   if (!rec) throw notFound('design', designId, 'design_id');
+  if (rec.status === 'queued' || rec.status === 'processing') return settleAbandoned(ctx, rec);
   return rec;
+}
+
+/**
+ * A job the queue gave up on (its last lease ran out in a dead process) never reaches the job's
+ * failure handler; the design must not stay "processing" forever, so it is failed here.
+ */
+async function settleAbandoned(ctx: UseCaseContext, rec: DesignRow): Promise<DesignRow> {
+  const jobs = await ctx.store.jobs.listForResource(rec.id);
+  const analysis = jobs.filter((j) => j.kind === ANALYZE_JOB);
+  if (analysis.length === 0 || analysis.some((j) => j.status === 'queued' || j.status === 'running' || j.status === 'done')) return rec;
+  const last = analysis[analysis.length - 1];
+  const error = { code: 'analysis_failed', message: `The analysis did not complete (${last.lastError?.code ?? 'failed'}); the file may be too large or complex.` };
+  return (await ctx.store.designs.transition<DesignResult>(rec.accountId, rec.id, ['queued', 'processing'], { status: 'failed', error })) ?? rec;
 }
 
 export async function getDesign(ctx: UseCaseContext, accountId: string, designId: string): Promise<Design> {
@@ -80,7 +94,8 @@ export async function getDesign(ctx: UseCaseContext, accountId: string, designId
 export async function waitForDesign(ctx: UseCaseContext, accountId: string, designId: string, seconds: number): Promise<Design> {
   const deadline = Date.now() + Math.min(Math.max(seconds, 0), MAX_WAIT_SECONDS) * 1000;
   for (;;) {
-    const rec = await getDesignRow(ctx, accountId, designId);
+    const rec = await ctx.store.designs.get<DesignResult>(accountId, designId);
+    if (!rec) throw notFound('design', designId, 'design_id');
     if (rec.status === 'ready' || rec.status === 'failed' || Date.now() >= deadline) return toPublicDesign(ctx, rec);
     await new Promise((r) => setTimeout(r, Math.min(WAIT_POLL_MS, Math.max(1, deadline - Date.now()))));
   }

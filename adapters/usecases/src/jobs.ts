@@ -37,6 +37,8 @@ export class JobWorker {
   private readonly concurrency: number;
   private readonly pollMs: number;
   private running = new Set<Promise<void>>();
+  private current = new Map<string, Job>();
+  private released = new Set<string>();
   private active = false;
   private timer: NodeJS.Timeout | null = null;
   private pumping = false;
@@ -70,6 +72,12 @@ export class JobWorker {
     if (this.running.size === 0) return;
     const all = Promise.allSettled([...this.running]);
     await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
+    // Jobs still running are handed back to the queue now rather than when their lease runs out.
+    for (const job of this.current.values()) {
+      this.released.add(job.id);
+      await this.ctx.store.jobs.fail(job.id, this.workerId, { code: 'shutdown', message: 'the service stopped while this job was running' }, { retry: true, retryDelayMs: 0 }).catch(() => null);
+      this.ctx.log.warn({ job_id: job.id, kind: job.kind }, 'job released at shutdown');
+    }
   }
 
   private schedule(): void {
@@ -112,13 +120,14 @@ export class JobWorker {
     }, Math.max(100, Math.floor(this.leaseMs / 3)));
     renew.unref();
     const log = { job_id: job.id, kind: job.kind, resource_id: job.resourceId, attempt: job.attempts };
+    this.current.set(job.id, job);
     try {
       this.ctx.log.info(log, 'job started');
       await handler.run(this.ctx, job);
       if (!(await jobs.complete(job.id, this.workerId))) this.ctx.log.warn(log, 'job finished after its lease was lost');
       else this.ctx.log.info(log, 'job done');
     } catch (err) {
-      if (lost) { this.ctx.log.warn(log, 'job failed after its lease was lost'); return; }
+      if (lost || this.released.has(job.id)) { this.ctx.log.warn(log, 'job failed after its lease was lost or released'); return; }
       const final = err instanceof EngineError;
       const error = final
         ? { code: (err as EngineError).code, message: (err as EngineError).message }
@@ -132,6 +141,7 @@ export class JobWorker {
       }
     } finally {
       clearInterval(renew);
+      this.current.delete(job.id);
     }
   }
 }

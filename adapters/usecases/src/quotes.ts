@@ -110,6 +110,10 @@ export async function getQuote(ctx: UseCaseContext, accountId: string, id: strin
     const row = await ctx.store.designs.get(accountId, doc._design_id);
     if (row && (row.status === 'ready' || row.status === 'failed')) await enqueueFileQuote(ctx, accountId, id);
   }
+  // A priced quote is good until expires_at; after that it must be quoted again.
+  if ((doc.status === 'ready' || doc.status === 'requires_input' || doc.status === 'blocked') && typeof doc.expires_at === 'string' && doc.expires_at < ctx.now().toISOString()) {
+    return publicView({ ...doc, status: 'expired' as const });
+  }
   return publicView(doc);
 }
 
