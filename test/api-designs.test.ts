@@ -6,7 +6,7 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { Client, pollDesign, stepForm } from './helpers/client.ts';
 import { OpenApiChecker } from './helpers/openapi.ts';
 
-const PLATE = '/work/shared/corpus/real/ender3-e-plate.step';
+const PLATE = new URL('../../shared/corpus/real/ender3-e-plate.step', import.meta.url).pathname;
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const ASSEMBLY = new URL('../fixtures/assembly/asm_brackets_mirror.step', import.meta.url).pathname;
 

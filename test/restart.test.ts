@@ -9,7 +9,7 @@ import { openStore, type Store } from '@kerf/store';
 import { demoKey, spawnServe, stopChild, type ChildService } from './helpers/child.ts';
 import { freePort } from './helpers/service.ts';
 
-const BIG = '/work/shared/corpus/real/ender3-sheetmetal-enclosure-bottom.step';
+const BIG = new URL('../../shared/corpus/real/ender3-sheetmetal-enclosure-bottom.step', import.meta.url).pathname;
 
 describe('restart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kerf-restart-'));
