@@ -2,7 +2,7 @@
 // on disk, migrations, and separate OS processes sharing one database file.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -49,6 +49,84 @@ function startClaimer(dataDir: string, worker: string, kind: string, goFile: str
   });
   return { ready, done };
 }
+
+const CRASHER = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
+
+/** Starts the crash worker, waits for its first output line, kills it with SIGKILL, returns the line. */
+function runAndKill(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CRASHER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let line: string | null = null;
+    child.stdout.on('data', (d) => {
+      out += d;
+      const nl = out.indexOf('\n');
+      if (nl >= 0 && line === null) { line = out.slice(0, nl); child.kill('SIGKILL'); }
+    });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('error', reject);
+    child.on('close', (_code, signal) => {
+      if (line !== null && signal === 'SIGKILL') resolve(line);
+      else reject(new Error(`crash worker ended on its own (${signal}): ${err}`));
+    });
+  });
+}
+
+/** Polls `attempt` until it returns non-null; the bound only keeps a broken store from hanging the run. */
+async function eventually<T>(attempt: () => Promise<T | null>, tries = 400, pauseMs = 25): Promise<T | null> {
+  for (let i = 0; i < tries; i++) {
+    const v = await attempt();
+    if (v !== null) return v;
+    await new Promise((r) => setTimeout(r, pauseMs));
+  }
+  return null;
+}
+
+describe('sqlite store after a process is killed', () => {
+  it('a job held by a killed process is claimed again once its lease expires', async () => {
+    const dataDir = await tempDir();
+    try {
+      const store = await openStore({ dataDir });
+      const account = await store.accounts.create({ email: 'crash@example.com' });
+      const job = await store.jobs.enqueue({ kind: 'analyze', resourceId: 'des_crash', accountId: account.id });
+      const claimedBy = await runAndKill(['claim', dataDir, 'analyze', '300']);
+      assert.equal(claimedBy, job.id);
+      assert.equal((await store.jobs.get(job.id))?.workerId, 'doomed');
+      const again = await eventually(() => store.jobs.claim('survivor', 60_000, { kinds: ['analyze'] }));
+      assert.equal(again?.id, job.id);
+      assert.equal(again?.attempts, 2);
+      assert.equal(await store.jobs.complete(job.id, 'survivor'), true);
+      await store.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a blob put killed midway leaves the previous content and no readable half file', async () => {
+    const dataDir = await tempDir();
+    try {
+      const store = await openStore({ dataDir });
+      await store.blobs.put('uploads/part.step', Buffer.from('previous'));
+      assert.equal(await runAndKill(['put', dataDir, 'uploads/part.step']), 'writing');
+      assert.deepEqual(await store.blobs.get('uploads/part.step'), Buffer.from('previous'));
+      assert.equal((await store.blobs.stat('uploads/part.step'))?.size, 8);
+      const leftovers = await readdir(join(dataDir, 'tmp'));
+      assert.equal(leftovers.length, 1, 'the partial write stays in tmp/ (swept once old), never under the key');
+      await store.close();
+      // A fresh open keeps young temp files (another process may be writing them).
+      await (await openStore({ dataDir })).close();
+      assert.deepEqual(await readdir(join(dataDir, 'tmp')), leftovers);
+      // Once older than an hour it is a crash's leftover and the next open removes it.
+      const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+      await utimes(join(dataDir, 'tmp', leftovers[0]), twoHoursAgo, twoHoursAgo);
+      await (await openStore({ dataDir })).close();
+      assert.deepEqual(await readdir(join(dataDir, 'tmp')), []);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('sqlite store specifics', () => {
   it('two OS processes on one database file claim 20 jobs: each exactly once', async () => {
