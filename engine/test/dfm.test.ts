@@ -97,6 +97,13 @@ describe('stock rules', () => {
   rule('part_too_small',
     () => run([sheetPart({ bends: [], bend_count: 0, holes: [], flat_pattern: { ...sheetPart().flat_pattern!, length_mm: 8, width_mm: 5 } })], steel()),
     () => run([sheetPart({ bends: [], bend_count: 0, holes: [], flat_pattern: { ...sheetPart().flat_pattern!, length_mm: 10, width_mm: 7 } })], steel()));
+  test('part_too_small: a bent part needs 1.5" x 0.375" of flat', () => {
+    const flat = (L: number, W: number) => ({ ...sheetPart().flat_pattern!, length_mm: L, width_mm: W });
+    const bent = (L: number, W: number) => sheetPart({ holes: [], bends: [bend(1, { length_mm: W })], flat_pattern: flat(L, W) });
+    assert.ok(codes(run([bent(37, 30)], steel())).includes('part_too_small'));
+    assert.ok(codes(run([bent(149, 9)], steel())).includes('part_too_small'));
+    assert.ok(!codes(run([bent(149, 30)], steel())).includes('part_too_small'), 'a long narrow U channel is fine');
+  });
   rule('part_too_long',
     () => run([tubePart({ tube: { ...tubePart().tube!, length_mm: 6000 } })], steel()),
     () => run([tubePart({ tube: { ...tubePart().tube!, length_mm: 5900 } })], steel()));

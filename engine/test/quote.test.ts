@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defaultCatalog } from '../src/catalog/index.ts';
 import { designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
-import { dfm, InvalidConfigurationError } from '../src/dfm/index.ts';
+import { dfm, InvalidConfigurationError, withBendGeometry } from '../src/dfm/index.ts';
 import { quote } from '../src/pricing/index.ts';
 import { analyze } from '../src/analyze.ts';
 import type { Design } from '../src/contract.ts';
@@ -138,6 +138,22 @@ describe('real fixtures through analyze()', () => {
     const q = quote({ items: [{ design_id: d.id, quantity: 10, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }] }, { [d.id]: d }, catalog, { id: 'quo_fx', now: NOW });
     assert.equal(q.status, 'ready');
     assert.ok(q.items[0].line_items[0].breakdown.some((b) => b.type === 'bending'));
+  });
+
+  test('bend geometry from the flat: the flange rule on real parts', async () => {
+    const { analyzeModel } = await import('../src/analyze.ts');
+    const enrich = async (rel: string): Promise<Design> => withBendGeometry(await analyzeModel(new Uint8Array(readFileSync(`${ROOT}/fixtures/${rel}`)), { fileName: rel, createdAt: NOW }));
+    const hat = await enrich('sheet/hat_t2_r2.4.step');
+    for (const b of hat.parts[0].bends) {
+      assert.ok(b.line_mm && b.flange_lengths_mm, `bend ${b.id}`);
+      assert.ok(Math.min(...b.flange_lengths_mm) > 9.6, `hat flanges ${b.flange_lengths_mm}`);
+    }
+    assert.equal(dfm(hat, { defaults: { material_id: 'mat_mild_steel_2_0mm' } }, catalog, fctx).status, 'ready');
+    // two 45 degree bends 4 mm apart: the flange between them is too short to sit on the die
+    const offset = await enrich('sheet/offset_t1.5_r2_45.step');
+    const r = dfm(offset, { defaults: { material_id: 'mat_mild_steel_1_5mm' } }, catalog, fctx);
+    assert.deepEqual(codesOf(r), ['flange_too_short', 'flange_too_short']);
+    assert.ok(Math.abs((r.parts[0].issues[0].details.flange_length_mm as number) - 4) < 0.05);
   });
 
   test('holes near a bend are a risk the customer may accept', async () => {

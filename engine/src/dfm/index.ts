@@ -8,3 +8,4 @@ export { annotatedPartSvg } from './svg.ts';
 export * as rules from './rules.ts';
 export { sheetPart, tubePart, designOf } from './examples.ts';
 export { flangeLengths } from './flange.ts';
+export { withBendGeometry } from './bend-geometry.ts';

@@ -15,9 +15,9 @@ export const MAX_BEND_ANGLE_DEG = 130;
 /** Flat size may exceed the sheet / stock by this much (measurement noise), mm. */
 export const SIZE_TOL_MM = 0.05;
 
-/** Smallest part, mm (published 0.375" x 0.25" cut, 0.375" x 1.5" bent). */
+/** Smallest part as [length, width] of the flat, length >= width, mm (published 0.375" x 0.25" cut, 1.5" x 0.375" bent). */
 export const MIN_PART_CUT_MM: readonly [number, number] = [9.525, 6.35];
-export const MIN_PART_BENT_MM: readonly [number, number] = [9.525, 38.1];
+export const MIN_PART_BENT_MM: readonly [number, number] = [38.1, 9.525];
 
 /** Hole edge to outer edge >= max(RATIO x t, ABS): 1 t commonly, 0.020" minimum on thin stock (published). */
 export const HOLE_EDGE_T_RATIO = 1;

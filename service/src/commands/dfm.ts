@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { stderr, stdout } from 'node:process';
 import type { Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog } from '@kerf/engine/catalog/index.ts';
-import { dfm } from '@kerf/engine/dfm/index.ts';
+import { dfm, withBendGeometry } from '@kerf/engine/dfm/index.ts';
 
 export class CliError extends Error {
   constructor(readonly code: string, message: string, readonly param?: string, readonly exitCode = 2) { super(message); }
@@ -70,9 +70,16 @@ export async function analyzeFile(file: string): Promise<{ design: Design; diges
     const code = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file_not_found' : 'file_unreadable';
     throw new CliError(code, `cannot read ${file}: ${(e as Error).message}`, 'file');
   }
-  const { analyze } = await import('@kerf/engine/analyze.ts');
+  const { analyzeModel } = await import('@kerf/engine/analyze.ts');
   const name = file.split(/[\\/]/).pop() ?? file;
-  const design = await analyze(bytes, { fileName: name, createdAt: '1970-01-01T00:00:00.000Z' });
+  let design: Design;
+  try {
+    // bend lines and flange lengths from the flat, for the flange rule and the annotated image
+    design = withBendGeometry(await analyzeModel(bytes, { fileName: name, createdAt: '1970-01-01T00:00:00.000Z' }));
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    throw new CliError(err.code ?? 'analysis_failed', err.message ?? String(e), 'file', 1);
+  }
   return { design, digest: createHash('sha256').update(bytes).digest('hex').slice(0, 24) };
 }
 
