@@ -159,7 +159,7 @@ function tubeChecks(part: Part, p: TubeProfile, findings: PartFinding[]): void {
 
 type OpKind = 'tap' | 'stud' | 'nut' | 'standoff' | 'countersink';
 
-function operationChecks(part: Part, cfg: PartConfiguration | null, stock: Stock, catalog: Catalog, ix: CatalogIndex, findings: PartFinding[], warnings: ProductionWarning[]): void {
+function operationChecks(part: Part, cfg: PartConfiguration | null, stock: Stock, ix: CatalogIndex, findings: PartFinding[], warnings: ProductionWarning[]): void {
   if (!cfg) return;
   const holes = new Map<number, HoleInfo>(part.holes.map((h) => [h.id, h]));
   const inserts = new Map<number, OpKind[]>();
@@ -223,7 +223,6 @@ function operationChecks(part: Part, cfg: PartConfiguration | null, stock: Stock
     const other = inserts.get(holeId);
     if (other?.length) findings.push(blockingFinding('conflicting_hole_operations', `Hole ${holeId} cannot be countersunk and take a ${other[0]} too.`, { operations: ['countersink', ...other] }, holeId, 'countersink'));
   }
-  void catalog;
 }
 
 function finishChecks(part: Part, sel: Selections, stock: Stock, ix: CatalogIndex, catalog: Catalog, findings: PartFinding[], requirements: Requirement[]): { finishId: string | null; colorId: string | null } {
@@ -262,7 +261,7 @@ export function checkPart(part: Part, sel: Selections, cfg: PartConfiguration | 
   const stock = resolveStock(part, sel, cfg, ix, findings, requirements);
   if (stock.kind === 'sheet') sheetChecks(part, stock.material, findings, productionWarnings);
   if (stock.kind === 'tube') tubeChecks(part, stock.profile, findings);
-  operationChecks(part, cfg, stock, catalog, ix, findings, productionWarnings);
+  operationChecks(part, cfg, stock, ix, findings, productionWarnings);
   const { finishId, colorId } = finishChecks(part, sel, stock, ix, catalog, findings, requirements);
   return { stock, findings, requirements, productionWarnings, finishId, colorId };
 }

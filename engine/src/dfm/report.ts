@@ -98,7 +98,7 @@ const WELD_GROUP: Record<MaterialType, 'steel' | 'aluminum' | null> = {
   copper: null, brass: null,
 };
 
-function assemblyChecks(design: Design, config: Configuration, results: Map<string, PartCheckResult>, accepted: Set<string>): DfmIssue[] {
+function assemblyChecks(design: Design, config: Configuration, results: Map<string, PartCheckResult>): DfmIssue[] {
   const out: DfmIssue[] = [];
   const instances = new Map(design.part_instances.map((i) => [i.id, i]));
   config.assembly_operations.forEach((op, index) => {
@@ -120,7 +120,6 @@ function assemblyChecks(design: Design, config: Configuration, results: Map<stri
     }
     if (groups.size > 1) issue('weld_incompatible_materials', `Weld ${index} joins steel to aluminium, which cannot be fusion welded.`, { groups: [...groups] });
   });
-  void accepted;
   return out;
 }
 
@@ -177,7 +176,7 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
       k_factor: k,
     };
   });
-  const assembly_issues = assemblyChecks(design, config, results, accepted);
+  const assembly_issues = assemblyChecks(design, config, results);
   const status = worst([...parts.map((p) => p.status), ...(assembly_issues.length ? ['blocked' as const] : [])]);
   const generate = ctx.generateProductionFiles ?? true;
   const production_files: ProductionFilesState = status !== 'ready'
