@@ -197,3 +197,13 @@ test('hostile solids are refused with a reason, never a crash', () => {
   assert.equal(b.kind, 'refused');
   assert.ok(b.kind === 'refused' && b.message.length > 0);
 });
+
+test('a countersunk hole points at its through-hole wall, coaxial with the reported centre', async () => {
+  const [solid] = await loadSolids('sheet/plate_countersunk_t3.step');
+  const r = recognizeSheet(solid) as SheetAnalysis;
+  for (const h of r.holes.filter((x) => x.countersink)) {
+    const wall = solid.faces[h.faceId].surface;
+    assert.equal(wall.kind, 'cylinder');
+    if (wall.kind === 'cylinder') near(2 * wall.radius, h.diameter, 1e-6, `hole ${h.id} wall`);
+  }
+});

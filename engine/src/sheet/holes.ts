@@ -31,23 +31,23 @@ export function classifyHole(c: Contour): HoleShape {
   return { shape: 'other', diameter: enclosingRectangle(c).width, center: contourCentroid(c) };
 }
 
-export interface Countersink { outerDiameter: number; angleDegrees: number; throughRadius: number | null; onSkin: boolean }
+export interface Countersink { outerDiameter: number; angleDegrees: number; throughRadius: number | null; onSkin: boolean; wallFace: number | null }
 
 /** A cone coaxial with the hole wall (on this side or the far side) is a countersink. */
 export function findCountersink(solid: Solid, sideFaces: number[]): Countersink | null {
   const cones = new Set<number>();
   const onSkin = new Set<number>();
-  let wall: CylinderSurface | null = null;
+  let wall: CylinderSurface | null = null, wallFace: number | null = null;
   for (const f of sideFaces) {
     const s = solid.faces[f].surface;
     if (s.kind === 'cone') { cones.add(f); onSkin.add(f); }
-    if (s.kind === 'cylinder' && !wall) wall = s;
+    if (s.kind === 'cylinder' && !wall) { wall = s; wallFace = f; }
   }
   for (const f of [...sideFaces, ...cones]) {
     for (const g of solid.faces[f].neighbours) {
       const s = solid.faces[g].surface;
       if (s.kind === 'cone') cones.add(g);
-      if (s.kind === 'cylinder' && !wall && cones.has(f)) wall = s;
+      if (s.kind === 'cylinder' && !wall && cones.has(f)) { wall = s; wallFace = g; }
     }
   }
   for (const id of cones) {
@@ -58,7 +58,7 @@ export function findCountersink(solid: Solid, sideFaces: number[]): Countersink 
       const d = sub(point(solid.points, v), cone.apex);
       outer = Math.max(outer, norm(sub(d, scale(cone.axis, dot(d, cone.axis)))));
     }
-    return { outerDiameter: 2 * outer, angleDegrees: 2 * cone.halfAngleDegrees, throughRadius: wall ? wall.radius : null, onSkin: onSkin.has(id) };
+    return { outerDiameter: 2 * outer, angleDegrees: 2 * cone.halfAngleDegrees, throughRadius: wall ? wall.radius : null, onSkin: onSkin.has(id), wallFace };
   }
   return null;
 }

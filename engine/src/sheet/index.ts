@@ -143,7 +143,7 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
   const holes: SheetHole[] = holeInfo.map((h, i) => {
     const shape = classifyHole(placedInner[i]);
     const near = nearestBend(placedInner[i], zones);
-    const wall = h.loop.sideFaces.find((f) => solid.faces[f].surface.kind === 'cylinder') ?? h.loop.sideFaces[0] ?? -1;
+    const wall = h.countersink?.wallFace ?? h.loop.sideFaces.find((f) => solid.faces[f].surface.kind === 'cylinder') ?? h.loop.sideFaces[0] ?? -1;
     return {
       id: 0, shape: shape.shape, diameter: shape.diameter, faceId: wall, center: shape.center,
       countersink: h.countersink ? { outerDiameter: h.countersink.outerDiameter, angleDegrees: h.countersink.angleDegrees } : null,
