@@ -68,6 +68,12 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
     return refuse('non_cylindrical_bend', `face ${foreign[0]} joins the sheet but is not a plane or a cylinder (${hint ?? 'free-form'}), so it cannot be unrolled exactly; ${volumeCheck}`);
   }
   const outside = pointOutsideSheet(solid, u);
+  if ((outside || volumeCheck) && u.unpairedBends.length > 0) {
+    const f = u.unpairedBends[0];
+    const c = solid.faces[f].surface as { radius: number; convex: boolean };
+    const want = c.convex ? c.radius - thickness : c.radius + thickness;
+    return refuse('not_constant_thickness', `bend face ${f} (radius ${c.radius.toFixed(3)} mm) has no coaxial opposite face at radius ${want.toFixed(3)} mm: the bend does not keep the ${thickness.toFixed(3)} mm thickness`);
+  }
   if (outside) {
     const at = outside.point.map((x) => x.toFixed(2)).join(', ');
     return refuse('not_sheet_metal', `material at (${at}) stands ${outside.distance.toFixed(2)} mm outside the ${thickness.toFixed(3)} mm sheet: a boss, standoff, rib, second wall or hardware is modelled into the part`);

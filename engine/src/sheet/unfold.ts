@@ -77,6 +77,8 @@ export interface Unfolding {
   treeEdges: Set<string>;
   /** faces of another kind that touch the skin (B-spline, torus, cone) */
   foreignNeighbours: number[];
+  /** cylinders tangent to the skin that would be bends but have no opposite skin at R -/+ t */
+  unpairedBends: number[];
 }
 
 export class UnfoldError extends Error {
@@ -215,6 +217,7 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
   const bends: UnfoldBend[] = [];
   const treeEdges = new Set<string>();
   const foreign = new Set<number>();
+  const unpaired = new Set<number>();
   const queue = [root];
   const kFor = (rin: number) => kOverride ?? defaultKFactor(rin, t);
 
@@ -228,6 +231,7 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
       if (gFace.surface.kind === 'other' || gFace.surface.kind === 'cone') foreign.add(g);
       if (skin.has(g) || excluded.has(g)) continue;
       const join = classifyJoin(solid, face, gFace, e.vertices, t, sheetPlanes, bendSkin);
+      if (!join && gFace.surface.kind === 'cylinder' && classifyJoin(solid, face, gFace, e.vertices, t, sheetPlanes, () => true)) unpaired.add(g);
       if (!join) continue;
       skin.add(g);
       for (const o of sheetPlanes.get(g) ?? []) excluded.add(o);
@@ -340,7 +344,7 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
     b.allowance = b.angle * c.rate;
   }
   for (const f of skin) foreign.delete(f);
-  return { root, thickness: t, skin, maps, bends, treeEdges, foreignNeighbours: [...foreign].sort((x, y) => x - y) };
+  return { root, thickness: t, skin, maps, bends, treeEdges, foreignNeighbours: [...foreign].sort((x, y) => x - y), unpairedBends: [...unpaired].sort((x, y) => x - y) };
 }
 
 /**
