@@ -6,6 +6,7 @@ import { defaultCatalog } from '../src/catalog/index.ts';
 import { dfm, InvalidConfigurationError, type DfmReport } from '../src/dfm/index.ts';
 import { bend, designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
 import { flangeLengths } from '../src/dfm/flange.ts';
+import { designKFactor } from '../src/dfm/k-factor.ts';
 import type { Part } from '../src/contract.ts';
 
 const catalog = defaultCatalog();
@@ -448,5 +449,17 @@ describe('countersinks modelled in the part', () => {
   test('configuring another countersink or a tap on it conflicts', () => {
     assert.ok(codes(run([csk(6.73, 90)], cfg({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] }))).includes('duplicate_hole_operation'));
     assert.ok(codes(run([csk(6.73, 90)], cfg({ nuts: [{ hole_id: 1, nut_id: 'nut_cls_m3', side: 'top' }] }))).includes('conflicting_hole_operations'));
+  });
+});
+
+describe('material K-factor', () => {
+  test('the configured material gives the K of its table at the part r/t', () => {
+    // 0.060" steel, R 1.52 -> r/t 0.997 on the steel table: 0.38
+    assert.equal(designKFactor(designOf([sheetPart()]), steel(), catalog), 0.3798);
+    assert.equal(run([sheetPart()], steel()).parts[0].k_factor, 0.3798);
+    assert.equal(designKFactor(designOf([sheetPart()]), {}, catalog), null, 'no material, no K');
+    const two = designOf([sheetPart(), sheetPart({ id: 'prt_b', name: 'b' })]);
+    assert.equal(designKFactor(two, { defaults: { material_id: STEEL }, parts: [{ part_id: 'prt_b', material_id: 'mat_304_0_060in' }] }, catalog), null, 'parts disagree');
+    assert.equal(designKFactor(designOf([sheetPart({ bends: [] })]), steel(), catalog), null, 'nothing to bend');
   });
 });

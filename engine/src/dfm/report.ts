@@ -2,12 +2,12 @@
 // the clock and the base URL come in, so the same inputs give the same report.
 import type { Design, Part, Warning } from '../contract.ts';
 import { EngineError } from '../contract.ts';
-import { interpolateKFactor } from '../sheet/kfactor.ts';
 import { indexCatalog } from '../catalog/index.ts';
 import type { Catalog, MaterialType } from '../catalog/types.ts';
 import { InvalidConfigurationError, effectiveSelections, parseConfiguration, type Configuration } from './configuration.ts';
 import { computeCapabilities, type Capabilities } from './capabilities.ts';
-import { checkPart, madeRadius, type PartCheckResult } from './part-checks.ts';
+import { checkPart, type PartCheckResult } from './part-checks.ts';
+import { partKFactor } from './k-factor.ts';
 import { annotatedPartSvg } from './svg.ts';
 
 export type DfmStatus = 'ready' | 'requires_input' | 'blocked';
@@ -155,11 +155,7 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
     }
     const blockingNow = issues.some((i) => !i.accepted);
     const status: DfmStatus = blockingNow ? 'blocked' : r.requirements.length ? 'requires_input' : 'ready';
-    let k: number | null = null;
-    if (r.stock.kind === 'sheet' && part.bends.length > 0) {
-      const m = r.stock.material;
-      k = Number(interpolateKFactor(m.k_factor_table, madeRadius(part.bends[0], m) / m.thickness_mm).toFixed(4));
-    }
+    const k = r.stock.kind === 'sheet' ? partKFactor(part, r.stock.material) : null;
     return {
       part_id: part.id,
       status,

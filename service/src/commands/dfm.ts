@@ -6,7 +6,10 @@ import { createHash } from 'node:crypto';
 import { stderr, stdout } from 'node:process';
 import type { Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog } from '@kerf/engine/catalog/index.ts';
-import { dfm, withBendGeometry } from '@kerf/engine/dfm/index.ts';
+import { designKFactor, dfm, withBendGeometry } from '@kerf/engine/dfm/index.ts';
+
+/** K-factors closer than this give the same flat to well under 0.01 mm. */
+const K_FACTOR_SAME = 1e-4;
 
 export class CliError extends Error {
   constructor(readonly code: string, message: string, readonly param?: string, readonly exitCode = 2) { super(message); }
@@ -60,8 +63,12 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-/** Reads and analyzes the STEP file (the importer is loaded only here). */
-export async function analyzeFile(file: string): Promise<{ design: Design; digest: string }> {
+/**
+ * Reads and analyzes the STEP file (the importer is loaded only here). When the configured materials
+ * give the design one K-factor other than the default, the flat is recomputed with it (contract: the
+ * flat pattern uses the material's K-factor).
+ */
+export async function analyzeFile(file: string, configuration?: unknown): Promise<{ design: Design; digest: string }> {
   let bytes: Uint8Array;
   try {
     const buf = await readFile(file);
@@ -75,7 +82,12 @@ export async function analyzeFile(file: string): Promise<{ design: Design; diges
   let design: Design;
   try {
     // bend lines and flange lengths from the flat, for the flange rule and the annotated image
-    design = withBendGeometry(await analyzeModel(bytes, { fileName: name, createdAt: '1970-01-01T00:00:00.000Z' }));
+    const opts = { fileName: name, createdAt: '1970-01-01T00:00:00.000Z' };
+    design = withBendGeometry(await analyzeModel(bytes, opts));
+    const k = design.status === 'ready' ? designKFactor(design, configuration, defaultCatalog()) : null;
+    if (k !== null && design.parts.some((p) => p.flat_pattern && p.bends.length > 0 && Math.abs(p.flat_pattern.k_factor - k) > K_FACTOR_SAME)) {
+      design = withBendGeometry(await analyzeModel(bytes, { ...opts, kFactor: k }));
+    }
   } catch (e) {
     const err = e as { code?: string; message?: string };
     throw new CliError(err.code ?? 'analysis_failed', err.message ?? String(e), 'file', 1);
@@ -105,7 +117,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     const a = await parseCommon(args, [], USAGE);
     if (a === 'help') return 0;
-    const { design, digest } = await analyzeFile(a.file);
+    const { design, digest } = await analyzeFile(a.file, a.configuration);
     if (design.status !== 'ready') throw new CliError(design.error?.code ?? 'analysis_failed', design.error?.message ?? 'analysis failed', 'file', 1);
     const now = a.now ?? new Date().toISOString();
     const id = stableId('dfm', digest, JSON.stringify(a.configuration ?? null), now);

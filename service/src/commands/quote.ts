@@ -29,7 +29,7 @@ export async function run(args: string[]): Promise<number> {
       try { ship_to = JSON.parse(st[st.length - 1]); } catch (e) { throw new CliError('invalid_configuration', `--ship-to is not valid JSON: ${(e as Error).message}`, 'ship_to'); }
     }
     // validate the request shape before the (slow) analysis
-    const { design, digest } = await analyzeFile(a.file);
+    const { design, digest } = await analyzeFile(a.file, a.configuration);
     if (design.status !== 'ready') throw new CliError(design.error?.code ?? 'analysis_failed', design.error?.message ?? 'analysis failed', 'file', 1);
     const request = { items: [{ design_id: design.id, quantity, configuration: a.configuration, ...(quantity_options ? { quantity_options } : {}) }], ...(ship_to !== undefined ? { ship_to } : {}) };
     const now = a.now ?? new Date().toISOString();
