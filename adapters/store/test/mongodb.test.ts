@@ -67,7 +67,9 @@ describe('mongodb store: which path writes a design and its job', () => {
   for (const replicaSet of [undefined, 'rs0']) {
     it(replicaSet ? 'uses a transaction on a replica set' : 'orders the writes on a standalone server and releases the held job', async () => {
       const fake = await startMongoWireFake({ replicaSet });
-      const store = await openStore({ mongodbUrl: fake.url, serverSelectionTimeoutMS: 2000 });
+      // A stopped clock: the held job's release is then visible as runAfter == the design's creation.
+      const frozen = new Date();
+      const store = await openStore({ mongodbUrl: fake.url, serverSelectionTimeoutMS: 2000, now: () => frozen });
       try {
         const account = await store.accounts.create({ email: 'path@example.com' });
         const design = await store.designs.create(account.id, { name: 'a.step', sourceBlobKey: 'u/a.step', sourceSize: 1, sourceSha256: 'b'.repeat(64), job: { kind: 'analyze' } });
