@@ -87,6 +87,9 @@ test('production DXF: mm units, closed contours on their layers, flat axis align
   const ext = extents(outer);
   assert.ok(Math.abs(ext.min[0]) < 1e-6 && Math.abs(ext.min[1]) < 1e-6, `min ${ext.min}`);
   assert.ok(Math.abs(ext.max[0] - 100) < 1e-6 && Math.abs(ext.max[1] - 40) < 1e-6, `max ${ext.max}`);
+  const extMax = doc.header['$EXTMAX'], extMin = doc.header['$EXTMIN'];
+  assert.ok(Math.abs(extMin.x) < 1e-6 && Math.abs(extMin.y) < 1e-6, JSON.stringify(extMin));
+  assert.ok(Math.abs(extMax.x - 100) < 1e-6 && Math.abs(extMax.y - 40) < 1e-6, JSON.stringify(extMax));
   const bulges = outer[0].vertices.filter((v: any) => v.bulge).map((v: any) => v.bulge);
   assert.equal(bulges.length, 4);
   for (const b of bulges) assert.ok(Math.abs(b - Math.tan(Math.PI / 8)) < 1e-9);

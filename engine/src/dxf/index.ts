@@ -5,7 +5,7 @@
 import Drawing from 'dxf-writer';
 import type { Contour, FlatGeometry, Vec2 } from '../geometry/model.ts';
 import { alignFlat } from '../sheet/align.ts';
-import { arcSweep, segmentEnd, segmentStart } from '../sheet/segments.ts';
+import { arcSweep, contourBounds, segmentEnd, segmentStart } from '../sheet/segments.ts';
 
 export interface FlatDxfOptions { bendLines: boolean }
 
@@ -22,6 +22,10 @@ export function flatToDxf(flat: FlatGeometry, options: FlatDxfOptions): string {
   const placed = alignFlat(flat);
   const d = new Drawing();
   d.setUnits('Millimeters');
+  // extents of the cut geometry: the flat's enclosing rectangle, so viewers and nesting read the size
+  const box = contourBounds(placed.outer);
+  d.header('EXTMIN', [[10, box.min[0]], [20, box.min[1]], [30, 0]]);
+  d.header('EXTMAX', [[10, box.max[0]], [20, box.max[1]], [30, 0]]);
   d.addLineType('CENTER', '____ _ ____ _ ', [12.7, -2.54, 2.54, -2.54]);
   d.addLayer(LAYER_OUTER, Drawing.ACI.WHITE, 'CONTINUOUS');
   d.addLayer(LAYER_INNER, Drawing.ACI.RED, 'CONTINUOUS');

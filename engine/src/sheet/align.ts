@@ -3,6 +3,8 @@
 import type { Contour, FlatGeometry, Vec2 } from '../geometry/model.ts';
 import { applyRigid2, contourBounds, sampleContour, transformContour, type Rigid2 } from './segments.ts';
 
+/** Arc sampling for the hull that chooses the rectangle's orientation, mm. */
+const HULL_SAGITTA = 1e-4;
 /** Two candidate rectangles whose areas (or lengths) differ by less than this fraction are a tie. */
 const AREA_TIE = 1e-9;
 
@@ -25,7 +27,8 @@ export function convexHull(points: Vec2[]): Vec2[] {
 }
 
 export function enclosingRectangle(outer: Contour): EnclosingRectangle {
-  const hull = convexHull(sampleContour(outer));
+  // the hull only picks the orientation; the reported size comes from the exact bounds below
+  const hull = convexHull(sampleContour(outer, HULL_SAGITTA));
   let best: { area: number; length: number; angle: number } | null = null;
   const consider = (angle: number) => {
     const c = Math.cos(-angle), s = Math.sin(-angle);
