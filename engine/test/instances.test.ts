@@ -54,6 +54,18 @@ test('the assembly fixture: bracket x3 at different poses, its mirror image x1, 
   }
 });
 
+test('every fixture: solid count, unique part count and instance counts equal the truth', async () => {
+  const truth = JSON.parse(readFileSync(root + 'fixtures/truth.json', 'utf8')) as { fixtures: Array<{ id: string; file: string; solid_count: number; unique_part_count: number; parts: Array<{ instance_count: number }> }> };
+  assert.ok(truth.fixtures.filter((f) => f.unique_part_count < f.solid_count).length >= 3, 'assemblies with repeated parts exist');
+  for (const fx of truth.fixtures) {
+    const solids = (await importFixture(fx.file)).map(buildSolid);
+    assert.equal(solids.length, fx.solid_count, `${fx.id}: solids`);
+    const groups = groupInstances(solids);
+    assert.equal(groups.length, fx.unique_part_count, `${fx.id}: unique parts`);
+    assert.deepEqual(groups.map((g) => g.members.length), fx.parts.map((p) => p.instance_count), `${fx.id}: instance counts`);
+  }
+});
+
 test('rotated and translated copies are one part, with the motion recovered exactly; the mirror image of a chiral part is another part', async () => {
   const [bracket] = await importFixture('sheet/l_t2_holes_near_bend.step');
   const m1: Rigid = { rotation: rotation([1, 2, 3], 37), translation: [500, -20, 3.5] };

@@ -1,0 +1,104 @@
+// `kerf analyze` end to end through the real binary (bin/kerf.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import DxfParser from 'dxf-parser';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const fixture = (p: string): string => join(root, 'fixtures', p);
+
+function kerf(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(root, 'bin/kerf.mjs'), 'analyze', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function errorLines(stderr: string): Array<{ code: string; message: string; file?: string }> {
+  return stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { error: { code: string; message: string; file?: string } }).error);
+}
+
+test('one file: the design JSON on stdout, progress on stderr, exit 0', () => {
+  const r = kerf(fixture('sheet/l_t2_r2.step'));
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 1);
+  const d = JSON.parse(lines[0]);
+  assert.equal(d.object, 'design');
+  assert.equal(d.status, 'ready');
+  assert.equal(d.name, 'l_t2_r2.step');
+  assert.match(r.stderr, /\[1\/1\]/);
+});
+
+test('several files: one JSON document per line, in order', () => {
+  const r = kerf(fixture('sheet/l_t2_r2.step'), fixture('assembly/asm_brackets_mirror.step'), '--k-factor', '0.44');
+  assert.equal(r.code, 0, r.stderr);
+  const docs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(docs.length, 2);
+  assert.equal(docs[0].name, 'l_t2_r2.step');
+  assert.deepEqual(docs[1].parts.map((p: { instance_count: number }) => p.instance_count), [3, 1, 2]);
+  for (const d of docs) for (const p of d.parts) if (p.flat_pattern) assert.equal(p.flat_pattern.k_factor, 0.44);
+});
+
+test('--out writes both flat DXFs per sheet part; they read back in mm with closed contours', () => {
+  const out = mkdtempSync(join(tmpdir(), 'kerf-cli-'));
+  try {
+    const r = kerf(fixture('sheet/l_t2_r2.step'), '--out', out);
+    assert.equal(r.code, 0, r.stderr);
+    const d = JSON.parse(r.stdout.trim());
+    const sheetParts = d.parts.filter((p: { flat_pattern: unknown }) => p.flat_pattern);
+    for (const p of d.parts) {
+      const dir = join(out, p.id);
+      assert.equal(existsSync(dir), Boolean(p.flat_pattern), `directory only for parts with a flat: ${p.id}`);
+    }
+    for (const p of sheetParts) {
+      for (const name of ['production_dxf.dxf', 'production_bend_lines_dxf.dxf']) {
+        const text = readFileSync(join(out, p.id, name), 'utf8');
+        const dxf = new DxfParser().parseSync(text) as { header: Record<string, unknown>; entities: Array<{ type: string; layer: string; shape?: boolean }> };
+        assert.equal(dxf.header.$INSUNITS, 4, 'millimetres');
+        assert.ok(dxf.entities.length > 0);
+        const bendEntities = dxf.entities.filter((e) => e.layer.startsWith('BEND') && e.type === 'LINE');
+        if (name === 'production_dxf.dxf') assert.equal(bendEntities.length, 0);
+        else assert.equal(bendEntities.length, p.bend_count);
+      }
+    }
+    if (sheetParts.length === 0) assert.equal(readdirSync(out).length, 0);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('bad input: a JSON error with the code on stderr and a non-zero exit; other files still analysed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kerf-cli-'));
+  try {
+    const stl = join(dir, 'part.step');
+    writeFileSync(stl, 'solid x\n facet normal 0 0 1\n outer loop\n vertex 0 0 0\n endloop\n endfacet\nendsolid x\n');
+    const r = kerf(stl, fixture('sheet/l_t2_r2.step'), join(dir, 'missing.step'));
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout.trim().split('\n').length, 1, 'the good file is still printed');
+    const errors = errorLines(r.stderr);
+    assert.deepEqual(errors.map((e) => e.code), ['invalid_step', 'file_not_found']);
+    assert.match(errors[0].message, /STL/);
+    const empty = join(dir, 'empty.step');
+    writeFileSync(empty, '');
+    const e = kerf(empty);
+    assert.equal(e.code, 1);
+    assert.equal(e.stdout, '');
+    assert.equal(errorLines(e.stderr)[0].code, 'invalid_step');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('usage errors: no file, a bad K-factor, an unknown option', () => {
+  for (const args of [[], ['--k-factor', 'abc', 'x.step'], ['--frobnicate', 'x.step'], ['x.step', '--out']]) {
+    const r = kerf(...args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(errorLines(r.stderr)[0].code, 'invalid_arguments');
+  }
+  const k = kerf(fixture('sheet/l_t2_r2.step'), '--k-factor', '0.8');
+  assert.equal(k.code, 1);
+  assert.equal(errorLines(k.stderr)[0].code, 'invalid_configuration');
+});
