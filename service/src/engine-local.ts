@@ -4,6 +4,7 @@ import { analyzeModel, type AnalyzedModel } from '@kerf/engine';
 import { EngineError, type Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog, catalogEntries, findHardware, hardwareModelGlb, type Catalog, type CatalogKind as EngineCatalogKind, type Hardware } from '@kerf/engine/catalog/index.ts';
 import { productionFilesForModel } from '@kerf/engine/files/generate.ts';
+import { withBendGeometry } from '@kerf/engine/dfm/index.ts';
 import { writeGlb } from '@kerf/engine/files/glb.ts';
 import type { AnalysisOutput, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
@@ -46,7 +47,8 @@ export class LocalEngine implements EngineApi {
 
   async analyze(bytes: Uint8Array, options: { fileName: string; kFactor?: number }): Promise<AnalysisOutput> {
     const model = await analyzeModel(bytes, options);
-    const d = model.design;
+    // Bend lines and flange lengths come from the flat: the minimum-flange DFM rule needs them.
+    const d = withBendGeometry(model);
     return { suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
   }
 

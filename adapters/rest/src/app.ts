@@ -137,9 +137,24 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } } },
       security: [{ bearer: [] }],
     },
+    // POST /v1/quotes also takes a multipart file form; route schemas describe one body type only.
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: { paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> } }).openapiObject;
+      const content = doc.paths?.['/v1/quotes']?.post?.requestBody?.content;
+      if (content) content['multipart/form-data'] = { schema: FILE_QUOTE_FORM };
+      return doc as never;
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs', staticCSP: true });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  // Stable operation ids for client generators (OpenAPI), one per route.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (!schema || schema.hide || schema.operationId) return;
+    const method = Array.isArray(route.method) ? route.method[0] : route.method;
+    schema.operationId = OPERATION_IDS[`${method} ${route.url}`] ?? `${String(method).toLowerCase()}${route.url.replace(/\/:?([a-z_-]+)/gi, (_m, w: string) => w.charAt(0).toUpperCase() + w.slice(1).replace(/[-_](.)/g, (_x, c: string) => c.toUpperCase()))}`;
+  });
 
   await app.register(async (v1) => {
     await catalogRoutes(v1, ctx);
@@ -152,6 +167,43 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
 
   return app;
 }
+
+const FILE_QUOTE_FORM = {
+  type: 'object',
+  required: ['file', 'request'],
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'STEP/STP file' },
+    request: { type: 'string', description: 'JSON-encoded request: {quantity, configuration?, quantity_options?, client_reference_id?, ship_to?}' },
+  },
+};
+
+const OPERATION_IDS: Record<string, string> = {
+  'GET /v1/materials': 'listMaterials',
+  'GET /v1/tube-profiles': 'listTubeProfiles',
+  'GET /v1/finishes': 'listFinishes',
+  'GET /v1/powder-coat-colors': 'listPowderCoatColors',
+  'GET /v1/hardware/taps': 'listTaps',
+  'GET /v1/hardware/studs': 'listStuds',
+  'GET /v1/hardware/nuts': 'listNuts',
+  'GET /v1/hardware/standoffs': 'listStandoffs',
+  'GET /v1/hardware/:kind/:item_id/model': 'getHardwareModel',
+  'POST /v1/analyze': 'analyzeDesign',
+  'GET /v1/designs/:design_id': 'getDesign',
+  'GET /v1/designs/:design_id/model': 'getDesignModel',
+  'GET /v1/designs/:design_id/image': 'getDesignImage',
+  'GET /v1/designs/:design_id/parts/:part_id/model': 'getPartModel',
+  'GET /v1/designs/:design_id/parts/:part_id/step': 'getPartStep',
+  'GET /v1/designs/:design_id/parts/:part_id/image': 'getPartImage',
+  'POST /v1/dfm': 'createDfmReport',
+  'GET /v1/dfm/:dfm_id': 'getDfmReport',
+  'GET /v1/dfm/:dfm_id/parts/:part_id/file': 'getProductionFile',
+  'GET /v1/dfm/:dfm_id/parts/:part_id/image': 'getDfmPartImage',
+  'POST /v1/quotes': 'createQuote',
+  'GET /v1/quotes/:quote_id': 'getQuote',
+  'POST /v1/review-links': 'createReviewLink',
+  'GET /v1/review-links/:review_link_id': 'getReviewLink',
+  'GET /v1/downloads/:token': 'download',
+};
 
 function isPublicUrl(url: string): boolean {
   return url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/');
