@@ -1,10 +1,11 @@
 // `kerf analyze FILE... [--k-factor K] [--out DIR]`: the design JSON of each file on stdout (one
-// document per line), progress on stderr; with --out, each sheet part's flat DXFs under
-// DIR/<part id>/. Bad input: a JSON error {"error":{code,message}} on stderr and a non-zero exit.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+// document per line), progress on stderr; with --out, each part's production files (STEP,
+// GLB, DXF, images) under DIR/<part id>/. Bad input: a JSON error {"error":{code,message}} on stderr and a non-zero exit.
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { stderr, stdout } from 'node:process';
-import { analyzeModel, flatToDxf, type AnalyzedModel } from '@kerf/engine';
+import { analyzeModel, type AnalyzedModel } from '@kerf/engine';
+import { productionFilesForModel, writeProductionFiles } from '@kerf/engine/files/index.ts';
 
 const USAGE = 'usage: kerf analyze FILE... [--k-factor K] [--out DIR]\n';
 
@@ -48,25 +49,9 @@ function printError(code: string, message: string, file?: string): void {
   stderr.write(JSON.stringify({ error: file === undefined ? { code, message } : { code, message, file } }) + '\n');
 }
 
-/** Files written per part; the production file writers add theirs here. */
-async function writePartFiles(dir: string, model: AnalyzedModel): Promise<string[]> {
-  const written: string[] = [];
-  for (const p of model.parts) {
-    if (p.analysis.kind !== 'sheet') continue;
-    const partDir = join(dir, p.part.id);
-    await mkdir(partDir, { recursive: true });
-    const flat = p.analysis.flat;
-    const files: Array<[string, string]> = [
-      ['production_dxf.dxf', flatToDxf(flat, { bendLines: false })],
-      ['production_bend_lines_dxf.dxf', flatToDxf(flat, { bendLines: true })],
-    ];
-    for (const [name, content] of files) {
-      const path = join(partDir, name);
-      await writeFile(path, content);
-      written.push(path);
-    }
-  }
-  return written;
+/** Every production file of every part (exact STEP, GLB, DXF, SVG/PNG views) under DIR/<part id>/. */
+async function writePartFiles(dir: string, bytes: Uint8Array, model: AnalyzedModel): Promise<string[]> {
+  return writeProductionFiles(dir, await productionFilesForModel(bytes, model.parts));
 }
 
 async function readInput(file: string): Promise<Uint8Array> {
@@ -104,7 +89,7 @@ export async function run(argv: string[]): Promise<number> {
       stdout.write(JSON.stringify(model.design) + '\n');
       let note = '';
       if (args.out) {
-        const written = await writePartFiles(args.out, model);
+        const written = await writePartFiles(args.out, bytes, model);
         note = `, ${written.length} file(s) in ${args.out}`;
       }
       const d = model.design;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { stderr, stdout } from 'node:process';
 import type { Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog } from '@kerf/engine/catalog/index.ts';
-import { designKFactor, dfm, withBendGeometry } from '@kerf/engine/dfm/index.ts';
+import { InvalidConfigurationError, designKFactor, dfm, parseConfiguration, withBendGeometry } from '@kerf/engine/dfm/index.ts';
 
 /** K-factors closer than this give the same flat to well under 0.01 mm. */
 const K_FACTOR_SAME = 1e-4;
@@ -89,6 +89,7 @@ export async function analyzeFile(file: string, configuration?: unknown): Promis
       design = withBendGeometry(await analyzeModel(bytes, { ...opts, kFactor: k }));
     }
   } catch (e) {
+    if (e instanceof InvalidConfigurationError) throw e;
     const err = e as { code?: string; message?: string };
     throw new CliError(err.code ?? 'analysis_failed', err.message ?? String(e), 'file', 1);
   }
@@ -117,6 +118,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     const a = await parseCommon(args, [], USAGE);
     if (a === 'help') return 0;
+    parseConfiguration(a.configuration); // a malformed configuration fails before the (slow) analysis
     const { design, digest } = await analyzeFile(a.file, a.configuration);
     if (design.status !== 'ready') throw new CliError(design.error?.code ?? 'analysis_failed', design.error?.message ?? 'analysis failed', 'file', 1);
     const now = a.now ?? new Date().toISOString();

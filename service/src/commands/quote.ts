@@ -3,7 +3,8 @@
 // item's full DFM report. Bad input: a JSON error on stderr and a non-zero exit.
 import { stdout } from 'node:process';
 import { defaultCatalog } from '@kerf/engine/catalog/index.ts';
-import { quote } from '@kerf/engine/pricing/index.ts';
+import { parseQuoteRequest, quote } from '@kerf/engine/pricing/index.ts';
+import { parseConfiguration } from '@kerf/engine/dfm/index.ts';
 import { CliError, analyzeFile, parseCommon, reportError, stableId, withoutImages } from './dfm.ts';
 
 const USAGE = 'usage: kerf quote FILE --configuration JSON|@file.json --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--base-url URL] [--now ISO] [--images]\n';
@@ -28,7 +29,9 @@ export async function run(args: string[]): Promise<number> {
     if (st) {
       try { ship_to = JSON.parse(st[st.length - 1]); } catch (e) { throw new CliError('invalid_configuration', `--ship-to is not valid JSON: ${(e as Error).message}`, 'ship_to'); }
     }
-    // validate the request shape before the (slow) analysis
+    // validate the request before the (slow) analysis
+    parseQuoteRequest({ items: [{ design_id: 'des_pending', quantity, configuration: a.configuration, ...(quantity_options ? { quantity_options } : {}) }], ...(ship_to !== undefined ? { ship_to } : {}) });
+    parseConfiguration(a.configuration);
     const { design, digest } = await analyzeFile(a.file, a.configuration);
     if (design.status !== 'ready') throw new CliError(design.error?.code ?? 'analysis_failed', design.error?.message ?? 'analysis failed', 'file', 1);
     const request = { items: [{ design_id: design.id, quantity, configuration: a.configuration, ...(quantity_options ? { quantity_options } : {}) }], ...(ship_to !== undefined ? { ship_to } : {}) };
