@@ -296,6 +296,8 @@ describe('capabilities', () => {
     assert.equal(h(1).nuts.available, false);
     assert.ok(h(1).nuts.unavailable_reason);
     assert.deepEqual(h(1).taps.option_ids, ['tap_m3x0_5']);
+    assert.deepEqual(h(1).studs.sides, ['top', 'bottom']);
+    assert.deepEqual(h(1).nuts.sides, []);
   });
   test('thickness gates taps and countersinks', () => {
     const thin = run([sheetPart({ detected_thickness_mm: 0.762, bends: [bend(1, { radius_mm: 0.8 })] })], { defaults: { material_id: 'mat_mild_steel_0_030in' } }).parts[0].capabilities;

@@ -8,7 +8,13 @@ import { countersinkDepth } from './rules.ts';
 
 export interface CapabilityOption { id: string; name: string; available: boolean; unavailable_reason: string | null }
 export interface CapabilityList { available: boolean; unavailable_reason: string | null; options: CapabilityOption[] }
-export interface HoleCapability { available: boolean; unavailable_reason: string | null; option_ids: string[] }
+export interface HoleCapability {
+  available: boolean;
+  unavailable_reason: string | null;
+  option_ids: string[];
+  /** installation sides allowed (top = the hole's normal side); empty when nothing fits */
+  sides: Array<'top' | 'bottom'>;
+}
 export interface HoleCapabilities {
   hole_id: number;
   taps: HoleCapability; studs: HoleCapability; nuts: HoleCapability; standoffs: HoleCapability; countersinks: HoleCapability;
@@ -27,8 +33,10 @@ function list(options: CapabilityOption[], noneReason: string): CapabilityList {
 }
 const unavailableAll = (items: Array<{ id: string; name: string }>, reason: string): CapabilityList =>
   ({ available: false, unavailable_reason: reason, options: items.map((x) => ({ id: x.id, name: x.name, available: false, unavailable_reason: reason })) });
-const holeNone = (reason: string): HoleCapability => ({ available: false, unavailable_reason: reason, option_ids: [] });
-const holeFrom = (ids: string[], reason: string): HoleCapability => ({ available: ids.length > 0, unavailable_reason: ids.length ? null : reason, option_ids: ids });
+const BOTH_SIDES: Array<'top' | 'bottom'> = ['top', 'bottom'];
+const holeNone = (reason: string): HoleCapability => ({ available: false, unavailable_reason: reason, option_ids: [], sides: [] });
+const holeFrom = (ids: string[], reason: string): HoleCapability =>
+  ({ available: ids.length > 0, unavailable_reason: ids.length ? null : reason, option_ids: ids, sides: ids.length ? [...BOTH_SIDES] : [] });
 
 /** Whether a finish can be applied to this part with this stock; null when it can. */
 export function finishUnavailableReason(finish: Finish, part: Part, stock: Stock): string | null {
