@@ -202,6 +202,30 @@ describe('manufacturing workflow over HTTP', () => {
     assert.equal(back.body.design_id, design.id);
     assert.equal((await b.get(`/v1/review-links/${r.body.id}`)).status, 404);
     assert.equal((await b.post('/v1/review-links', { json: { design_id: design.id } })).status, 404);
+
+    // A person opens review_url (no key: the link is the credential), edits and saves.
+    const pagePath = new URL(r.body.review_url).pathname;
+    const html = await a.get(pagePath, { key: null, unchecked: true });
+    assert.equal(html.status, 200);
+    assert.match(html.headers.get('content-type') ?? '', /text\/html/);
+    assert.ok(html.text.includes(design.parts[0].id));
+    assert.match(html.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    const edited = { defaults: { material_id: material.id }, parts: [{ part_id: design.parts[0].id, finish_id: null }] };
+    const bad = await a.post(pagePath, { key: null, json: { configuration: { parts: [{ part_id: 'prt_not_here' }] } } });
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.error.param, 'configuration.parts[0].part_id');
+    const saved = await a.post(pagePath, { key: null, json: { configuration: edited } });
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.body.status, 'saved');
+    // The agent reads the edited configuration back and re-quotes it before continuing.
+    const reread = await a.get(`/v1/review-links/${r.body.id}`);
+    assert.equal(reread.body.status, 'saved');
+    assert.equal(reread.body.configuration.defaults.material_id, material.id);
+    assert.ok(reread.body.configuration_updated_at >= r.body.configuration_updated_at);
+    const requote = await a.post('/v1/quotes', { json: { items: [{ design_id: design.id, quantity: 1, configuration: reread.body.configuration }] } });
+    assert.equal(requote.status, 201, requote.text);
+    assert.equal(requote.body.status, 'ready');
+    assert.equal((await a.get('/review/rvl_guess', { key: null, unchecked: true })).status, 404);
   });
 
   it('a multi-part file quote: 202 processing, then requires_input with the discovered design id', async () => {

@@ -21,6 +21,7 @@ import { dfmRoutes } from './routes/dfm.ts';
 import { quoteRoutes } from './routes/quotes.ts';
 import { reviewLinkRoutes } from './routes/review-links.ts';
 import { downloadRoutes } from './routes/downloads.ts';
+import { reviewPageRoutes } from './routes/review-page.ts';
 
 export const API_VERSION = '2026-09-01';
 export const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -163,6 +164,7 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
     await quoteRoutes(v1, ctx);
     await reviewLinkRoutes(v1, ctx);
     await downloadRoutes(v1, ctx);
+    await reviewPageRoutes(v1, ctx);
   });
 
   return app;
@@ -203,6 +205,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /v1/review-links': 'createReviewLink',
   'GET /v1/review-links/:review_link_id': 'getReviewLink',
   'GET /v1/downloads/:token': 'download',
+  'POST /review/:review_link_id': 'saveReviewConfiguration',
 };
 
 function isPublicUrl(url: string): boolean {

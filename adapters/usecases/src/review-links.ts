@@ -1,11 +1,13 @@
 // Review links: a configuration parked for a person to inspect (and edit) on the web site; the
 // agent reads it back before continuing (interface.md 4.1).
 import type { UseCaseContext } from './context.ts';
-import { requireReadyDesign } from './designs.ts';
-import { getDfmDoc } from './dfm.ts';
+import { isStoreError, type DocumentRecord } from '@kerf/store';
+import type { Design } from '@kerf/engine/contract.ts';
+import { requireReadyDesign, toPublicDesign, type DesignResult } from './designs.ts';
+import { computeDfm, getDfmDoc } from './dfm.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
 import type { Configuration } from './engine-api.ts';
-import { invalid, notFound } from './errors.ts';
+import { ApiError, invalid, notFound } from './errors.ts';
 import { newId } from './ids.ts';
 
 export const REVIEW_LINK_DAYS = 30;
@@ -42,4 +44,42 @@ export async function getReviewLink(ctx: UseCaseContext, accountId: string, id: 
   const doc = rec.data;
   if (doc.status === 'open' && typeof doc.expires_at === 'string' && doc.expires_at < ctx.now().toISOString()) return publicView({ ...doc, status: 'expired' });
   return publicView(doc);
+}
+
+// ---- the public review page (the link's id is the capability) ----------------------------------
+
+export interface ReviewPage { link: Doc; accountId: string; design: Design | null }
+
+async function openLink(ctx: UseCaseContext, id: string): Promise<{ rec: DocumentRecord<Doc>; expired: boolean }> {
+  const rec = await collection(ctx, 'review_links').getUnscoped(id);
+  if (!rec) throw notFound('review link', id, 'review_link_id');
+  const expired = typeof rec.data.expires_at === 'string' && rec.data.expires_at < ctx.now().toISOString();
+  return { rec, expired };
+}
+
+export async function getReviewPage(ctx: UseCaseContext, id: string): Promise<ReviewPage> {
+  const { rec, expired } = await openLink(ctx, id);
+  const row = await ctx.store.designs.get<DesignResult>(rec.accountId, String(rec.data.design_id));
+  return {
+    link: publicView(expired ? { ...rec.data, status: 'expired' } : rec.data),
+    accountId: rec.accountId,
+    design: row ? toPublicDesign(ctx, row) : null,
+  };
+}
+
+/** A person's edit on the review page: checked by the engine like any configuration, then kept. */
+export async function saveReviewConfiguration(ctx: UseCaseContext, id: string, configuration: Configuration): Promise<Doc> {
+  const { rec, expired } = await openLink(ctx, id);
+  if (expired) throw new ApiError(409, 'invalid_request_error', 'review_link_expired', 'This review link has expired; ask for a new one.');
+  const { design } = await requireReadyDesign(ctx, rec.accountId, String(rec.data.design_id), 'design_id');
+  const report = await computeDfm(ctx, design, configuration, { id: newId('dfm'), generateProductionFiles: false });
+  const now = ctx.now().toISOString();
+  const next: Doc = { ...rec.data, status: 'saved', configuration: report.configuration, configuration_updated_at: now };
+  try {
+    const updated = await collection(ctx, 'review_links').update(rec.accountId, id, next, { expectedVersion: rec.version });
+    return publicView(updated!.data);
+  } catch (err) {
+    if (isStoreError(err, 'conflict')) throw new ApiError(409, 'invalid_request_error', 'review_link_changed', 'The configuration was changed by someone else meanwhile; reload the page.', { retryable: true });
+    throw err;
+  }
 }
