@@ -182,6 +182,24 @@ describe('manufacturing workflow over HTTP', () => {
     assert.equal((await b.get(`/v1/quotes/${q.id}`)).status, 404);
   });
 
+  it('a quote with a US destination is rated: shipping options with ids, tax calculated', async () => {
+    const body = {
+      items: [{ design_id: design.id, quantity: 5, configuration: { defaults: { material_id: material.id } } }],
+      ship_to: { name: 'R. Doe', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
+    };
+    const r = await a.post('/v1/quotes', { json: body });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.fulfillment.shipping_status, 'rated');
+    const options = r.body.fulfillment.shipping_options;
+    assert.ok(options.length >= 1);
+    for (const o of options) { assert.equal(typeof o.id, 'string'); assert.ok(Number.isInteger(o.amount_cents)); }
+    assert.ok(r.body.amount_tax_cents > 0);
+    assert.equal(r.body.amount_total_cents, r.body.amount_subtotal_cents + r.body.amount_shipping_cents + r.body.amount_tax_cents);
+    const abroad = await a.post('/v1/quotes', { json: { ...body, ship_to: { ...body.ship_to, country: 'DE' } } });
+    assert.equal(abroad.status, 422);
+    assert.match(abroad.body.error.param, /^ship_to/);
+  });
+
   it('a quote without a material is requires_input (201)', async () => {
     const r = await a.post('/v1/quotes', { json: { items: [{ design_id: design.id, quantity: 1, configuration: {} }] } });
     assert.equal(r.status, 201, r.text);
