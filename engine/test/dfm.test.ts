@@ -263,11 +263,36 @@ describe('finishes', () => {
   });
 });
 
+describe('remaining ids and options', () => {
+  rule('invalid_tube_profile_id', () => run([tubePart()], { defaults: { tube_profile_id: 'tub_unobtainium' } }), () => run([tubePart()], { defaults: { tube_profile_id: TUBE } }));
+  rule('invalid_nut_id',
+    () => run([sheetPart()], { defaults: { material_id: STEEL }, parts: [partCfg({ nuts: [{ hole_id: 3, nut_id: 'nut_nope', side: 'top' }] })] }),
+    () => run([sheetPart()], { defaults: { material_id: STEEL }, parts: [partCfg({ nuts: [{ hole_id: 3, nut_id: 'nut_cls_m3', side: 'top' }] })] }));
+  rule('invalid_standoff_id',
+    () => run([sheetPart()], { defaults: { material_id: STEEL }, parts: [partCfg({ standoffs: [{ hole_id: 3, standoff_id: 'sto_nope', side: 'top' }] })] }),
+    () => run([sheetPart()], { defaults: { material_id: STEEL }, parts: [partCfg({ standoffs: [{ hole_id: 3, standoff_id: 'sto_so_m3_10', side: 'top' }] })] }));
+  rule('invalid_powder_coat_color_id',
+    () => run([sheetPart()], { defaults: { material_id: STEEL, powder_coat_color_id: 'pcc_hot_pink' } }),
+    () => run([sheetPart()], { defaults: { material_id: STEEL, powder_coat_color_id: 'pcc_ral_9005_jet_black' } }));
+  rule('countersink_hole_not_round',
+    () => run([sheetPart({ holes: [hole(1, 3.4, [40, 40], 20, null, { shape: 'slot' })] })], { defaults: { material_id: STEEL }, parts: [partCfg({ countersinks: [{ hole_id: 1, outer_diameter_mm: 5, angle: 90, side: 'top' }] })] }),
+    () => run([sheetPart({ holes: [hole(1, 3.4, [40, 40], 20)] })], { defaults: { material_id: STEEL }, parts: [partCfg({ countersinks: [{ hole_id: 1, outer_diameter_mm: 5, angle: 90, side: 'top' }] })] }));
+  test('finish_not_available: a part longer than the finishing line', () => {
+    const long = (L: number) => sheetPart({ bends: [], holes: [], formed_dimensions: { length_mm: L, width_mm: 80, height_mm: 1.5 }, flat_pattern: { ...sheetPart().flat_pattern!, length_mm: L } });
+    const cfg = { defaults: { material_id: STEEL, powder_coat_color_id: 'pcc_ral_9005_jet_black' } };
+    assert.match(run([long(1250)], cfg).parts[0].issues.find((i) => i.code === 'finish_not_available')!.message, /takes parts up to 1200 mm/);
+    assert.ok(!codes(run([long(1100)], cfg)).includes('finish_not_available'));
+  });
+});
+
 describe('assembly operations', () => {
   const two = (): Part[] => [sheetPart({ instance_count: 2 }), tubePart()];
   const weld = (ids: string[]): unknown => ({ defaults: { material_id: STEEL, tube_profile_id: TUBE }, assembly_operations: [{ type: 'weld', method: 'mig', weld_length_mm: 100, part_instance_ids: ids, weld_finish: 'rough', joint_access: 'open' }] });
   rule('invalid_part_instance_id', () => run(two(), weld(['prt_bracket_i0', 'nope'])), () => run(two(), weld(['prt_bracket_i0', 'prt_tube_i0'])));
   rule('weld_needs_two_instances', () => run(two(), weld(['prt_bracket_i0', 'prt_bracket_i0'])), () => run(two(), weld(['prt_bracket_i0', 'prt_bracket_i1'])));
+  rule('weld_material_not_weldable',
+    () => run(two(), { ...(weld(['prt_bracket_i0', 'prt_bracket_i1']) as object), defaults: { material_id: 'mat_copper_110_0_063in', tube_profile_id: TUBE } }),
+    () => run(two(), weld(['prt_bracket_i0', 'prt_bracket_i1'])));
   rule('weld_incompatible_materials',
     () => run(two(), { ...(weld(['prt_bracket_i0', 'prt_tube_i0']) as object), defaults: { material_id: 'mat_5052_h32_0_063in', tube_profile_id: TUBE } }),
     () => run(two(), weld(['prt_bracket_i0', 'prt_tube_i0'])));
