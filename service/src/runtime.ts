@@ -37,6 +37,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const engine = options.engine ?? (await createEngine(config, log));
   const secret = await loadSigningSecret(store);
   let worker: JobWorker | null = null;
+  const shutdown = new AbortController();
   const ctx: UseCaseContext = {
     store,
     engine,
@@ -45,6 +46,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     log: log.child({ component: 'usecases' }),
     now: () => new Date(),
     notifyJobs: () => worker?.wake(),
+    shutdown: shutdown.signal,
   };
   worker = new JobWorker(ctx, JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.engineThreads });
   const app = await buildApp(ctx, { maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit, loggerInstance: log });
@@ -53,6 +55,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => (closing ??= (async () => {
     log.info('shutting down');
+    shutdown.abort(); // requests waiting on `Prefer: wait` answer with the current state
     await app.close(); // stops accepting and waits for in-flight requests
     await worker!.stop(config.shutdownGraceMs);
     await engine.close();

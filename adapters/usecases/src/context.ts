@@ -19,4 +19,6 @@ export interface UseCaseContext {
   now(): Date;
   /** Wakes this process's job workers after an enqueue (other processes poll). */
   notifyJobs(): void;
+  /** Aborted when the service shuts down: long waits (`Prefer: wait`) answer at once. */
+  shutdown?: AbortSignal;
 }

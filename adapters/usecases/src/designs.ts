@@ -96,7 +96,7 @@ export async function waitForDesign(ctx: UseCaseContext, accountId: string, desi
   for (;;) {
     const rec = await ctx.store.designs.get<DesignResult>(accountId, designId);
     if (!rec) throw notFound('design', designId, 'design_id');
-    if (rec.status === 'ready' || rec.status === 'failed' || Date.now() >= deadline) return toPublicDesign(ctx, rec);
+    if (rec.status === 'ready' || rec.status === 'failed' || Date.now() >= deadline || ctx.shutdown?.aborted) return toPublicDesign(ctx, rec);
     await new Promise((r) => setTimeout(r, Math.min(WAIT_POLL_MS, Math.max(1, deadline - Date.now()))));
   }
 }

@@ -121,7 +121,7 @@ export async function waitForQuote(ctx: UseCaseContext, accountId: string, id: s
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     const q = await getQuote(ctx, accountId, id);
-    if (q.status !== 'processing' || Date.now() >= deadline) return q;
+    if (q.status !== 'processing' || Date.now() >= deadline || ctx.shutdown?.aborted) return q;
     await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
   }
 }
