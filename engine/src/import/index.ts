@@ -1,7 +1,7 @@
 // STEP bytes -> solids in millimetres. Errors are EngineErrors with a code, never a crash.
 import { EngineError } from '../contract.ts';
 import type { ImportedSolid } from '../geometry/model.ts';
-import { loadOcct, type OcctParams, type OcctMesh } from './occt.ts';
+import { loadOcct, resetOcct, type OcctParams, type OcctMesh } from './occt.ts';
 import { assertStepBytes, declaredSolidCount, declaresSurfacesOnly } from './sniff.ts';
 import { splitShells, type Shell } from './split.ts';
 
@@ -36,6 +36,7 @@ export async function importStepDetailed(bytes: Uint8Array): Promise<ImportResul
     // OCCT may keep a reference to the buffer it is given: hand it its own copy.
     result = occt.ReadStepFile(new Uint8Array(bytes), IMPORT_PARAMS);
   } catch (err) {
+    resetOcct();
     throw new EngineError('invalid_step', `the STEP file could not be read: ${(err as Error)?.message ?? String(err)}`);
   }
   if (!result || !result.success) {

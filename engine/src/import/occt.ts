@@ -31,3 +31,7 @@ export function loadOcct(): Promise<Occt> {
   }
   return occtPromise;
 }
+
+/** Drops the thread's OCCT instance (after a WASM abort its state cannot be trusted); the next
+ * import loads a fresh one. */
+export function resetOcct(): void { occtPromise = null; }
