@@ -235,6 +235,18 @@ describe('hole operations', () => {
   rule('operation_not_available',
     () => run([tubePart()], { defaults: { tube_profile_id: TUBE }, parts: [{ part_id: 'prt_tube', taps: [{ hole_id: 1, tap_id: 'tap_m6x1_0' }] }] }),
     () => run([tubePart()], { defaults: { tube_profile_id: TUBE } }));
+  test('tap_material_incompatible (a catalog whose tap excludes the material) and the drill-size production warning', () => {
+    const custom = { ...catalog, version: 'test.1', taps: catalog.taps.map((t) => (t.id === 'tap_m3x0_5' ? { ...t, compatible_material_types: ['aluminum_5052' as const] } : t)) };
+    const cfg = { defaults: { material_id: STEEL }, parts: [partCfg({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] })] };
+    const r = dfm(designOf([sheetPart()]), cfg, custom, CTX);
+    assert.ok(codes(r).includes('tap_material_incompatible'));
+    assert.equal(r.catalog_version, 'test.1');
+    assert.ok(!codes(run([sheetPart()], cfg)).includes('tap_material_incompatible'));
+    // hole 4 is 3.0 mm, the M3 major diameter: cut at the 2.5 mm tap drill instead
+    assert.ok(run([sheetPart()], cfg).parts[0].production_warnings.some((w) => w.code === 'tap_hole_cut_at_drill_size'));
+    const atDrill = sheetPart({ holes: [hole(4, 2.5, [80, 60], 18.75)] });
+    assert.ok(!run([atDrill], cfg).parts[0].production_warnings.some((w) => w.code === 'tap_hole_cut_at_drill_size'));
+  });
   test('an operation issue names its hole and operation', () => {
     const r = op({ nuts: [{ hole_id: 4, nut_id: 'nut_cls_m3', side: 'top' }] });
     const i = r.parts[0].issues[0];
@@ -259,7 +271,7 @@ describe('finishes', () => {
     assert.equal(r.status, 'ready');
     const q = run([sheetPart()], { defaults: { material_id: STEEL, finish_id: 'fin_powder_coat' } });
     assert.equal(q.status, 'requires_input');
-    assert.deepEqual(q.requirements.map((x) => x.field), ['powder_coat_color_id']);
+    assert.deepEqual(q.requirements.map((x) => [x.code, x.field]), [['powder_coat_color_required', 'powder_coat_color_id']]);
   });
 });
 
