@@ -418,6 +418,13 @@ describe('annotated image and determinism', () => {
     assert.match(svg, /<line class="finding" data-code="bend_radius_too_small"/);
     for (const m of svg.matchAll(/<text class="legend"[^>]*>([^<]*)</g)) assert.ok(m[1].length <= 112 + 20, m[1]);
   });
+  test('tube holes without positions are listed, not drawn on top of each other', () => {
+    const t = tubePart({ holes: [hole(1, 6, [0, 0], 0), hole(2, 6, [0, 0], 0)] });
+    const svg = run([t], { defaults: { tube_profile_id: TUBE } }).parts[0].image_svg;
+    assert.equal((svg.match(/class="hole"/g) ?? []).length, 0);
+    assert.equal((svg.match(/position not drawn/g) ?? []).length, 2);
+    assert.match(svg, /round tube, length 500 mm/);
+  });
   test('same input, same report', () => {
     const cfg = steel({ accepted_risks: ['hole_too_close_to_bend'] }, [partCfg({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] })]);
     assert.deepEqual(run([sheetPart(), tubePart()], cfg), run([sheetPart(), tubePart()], cfg));

@@ -45,8 +45,11 @@ export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfig
   // drawing extent, mm: the flat rectangle, or the tube's side view, or the formed footprint
   let L = fp?.length_mm ?? tube?.length_mm ?? part.formed_dimensions.length_mm;
   let W = fp?.width_mm ?? (tube ? (tube.outer_height_mm ?? tube.outer_diameter_mm ?? 0) : part.formed_dimensions.width_mm);
+  // tube analysis gives hole sizes without positions (centre [0, 0]): those are listed, not drawn
+  const unplaced = (h: Part['holes'][number]): boolean => tube !== null && h.center_mm[0] === 0 && h.center_mm[1] === 0;
+  const placed = part.holes.filter((h) => !unplaced(h));
   let minX = 0, minY = 0;
-  for (const h of part.holes) {
+  for (const h of placed) {
     const r = h.diameter_mm / 2;
     minX = Math.min(minX, h.center_mm[0] - r); minY = Math.min(minY, h.center_mm[1] - r);
     L = Math.max(L, h.center_mm[0] + r); W = Math.max(W, h.center_mm[1] + r);
@@ -62,6 +65,7 @@ export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfig
   const legend: string[] = [];
   legend.push(`${part.name}: ${fp ? `flat ${n(fp.length_mm)} x ${n(fp.width_mm)} mm` : tube ? `${tube.profile} tube, length ${n(tube.length_mm)} mm` : 'no flat pattern'}` +
     (part.detected_thickness_mm !== null ? `, t ${n(part.detected_thickness_mm)} mm` : ''));
+  for (const h of part.holes.filter(unplaced)) legend.push(`hole ${h.id}: ${h.shape} ${n(h.diameter_mm)} mm (position not drawn)`);
   for (const b of part.bends) legend.push(`bend ${b.id}: ${n(b.angle_degrees)} deg ${b.direction}, R ${n(b.radius_mm)} mm, length ${n(b.length_mm)} mm`);
   for (const i of numbered) legend.push(`${i.no}. [${i.accepted ? 'accepted' : i.severity}] ${i.code}: ${i.message}`);
   if (numbered.length === 0) legend.push('No findings.');
@@ -86,7 +90,7 @@ export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfig
     }
   }
   const ops = operationLabels(cfg);
-  for (const h of part.holes) {
+  for (const h of placed) {
     const cx = X(h.center_mm[0]), cy = Y(h.center_mm[1]);
     const r = Math.max((h.diameter_mm / 2) * scale, 2);
     const hasOp = ops.has(h.id);
