@@ -87,6 +87,10 @@ describe('failed and blocked outcomes', () => {
       assert.ok(url.startsWith(t.url), `asset ${asset} is served by the service itself`);
       assert.equal((await fetch(url)).status, 200, url);
     }
+    const health = await a.get('/v1/health', { key: null });
+    assert.equal(health.status, 200);
+    assert.equal(health.body.ok, true);
+    assert.equal(health.body.store.kind, 'sqlite');
     const doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     assert.equal(doc.openapi, '3.1.0');
     for (const p of ['/v1/analyze', '/v1/designs/{design_id}', '/v1/dfm', '/v1/dfm/{dfm_id}/parts/{part_id}/file', '/v1/quotes', '/v1/quotes/{quote_id}', '/v1/review-links', '/v1/review-links/{review_link_id}', '/v1/materials', '/v1/hardware/{kind}/{item_id}/model']) {

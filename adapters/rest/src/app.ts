@@ -22,8 +22,10 @@ import { quoteRoutes } from './routes/quotes.ts';
 import { reviewLinkRoutes } from './routes/review-links.ts';
 import { downloadRoutes } from './routes/downloads.ts';
 import { reviewPageRoutes } from './routes/review-page.ts';
+import { healthRoutes } from './routes/health.ts';
+import { API_VERSION_HEADER_VALUE } from './version.ts';
 
-export const API_VERSION = '2026-09-01';
+export const API_VERSION = API_VERSION_HEADER_VALUE;
 export const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -165,6 +167,7 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
     await reviewLinkRoutes(v1, ctx);
     await downloadRoutes(v1, ctx);
     await reviewPageRoutes(v1, ctx);
+    await healthRoutes(v1, ctx);
   });
 
   return app;
@@ -206,10 +209,11 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/review-links/:review_link_id': 'getReviewLink',
   'GET /v1/downloads/:token': 'download',
   'POST /review/:review_link_id': 'saveReviewConfiguration',
+  'GET /v1/health': 'getHealth',
 };
 
 function isPublicUrl(url: string): boolean {
-  return url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/');
+  return url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/') || url.startsWith('/v1/health');
 }
 
 export { toApiError };
