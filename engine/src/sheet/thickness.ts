@@ -16,12 +16,18 @@ export interface ThicknessResult {
   pairs: PlanePair[];
 }
 
+/** Slack when comparing the projected boxes of two opposite faces, mm. */
+const BOX_SLACK = 1e-3;
+
 type Tri2 = [number, number, number, number, number, number];
 
 interface Projected { face: Face; plane: PlaneSurface; e1: Vec3; e2: Vec3; tris: Tri2[]; centroids: Array<[number, number, number]>; min: [number, number]; max: [number, number] }
 
 function project(solid: Solid, face: Face, plane: PlaneSurface): Projected {
-  const [e1, e2] = basisOf(plane.normal);
+  // one basis per direction (not per normal sign), so opposite faces share it and their boxes compare
+  const n = plane.normal;
+  const k = Math.abs(n[0]) > 1e-6 ? 0 : Math.abs(n[1]) > 1e-6 ? 1 : 2;
+  const [e1, e2] = basisOf(n[k] < 0 ? [-n[0], -n[1], -n[2]] : n);
   const tris: Tri2[] = [];
   const centroids: Array<[number, number, number]> = [];
   const min: [number, number] = [Infinity, Infinity], max: [number, number] = [-Infinity, -Infinity];
@@ -75,6 +81,7 @@ export function measureThickness(solid: Solid): ThicknessResult | null {
       // facing away from each other with material between: offsets sum to the separation
       const distance = a.plane.offset + b.plane.offset;
       if (!(distance > THICKNESS_TOLERANCE)) continue;
+      if (a.max[0] < b.min[0] - BOX_SLACK || b.max[0] < a.min[0] - BOX_SLACK || a.max[1] < b.min[1] - BOX_SLACK || b.max[1] < a.min[1] - BOX_SLACK) continue;
       const overlap = Math.max(overlapArea(a, b), overlapArea(b, a));
       if (overlap > 0) pairs.push({ a: a.face.id, b: b.face.id, distance, overlap });
     }
