@@ -135,6 +135,22 @@ describe('designs over HTTP', () => {
     assert.equal(afterCount - before, 1);
   });
 
+  it('concurrent identical JSON writes with one key create exactly one resource', async () => {
+    const d = (await a.post('/v1/analyze', { form: stepForm(L_BRACKET), headers: { prefer: 'wait=60' } })).body;
+    const key = `conc-json-${Date.now()}`;
+    const body = { items: [{ design_id: d.id, quantity: 2 }] };
+    const results = await Promise.all(Array.from({ length: 6 }, () => a.post('/v1/quotes', { json: body, headers: { 'idempotency-key': key } })));
+    const created = results.filter((r) => r.status === 201);
+    const replayed = results.filter((r) => r.status === 200);
+    const busy = results.filter((r) => r.status === 409);
+    assert.equal(created.length, 1, results.map((r) => `${r.status}`).join(','));
+    assert.equal(created.length + replayed.length + busy.length, results.length);
+    for (const r of replayed) { assert.equal(r.body.id, created[0].body.id); assert.equal(r.headers.get('idempotent-replayed'), 'true'); }
+    for (const r of busy) assert.equal(r.body.error.code, 'idempotency_key_in_use');
+    const quotes = await t.service.store.documents('quotes').list(t.accountA, { limit: 1000 });
+    assert.equal(quotes.items.filter((q) => (q.data as { items: Array<{ design_id: string }> }).items[0].design_id === d.id).length, 1);
+  });
+
   it("another account's design and files are 404, never 403", async () => {
     const d = (await a.post('/v1/analyze', { form: stepForm(L_BRACKET), headers: { prefer: 'wait=60' } })).body;
     const p = d.parts[0].id;
