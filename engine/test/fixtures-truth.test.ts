@@ -6,7 +6,7 @@
 // mismatch) and run as todo; fixing the engine and deleting the entry turns them into hard tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/analyze.ts';
 import { compareDesign, type TruthManifest, type TruthFixture } from '../../fixtures/lib/truth-compare.ts';
@@ -95,6 +95,13 @@ test('the comparator accepts a perfect design and catches every kind of error', 
     mutate(d);
     assert.notDeepEqual(compareDesign(d, f, k, tol), [], `a wrong ${what} must be reported`);
   }
+});
+
+test('every generated STEP file is in the manifest and every manifest file exists', () => {
+  const listed = new Set(manifest.fixtures.map((f) => f.file));
+  const onDisk = ['sheet', 'assembly', 'negative'].flatMap((dir) => readdirSync(`${FIXTURES}${dir}`).filter((n) => n.endsWith('.step')).map((n) => `${dir}/${n}`));
+  assert.deepEqual(onDisk.filter((f) => !listed.has(f)), [], 'STEP files without truth');
+  assert.deepEqual([...listed].filter((f) => !onDisk.includes(f)), [], 'truth entries without a file');
 });
 
 function caseNames(): string[] {
