@@ -48,6 +48,13 @@ export class PoolEngine extends LocalEngine {
   }
 
   override async designFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null> {
+    // A one-part design's model and image are its part's: made in the pool too.
+    const only = input.design.parts.length === 1 && input.design.part_instances.length <= 1 ? input.design.parts[0] : null;
+    if (only && (input.name === 'model.glb' || /^image-[a-z]+-\d+\.(svg|png)$/.test(input.name))) {
+      const partName = input.name === 'model.glb' ? 'formed.glb' : input.name;
+      const file = await this.designFile({ ...input, name: `parts/${only.id}/${partName}` });
+      return file ? { ...file, name: input.name } : null;
+    }
     const m = /^parts\/([^/]+)\/(.+)$/.exec(input.name);
     if (m) {
       const [, partId, rest] = m;
