@@ -2,8 +2,7 @@
 // Frame of the result: the root (largest planar) face on z = 0 with the material below it (z < 0),
 // the flat's smallest enclosing rectangle on [0, length] x [0, width] (long side on X).
 // Bend direction: 'up' when the flange rises toward +Z, 'down' when it falls toward -Z.
-import type { Contour, FlatGeometry, PlaneSurface, Refusal, RecognitionWarning, Rigid, SheetAnalysis, SheetBend, SheetHole, Solid, Vec2 } from '../geometry/model.ts';
-import { dot, norm, point, scale, sub } from '../geometry/vec.ts';
+import type { Contour, FlatGeometry, Refusal, RecognitionWarning, Rigid, SheetAnalysis, SheetBend, SheetHole, Solid, Vec2 } from '../geometry/model.ts';
 import { enclosingRectangle } from './align.ts';
 import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
@@ -13,7 +12,7 @@ import { flatLoops } from './outline.ts';
 import { flatOverlaps } from './overlap.ts';
 import { compose } from './rigid3.ts';
 import { applyRigid2, contourArea, contourCentroid, contourLength, transformContour, type Rigid2 } from './segments.ts';
-import { measureThickness, sheetPlanes, THICKNESS_TOLERANCE } from './thickness.ts';
+import { measureThickness, sheetPlanes } from './thickness.ts';
 import { findSeams, hasCoaxialFace, oppositeRadius, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
 
 export interface SheetOptions { /** explicit K-factor; default from the detected r/t */ kFactor?: number }
@@ -245,5 +244,3 @@ function checkBendPairs(solid: Solid, u: Unfolding): void {
   }
 }
 
-export { THICKNESS_TOLERANCE };
-export type { PlaneSurface };

@@ -1,6 +1,6 @@
 // 3D rigid motions for composing the unfolding transforms down the face tree.
 import type { Rigid, Vec3 } from '../geometry/model.ts';
-import { add, cross, dot, scale, sub } from '../geometry/vec.ts';
+import { dot, scale, sub } from '../geometry/vec.ts';
 
 export const IDENTITY: Rigid = { rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], translation: [0, 0, 0] };
 
@@ -42,4 +42,3 @@ export function frameToWorld(origin: Vec3, ex: Vec3, ey: Vec3, ez: Vec3): Rigid 
   return { rotation, translation: scale(rotateVector(m, origin), -1) };
 }
 
-export { add, cross };

@@ -9,7 +9,7 @@
 import type { CylinderSurface, Face, PlaneSurface, Rigid, Solid, Vec2, Vec3 } from '../geometry/model.ts';
 import { basisOf, cross, dot, norm, normalize, point, scale, sub, add } from '../geometry/vec.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
-import { applyRigid, compose, frameToWorld, rotateVector, rotationAbout, translation } from './rigid3.ts';
+import { applyRigid, compose, frameToWorld, rotationAbout, translation } from './rigid3.ts';
 import { THICKNESS_TOLERANCE } from './thickness.ts';
 
 /** Normals this close are parallel (coplanar test, tangent test), radians. */
@@ -279,8 +279,6 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
         if (parentBend) {
           parentBend.faces.push(g);
           parentBend.angle += span;
-          const shift = dot(sub(s.origin, parentBend.cyl!.origin), parentBend.cyl!.axis) * (dot(axis, parentBend.cyl!.axis) > 0 ? 1 : -1);
-          void shift;
           // axial extent in the first face's parametrisation
           for (const v of gFace.vertices) {
             const h = dot(sub(point(solid.points, v), parentBend.cyl!.origin), parentBend.cyl!.axis);
@@ -306,7 +304,7 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
         const gap = allowance - 2 * setback;
         // edge line
         const e0 = edgePts[0];
-        let dir = normalize(sub(edgePts[edgePts.length - 1], e0));
+        const dir = normalize(sub(edgePts[edgePts.length - 1], e0));
         if (norm(dir) === 0) continue;
         let lo = Infinity, hi = -Infinity;
         for (const p of edgePts) { const h = dot(sub(p, e0), dir); lo = Math.min(lo, h); hi = Math.max(hi, h); }
@@ -323,7 +321,6 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
           index: bends.length, faces: [], sharp: true, convex: join.convex, angle: join.angle, innerRadius: rin, kFactor: k,
           length: hi - lo, line: [[qa[0], qa[1]], [qb[0], qb[1]]], allowance, cyl: null, motion: entryMotion, smin: lo, smax: hi,
         });
-        void dir;
       } else {
         skin.delete(g);
       }
@@ -366,4 +363,3 @@ export function findSeams(solid: Solid, u: Unfolding): Set<string> {
   return seams;
 }
 
-export { rotateVector };
