@@ -3,7 +3,7 @@
 // within a few tenths of a micron identifies the analytic surface; normals only seed the fits
 // (they are averaged and float32 in OCCT's output, and facet normals are chords on coarse meshes).
 import type { Vec3, Surface, PlaneSurface, CylinderSurface, ConeSurface } from './model.ts';
-import { sub, add, scale, dot, cross, norm, normalize, basisOf, eigenSym3 } from './vec.ts';
+import { sub, add, scale, dot, cross, norm, normalize, basisOf, eigenSym3, symmetricEigen } from './vec.ts';
 import { levenbergMarquardt } from './leastsquares.ts';
 
 /** Largest vertex distance from the fitted surface that still counts as on it, mm. */
@@ -18,9 +18,11 @@ export const EDGE_DEVIATION_TOLERANCE_MM = 2e-3;
 /** Share of a face's vertices that must fit strictly when some sit on loose edges. */
 const MIN_CORE_SHARE = 0.25;
 const TRIM_ROUNDS = 5;
-/** A cylinder or cone seed whose worst vertex is off by more than this share of the face size is not
+/** A cylinder seed whose worst vertex is off by more than this share of the face size is not
  * one: measured at most 7e-4 on real cylinders, 4e-3 to 0.12 on B-spline, torus and sphere faces. */
 const SEED_REJECT_RELATIVE = 0.02;
+/** The cone seed (apex from facet normal lines) is rougher: measured up to 0.05 on real countersinks. */
+const CONE_SEED_REJECT_RELATIVE = 0.25;
 const MIN_CORE_POINTS = 6;
 /** A cone this close to a plane (90 deg) or a cylinder (0 deg) is reported as one, degrees. */
 export const CONE_MIN_HALF_ANGLE_DEGREES = 0.5;
@@ -324,7 +326,7 @@ export function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, l
   };
   let seedResidual = 0;
   for (const p of points) seedResidual = Math.max(seedResidual, Math.abs(coneDistance(p, cone)));
-  if (seedResidual > SEED_REJECT_RELATIVE * size) return null;
+  if (seedResidual > CONE_SEED_REJECT_RELATIVE * size) return null;
   if (seedResidual > tolerance * 1e-3) cone = refineCone(points, cone);
   const fitted = trimmedRefit(points, cone, (c, p) => coneDistance(p, c), refineCone, tolerance, loose);
   if (!fitted) return null;
@@ -391,6 +393,68 @@ function solveSmall(a: number[][], b: number[]): number[] | null {
   return m.map((row, i) => row[n] / row[i]);
 }
 
+
+/**
+ * Torus test for the hint of an 'other' face. Every normal line of a surface of revolution meets
+ * its axis: in Pluecker coordinates that is linear, d . m_i + m . d_i = 0, so the axis is the
+ * smallest eigenvector of the stacked conditions; the meridian is then a circle in (axial, radial).
+ */
+/** A torus fitting every vertex this well hints 'torus' (real tori fit to 1e-14 mm; an elliptic
+ * B-spline bend came within 3e-4 mm, so the hint needs an exact fit), mm. Only the hint depends on it. */
+const TORUS_HINT_TOLERANCE_MM = 1e-5;
+
+/** Worst vertex distance from the best torus, mm (Infinity when no torus can be seeded). */
+export function torusMeridianError(sample: FaceSample, points: Vec3[]): number {
+  if (sample.facets.length < 6 || points.length < 6) return Infinity;
+  const m = Array.from({ length: 6 }, () => [0, 0, 0, 0, 0, 0]);
+  for (const f of sample.facets) {
+    const d = f.normal, mo = cross(f.centroid, f.normal);
+    const row = [mo[0], mo[1], mo[2], d[0], d[1], d[2]];
+    for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) m[i][j] += f.area * row[i] * row[j];
+  }
+  const eig = symmetricEigen(m);
+  let best = Infinity;
+  // The smallest condition is the axis in exact arithmetic; coarse facets can swap it with the next.
+  for (const v of eig.vectors.slice(0, 2)) {
+    best = Math.min(best, torusFromAxisSeed(v, points));
+    if (best <= TORUS_HINT_TOLERANCE_MM) break;
+  }
+  return best;
+}
+
+function torusFromAxisSeed(v: number[], points: Vec3[]): number {
+  const dir: Vec3 = [v[0], v[1], v[2]];
+  const dn = norm(dir);
+  if (dn < 1e-9) return Infinity;
+  const axis = scale(dir, 1 / dn);
+  const moment: Vec3 = scale([v[3], v[4], v[5]], 1 / dn);
+  const onAxis = cross(axis, moment); // closest point of the axis line to the origin
+  const meridian = points.map((p): [number, number] => { const d = sub(p, onAxis); const h = dot(d, axis); return [h, norm(sub(d, scale(axis, h)))]; });
+  const circ = circle2d(meridian);
+  if (!circ || !(circ.r > 0)) return Infinity;
+  // Refine centre, axis, major and minor radius on the vertex positions.
+  const [e1, e2] = basisOf(axis);
+  const centre0 = add(onAxis, scale(axis, circ.cx));
+  const fitPts = subsample(points);
+  const torusAt = (t: number[]): { c: Vec3; a: Vec3; R: number; r: number } => ({
+    c: add(centre0, add(add(scale(e1, t[2]), scale(e2, t[3])), scale(axis, t[4]))),
+    a: normalize(add(axis, add(scale(e1, t[0]), scale(e2, t[1])))),
+    R: circ.cy + t[5],
+    r: circ.r + t[6],
+  });
+  const distance = (tor: { c: Vec3; a: Vec3; R: number; r: number }, p: Vec3): number => {
+    const d = sub(p, tor.c); const h = dot(d, tor.a); const rho = norm(sub(d, scale(tor.a, h)));
+    return Math.hypot(rho - tor.R, h) - tor.r;
+  };
+  const hstep = 1e-6 * Math.max(extentOf(points), 1);
+  const theta = levenbergMarquardt((t) => { const tor = torusAt(t); return Float64Array.from(fitPts, (p) => distance(tor, p)); }, [0, 0, 0, 0, 0, 0, 0], { steps: [1e-7, 1e-7, hstep, hstep, hstep, hstep, hstep], iterations: 40 });
+  const tor = torusAt(theta);
+  if (!(tor.r > 0) || !(tor.R > 0)) return Infinity;
+  let worst = 0;
+  for (const p of points) worst = Math.max(worst, Math.abs(distance(tor, p)));
+  return worst;
+}
+
 /** Surface of one face: plane, cylinder, cone, else other. */
 export function fitSurface(sample: FaceSample): FitResult {
   const points = pts(sample);
@@ -414,5 +478,5 @@ export function fitSurface(sample: FaceSample): FitResult {
   if (looseCone) return looseCone;
   const sphere = fitSphere(points);
   if (sphere && sphere.residual <= EDGE_DEVIATION_TOLERANCE_MM) return { surface: { kind: 'other', hint: 'sphere' }, residual: sphere.residual };
-  return { surface: { kind: 'other', hint: 'unknown' }, residual: plane.residual };
+  return { surface: { kind: 'other', hint: torusMeridianError(sample, points) <= TORUS_HINT_TOLERANCE_MM ? 'torus' : 'unknown' }, residual: plane.residual };
 }

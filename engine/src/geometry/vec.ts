@@ -51,6 +51,12 @@ export function eigenSym3(m: number[][]): { values: [number, number, number]; ve
 
 /** Largest-eigenvalue eigenvector of a symmetric n x n matrix (cyclic Jacobi). */
 export function dominantEigenvector(m: number[][]): number[] {
+  const { values, vectors } = symmetricEigen(m);
+  return vectors[values.length - 1];
+}
+
+/** Eigen-decomposition of a symmetric n x n matrix (cyclic Jacobi), eigenvalues ascending. */
+export function symmetricEigen(m: number[][]): { values: number[]; vectors: number[][] } {
   const n = m.length;
   const a = m.map((r) => r.slice());
   const v: number[][] = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j): number => (i === j ? 1 : 0)));
@@ -70,7 +76,6 @@ export function dominantEigenvector(m: number[][]): number[] {
       }
     }
   }
-  let best = 0;
-  for (let i = 1; i < n; i++) if (a[i][i] > a[best][best]) best = i;
-  return v.map((row) => row[best]);
+  const order = [...Array(n).keys()].sort((i, j) => a[i][i] - a[j][j]);
+  return { values: order.map((i) => a[i][i]), vectors: order.map((i) => v.map((row) => row[i])) };
 }
