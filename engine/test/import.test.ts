@@ -52,3 +52,12 @@ test('importing the same bytes twice gives identical arrays (deterministic)', as
   assert.deepEqual(a.positions, b.positions);
   assert.deepEqual(a.indices, b.indices);
 });
+
+test('a solid with an internal void stays one solid (outer shell + inward-wound void shell)', async () => {
+  const solids = await importStep(fixture('negative/neg_closed_box.step'));
+  assert.equal(solids.length, 1);
+  const { buildSolid } = await import('../src/geometry/topology.ts');
+  const s = buildSolid(solids[0], 0);
+  assert.ok(Math.abs(s.volume - 38784) < 1e-6, `volume ${s.volume}: 80 x 60 x 40 minus the 76 x 56 x 36 void`);
+  assert.equal(s.faces.length, 12);
+});

@@ -3,7 +3,7 @@ import { EngineError } from '../contract.ts';
 import type { ImportedSolid } from '../geometry/model.ts';
 import { loadOcct, resetOcct, type OcctParams, type OcctMesh } from './occt.ts';
 import { assertStepBytes, declaredSolidCount, declaresSurfacesOnly } from './sniff.ts';
-import { splitShells, type Shell } from './split.ts';
+import { attachVoids, splitShells, type Shell } from './split.ts';
 
 export { loadOcct } from './occt.ts';
 export { assertStepBytes } from './sniff.ts';
@@ -60,7 +60,7 @@ export async function importStepDetailed(bytes: Uint8Array): Promise<ImportResul
     const faceRanges = (mesh.brep_faces ?? []).map((f) => ({ first: f.first, last: f.last }));
     if (faceRanges.length === 0) faceRanges.push({ first: 0, last: indices.length / 3 - 1 });
     const shells: Shell[] = splitShells({ name: meshName(mesh, i), positions, indices, faceRanges });
-    const closed = shells.filter((s) => s.boundaryEdges === 0);
+    const closed = attachVoids(shells.filter((s) => s.boundaryEdges === 0));
     openShells += shells.length - closed.length;
     closed.forEach((s, k) => {
       solids.push({

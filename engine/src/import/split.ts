@@ -93,3 +93,56 @@ export function splitShells(mesh: MeshInput): Shell[] {
   }
   return shells;
 }
+
+function signedVolume(s: Shell): number {
+  const p = s.positions, t = s.indices;
+  let v = 0;
+  for (let i = 0; i < t.length; i += 3) {
+    const a = t[i] * 3, b = t[i + 1] * 3, c = t[i + 2] * 3;
+    v += (p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) - p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) + p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c])) / 6;
+  }
+  return v;
+}
+
+function boxOf(s: Shell): { min: number[]; max: number[] } {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < s.positions.length; i += 3) for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], s.positions[i + k]); max[k] = Math.max(max[k], s.positions[i + k]); }
+  return { min, max };
+}
+
+function merge(outer: Shell, inner: Shell): Shell {
+  const n = outer.positions.length / 3, tris = outer.indices.length / 3;
+  const indices = new Uint32Array(outer.indices.length + inner.indices.length);
+  indices.set(outer.indices, 0);
+  for (let i = 0; i < inner.indices.length; i++) indices[outer.indices.length + i] = inner.indices[i] + n;
+  const positions = new Float64Array(outer.positions.length + inner.positions.length);
+  positions.set(outer.positions, 0);
+  positions.set(inner.positions, outer.positions.length);
+  return {
+    name: outer.name,
+    positions,
+    indices,
+    faceRanges: [...outer.faceRanges, ...inner.faceRanges.map((r) => ({ first: r.first + tris, last: r.last + tris }))],
+    boundaryEdges: outer.boundaryEdges + inner.boundaryEdges,
+  };
+}
+
+/**
+ * A solid with an internal void (STEP BREP_WITH_VOIDS) arrives as an outer shell plus an inward
+ * wound one (negative volume): the void joins the smallest outer shell whose box contains it.
+ */
+export function attachVoids(shells: Shell[]): Shell[] {
+  const info = shells.map((s) => ({ s, v: signedVolume(s), box: boxOf(s) }));
+  const outers = info.filter((x) => x.v > 0);
+  const result = new Map(outers.map((o) => [o, o.s]));
+  const loose: Shell[] = [];
+  for (const inner of info.filter((x) => x.v <= 0)) {
+    const host = outers
+      .filter((o) => [0, 1, 2].every((k) => o.box.min[k] <= inner.box.min[k] && o.box.max[k] >= inner.box.max[k]) && o.v > -inner.v)
+      .sort((a, b) => a.v - b.v)[0];
+    if (host) result.set(host, merge(result.get(host)!, inner.s));
+    else loose.push(inner.s);
+  }
+  // keep file order: outers in their order, unattached inverted shells after them
+  return [...outers.map((o) => result.get(o)!), ...loose];
+}
