@@ -137,3 +137,21 @@ test('weldExact merges bitwise-equal points only (and -0 with +0)', () => {
   assert.equal(w.points.length / 3, 3);
   assert.deepEqual([...w.remap], [0, 0, 1, 2, 2]);
 });
+
+test('real exports: face kinds equal the surface entities the STEP file declares (loose intersection edges forgiven)', async () => {
+  // per file: CYLINDRICAL_SURFACE, CONICAL_SURFACE, TOROIDAL_SURFACE, SPHERICAL_SURFACE, B_SPLINE_SURFACE
+  // entity counts of the STEP text (each used by exactly one face in these files)
+  const files = ['ender3-sheetmetal-enclosure-bottom.step', 'ender3-x-limit-switch-bracket.step', 'ender3-power-holder.step', 'ender3-fan-cover.step', 'ender3-sheetmetal-enclosure-top.step', 'thunderscope-pcie-bracket.step'];
+  for (const file of files) {
+    const path = '../shared/corpus/real/' + file;
+    const text = readFileSync(root + path, 'latin1');
+    const count = (entity: string): number => (text.match(new RegExp(`=\\s*${entity}\\s*\\(`, 'g')) ?? []).length;
+    const s = await load(path);
+    const kinds = (k: string, hint?: string): number => s.faces.filter((f) => f.surface.kind === k && (hint === undefined || (f.surface as { hint?: string }).hint === hint)).length;
+    assert.equal(kinds('cylinder'), count('CYLINDRICAL_SURFACE'), `${file}: cylinders`);
+    assert.equal(kinds('cone'), count('CONICAL_SURFACE'), `${file}: cones`);
+    assert.equal(kinds('other', 'torus'), count('TOROIDAL_SURFACE'), `${file}: tori`);
+    assert.equal(kinds('other', 'sphere'), count('SPHERICAL_SURFACE'), `${file}: spheres`);
+    assert.equal(kinds('other'), count('TOROIDAL_SURFACE') + count('SPHERICAL_SURFACE') + count('B_SPLINE_SURFACE_WITH_KNOTS'), `${file}: free-form`);
+  }
+});
