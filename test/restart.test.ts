@@ -2,7 +2,8 @@
 // next process on the same store, once the dead worker's lease has run out.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { fixtureBytes } from './helpers/fixtures.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '@kerf/store';
@@ -30,7 +31,7 @@ describe('restart', () => {
     store = await openStore({ dataDir: dir });
 
     const form = new FormData();
-    form.append('file', new Blob([readFileSync(BIG)]), 'enclosure.step');
+    form.append('file', new Blob([fixtureBytes(BIG)]), 'enclosure.step');
     const up = await fetch(`${first.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${demo.key}` }, body: form });
     assert.equal(up.status, 202);
     const design = (await up.json()) as { id: string };
@@ -76,7 +77,7 @@ describe('restart', () => {
     const account = (await store.accounts.findByEmail('demo@kerf.local'))!;
     const key = (await store.apiKeys.create(account.id))!.api_key;
     const form = new FormData();
-    form.append('file', new Blob([readFileSync(BIG)]), 'enclosure-2.step');
+    form.append('file', new Blob([fixtureBytes(BIG)]), 'enclosure-2.step');
     const up = await fetch(`${first.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
     const design = (await up.json()) as { id: string };
     const deadline = Date.now() + 30_000;

@@ -2,7 +2,8 @@
 // analyzed exactly once (one job, one claim, one "job started" across both processes' logs).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { fixtureBytes } from './helpers/fixtures.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '@kerf/store';
@@ -35,7 +36,7 @@ describe('two service processes on one store', () => {
     const ids = await Promise.all(Array.from({ length: UPLOADS }, async (_, i) => {
       const form = new FormData();
       const file = FILES[i % FILES.length];
-      form.append('file', new Blob([readFileSync(file)]), `upload-${i}.step`);
+      form.append('file', new Blob([fixtureBytes(file)]), `upload-${i}.step`);
       const r = await fetch(`${procs[i % 2].url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${demo.key}` }, body: form });
       assert.equal(r.status, 202);
       return ((await r.json()) as { id: string }).id;

@@ -1,5 +1,5 @@
 // A small HTTP client over fetch that validates every JSON response against the served OpenAPI document.
-import { readFileSync } from 'node:fs';
+import { fixtureBytes } from './fixtures.ts';
 import { basename } from 'node:path';
 import { OpenApiChecker } from './openapi.ts';
 
@@ -51,7 +51,7 @@ export class Client {
 export function stepForm(file: string, fields: Record<string, string> = {}, name = basename(file)): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([readFileSync(file)], { type: 'application/step' }), name);
+  form.append('file', new Blob([fixtureBytes(file)], { type: 'application/step' }), name);
   return form;
 }
 
