@@ -8,7 +8,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { analyze } from '../src/analyze.ts';
+import { analyze, analyzeModel } from '../src/analyze.ts';
+import { flatToDxf } from '../src/dxf/index.ts';
+import { compareDxf } from '../../fixtures/lib/dxf-compare.ts';
 import { compareDesign, type TruthManifest, type TruthFixture } from '../../fixtures/lib/truth-compare.ts';
 import type { Design, Part } from '../src/contract.ts';
 
@@ -104,8 +106,16 @@ test('every generated STEP file is in the manifest and every manifest file exist
   assert.deepEqual([...listed].filter((f) => !onDisk.includes(f)), [], 'truth entries without a file');
 });
 
+/** K at which the production DXFs are read back and compared with the truth. */
+const DXF_K = 0.5;
+const dxfFixtures = () => manifest.fixtures.filter((f) => f.category === 'sheet' && f.parts.length === 1 && f.parts[0].manufacturable);
+function dxfCaseName(id: string): string { return `${id} DXF K=${DXF_K}`; }
+
 function caseNames(): string[] {
-  return manifest.fixtures.flatMap((f) => (f.k_factors.length ? f.k_factors.map((k) => caseName(f.id, k)) : [caseName(f.id, undefined)]));
+  return [
+    ...manifest.fixtures.flatMap((f) => (f.k_factors.length ? f.k_factors.map((k) => caseName(f.id, k)) : [caseName(f.id, undefined)])),
+    ...dxfFixtures().map((f) => dxfCaseName(f.id)),
+  ];
 }
 function caseName(id: string, k: number | undefined): string { return k === undefined ? `${id} (refused)` : `${id} K=${k}`; }
 
@@ -121,4 +131,52 @@ for (const fixture of manifest.fixtures) {
       assert.deepEqual(mismatches, [], `${fixture.file} (${fixture.description}) at ${k === undefined ? 'default K' : `K ${k}`}:\n  - ${mismatches.join('\n  - ')}`);
     });
   }
+}
+
+test('the DXF comparator catches wrong extents, areas, cut lengths, contours and bend lines', async () => {
+  const fixture = manifest.fixtures.find((f) => f.id === 'washer_flange_t2')!;
+  const bent = manifest.fixtures.find((f) => f.id === 'l_t2_holes_near_bend')!;
+  const flatOf = async (f: typeof fixture) => {
+    const m = await analyzeModel(new Uint8Array(readFileSync(`${FIXTURES}${f.file}`)), { kFactor: DXF_K });
+    const a = m.parts[0].analysis;
+    assert.equal(a.kind, 'sheet');
+    return a.kind === 'sheet' ? a.flat : assert.fail('not sheet');
+  };
+  const washer = flatToDxf(await flatOf(fixture), { bendLines: true });
+  const l = flatToDxf(await flatOf(bent), { bendLines: true });
+  const tol = manifest.tolerances;
+  assert.deepEqual(compareDxf(washer, fixture.parts[0], DXF_K, tol, true), [], 'the round outline (bulges) measures right');
+  const wrong = (f: typeof fixture, change: (flat: Record<string, number>, part: (typeof fixture)['parts'][0]) => void) => {
+    const part = structuredClone(f.parts[0]);
+    change(part.flat![String(DXF_K)] as unknown as Record<string, number>, part);
+    return part;
+  };
+  for (const [what, part, text] of [
+    ['length', wrong(fixture, (fl) => { fl.length_mm += 0.05; }), washer],
+    ['area', wrong(fixture, (fl) => { fl.area_mm2 *= 1.002; }), washer],
+    ['cut length', wrong(fixture, (fl) => { fl.cut_length_mm *= 1.003; }), washer],
+    ['inner contours', wrong(bent, (fl) => { fl.pierce_count += 1; }), l],
+    ['bend lines', wrong(bent, (_, p) => { p.bends = [...p.bends!, p.bends![0]]; }), l],
+  ] as const) {
+    assert.notDeepEqual(compareDxf(text, part, DXF_K, tol, true), [], `a wrong ${what} must be reported`);
+  }
+  assert.notDeepEqual(compareDxf(washer.replace(/\$INSUNITS\r?\n\s*70\r?\n\s*4/, (m) => m.replace(/4$/, '1')), fixture.parts[0], DXF_K, tol, true), [], 'inch units must be reported');
+});
+
+// The production DXFs (same path as the file generator: the sheet analysis' flat through flatToDxf),
+// read back with dxf-parser and measured from their own entities against the truth.
+for (const fixture of dxfFixtures()) {
+  const name = dxfCaseName(fixture.id);
+  test(name, todo[name] ? { todo: todo[name] } : {}, async () => {
+    const bytes = new Uint8Array(readFileSync(`${FIXTURES}${fixture.file}`));
+    const model = await analyzeModel(bytes, { fileName: fixture.file.split('/').pop()!, kFactor: DXF_K });
+    const tp = fixture.parts[0];
+    const analysis = model.parts[0]?.analysis;
+    if (analysis?.kind !== 'sheet') {
+      if (analysis?.kind === 'refused' && tp.may_refuse_with?.includes(analysis.reason)) return;
+      assert.fail(`${fixture.file}: no sheet analysis (${analysis?.kind}), so no flat DXF`);
+    }
+    const mismatches = [false, true].flatMap((bendLines) => compareDxf(flatToDxf(analysis.flat, { bendLines }), tp, DXF_K, manifest.tolerances, bendLines));
+    assert.deepEqual(mismatches, [], `${fixture.file} (${fixture.description}) DXF at K ${DXF_K}:\n  - ${mismatches.join('\n  - ')}`);
+  });
 }
