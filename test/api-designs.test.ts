@@ -3,8 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { Client, pollDesign, stepForm } from './helpers/client.ts';
-import { OpenApiChecker } from './helpers/openapi.ts';
+import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
 
 const PLATE = new URL('../../shared/corpus/real/ender3-e-plate.step', import.meta.url).pathname;
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
@@ -17,9 +16,7 @@ describe('designs over HTTP', () => {
 
   before(async () => {
     t = await startTestService();
-    const openapi = await OpenApiChecker.load(t.url);
-    a = new Client(t.url, t.keyA, openapi);
-    b = new Client(t.url, t.keyB, openapi);
+    ({ a, b } = await clientsFor(t));
   });
   after(async () => { await t.close(); });
 

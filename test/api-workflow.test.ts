@@ -4,8 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { Client, pollDesign, stepForm } from './helpers/client.ts';
-import { OpenApiChecker } from './helpers/openapi.ts';
+import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const ASSEMBLY = new URL('../fixtures/assembly/asm_brackets_mirror.step', import.meta.url).pathname;
@@ -38,9 +37,7 @@ describe('manufacturing workflow over HTTP', () => {
 
   before(async () => {
     t = await startTestService();
-    const openapi = await OpenApiChecker.load(t.url);
-    a = new Client(t.url, t.keyA, openapi);
-    b = new Client(t.url, t.keyB, openapi);
+    ({ a, b } = await clientsFor(t));
   });
   after(async () => { await t.close(); });
 

@@ -6,6 +6,7 @@ import { defaultCatalog, catalogEntries, findHardware, hardwareModelGlb, type Ca
 import { productionFilesForModel } from '@kerf/engine/files/generate.ts';
 import { withBendGeometry } from '@kerf/engine/dfm/index.ts';
 import { writeGlb } from '@kerf/engine/files/glb.ts';
+import { fileNameOf } from '@kerf/engine/files/kinds.ts';
 import type { AnalysisOutput, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
 
@@ -14,10 +15,6 @@ const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
   taps: 'taps', studs: 'studs', nuts: 'nuts', standoffs: 'standoffs',
 };
 
-const PRODUCTION_EXT: Record<ProductionFileKind, string> = {
-  production_step: 'step', production_flat_step: 'step', production_model: 'glb', production_flat_model: 'glb',
-  production_dxf: 'dxf', production_bend_lines_dxf: 'dxf',
-};
 
 /** The engine's DFM and pricing modules, loaded when present (they land separately). */
 interface DfmModule { dfm(design: Design, configuration: unknown, catalog: Catalog, ctx: { id: string; now: string; baseUrl?: string; generateProductionFiles?: boolean }): unknown }
@@ -78,7 +75,7 @@ export class LocalEngine implements EngineApi {
     const out: Partial<Record<ProductionFileKind, EngineFile>> = {};
     for (const [kind, bytes] of Object.entries(files[input.partId] ?? {})) {
       const k = kind as ProductionFileKind;
-      if (bytes && PRODUCTION_EXT[k]) out[k] = file(`${k}.${PRODUCTION_EXT[k]}`, bytes);
+      if (bytes) out[k] = file(fileNameOf(k), bytes);
     }
     return out;
   }

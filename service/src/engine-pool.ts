@@ -3,14 +3,11 @@
 // answering requests and renewing job leases. DFM and pricing are pure and fast: they stay in-process.
 import { createEngine, type Engine } from '@kerf/engine/pool/index.ts';
 import type { Design } from '@kerf/engine/contract.ts';
+import { fileNameOf } from '@kerf/engine/files/kinds.ts';
 import type { AnalysisOutput, Configuration, EngineFile, ProductionFileKind } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
 import { LocalEngine } from './engine-local.ts';
 
-const PRODUCTION_EXT: Record<ProductionFileKind, string> = {
-  production_step: 'step', production_flat_step: 'step', production_model: 'glb', production_flat_model: 'glb',
-  production_dxf: 'dxf', production_bend_lines_dxf: 'dxf',
-};
 
 /** Part files the pool makes directly, by the name the use cases ask for. */
 const PART_FILE_KINDS: Record<string, string> = {
@@ -42,7 +39,7 @@ export class PoolEngine extends LocalEngine {
     const out: Partial<Record<ProductionFileKind, EngineFile>> = {};
     for (const [kind, bytes] of Object.entries(files[input.partId] ?? {})) {
       const k = kind as ProductionFileKind;
-      if (bytes && PRODUCTION_EXT[k]) out[k] = { name: `${k}.${PRODUCTION_EXT[k]}`, bytes, contentType: contentTypeOf(`x.${PRODUCTION_EXT[k]}`) };
+      if (bytes) out[k] = { name: fileNameOf(k), bytes, contentType: contentTypeOf(fileNameOf(k)) };
     }
     return out;
   }

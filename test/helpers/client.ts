@@ -65,3 +65,9 @@ export async function pollDesign(client: Client, id: string, timeoutMs = 60_000)
     await new Promise((res) => setTimeout(res, 100));
   }
 }
+
+/** Clients of the two test accounts, validating against the service's own OpenAPI document. */
+export async function clientsFor(t: { url: string; keyA: string; keyB: string }): Promise<{ a: Client; b: Client }> {
+  const openapi = await OpenApiChecker.load(t.url);
+  return { a: new Client(t.url, t.keyA, openapi), b: new Client(t.url, t.keyB, openapi) };
+}

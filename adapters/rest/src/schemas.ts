@@ -227,3 +227,14 @@ export function errorResponses(...statuses: number[]): Record<string, S> {
 }
 
 export const redirectResponse: S = { description: 'Redirect to a short-lived signed download URL', type: 'null' };
+
+/** view/format/width of every image route (contract.md "Images"). */
+export const imageQuery: S = {
+  type: 'object',
+  properties: {
+    view: { type: 'string', enum: ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'], default: 'iso' },
+    format: { type: 'string', enum: ['svg', 'png'], default: 'svg' },
+    width: { type: 'integer', minimum: 64, maximum: 4096, default: 800 },
+  },
+  additionalProperties: false,
+};

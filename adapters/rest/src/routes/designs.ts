@@ -6,19 +6,10 @@ import { invalid } from '@kerf/usecases/errors.ts';
 import { callerOf } from '../auth.ts';
 import { isMultipartBody } from '../multipart.ts';
 import { MULTIPART_MARK } from '../validation.ts';
-import { designSchema, errorResponses, redirectResponse } from '../schemas.ts';
+import { designSchema, errorResponses, imageQuery, redirectResponse } from '../schemas.ts';
 
 const designParams = { type: 'object', properties: { design_id: { type: 'string', maxLength: 100 } }, required: ['design_id'] };
 const partParams = { type: 'object', properties: { design_id: { type: 'string', maxLength: 100 }, part_id: { type: 'string', maxLength: 100 } }, required: ['design_id', 'part_id'] };
-const imageQuery = {
-  type: 'object',
-  properties: {
-    view: { type: 'string', enum: ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'], default: 'iso' },
-    format: { type: 'string', enum: ['svg', 'png'], default: 'svg' },
-    width: { type: 'integer', minimum: 64, maximum: 4096, default: 800 },
-  },
-  additionalProperties: false,
-};
 
 /** `Prefer: wait=N` (RFC 7240), seconds; null when absent. */
 export function preferWait(header: string | string[] | undefined): number | null {

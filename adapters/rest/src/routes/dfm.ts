@@ -4,7 +4,7 @@ import { createDfmReport, dfmImageUrl, getDfmReport, productionFileUrl, type Dfm
 import { designFileNames, designFileUrl, type ImageFormat, type ImageView } from '@kerf/usecases/files.ts';
 import { PRODUCTION_FILE_KINDS, type ProductionFileKind } from '@kerf/usecases/engine-api.ts';
 import { callerOf } from '../auth.ts';
-import { dfmReportSchema, dfmRequestSchema, errorResponses, redirectResponse } from '../schemas.ts';
+import { dfmReportSchema, dfmRequestSchema, errorResponses, imageQuery, redirectResponse } from '../schemas.ts';
 
 const dfmParams = { type: 'object', properties: { dfm_id: { type: 'string', maxLength: 100 } }, required: ['dfm_id'] };
 const dfmPartParams = { type: 'object', properties: { dfm_id: { type: 'string', maxLength: 100 }, part_id: { type: 'string', maxLength: 100 } }, required: ['dfm_id', 'part_id'] };
@@ -42,14 +42,7 @@ export async function dfmRoutes(app: FastifyInstance, ctx: UseCaseContext): Prom
   app.get('/v1/dfm/:dfm_id/parts/:part_id/image', {
     schema: {
       tags: ['dfm'], summary: 'Part image of a DFM report (307)', params: dfmPartParams,
-      querystring: {
-        type: 'object', additionalProperties: false,
-        properties: {
-          view: { type: 'string', enum: ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'], default: 'iso' },
-          format: { type: 'string', enum: ['svg', 'png'], default: 'svg' },
-          width: { type: 'integer', minimum: 64, maximum: 4096, default: 800 },
-        },
-      },
+      querystring: imageQuery,
       response: { 307: redirectResponse, ...errorResponses(422) },
     },
   }, async (request, reply) => {
