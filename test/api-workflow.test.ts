@@ -17,7 +17,7 @@ async function listAll<T>(client: Client, path: string, limit: number): Promise<
   let cursor: string | null = null;
   for (let page = 0; page < 100; page++) {
     const r: { status: number; body: { data: T[]; has_more: boolean; next_cursor: string | null }; text: string } =
-      await client.get(`${path}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      await client.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     assert.equal(r.status, 200, r.text);
     out.push(...r.body.data);
     if (!r.body.has_more) { assert.equal(r.body.next_cursor, null); return out; }
@@ -53,8 +53,11 @@ describe('manufacturing workflow over HTTP', () => {
       assert.ok(items.length > 0, path);
       for (const i of items) assert.equal(typeof i.id, 'string');
     }
-    const sheetFinishes = await listAll<{ processes: string[] }>(a, '/v1/finishes?process=sheet_metal'.split('?')[0], 500);
-    assert.ok(sheetFinishes.length > 0);
+    const allFinishes = await listAll<{ processes: string[] }>(a, '/v1/finishes', 500);
+    const tubeFinishes = await listAll<{ processes: string[] }>(a, '/v1/finishes?process=tube_laser', 3);
+    assert.ok(tubeFinishes.length > 0);
+    assert.ok(tubeFinishes.every((f) => f.processes.includes('tube_laser')));
+    assert.equal(tubeFinishes.length, allFinishes.filter((f) => f.processes.includes('tube_laser')).length);
     const colors = (await a.get('/v1/powder-coat-colors?limit=3')).body.data;
     assert.ok(colors[0].viewer, 'colors carry viewer hints');
   });
