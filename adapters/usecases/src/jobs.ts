@@ -29,6 +29,7 @@ export interface JobWorkerOptions {
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
+const TRANSIENT_ENGINE_CODES = new Set<string>(['queue_full']);
 const DEFAULT_POLL_MS = 250;
 
 export class JobWorker {
@@ -128,7 +129,8 @@ export class JobWorker {
       else this.ctx.log.info(log, 'job done');
     } catch (err) {
       if (lost || this.released.has(job.id)) { this.ctx.log.warn(log, 'job failed after its lease was lost or released'); return; }
-      const final = err instanceof EngineError;
+      // The engine's verdict on a file is final; an engine that is merely busy is not.
+      const final = err instanceof EngineError && !TRANSIENT_ENGINE_CODES.has(err.code);
       const error = final
         ? { code: (err as EngineError).code, message: (err as EngineError).message }
         : { code: 'internal_error', message: (err as Error)?.message ?? String(err) };
