@@ -1,7 +1,8 @@
 // Acceptance against the generated fixtures: for every entry of fixtures/truth.json, analyze() must
 // match the analytic truth within the tolerances (thickness +-0.01 mm, bend angle +-0.1 deg,
 // inner radius +-0.01 mm, flat length/width +-0.02 mm, area +-0.1 %, cut length +-0.2 %, pierces and
-// instance counts exact); negatives must be refused with a reason. One subtest per fixture and K.
+// instance counts exact); negatives must be refused with a reason. One subtest per fixture and K,
+// plus one per single-part sheet fixture reading its production DXFs back with dxf-parser.
 // Cases the engine does not pass yet are listed in fixtures/engine-todo.json (test name -> observed
 // mismatch) and run as todo; fixing the engine and deleting the entry turns them into hard tests.
 import { test } from 'node:test';
