@@ -37,7 +37,8 @@ export interface SubmitInput {
 
 /** Checks the file, stores it, and creates the queued design with its analysis job in one step. */
 export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Promise<Design> {
-  const fileName = (input.fileName || 'upload.step').split(/[\\/]/).pop()!.slice(0, 255);
+  // The name is shown back (design.name, download names): no paths, no control characters.
+  const fileName = ((input.fileName || '').split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255) || 'upload.step';
   if (input.bytes.length === 0) throw invalid('file_empty', 'The uploaded file is empty.', 'file');
   try {
     assertStepBytes(input.bytes);

@@ -1,0 +1,32 @@
+// Service configuration from the environment: defaults, and a precise error naming the variable.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { configFromEnv, ConfigError } from '../service/src/config.ts';
+
+describe('configFromEnv', () => {
+  it('has the documented defaults', () => {
+    const c = configFromEnv({});
+    assert.equal(c.port, 8080);
+    assert.equal(c.dataDir, './data');
+    assert.equal(c.baseUrl, 'http://localhost:8080');
+    assert.equal(c.mongodbUrl, undefined);
+    assert.equal(c.maxUploadBytes, 50 * 1024 * 1024);
+    assert.equal(c.engine, 'pool');
+  });
+
+  it('reads every variable', () => {
+    const c = configFromEnv({ PORT: '9000', KERF_DATA_DIR: '/tmp/k', KERF_BASE_URL: 'https://api.example.com/', MONGODB_URL: 'mongodb://db/kerf', KERF_MAX_UPLOAD_BYTES: '1000', KERF_RATE_LIMIT: '0' });
+    assert.equal(c.port, 9000);
+    assert.equal(c.dataDir, '/tmp/k');
+    assert.equal(c.baseUrl, 'https://api.example.com');
+    assert.equal(c.mongodbUrl, 'mongodb://db/kerf');
+    assert.equal(c.maxUploadBytes, 1000);
+    assert.equal(c.rateLimit, false);
+  });
+
+  for (const [name, value] of [['PORT', 'http'], ['PORT', '70000'], ['KERF_MAX_UPLOAD_BYTES', '-1'], ['KERF_BASE_URL', 'ftp://x'], ['KERF_ENGINE', 'gpu'], ['KERF_JOB_LEASE_MS', '1.5']] as const) {
+    it(`refuses ${name}=${value} naming the variable`, () => {
+      assert.throws(() => configFromEnv({ [name]: value }), (err: unknown) => err instanceof ConfigError && err.code === 'invalid_config' && err.message.includes(name));
+    });
+  }
+});
