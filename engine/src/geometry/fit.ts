@@ -21,6 +21,7 @@ const TRIM_ROUNDS = 5;
 /** A cylinder seed whose worst vertex is off by more than this share of the face size is not
  * one: measured at most 7e-4 on real cylinders, 4e-3 to 0.12 on B-spline, torus and sphere faces. */
 const SEED_REJECT_RELATIVE = 0.02;
+const CYLINDER_LM_ITERATIONS = 60;
 /** The cone seed (apex from facet normal lines) is rougher: measured up to 0.05 on real countersinks. */
 const CONE_SEED_REJECT_RELATIVE = 0.25;
 const MIN_CORE_POINTS = 6;
@@ -31,6 +32,8 @@ export const CONE_MAX_HALF_ANGLE_DEGREES = 89.5;
 export const FULL_TURN_TOLERANCE_DEGREES = 1;
 /** Vertices used by the iterative fits (evenly subsampled); the residual check uses all. */
 const MAX_FIT_POINTS = 240;
+/** Vertices used by the numeric-Jacobian fits (cone, torus hint), which cost more per vertex. */
+const MAX_NUMERIC_FIT_POINTS = 96;
 
 const RAD = 180 / Math.PI;
 
@@ -53,11 +56,11 @@ function pts(sample: FaceSample): Vec3[] {
   return out;
 }
 
-function subsample(points: Vec3[]): Vec3[] {
-  if (points.length <= MAX_FIT_POINTS) return points;
+function subsample(points: Vec3[], max = MAX_FIT_POINTS): Vec3[] {
+  if (points.length <= max) return points;
   const out: Vec3[] = [];
-  const step = points.length / MAX_FIT_POINTS;
-  for (let i = 0; i < MAX_FIT_POINTS; i++) out.push(points[Math.floor(i * step)]);
+  const step = points.length / max;
+  for (let i = 0; i < max; i++) out.push(points[Math.floor(i * step)]);
   return out;
 }
 
@@ -148,24 +151,60 @@ function circle2d(points: Array<[number, number]>): { cx: number; cy: number; r:
 
 export interface CylinderParams { axis: Vec3; origin: Vec3; radius: number }
 
+/** Sum of squared radial residuals of a cylinder. */
+function cylinderCost(points: Vec3[], c: CylinderParams): number {
+  let cost = 0;
+  for (const p of points) { const r = distanceToAxis(p, c.origin, c.axis) - c.radius; cost += r * r; }
+  return cost;
+}
+
+/**
+ * Levenberg-Marquardt on (axis tilt u, v; axis shift s, t; radius) with the analytic Jacobian,
+ * re-based on the current axis every step. With d = p - o, h = d.a, n the unit radial direction:
+ * dr/ds = -n.e1, dr/dt = -n.e2, dr/du = -h n.e1, dr/dv = -h n.e2, dr/dR = -1.
+ */
 function refineCylinder(points: Vec3[], seed: CylinderParams, size: number): CylinderParams {
+  void size;
   let cur = seed;
-  for (let round = 0; round < 2; round++) {
+  let cost = cylinderCost(points, cur);
+  let lambda = 1e-3;
+  const jtj = [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]];
+  const jtr = [0, 0, 0, 0, 0];
+  const row = [0, 0, 0, 0, 0];
+  for (let it = 0; it < CYLINDER_LM_ITERATIONS; it++) {
     const [e1, e2] = basisOf(cur.axis);
-    const base = cur;
-    const param = (t: number[]): CylinderParams => ({
-      axis: normalize(add(base.axis, add(scale(e1, t[0]), scale(e2, t[1])))),
-      origin: add(base.origin, add(scale(e1, t[2]), scale(e2, t[3]))),
-      radius: base.radius + t[4],
-    });
-    const res = (t: number[]): Float64Array => {
-      const c = param(t);
-      const out = new Float64Array(points.length);
-      for (let i = 0; i < points.length; i++) out[i] = distanceToAxis(points[i], c.origin, c.axis) - c.radius;
-      return out;
-    };
-    const h = 1e-6 * Math.max(size, 1);
-    cur = param(levenbergMarquardt(res, [0, 0, 0, 0, 0], { steps: [1e-7, 1e-7, h, h, h] }));
+    for (let i = 0; i < 5; i++) { jtr[i] = 0; for (let j = 0; j < 5; j++) jtj[i][j] = 0; }
+    for (const p of points) {
+      const d = sub(p, cur.origin);
+      const h = dot(d, cur.axis);
+      const w = sub(d, scale(cur.axis, h));
+      const rho = norm(w);
+      if (rho === 0) continue;
+      const n1 = dot(w, e1) / rho, n2 = dot(w, e2) / rho;
+      const r = rho - cur.radius;
+      row[0] = -h * n1; row[1] = -h * n2; row[2] = -n1; row[3] = -n2; row[4] = -1;
+      for (let i = 0; i < 5; i++) { jtr[i] -= row[i] * r; for (let j = 0; j < 5; j++) jtj[i][j] += row[i] * row[j]; }
+    }
+    let accepted = false;
+    for (let tries = 0; tries < 8; tries++) {
+      const damped = jtj.map((rw, i) => rw.map((v, j) => (i === j ? v + lambda * (v || 1) : v)));
+      const delta = solveSmall(damped, jtr);
+      if (!delta) { lambda *= 10; continue; }
+      const next: CylinderParams = {
+        axis: normalize(add(cur.axis, add(scale(e1, delta[0]), scale(e2, delta[1])))),
+        origin: add(cur.origin, add(scale(e1, delta[2]), scale(e2, delta[3]))),
+        radius: cur.radius + delta[4],
+      };
+      const nextCost = cylinderCost(points, next);
+      if (Number.isFinite(nextCost) && nextCost <= cost) {
+        const gain = cost - nextCost;
+        cur = next; cost = nextCost; lambda = Math.max(lambda / 10, 1e-12); accepted = true;
+        if (gain <= 1e-28 + cost * 1e-12) return cur;
+        break;
+      }
+      lambda *= 10;
+    }
+    if (!accepted) break;
   }
   return cur;
 }
@@ -308,7 +347,7 @@ export function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, l
   if (slope < 0) { axis = scale(axis, -1); slope = -slope; }
   let cone: ConeParams = { apex, axis, half: Math.atan(slope) };
   const refineCone = (pts: Vec3[], seed: ConeParams): ConeParams => {
-    const fitPts = subsample(pts);
+    const fitPts = subsample(pts, MAX_NUMERIC_FIT_POINTS);
     let c0 = seed;
     for (let round = 0; round < 2; round++) {
       const [e1, e2] = basisOf(c0.axis);
@@ -435,7 +474,7 @@ function torusFromAxisSeed(v: number[], points: Vec3[]): number {
   // Refine centre, axis, major and minor radius on the vertex positions.
   const [e1, e2] = basisOf(axis);
   const centre0 = add(onAxis, scale(axis, circ.cx));
-  const fitPts = subsample(points);
+  const fitPts = subsample(points, MAX_NUMERIC_FIT_POINTS);
   const torusAt = (t: number[]): { c: Vec3; a: Vec3; R: number; r: number } => ({
     c: add(centre0, add(add(scale(e1, t[2]), scale(e2, t[3])), scale(axis, t[4]))),
     a: normalize(add(axis, add(scale(e1, t[0]), scale(e2, t[1])))),
@@ -465,17 +504,16 @@ export function fitSurface(sample: FaceSample): FitResult {
   if (plane.residual <= tolerance) return plane;
   // Exact fits first, so a 0.002 mm fillet stays a cylinder; then the fits that forgive vertices
   // on loose intersection edges.
-  const cyl = fitCylinder(sample, points, tolerance, tolerance);
-  if (cyl) return cyl;
-  const cone = fitCone(sample, points, tolerance, tolerance);
-  if (cone) return cone;
+  // Each fit runs once with the loose allowance; its residual says whether it was exact.
+  const cyl = fitCylinder(sample, points, tolerance, EDGE_DEVIATION_TOLERANCE_MM);
+  if (cyl && cyl.residual <= tolerance) return cyl;
+  const cone = fitCone(sample, points, tolerance, EDGE_DEVIATION_TOLERANCE_MM);
+  if (cone && cone.residual <= tolerance) return cone;
   const planeDist = (m: PlaneSurface, p: Vec3): number => dot(m.normal, p) - m.offset;
   const trimmed = trimmedRefit(points, plane.surface, planeDist, (pts) => fitPlane(pts, outward).surface, tolerance, EDGE_DEVIATION_TOLERANCE_MM);
   if (trimmed) return { surface: trimmed.model, residual: trimmed.residual };
-  const looseCyl = fitCylinder(sample, points, tolerance, EDGE_DEVIATION_TOLERANCE_MM);
-  if (looseCyl) return looseCyl;
-  const looseCone = fitCone(sample, points, tolerance, EDGE_DEVIATION_TOLERANCE_MM);
-  if (looseCone) return looseCone;
+  if (cyl) return cyl;
+  if (cone) return cone;
   const sphere = fitSphere(points);
   if (sphere && sphere.residual <= EDGE_DEVIATION_TOLERANCE_MM) return { surface: { kind: 'other', hint: 'sphere' }, residual: sphere.residual };
   return { surface: { kind: 'other', hint: torusMeridianError(sample, points) <= TORUS_HINT_TOLERANCE_MM ? 'torus' : 'unknown' }, residual: plane.residual };
