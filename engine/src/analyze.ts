@@ -89,7 +89,10 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
     flat_pattern_dimensions: null,
     cut_length_mm: null,
     tube: null,
-    warnings: analysis.kind === 'refused' ? [] : analysis.warnings.map((w) => ({ code: w.code, message: w.message })),
+    warnings: [
+      ...(solid.openEdges ? [{ code: 'open_shell', message: `the exported solid has ${solid.openEdges} open triangle side(s) (small gaps between faces); volume and area near them are approximate` }] : []),
+      ...(analysis.kind === 'refused' ? [] : analysis.warnings.map((w) => ({ code: w.code, message: w.message }))),
+    ],
     model_url: null,
     flat_pattern_model_url: null,
     image_url: null,

@@ -61,3 +61,19 @@ test('a solid with an internal void stays one solid (outer shell + inward-wound 
   assert.ok(Math.abs(s.volume - 38784) < 1e-6, `volume ${s.volume}: 80 x 60 x 40 minus the 76 x 56 x 36 void`);
   assert.equal(s.faces.length, 12);
 });
+
+test('a shell with a small gap is still a solid (flagged); a lone face is a surface, not a solid', async () => {
+  const { splitShells } = await import('../src/import/split.ts');
+  const { isSolidShell } = await import('../src/import/index.ts');
+  const [s] = await importStep(fixture('sheet/plate_t3_holes_slot.step'));
+  const gap = s.indices.slice(3); // drop one triangle: three open sides
+  const ranges = s.faceRanges.map((r) => ({ first: Math.max(0, r.first - 1), last: r.last - 1 })).filter((r) => r.last >= r.first);
+  const [holed] = splitShells({ name: 'gap', positions: s.positions, indices: gap, faceRanges: ranges });
+  assert.equal(holed.boundaryEdges, 3);
+  assert.ok(isSolidShell(holed));
+  const biggest = s.faceRanges.reduce((a, b) => (b.last - b.first > a.last - a.first ? b : a));
+  const face = s.indices.slice(biggest.first * 3, (biggest.last + 1) * 3);
+  const [surface] = splitShells({ name: 'face', positions: s.positions, indices: face, faceRanges: [{ first: 0, last: face.length / 3 - 1 }] });
+  assert.ok(surface.boundaryEdges > 0);
+  assert.equal(isSolidShell(surface), false);
+});

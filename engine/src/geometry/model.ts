@@ -13,6 +13,8 @@ export interface ImportedSolid {
   indices: Uint32Array;
   /** per B-rep face: inclusive triangle range [first, last] */
   faceRanges: Array<{ first: number; last: number }>;
+  /** triangle sides left open by gaps in the export (absent when the shell is closed) */
+  openEdges?: number;
 }
 
 /** Rigid motion p' = R p + t, R given as rows. */
@@ -70,6 +72,8 @@ export interface Solid {
   /** mm2 */
   area: number;
   bbox: { min: Vec3; max: Vec3 };
+  /** triangle sides left open by gaps in the export (absent when closed) */
+  openEdges?: number;
 }
 
 // ---- 2D flat geometry -------------------------------------------------------------------------

@@ -122,5 +122,5 @@ export function buildSolid(imported: ImportedSolid, index: number): Solid {
     const { surface } = fitSurface({ points: facePoints, facets, loops: loops.map((l) => l.map((v) => point(points, v))), modelSize });
     faces.push({ id: f, surface, area: faceArea, triangles: Uint32Array.from(tris), vertices, loops, neighbours: [...neighbours].sort((x, y) => x - y) });
   }
-  return { index, name: imported.name, points, triangles, faces, edges, volume, area, bbox };
+  return { index, name: imported.name, points, triangles, faces, edges, volume, area, bbox, ...(imported.openEdges ? { openEdges: imported.openEdges } : {}) };
 }

@@ -25,6 +25,14 @@ function noSolid(bytes: Uint8Array): EngineError {
     : 'the STEP file contains no solid');
 }
 
+/** A shell with a few open edges (gaps a CAD export left between faces) is still a solid; a surface
+ * model is open along its whole border. Largest share of open triangle sides, over all sides. */
+export const MAX_OPEN_SIDE_SHARE = 0.01;
+
+export function isSolidShell(s: Shell): boolean {
+  return s.boundaryEdges === 0 || s.boundaryEdges <= MAX_OPEN_SIDE_SHARE * s.indices.length;
+}
+
 export interface ImportResult { solids: ImportedSolid[]; openShells: number }
 
 /** Reads a STEP file; every closed shell of every mesh becomes one solid, in file order. */
@@ -60,14 +68,16 @@ export async function importStepDetailed(bytes: Uint8Array): Promise<ImportResul
     const faceRanges = (mesh.brep_faces ?? []).map((f) => ({ first: f.first, last: f.last }));
     if (faceRanges.length === 0) faceRanges.push({ first: 0, last: indices.length / 3 - 1 });
     const shells: Shell[] = splitShells({ name: meshName(mesh, i), positions, indices, faceRanges });
-    const closed = attachVoids(shells.filter((s) => s.boundaryEdges === 0));
-    openShells += shells.length - closed.length;
+    const solidShells = shells.filter(isSolidShell);
+    openShells += shells.length - solidShells.length;
+    const closed = attachVoids(solidShells);
     closed.forEach((s, k) => {
       solids.push({
         name: closed.length > 1 ? `${s.name} (${k + 1})` : s.name,
         positions: s.positions,
         indices: s.indices,
         faceRanges: s.faceRanges,
+        ...(s.boundaryEdges > 0 ? { openEdges: s.boundaryEdges } : {}),
       });
     });
   });
