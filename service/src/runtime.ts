@@ -29,6 +29,8 @@ export interface StartOptions {
   /** Run job workers in this process (default true). */
   jobs?: boolean;
   engine?: EngineApi;
+  /** The service clock (created_at, expiry, ship dates); tests inject a fixed one. */
+  now?: () => Date;
 }
 
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<Service> {
@@ -44,7 +46,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     baseUrl: config.baseUrl,
     signer: new UrlSigner(secret, config.baseUrl),
     log: log.child({ component: 'usecases' }),
-    now: () => new Date(),
+    now: options.now ?? (() => new Date()),
     notifyJobs: () => worker?.wake(),
     shutdown: shutdown.signal,
   };

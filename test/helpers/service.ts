@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import pino from 'pino';
 import { configFromEnv, type ServiceConfig } from '../../service/src/config.ts';
-import { startService, type Service } from '../../service/src/runtime.ts';
+import { startService, type Service, type StartOptions } from '../../service/src/runtime.ts';
 
 export interface TestService {
   url: string;
@@ -19,14 +19,14 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<TestService> {
+export async function startTestService(overrides: Partial<ServiceConfig> = {}, options: Omit<StartOptions, 'logger'> = {}): Promise<TestService> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'kerf-e2e-'));
   const port = overrides.port ?? (await freePort());
   const config: ServiceConfig = {
     ...configFromEnv({}), host: '127.0.0.1', dataDir, jobPollMs: 50, logLevel: 'silent', rateLimit: false,
     baseUrl: `http://127.0.0.1:${port}`, ...overrides, port,
   };
-  const service = await startService(config, { logger: pino({ level: config.logLevel }) });
+  const service = await startService(config, { ...options, logger: pino({ level: config.logLevel }) });
   await service.listen();
   const a = await service.store.accounts.create({ email: `a-${Date.now()}-${Math.random()}@test.local`, name: 'A' });
   const b = await service.store.accounts.create({ email: `b-${Date.now()}-${Math.random()}@test.local`, name: 'B' });

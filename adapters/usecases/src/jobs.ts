@@ -123,6 +123,15 @@ export class JobWorker {
     const log = { job_id: job.id, kind: job.kind, resource_id: job.resourceId, attempt: job.attempts };
     this.current.set(job.id, job);
     try {
+      if (job.exhausted) {
+        // Every earlier run died without reporting (e.g. the file crashes the engine): running it
+        // again would only crash again, so the resource is failed for good (store README, `exhausted`).
+        this.ctx.log.error(log, 'job exhausted: every run died; not run again');
+        const error = { code: 'analysis_failed', message: `The analysis crashed repeatedly (${job.attempts - 1} runs died before finishing); it will not be retried. The file may be too large or complex.` };
+        await handler.failed(this.ctx, job, error);
+        await jobs.fail(job.id, this.workerId, error, { retry: false });
+        return;
+      }
       this.ctx.log.info(log, 'job started');
       await handler.run(this.ctx, job);
       if (!(await jobs.complete(job.id, this.workerId))) this.ctx.log.warn(log, 'job finished after its lease was lost');

@@ -1,7 +1,7 @@
 // `kerf serve` (what `npm start` runs): the HTTP service with its job workers.
 import { stdout } from 'node:process';
 import { configFromEnv } from '../config.ts';
-import { ensureDemoAccount } from '../demo-account.ts';
+import { ensureDemoAccount } from '@kerf/store';
 import { startService } from '../runtime.ts';
 
 export async function run(args: string[]): Promise<number> {
