@@ -43,7 +43,11 @@ function perfectDesign(f: TruthFixture, k: number | undefined): Design {
     bend_count: tp.bends?.length ?? 0,
     bends: (tp.bends ?? []).map((b, i) => ({ id: i + 1, ...b, direction: b.direction === 'up' ? 'down' : 'up' })), // the opposite top side is allowed
     hole_count: tp.holes?.length ?? 0,
-    holes: [...(tp.holes ?? [])].reverse().map((h, i) => ({ id: i + 1, shape: h.shape, diameter_mm: h.diameter_mm ?? 0, face_id: 0, center_mm: [0, 0], countersink: h.countersink ? { ...h.countersink } : null, nearest_bend_id: null, distance_to_nearest_edge_mm: 0, distance_to_nearest_bend_mm: null })),
+    holes: (tp.holes ?? []).map((h, i) => {
+      const dist = k === undefined ? undefined : tp.flat?.[String(k)]?.hole_distances?.[i];
+      return { id: i + 1, shape: h.shape, diameter_mm: h.diameter_mm ?? 0, face_id: 0, center_mm: [0, 0] as [number, number], countersink: h.countersink ? { ...h.countersink } : null,
+        nearest_bend_id: null, distance_to_nearest_edge_mm: dist?.to_edge_mm ?? 0, distance_to_nearest_bend_mm: dist?.to_bend_mm ?? null };
+    }).reverse(),
     flat_pattern: k === undefined || !tp.flat ? null : { k_factor: k, ...tp.flat[String(k)] },
     flat_pattern_dimensions: k === undefined || !tp.flat ? null : { length_mm: tp.flat[String(k)].length_mm, width_mm: tp.flat[String(k)].width_mm, height_mm: tp.thickness_mm! },
     cut_length_mm: k === undefined || !tp.flat ? null : tp.flat[String(k)].cut_length_mm, tube: null, warnings: (tp.warnings ?? []).map((code) => ({ code, message: '' })), model_url: null, flat_pattern_model_url: null, image_url: null,
@@ -89,6 +93,9 @@ test('the comparator accepts a perfect design and catches every kind of error', 
     ['flat dimensions not repeated', l, (d) => { d.parts[0].flat_pattern_dimensions!.width_mm += 1; }],
     ['process', l, (d) => { d.parts[0].suggested_process = 'tube_laser'; }],
     ['sharp_bend warning', byId('sharp_l_t2'), (d) => { d.parts[0].warnings = []; }],
+    ['hole edge distance', l, (d) => { d.parts[0].holes[0].distance_to_nearest_edge_mm += 0.05; }],
+    ['hole bend distance', l, (d) => { d.parts[0].holes[0].distance_to_nearest_bend_mm = 99; }],
+    ['hardware accepted silently', byId('neg_plate_with_standoff'), (d) => { d.parts[0].manufacturable = true; d.parts[0].unsupported_reason = null; }],
     ['negative accepted', neg, (d) => { d.parts[0].manufacturable = true; d.parts[0].unsupported_reason = null; }],
     ['negative without reason', neg, (d) => { d.parts[0].unsupported_reason = null; }],
   ];
