@@ -130,9 +130,27 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
       length_mm: round(analysis.length),
       cut_length_mm: round(analysis.cutLength),
     };
+    // A tube's "flat frame" is its unrolled outer wall: x along the axis, s around the perimeter.
+    const tubeLength = analysis.length;
     base.holes = analysis.features
-      .filter((t) => t.kind === 'hole' && t.diameter !== undefined)
-      .map((t) => ({ id: t.id, shape: 'round' as const, diameter_mm: round(t.diameter!), face_id: -1, center_mm: [0, 0] as [number, number], countersink: null, nearest_bend_id: null, distance_to_nearest_edge_mm: 0, distance_to_nearest_bend_mm: null }));
+      .filter((t) => (t.kind === 'hole' && t.diameter !== undefined) || (t.kind === 'slot' && t.width !== undefined))
+      .map((t) => {
+        const size = t.kind === 'hole' ? t.diameter! : t.width!;
+        const x = t.unrolled?.[0] ?? t.x ?? 0;
+        const alongAxis = t.kind === 'slot' && t.length !== undefined ? t.length : size;
+        return {
+          id: t.id,
+          shape: t.kind === 'hole' ? ('round' as const) : ('slot' as const),
+          diameter_mm: round(size),
+          face_id: t.faceIds?.[0] ?? -1,
+          center_mm: [round(x), round(t.unrolled?.[1] ?? 0)] as [number, number],
+          countersink: null,
+          nearest_bend_id: null,
+          // to the nearer tube end (the only cut edge a wall hole can be near)
+          distance_to_nearest_edge_mm: round(Math.max(0, Math.min(x, tubeLength - x) - alongAxis / 2)),
+          distance_to_nearest_bend_mm: null,
+        };
+      });
     base.hole_count = base.holes.length;
   }
   return { part: base, frame };

@@ -126,3 +126,19 @@ test('an explicit K-factor reaches every flat pattern', async () => {
   const d = await analyze(bytesOf('fixtures/sheet/l_t2_r2.step'), { kFactor: 0.44 });
   for (const p of d.parts) if (p.flat_pattern) assert.equal(p.flat_pattern.k_factor, 0.44);
 });
+
+test('a tube part: process, tube block, and wall holes placed on the unrolled wall', async () => {
+  const d = await analyze(bytesOf('fixtures/tubes/round-50x3-l250-holes.step'));
+  assertWellFormed(d);
+  const p = d.parts[0];
+  assert.equal(p.suggested_process, 'tube_laser');
+  assert.equal(d.suggested_process, 'tube_laser');
+  assert.ok(p.tube && p.tube.length_mm > 0);
+  assert.equal(p.flat_pattern, null);
+  assert.ok(p.hole_count > 0);
+  for (const h of p.holes) {
+    assert.ok(h.center_mm[0] > 0 && h.center_mm[0] < p.tube.length_mm, 'centre along the axis within the tube');
+    assert.ok(h.center_mm[1] >= 0 && h.center_mm[1] <= Math.PI * p.tube.outer_diameter_mm! + 1e-6, 'centre around the perimeter');
+    assert.ok(h.distance_to_nearest_edge_mm >= 0);
+  }
+});
