@@ -159,7 +159,7 @@ test('a window across a bend splits the bend face; it is still one bend over the
   near(r.holes[0].distanceToNearestBend!, 0, 1e-9, 'window reaches into the bend');
 });
 
-test('refusals: machined block, tapered plate, solid bar, B-spline and torus bends, non-concentric bend, boss, standoff', async () => {
+test('refusals: machined block, tapered plate, solid bar, B-spline and torus bends, non-concentric bend', async () => {
   const cases: Array<[string, string[]]> = [
     ['negative/neg_machined_block.step', ['not_constant_thickness', 'not_sheet_metal']],
     ['negative/neg_tapered_plate.step', ['not_constant_thickness']],
@@ -167,8 +167,6 @@ test('refusals: machined block, tapered plate, solid bar, B-spline and torus ben
     ['negative/neg_bspline_bend.step', ['non_cylindrical_bend']],
     ['negative/neg_torus_bend.step', ['non_cylindrical_bend']],
     ['negative/neg_non_concentric_bend.step', ['not_constant_thickness']],
-    ['negative/neg_plate_with_boss.step', ['not_sheet_metal']],
-    ['negative/neg_plate_with_standoff.step', ['not_sheet_metal']],
   ];
   for (const [file, reasons] of cases) {
     const r = await refused(file);
@@ -176,6 +174,21 @@ test('refusals: machined block, tapered plate, solid bar, B-spline and torus ben
     assert.equal(r.process, 'sheet_metal');
     assert.ok(r.message.length > 20, 'the message says why');
   }
+});
+
+test('modelled hardware (solid boss, tubular standoff) is left out of the flat with a hardware_modelled warning', async () => {
+  const boss = await sheet('negative/neg_plate_with_boss.step');
+  near(boss.thickness, 2, 1e-6, 'boss plate t');
+  near(boss.flat.area, 100 * 60, 1e-3, 'boss plate flat area (the boss is not cut)');
+  assert.equal(boss.holes.length, 0);
+  const w = boss.warnings.find((x) => x.code === 'hardware_modelled');
+  assert.ok(w && /Ø10\.00 mm, 8\.00 mm high/.test(w.message) && /no hole/.test(w.message), w?.message);
+  const standoff = await sheet('negative/neg_plate_with_standoff.step');
+  near(standoff.thickness, 2.5, 1e-6, 'standoff plate t');
+  near(standoff.flat.area, 120 * 80 - Math.PI * 1.6 ** 2, 1e-2, 'standoff plate flat area (the bore is cut)');
+  assert.equal(standoff.holes.length, 1);
+  near(standoff.holes[0].diameter, 3.2, 1e-3, 'bore under the standoff');
+  assert.ok(standoff.warnings.some((x) => x.code === 'hardware_modelled' && /Ø6\.00\/Ø3\.20 mm, 6\.00 mm high/.test(x.message)), JSON.stringify(standoff.warnings));
 });
 
 test('an invalid explicit K-factor is rejected, not silently used', async () => {

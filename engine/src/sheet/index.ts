@@ -7,7 +7,8 @@ import { enclosingRectangle } from './align.ts';
 import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';
-import { pointOutsideSheet } from './slab.ts';
+import { featuresOutsideSheet } from './slab.ts';
+import { classifyFeatures, describeFeature, type SheetFeature } from './features.ts';
 import { flatLoops } from './outline.ts';
 import { flatOverlaps } from './overlap.ts';
 import { compose } from './rigid3.ts';
@@ -60,13 +61,16 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
   const sheetFaces = sheetPlanes({ thickness, pairs: measured.pairs });
 
   const u = unfoldSkin(solid, root.id, thickness, sheetFaces, options.kFactor);
-  const volumeCheck = checkVolume(solid, u);
+  // extruded holes, louvers and fused hardware stand out of the sheet: left out of the flat, with a warning
+  const classified = classifyFeatures(solid, thickness, featuresOutsideSheet(solid, u));
+  const formed: SheetFeature[] = 'features' in classified ? classified.features : [];
+  const volumeCheck = checkVolume(solid, u, formed);
   const foreign = u.foreignNeighbours.filter((f) => solid.faces[f].surface.kind === 'other');
   if (volumeCheck && foreign.length > 0) {
     const hint = (solid.faces[foreign[0]].surface as { hint?: string }).hint;
     return refuse('non_cylindrical_bend', `face ${foreign[0]} joins the sheet but is not a plane or a cylinder (${hint ?? 'free-form'}), so it cannot be unrolled exactly; ${volumeCheck}`);
   }
-  const outside = pointOutsideSheet(solid, u);
+  const outside = 'rejected' in classified ? classified.rejected : null;
   if ((outside || volumeCheck) && u.unpairedBends.length > 0) {
     const f = u.unpairedBends[0];
     const c = solid.faces[f].surface as { radius: number; convex: boolean };
@@ -74,8 +78,9 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
     return refuse('not_constant_thickness', `bend face ${f} (radius ${c.radius.toFixed(3)} mm) has no coaxial opposite face at radius ${want.toFixed(3)} mm: the bend does not keep the ${thickness.toFixed(3)} mm thickness`);
   }
   if (outside) {
-    const at = outside.point.map((x) => x.toFixed(2)).join(', ');
-    return refuse('not_sheet_metal', `material at (${at}) stands ${outside.distance.toFixed(2)} mm outside the ${thickness.toFixed(3)} mm sheet: a boss, standoff, rib, second wall or hardware is modelled into the part`);
+    const at = outside.worst.point.map((x) => x.toFixed(2)).join(', ');
+    const size = outside.max.map((x, k) => (x - outside.min[k]).toFixed(1)).join(' x ');
+    return refuse('not_sheet_metal', `material at (${at}) stands ${outside.worst.distance.toFixed(2)} mm outside the ${thickness.toFixed(3)} mm sheet over a ${size} mm region, too large for a formed feature or inserted hardware: a rib, second wall or block is modelled into the part`);
   }
   if (volumeCheck) return refuse('not_constant_thickness', volumeCheck);
   checkBendPairs(solid, u);
@@ -101,6 +106,12 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
     if (cs?.onSkin && cs.throughRadius !== null) {
       const shape = classifyHole(contour);
       if (shape.shape === 'round') contour = [{ kind: 'arc', center: shape.center, radius: cs.throughRadius, startDegrees: 0, endDegrees: -360, ccw: false }];
+    }
+    // an extruded hole is cut at its bore, like a countersink at its through diameter
+    const extruded = formed.find((f) => f.kind === 'extruded_hole' && f.boreDiameter !== null && l.sideFaces.some((s) => f.faces.includes(s)));
+    if (extruded) {
+      const shape = classifyHole(contour);
+      if (shape.shape === 'round') contour = [{ kind: 'arc', center: shape.center, radius: extruded.boreDiameter! / 2, startDegrees: 0, endDegrees: -360, ccw: false }];
     }
     inner.push(contour);
     return { loop: l, countersink: cs };
@@ -159,6 +170,11 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
   });
   holes.sort((a, b) => keyCompare(a.center, b.center));
   holes.forEach((h, i) => { h.id = i + 1; });
+  for (const f of formed) {
+    const own = new Set(f.faces);
+    const at = holeInfo.findIndex((h) => h.loop.sideFaces.some((s) => own.has(s)));
+    warnings.push({ code: f.code, message: describeFeature(f, at >= 0 ? classifyHole(placedInner[at]).diameter : null) });
+  }
 
   const kFactor = options.kFactor ?? (u.bends.length > 0 ? mostCommon(u.bends.map((b) => b.kFactor)) : defaultKFactor(defaultInnerRadius(thickness), thickness));
   const innerArea = placedInner.reduce((s, c) => s + Math.abs(contourArea(c)), 0);
@@ -216,7 +232,7 @@ function rigid2As3(m: Rigid2): Rigid {
  * area corrected on each bend (cylinder faces scale by (R +/- t/2) / R; a sharp bend adds or removes
  * its corner). Returns why it fails, or null.
  */
-function checkVolume(solid: Solid, u: Unfolding): string | null {
+function checkVolume(solid: Solid, u: Unfolding, features: SheetFeature[]): string | null {
   const t = u.thickness;
   let mid = 0;
   for (const f of u.skin) {
@@ -226,9 +242,11 @@ function checkVolume(solid: Solid, u: Unfolding): string | null {
     else mid += face.area;
   }
   for (const b of u.bends) if (b.sharp && b.faces.length === 0) mid += (b.convex ? -1 : 1) * t * Math.tan(b.angle / 2) * b.length;
-  const expected = mid * t;
+  const extra = features.reduce((s, f) => s + f.volume, 0);
+  const expected = mid * t + extra;
   const error = Math.abs(solid.volume - expected) / solid.volume;
   if (error <= VOLUME_TOLERANCE) return null;
+  if (extra > 0) return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin plus ${features.length} modelled feature(s) (${expected.toFixed(1)} mm3): the thickness is not constant`;
   return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin (${expected.toFixed(1)} mm3): the thickness is not constant`;
 }
 

@@ -13,8 +13,31 @@ type Slab = PlaneSlab | CylinderSlab;
 
 export interface OutsidePoint { point: Vec3; distance: number }
 
+/**
+ * Material outside the slab, grouped by the connected non-skin faces that carry it: each group is one
+ * modelled feature (extruded hole, louver, lance, emboss, standoff, stud, rib, second wall).
+ */
+export interface OutsideFeature {
+  /** non-skin faces that have a vertex outside the slab, connected through shared edges */
+  faces: number[];
+  /** the vertex farthest outside, and how far, mm */
+  worst: OutsidePoint;
+  /** bounding box of the outside vertices, mm */
+  min: Vec3;
+  max: Vec3;
+  /** centroid of the outside vertices, mm */
+  center: Vec3;
+}
+
 /** The solid's vertex farthest outside every skin face's thickness slab, or null when all are inside. */
 export function pointOutsideSheet(solid: Solid, u: Unfolding): OutsidePoint | null {
+  const features = featuresOutsideSheet(solid, u);
+  if (features.length === 0) return null;
+  return features.reduce((a, b) => (b.worst.distance > a.worst.distance ? b : a)).worst;
+}
+
+/** Every vertex's distance outside the slab (0 inside), in vertex order. */
+function outsideDistances(solid: Solid, u: Unfolding): Float64Array {
   const t = u.thickness, tol = SLAB_TOLERANCE;
   const slabs: Slab[] = [];
   for (const f of u.skin) {
@@ -47,8 +70,8 @@ export function pointOutsideSheet(solid: Solid, u: Unfolding): OutsidePoint | nu
       });
     }
   }
-  let worst: OutsidePoint | null = null;
   const n = solid.points.length / 3;
+  const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const p = point(solid.points, i);
     let best = Infinity;
@@ -57,9 +80,48 @@ export function pointOutsideSheet(solid: Solid, u: Unfolding): OutsidePoint | nu
       if (d < best) best = d;
       if (best <= tol) break;
     }
-    if (best > tol && (!worst || best > worst.distance)) worst = { point: p, distance: best };
+    out[i] = best > tol ? best : 0;
   }
-  return worst;
+  return out;
+}
+
+/** Connected groups of non-skin faces carrying material outside the slab, largest first. */
+export function featuresOutsideSheet(solid: Solid, u: Unfolding): OutsideFeature[] {
+  const dist = outsideDistances(solid, u);
+  const carrying = new Set<number>();
+  for (const f of solid.faces) {
+    if (u.skin.has(f.id)) continue;
+    for (const v of f.vertices) if (dist[v] > 0) { carrying.add(f.id); break; }
+  }
+  const seen = new Set<number>();
+  const features: OutsideFeature[] = [];
+  for (const start of [...carrying].sort((a, b) => a - b)) {
+    if (seen.has(start)) continue;
+    const faces: number[] = [];
+    const stack = [start];
+    seen.add(start);
+    while (stack.length > 0) {
+      const f = stack.pop()!;
+      faces.push(f);
+      for (const g of solid.faces[f].neighbours) if (carrying.has(g) && !seen.has(g)) { seen.add(g); stack.push(g); }
+    }
+    faces.sort((a, b) => a - b);
+    const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity], sum: Vec3 = [0, 0, 0];
+    let worst: OutsidePoint | null = null, count = 0;
+    const visited = new Set<number>();
+    for (const f of faces) {
+      for (const v of solid.faces[f].vertices) {
+        if (dist[v] <= 0 || visited.has(v)) continue;
+        visited.add(v);
+        const p = point(solid.points, v);
+        for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], p[k]); max[k] = Math.max(max[k], p[k]); sum[k] += p[k]; }
+        count++;
+        if (!worst || dist[v] > worst.distance) worst = { point: p, distance: dist[v] };
+      }
+    }
+    features.push({ faces, worst: worst!, min, max, center: scale(sum, 1 / count) });
+  }
+  return features.sort((a, b) => b.worst.distance - a.worst.distance);
 }
 
 /** 0 inside the slab; otherwise how far outside (along the thickness direction when in the footprint). */

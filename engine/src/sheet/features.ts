@@ -1,0 +1,79 @@
+// Modelled features standing out of the sheet: an extruded (flanged) hole, a louver or emboss, or
+// pressed-in hardware (PEM standoff, stud, nut) fused into the solid. A shop makes the base sheet and
+// forms or inserts the feature afterwards, so such a part is unfolded without the feature and says
+// where it is. Anything large (a second wall, a rib along the part, a machined block) stays refused.
+import type { CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
+import { cross, dot, norm, sub } from '../geometry/vec.ts';
+import type { OutsideFeature } from './slab.ts';
+
+/** A feature's outside extent may be at most this fraction of the part's bounding-box diagonal. */
+export const MAX_FEATURE_FRACTION = 0.2;
+/** A cylindrical boss at most this many thicknesses high is an extruded hole (formed); taller is hardware. */
+export const EXTRUDED_HOLE_MAX_HEIGHT_T = 1.5;
+/** Coaxial cylinder axes within this are one feature axis, mm. */
+const COAXIAL_TOLERANCE = 1e-2;
+
+export type FeatureKind = 'extruded_hole' | 'hardware' | 'formed';
+
+export interface SheetFeature {
+  kind: FeatureKind;
+  /** warning code: formed_feature_ignored or hardware_modelled */
+  code: 'formed_feature_ignored' | 'hardware_modelled';
+  faces: number[];
+  /** centre of the material outside the sheet, model coordinates, mm */
+  center: Vec3;
+  /** how far it stands out of the sheet, mm */
+  height: number;
+  /** outer diameter of a cylindrical boss, mm (null when not cylindrical) */
+  outerDiameter: number | null;
+  /** bore diameter of a cylindrical boss, mm */
+  boreDiameter: number | null;
+  /** material the feature adds outside the sheet, mm3 (0 for formed features that only displace it) */
+  volume: number;
+}
+
+function coaxial(a: CylinderSurface, b: CylinderSurface): boolean {
+  if (Math.abs(Math.abs(dot(a.axis, b.axis)) - 1) > 1e-6) return false;
+  return norm(cross(sub(b.origin, a.origin), a.axis)) < COAXIAL_TOLERANCE;
+}
+
+/**
+ * Classify the outside features; returns null with the first unacceptable one when any is too big to
+ * be a feature of a sheet (then the part is not sheet metal).
+ */
+export function classifyFeatures(solid: Solid, thickness: number, outside: OutsideFeature[]): { features: SheetFeature[] } | { rejected: OutsideFeature } {
+  const diag = norm(sub(solid.bbox.max, solid.bbox.min));
+  const features: SheetFeature[] = [];
+  for (const o of outside) {
+    const extent = norm(sub(o.max, o.min));
+    if (extent > MAX_FEATURE_FRACTION * diag) return { rejected: o };
+    const cyl = o.faces.map((f) => solid.faces[f].surface).filter((s): s is CylinderSurface => s.kind === 'cylinder');
+    const outer = cyl.filter((c) => c.convex).reduce<CylinderSurface | null>((a, b) => (!a || b.radius > a.radius ? b : a), null);
+    const bore = outer ? cyl.filter((c) => !c.convex && c.radius < outer.radius && coaxial(c, outer)).reduce<CylinderSurface | null>((a, b) => (!a || b.radius > a.radius ? b : a), null) : null;
+    const height = o.worst.distance;
+    // a boss: its outer wall goes all the way round (the pieces of the wall add up to a full turn)
+    const turn = outer ? cyl.filter((c) => c.convex && Math.abs(c.radius - outer.radius) < COAXIAL_TOLERANCE && coaxial(c, outer)).reduce((s, c) => s + c.spanDegrees, 0) : 0;
+    if (outer && turn >= 359) {
+      const r = bore?.radius ?? 0;
+      // an extrusion's collar is thinner than the sheet it is drawn from and not much taller than it
+      const kind: FeatureKind = bore && outer.radius - bore.radius < thickness && height <= EXTRUDED_HOLE_MAX_HEIGHT_T * thickness ? 'extruded_hole' : 'hardware';
+      features.push({
+        kind, code: kind === 'hardware' ? 'hardware_modelled' : 'formed_feature_ignored', faces: o.faces, center: o.center, height,
+        outerDiameter: 2 * outer.radius, boreDiameter: bore ? 2 * r : null, volume: Math.PI * (outer.radius ** 2 - r ** 2) * height,
+      });
+    } else {
+      features.push({ kind: 'formed', code: 'formed_feature_ignored', faces: o.faces, center: o.center, height, outerDiameter: null, boreDiameter: null, volume: 0 });
+    }
+  }
+  return { features };
+}
+
+/** One warning line for a feature, with where it is and what the flat has there. */
+export function describeFeature(f: SheetFeature, holeDiameter: number | null): string {
+  const at = `at (${f.center.map((x) => x.toFixed(1)).join(', ')})`;
+  const size = f.outerDiameter !== null ? `Ø${f.outerDiameter.toFixed(2)}${f.boreDiameter !== null ? `/Ø${f.boreDiameter.toFixed(2)}` : ''} mm, ` : '';
+  const flat = holeDiameter !== null ? `the flat cuts a Ø${holeDiameter.toFixed(2)} mm hole there` : 'the flat has no hole there';
+  if (f.kind === 'hardware') return `hardware (standoff, stud or nut: ${size}${f.height.toFixed(2)} mm high) is modelled into the sheet ${at}; it is left out of the flat and must be inserted after cutting; ${flat}`;
+  if (f.kind === 'extruded_hole') return `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat; ${flat} (the bore), size the pre-hole for the extrusion`;
+  return `a formed feature (louver, lance, emboss or dimple, ${f.height.toFixed(2)} mm out of the sheet) ${at} is left out of the flat; ${flat}`;
+}
