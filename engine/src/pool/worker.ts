@@ -10,7 +10,12 @@ type Handler = (...args: any[]) => Promise<unknown> | unknown; // eslint-disable
 
 /** Engine entry points by name, loaded on first use so a thread only pays for what it runs. */
 const OPS: Record<string, () => Promise<Handler>> = {
-  analyze: async () => (await import('../analyze.ts')).analyze,
+  // With bend lines and flange lengths from the flat (DFM's minimum-flange rule needs them), as the
+  // in-process service path gives: the pool and in-process designs are the same.
+  analyze: async () => {
+    const [{ analyzeModel }, { withBendGeometry }] = await Promise.all([import('../analyze.ts'), import('../dfm/bend-geometry.ts')]);
+    return async (bytes: Uint8Array, opts: object) => withBendGeometry(await analyzeModel(bytes, opts));
+  },
   files: async () => (await import('../files/generate.ts')).generateProductionFiles,
   dfm: async () => namedExport(['../dfm/index.ts'], 'dfm'),
   quote: async () => namedExport(['../pricing/index.ts', '../quote/index.ts'], 'quote'),

@@ -1,0 +1,63 @@
+// Manufacturing facts over REST with the default (worker pool) engine: the minimum-flange rule fires,
+// a fixed service clock gives fixed dates, and the flat of a configured material uses its K-factor.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { Client, clientsFor, stepForm } from './helpers/client.ts';
+
+const fixture = (rel: string): string => new URL(`../fixtures/${rel}`, import.meta.url).pathname;
+/** A Friday: the ship dates must skip the weekend. */
+const FIXED_NOW = '2026-03-06T15:30:00.000Z';
+
+async function analyzed(a: Client, rel: string): Promise<any> {
+  const r = await a.post('/v1/analyze', { form: stepForm(fixture(rel)), headers: { prefer: 'wait=60' } });
+  assert.ok([200, 202].includes(r.status), r.text);
+  assert.equal(r.body.status, 'ready', r.text);
+  return r.body;
+}
+
+describe('manufacturing facts over REST (pool engine)', () => {
+  let t: TestService;
+  let a: Client;
+  before(async () => {
+    t = await startTestService({}, { now: () => new Date(FIXED_NOW) });
+    ({ a } = await clientsFor(t));
+  });
+  after(async () => { await t.close(); });
+
+  it('the service runs the worker pool engine', () => {
+    assert.equal(t.service.ctx.engine.constructor.name, 'PoolEngine');
+  });
+
+  it('a flange shorter than the die needs blocks the DFM report (flange_too_short)', async () => {
+    // two opposite 45 degree bends 4 mm apart: the flange between them cannot sit on the die
+    const d = await analyzed(a, 'sheet/offset_t1.5_r2_45.step');
+    for (const b of d.parts[0].bends) assert.ok(Array.isArray(b.flange_lengths_mm), `bend ${b.id} has flange lengths`);
+    const r = await a.post('/v1/dfm', { json: { design_id: d.id, configuration: { defaults: { material_id: 'mat_mild_steel_1_5mm' } } } });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.status, 'blocked');
+    const codes = r.body.parts[0].issues.map((i: { code: string }) => i.code);
+    assert.ok(codes.includes('flange_too_short'), `issues: ${codes.join(', ')}`);
+  });
+
+  it('the injected clock dates reports and quotes, and the ship dates count business days from it', async () => {
+    const d = await analyzed(a, 'sheet/l_t2_r2.step');
+    const config = { defaults: { material_id: 'mat_mild_steel_2_0mm' } };
+    const dfm = await a.post('/v1/dfm', { json: { design_id: d.id, configuration: config } });
+    assert.equal(dfm.status, 201, dfm.text);
+    assert.equal(dfm.body.created_at, FIXED_NOW);
+    const q = await a.post('/v1/quotes', { json: { items: [{ design_id: d.id, quantity: 5, configuration: config }] } });
+    assert.equal(q.status, 201, q.text);
+    assert.equal(q.body.created_at, FIXED_NOW);
+    assert.equal(q.body.expires_at, '2026-04-05T15:30:00.000Z');
+    const standard = q.body.fulfillment.production.find((p: { speed: string }) => p.speed === 'standard');
+    assert.ok(standard.production_days >= 3);
+    // Friday + N business days: weekends skipped, counted from the fixed day
+    const expected = new Date(Date.UTC(2026, 2, 6));
+    for (let left = standard.production_days; left > 0;) {
+      expected.setUTCDate(expected.getUTCDate() + 1);
+      if (expected.getUTCDay() !== 0 && expected.getUTCDay() !== 6) left--;
+    }
+    assert.equal(standard.estimated_ship_date, expected.toISOString().slice(0, 10));
+  });
+});
