@@ -20,6 +20,8 @@ export interface AnalyzeOptions {
   fileName?: string;
   /** explicit ANSI K-factor for every flat; default: from the detected r/t */
   kFactor?: number;
+  /** explicit ANSI K-factor by part id (e.g. each part's configured material); wins over `kFactor` */
+  kFactorByPart?: Record<string, number>;
   /** ISO timestamp for created_at (default now) */
   createdAt?: string;
 }
@@ -49,12 +51,17 @@ const roundDims = (d: Dimensions): Dimensions => ({ length_mm: round(d.length_mm
 
 function hex(s: string | Uint8Array): string { return createHash('sha256').update(s).digest('hex'); }
 
+function checkKFactor(name: string, k: unknown): void {
+  if (typeof k !== 'number' || !Number.isFinite(k) || k <= K_FACTOR_MIN || k > K_FACTOR_MAX) {
+    throw new EngineError('invalid_configuration', `${name} must be a number in (${K_FACTOR_MIN}, ${K_FACTOR_MAX}] (ANSI convention), got ${String(k)}`);
+  }
+}
+
 function checkOptions(opts: AnalyzeOptions): void {
-  if (opts.kFactor !== undefined) {
-    const k = opts.kFactor;
-    if (typeof k !== 'number' || !Number.isFinite(k) || k <= K_FACTOR_MIN || k > K_FACTOR_MAX) {
-      throw new EngineError('invalid_configuration', `kFactor must be a number in (${K_FACTOR_MIN}, ${K_FACTOR_MAX}] (ANSI convention), got ${String(k)}`);
-    }
+  if (opts.kFactor !== undefined) checkKFactor('kFactor', opts.kFactor);
+  if (opts.kFactorByPart !== undefined) {
+    if (typeof opts.kFactorByPart !== 'object' || opts.kFactorByPart === null) throw new EngineError('invalid_configuration', 'kFactorByPart must be an object of part id -> K-factor');
+    for (const [id, k] of Object.entries(opts.kFactorByPart)) checkKFactor(`kFactorByPart.${id}`, k);
   }
 }
 
@@ -182,8 +189,8 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
   const groups = groupInstances(solids);
   const parts: AnalyzedPart[] = groups.map((g, gi) => {
     const solid = solids[g.representative];
-    const analysis = recognize(solid, opts.kFactor);
     const id = `prt_${hex(`${fileHash}:part:${gi}`).slice(0, 24)}`;
+    const analysis = recognize(solid, opts.kFactorByPart?.[id] ?? opts.kFactor);
     const { part, frame } = toPart(id, solid, analysis, g.members.length);
     const instances = g.members.map((m) => ({ id: `pin_${hex(`${fileHash}:instance:${m.solid}`).slice(0, 24)}`, solidIndex: m.solid, transform: m.transform }));
     return { part, solid, analysis, frame, instances };
