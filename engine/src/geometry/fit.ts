@@ -163,8 +163,7 @@ function cylinderCost(points: Vec3[], c: CylinderParams): number {
  * re-based on the current axis every step. With d = p - o, h = d.a, n the unit radial direction:
  * dr/ds = -n.e1, dr/dt = -n.e2, dr/du = -h n.e1, dr/dv = -h n.e2, dr/dR = -1.
  */
-function refineCylinder(points: Vec3[], seed: CylinderParams, size: number): CylinderParams {
-  void size;
+function refineCylinder(points: Vec3[], seed: CylinderParams): CylinderParams {
   let cur = seed;
   let cost = cylinderCost(points, cur);
   let lambda = 1e-3;
@@ -263,8 +262,8 @@ export function fitCylinder(sample: FaceSample, points: Vec3[], tolerance: numbe
   for (const p of points) seedResidual = Math.max(seedResidual, Math.abs(dist(seed, p)));
   // A seed this far off is no cylinder (torus, sphere, B-spline): skip the iterative fit.
   if (seedResidual > SEED_REJECT_RELATIVE * Math.max(size, seed.radius)) return null;
-  if (seedResidual > tolerance * 1e-3) first = refineCylinder(subsample(points), seed, size);
-  const fitted = trimmedRefit(points, first, dist, (pts, s0) => refineCylinder(subsample(pts), s0, size), tolerance, loose);
+  if (seedResidual > tolerance * 1e-3) first = refineCylinder(subsample(points), seed);
+  const fitted = trimmedRefit(points, first, dist, (pts, s0) => refineCylinder(subsample(pts), s0), tolerance, loose);
   if (!fitted || !(fitted.model.radius > 0)) return null;
   const cyl = fitted.model;
   const residual = fitted.residual;

@@ -1,6 +1,6 @@
 // Rigid motions p' = R p + t (R as rows) and the extents of a point set in a frame.
 import type { Rigid, Vec3 } from '../geometry/model.ts';
-import { dot, sub, cross } from '../geometry/vec.ts';
+import { dot, cross } from '../geometry/vec.ts';
 
 export const IDENTITY: Rigid = { rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], translation: [0, 0, 0] };
 
@@ -40,4 +40,3 @@ export function extentsIn(points: Float64Array, m: Rigid): { min: Vec3; max: Vec
   return { min, max };
 }
 
-export { sub };
