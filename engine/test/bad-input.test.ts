@@ -82,3 +82,25 @@ test('analyze() reports the same codes and a bad K-factor as invalid_configurati
   const d = await analyze(good, { kFactor: 0.44 });
   assert.equal(d.status, 'ready');
 });
+
+test('mutated STEP files (bytes flipped, lines dropped, cut anywhere) never crash: a design or a coded EngineError', async () => {
+  const codes = new Set(['invalid_step', 'empty_model', 'unsupported_geometry']);
+  const text = new TextDecoder('latin1').decode(good);
+  const lines = text.split('\n');
+  let x = 12345;
+  const rand = (n: number): number => { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; return (x >>> 0) % n; };
+  const cases: Uint8Array[] = [];
+  for (let i = 0; i < 8; i++) { const b = new Uint8Array(good); for (let k = 0; k < 20; k++) b[rand(b.length)] = rand(256); cases.push(b); }
+  for (let i = 0; i < 8; i++) { const keep = lines.filter(() => rand(10) !== 0); cases.push(enc(keep.join('\n'))); }
+  for (let i = 0; i < 4; i++) cases.push(good.subarray(0, rand(good.length)));
+  for (const bytes of cases) {
+    try {
+      const d = await analyze(bytes);
+      assert.equal(d.status, 'ready');
+    } catch (err) {
+      assert.ok(err instanceof EngineError, `not an EngineError: ${String(err)}`);
+      assert.ok(codes.has(err.code), err.code);
+    }
+  }
+  assert.equal((await importStep(good)).length, 1, 'still healthy');
+});
