@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { Client, clientsFor, stepForm } from './helpers/client.ts';
+import { materialFlatKey } from '@kerf/usecases/material-flats.ts';
 
 const fixture = (rel: string): string => new URL(`../fixtures/${rel}`, import.meta.url).pathname;
 /** A Friday: the ship dates must skip the weekend. */
@@ -59,5 +60,40 @@ describe('manufacturing facts over REST (pool engine)', () => {
       if (expected.getUTCDay() !== 0 && expected.getUTCDay() !== 6) left--;
     }
     assert.equal(standard.estimated_ship_date, expected.toISOString().slice(0, 10));
+  });
+
+  it('the flat of a configured material uses its K-factor: DFM, quote and their reports say which', async () => {
+    const d = await analyzed(a, 'sheet/l_t2_r2.step');
+    const stored = d.parts[0].flat_pattern;
+    assert.ok(Math.abs(stored.k_factor - 0.42) < 1e-6, 'the stored design uses the default K for r/t 1');
+    // mild steel 2 mm: K 0.38 at this r/t; 90 degrees, t 2: the flat is 0.04 * 2 * pi/2 mm shorter
+    const config = { defaults: { material_id: 'mat_mild_steel_2_0mm' } };
+    const expectedLength = stored.length_mm - (Math.PI / 2) * (stored.k_factor - 0.38) * 2;
+    const dfm = await a.post('/v1/dfm', { json: { design_id: d.id, configuration: config } });
+    assert.equal(dfm.status, 201, dfm.text);
+    const part = dfm.body.parts[0];
+    assert.equal(part.k_factor, 0.38);
+    assert.equal(part.flat_pattern.k_factor, 0.38);
+    assert.ok(Math.abs(part.flat_pattern.length_mm - expectedLength) < 1e-3, `flat ${part.flat_pattern.length_mm} vs ${expectedLength}`);
+    // the re-analysis is kept per (design, K map) in the store
+    assert.ok(await t.service.store.blobs.exists(materialFlatKey(d.id, { [part.part_id]: 0.38 })));
+    // a material whose K is the default's: the stored flats are used as they are
+    const same = await a.post('/v1/dfm', { json: { design_id: d.id, configuration: { defaults: { material_id: 'mat_5052_h32_2_0mm' } } } });
+    assert.equal(same.status, 201, same.text);
+    assert.deepEqual(same.body.parts[0].flat_pattern, stored);
+    // a quote with both materials for the same design: each item is checked and priced with its own flat
+    const q = await a.post('/v1/quotes', { json: { items: [
+      { design_id: d.id, quantity: 10, configuration: config },
+      { design_id: d.id, quantity: 10, configuration: { defaults: { material_id: 'mat_5052_h32_2_0mm' } } },
+    ] } });
+    assert.equal(q.status, 201, q.text);
+    assert.equal(q.body.items[0].design_id, d.id);
+    assert.equal(q.body.items[1].design_id, d.id);
+    assert.equal(q.body.items[0].dfm.design_id, d.id);
+    assert.equal(q.body.items[0].dfm.parts[0].flat_pattern.k_factor, 0.38);
+    assert.ok(Math.abs(q.body.items[1].dfm.parts[0].flat_pattern.k_factor - 0.42) < 1e-6);
+    // the stored design itself is unchanged
+    const again = await a.get(`/v1/designs/${d.id}`);
+    assert.deepEqual(again.body.parts[0].flat_pattern, stored);
   });
 });

@@ -4,10 +4,10 @@ import { analyzeModel, type AnalyzedModel } from '@kerf/engine';
 import { EngineError, type Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog, catalogEntries, findHardware, hardwareModelGlb, type Catalog, type CatalogKind as EngineCatalogKind, type Hardware } from '@kerf/engine/catalog/index.ts';
 import { productionFilesForModel } from '@kerf/engine/files/generate.ts';
-import { withBendGeometry } from '@kerf/engine/dfm/index.ts';
+import { materialKFactors, withBendGeometry } from '@kerf/engine/dfm/index.ts';
 import { writeGlb } from '@kerf/engine/files/glb.ts';
 import { fileNameOf } from '@kerf/engine/files/kinds.ts';
-import type { AnalysisOutput, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
+import type { AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
 
 const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
@@ -42,7 +42,7 @@ export class LocalEngine implements EngineApi {
 
   constructor(private readonly baseUrl: string) {}
 
-  async analyze(bytes: Uint8Array, options: { fileName: string; kFactor?: number }): Promise<AnalysisOutput> {
+  async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
     const model = await analyzeModel(bytes, options);
     // Bend lines and flange lengths come from the flat: the minimum-flange DFM rule needs them.
     const d = withBendGeometry(model);
@@ -51,6 +51,10 @@ export class LocalEngine implements EngineApi {
 
   async catalog(kind: CatalogKind): Promise<CatalogEntry[]> {
     return catalogEntries(this.catalogData, KIND_NAMES[kind], { baseUrl: this.baseUrl }) as CatalogEntry[];
+  }
+
+  async materialKFactors(design: Design, configuration: Configuration): Promise<Record<string, number>> {
+    return materialKFactors(design, configuration, this.catalogData);
   }
 
   async dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome> {

@@ -4,7 +4,7 @@
 import { createEngine, type Engine } from '@kerf/engine/pool/index.ts';
 import type { Design } from '@kerf/engine/contract.ts';
 import { fileNameOf } from '@kerf/engine/files/kinds.ts';
-import type { AnalysisOutput, Configuration, EngineFile, ProductionFileKind } from '@kerf/usecases/engine-api.ts';
+import type { AnalysisOutput, AnalyzeRequest, Configuration, EngineFile, ProductionFileKind } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
 import { LocalEngine } from './engine-local.ts';
 
@@ -27,7 +27,7 @@ export class PoolEngine extends LocalEngine {
     this.pool = createEngine({ threads: options.threads, timeoutMs: options.timeoutMs, maxMemoryMb: options.maxMemoryMb });
   }
 
-  override async analyze(bytes: Uint8Array, options: { fileName: string; kFactor?: number }): Promise<AnalysisOutput> {
+  override async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
     const d = await this.pool.analyze(bytes, options);
     return { suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
   }

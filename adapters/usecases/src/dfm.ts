@@ -10,6 +10,7 @@ import type { Configuration, DfmOutcome, ProductionFileKind } from './engine-api
 import { ApiError, invalid, notFound } from './errors.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { newId } from './ids.ts';
+import { designForConfiguration, withFlatsUsed } from './material-flats.ts';
 
 export const PRODUCTION_FILES_JOB = 'production_files';
 
@@ -43,10 +44,12 @@ export async function computeDfm(ctx: UseCaseContext, design: Design, configurat
 }
 
 export async function createDfmReport(ctx: UseCaseContext, accountId: string, req: DfmRequest, paramPrefix = ''): Promise<DfmDoc> {
-  const { design } = await requireReadyDesign(ctx, accountId, req.design_id, `${paramPrefix}design_id`);
+  const ready = await requireReadyDesign(ctx, accountId, req.design_id, `${paramPrefix}design_id`);
+  // The flats (and so every flat-based check) use the configured materials' K-factors.
+  const { design } = await designForConfiguration(ctx, ready.row, ready.design, req.configuration);
   const id = newId('dfm');
   const report = await computeDfm(ctx, design, req.configuration ?? {}, { id, generateProductionFiles: req.generate_production_files !== false, paramPrefix });
-  return storeDfmReport(ctx, accountId, report);
+  return storeDfmReport(ctx, accountId, withFlatsUsed(report, design));
 }
 
 /** Keeps an engine DFM report (from /v1/dfm or inside a quote) and starts its production files. */

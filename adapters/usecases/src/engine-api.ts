@@ -19,6 +19,14 @@ export interface AnalysisOutput {
   files?: EngineFile[];
 }
 
+export interface AnalyzeRequest {
+  fileName: string;
+  /** explicit K-factor for every flat */
+  kFactor?: number;
+  /** explicit K-factor by part id (a configured material's), wins over kFactor */
+  kFactorByPart?: Record<string, number>;
+}
+
 export type CatalogKind =
   | 'materials'
   | 'tube_profiles'
@@ -73,7 +81,12 @@ export interface QuoteOutcome {
 
 export interface EngineApi {
   /** Throws EngineError (invalid_step, empty_model, ...) for files it cannot analyze. */
-  analyze(bytes: Uint8Array, options: { fileName: string; kFactor?: number }): Promise<AnalysisOutput>;
+  analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput>;
+  /**
+   * Part id -> the K-factor its configured material gives, for the parts whose flat was computed
+   * with another K (empty: the design's flats already fit the configuration). Pure and fast.
+   */
+  materialKFactors(design: Design, configuration: Configuration): Promise<Record<string, number>>;
   catalog(kind: CatalogKind): Promise<CatalogEntry[]>;
   /** Throws EngineError invalid_configuration (with `param`) for a malformed configuration. */
   dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome>;

@@ -9,6 +9,7 @@ export * from './files.ts';
 export * from './dfm.ts';
 export * from './quotes.ts';
 export * from './review-links.ts';
+export * from './material-flats.ts';
 export * from './jobs.ts';
 export { analysisJob, FILE_QUOTE_JOB } from './analysis-job.ts';
 import type { JobKindHandlers } from './jobs.ts';

@@ -10,6 +10,7 @@ import { collection, isoPlus, publicView, type Doc } from './documents.ts';
 import type { Configuration } from './engine-api.ts';
 import { invalid, notFound } from './errors.ts';
 import { newId } from './ids.ts';
+import { designForConfiguration, kMapKey, withFlatsUsed } from './material-flats.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { FILE_QUOTE_JOB } from './analysis-job.ts';
 
@@ -51,15 +52,29 @@ function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus): Quote
 
 /** DFM and price every item through the engine, keep each item's DFM report, and build the quote. */
 async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, req: QuoteRequest): Promise<QuoteDoc> {
+  // Each item's design with the flats its configured materials call for. The engine looks designs up
+  // by the item's design_id; an item whose materials give the same design other flats than an
+  // earlier item's is given its own key (the design keeps its id, so the quote still names it).
   const designs: Record<string, Design> = {};
+  const keyOf = new Map<string, string>();
+  const itemRequests: QuoteItemRequest[] = [];
   for (let i = 0; i < req.items.length; i++) {
-    const designId = req.items[i].design_id;
-    if (!designs[designId]) designs[designId] = (await requireReadyDesign(ctx, accountId, designId, `items[${i}].design_id`)).design;
+    const item = req.items[i];
+    const ready = await requireReadyDesign(ctx, accountId, item.design_id, `items[${i}].design_id`);
+    const { design, kFactorByPart } = await designForConfiguration(ctx, ready.row, ready.design, item.configuration);
+    const variant = `${item.design_id}\u0000${kMapKey(kFactorByPart)}`;
+    let key = keyOf.get(variant);
+    if (key === undefined) {
+      key = designs[item.design_id] === undefined ? item.design_id : `${item.design_id}~${keyOf.size}`;
+      keyOf.set(variant, key);
+      designs[key] = design;
+    }
+    itemRequests.push(key === item.design_id ? item : { ...item, design_id: key });
   }
   const dfmIds = req.items.map(() => newId('dfm'));
   let priced;
   try {
-    priced = await ctx.engine.quote(req, designs, { id, now: ctx.now().toISOString(), dfmId: (i) => dfmIds[i] });
+    priced = await ctx.engine.quote({ ...req, items: itemRequests }, designs, { id, now: ctx.now().toISOString(), dfmId: (i) => dfmIds[i] });
   } catch (err) {
     if (err instanceof EngineError && err.code === 'invalid_configuration') {
       throw invalid('invalid_configuration', err.message, (err as EngineError & { param?: string }).param ?? 'items');
@@ -67,7 +82,12 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     throw err;
   }
   const items = [];
-  for (const item of priced.items) items.push({ ...item, dfm: await storeDfmReport(ctx, accountId, item.dfm) });
+  for (let i = 0; i < priced.items.length; i++) {
+    const item = priced.items[i];
+    const used = designs[itemRequests[i]?.design_id ?? item.design_id];
+    const dfm = used ? withFlatsUsed(item.dfm, used) : item.dfm;
+    items.push({ ...item, dfm: await storeDfmReport(ctx, accountId, dfm) });
+  }
   return { ...priced, id, object: 'quote', status: priced.status, status_url: quoteUrl(ctx, id), items, error: null };
 }
 

@@ -9,4 +9,4 @@ export * as rules from './rules.ts';
 export { sheetPart, tubePart, designOf } from './examples.ts';
 export { flangeLengths } from './flange.ts';
 export { withBendGeometry } from './bend-geometry.ts';
-export { designKFactor, partKFactor } from './k-factor.ts';
+export { designKFactor, partKFactor, materialKFactors, K_FACTOR_SAME } from './k-factor.ts';

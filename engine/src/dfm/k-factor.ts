@@ -30,3 +30,28 @@ export function designKFactor(design: Design, configuration: unknown, catalog: C
   }
   return ks.size === 1 ? [...ks][0] : null;
 }
+
+/** K-factors closer than this give the same flat to well under 0.01 mm. */
+export const K_FACTOR_SAME = 1e-4;
+
+/**
+ * Per bent sheet part whose configured material gives a K-factor other than the one its flat was
+ * computed with: part id -> that K (for analyze's `kFactorByPart`). Empty when every flat already
+ * uses its material's K or no material is configured. A malformed configuration gives {}: the DFM
+ * report is where it is refused, with the field named.
+ */
+export function materialKFactors(design: Design, configuration: unknown, catalog: Catalog): Record<string, number> {
+  let config;
+  try { config = parseConfiguration(configuration); } catch { return {}; }
+  const ix = indexCatalog(catalog);
+  const out: Record<string, number> = {};
+  for (const part of design.parts) {
+    if (part.suggested_process !== 'sheet_metal' || part.bends.length === 0 || !part.flat_pattern) continue;
+    const id = effectiveSelections(config, part.id).selections.material_id;
+    const m = id ? ix.materials.get(id) : undefined;
+    if (!m || !m.bendable) continue;
+    const k = partKFactor(part, m);
+    if (k !== null && Math.abs(k - part.flat_pattern.k_factor) > K_FACTOR_SAME) out[part.id] = k;
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+// The design as a configuration sees it (contract: "the flat pattern of a design uses the K-factor of
+// the material when one is configured, else the default for the detected thickness"). A stored
+// design's flats use the default K; when the configured materials give some parts another K, the
+// engine re-analyzes the stored source with those K values. The result is kept per (design, K map)
+// in the store, so each distinct configuration costs one analysis, in the worker pool.
+import { createHash } from 'node:crypto';
+import type { Design } from '@kerf/engine/contract.ts';
+import type { UseCaseContext } from './context.ts';
+import { toPublicDesign, type DesignResult, type DesignRow } from './designs.ts';
+import type { AnalysisOutput, Configuration } from './engine-api.ts';
+import { ApiError } from './errors.ts';
+
+export interface ConfiguredDesign {
+  design: Design;
+  /** part id -> the material K-factor its flat was recomputed with (empty: the stored flats fit) */
+  kFactorByPart: Record<string, number>;
+}
+
+/** Stable name of a K map: the same map always finds the same cached analysis. */
+export function kMapKey(kFactorByPart: Record<string, number>): string {
+  const canonical = Object.keys(kFactorByPart).sort().map((id) => `${id}=${kFactorByPart[id]}`).join(';');
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 24);
+}
+
+export function materialFlatKey(designId: string, kFactorByPart: Record<string, number>): string {
+  return `designs/${designId}/material-k/${kMapKey(kFactorByPart)}.json`;
+}
+
+type CachedAnalysis = Omit<AnalysisOutput, 'files'>;
+
+/** The ready design `row` with the flats its configuration's materials call for. */
+export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow, design: Design, configuration: Configuration | undefined): Promise<ConfiguredDesign> {
+  // A K-factor given explicitly at upload is the customer's own choice for every flat: it stays.
+  if (typeof row.options.kFactor === 'number') return { design, kFactorByPart: {} };
+  const kFactorByPart = await ctx.engine.materialKFactors(design, configuration ?? {});
+  if (Object.keys(kFactorByPart).length === 0) return { design, kFactorByPart };
+  const key = materialFlatKey(row.id, kFactorByPart);
+  let analysis: CachedAnalysis;
+  const cached = await ctx.store.blobs.get(key);
+  if (cached) {
+    analysis = JSON.parse(cached.toString('utf8')) as CachedAnalysis;
+  } else {
+    const source = await ctx.store.blobs.get(row.sourceBlobKey);
+    if (!source) throw new ApiError(404, 'not_found_error', 'file_unavailable', 'The uploaded file is no longer stored; its flat cannot be recomputed for the configured material.', { param: 'design_id' });
+    const kFactor = typeof row.options.kFactor === 'number' ? row.options.kFactor : undefined;
+    const { files: _files, ...out } = await ctx.engine.analyze(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), { fileName: row.name, kFactor, kFactorByPart });
+    void _files;
+    analysis = out;
+    await ctx.store.blobs.put(key, Buffer.from(JSON.stringify(analysis), 'utf8'), { contentType: 'application/json' });
+    ctx.log.info({ design_id: row.id, k_factor_by_part: kFactorByPart }, 'design re-analyzed with the configured materials\' K-factors');
+  }
+  const result: DesignResult = { ...(row.result as DesignResult), ...analysis };
+  return { design: toPublicDesign(ctx, { ...row, result }), kFactorByPart };
+}
+
+/**
+ * Each part of a DFM report states the flat it was checked (and priced) with: `flat_pattern` with
+ * the K-factor used, from the configured design.
+ */
+export function withFlatsUsed<R extends { parts: Array<Record<string, unknown> & { part_id: string }> }>(report: R, design: Design): R {
+  const flats = new Map(design.parts.map((p) => [p.id, p.flat_pattern]));
+  return { ...report, parts: report.parts.map((p) => ({ ...p, flat_pattern: flats.get(p.part_id) ?? null })) };
+}
