@@ -123,3 +123,15 @@ test('bestRigid recovers a rotation from exact corresponding points and never re
   const got = bestRigid(from, from.map((p) => applyRigid(m, p)));
   for (const p of from) assert.ok(norm(sub(applyRigid(got, p), applyRigid(m, p))) < 1e-9);
 });
+
+test('a plain tube (every face centred on its axis) is one part however it is turned', async () => {
+  const [t] = await importFixture('tubes/round-32x2-l100.step');
+  const copies = [
+    t,
+    moved(t, { rotation: rotation([0, 0, 1], 90), translation: [100, 0, 0] }, 'b'),
+    moved(t, { rotation: rotation([1, 1, 0], 33), translation: [0, 300, 10] }, 'c'),
+    mirrored(t, 'mirror'),
+  ].map(buildSolid);
+  const groups = groupInstances(copies);
+  assert.deepEqual(groups.map((g) => g.members.length), [4]);
+});

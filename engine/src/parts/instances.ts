@@ -2,7 +2,7 @@
 // motion (rotation + translation, no reflection) maps one onto the other. A mirror image is a
 // different part unless the part is itself mirror-symmetric (then a proper rotation maps it too).
 import type { Rigid, Solid, Surface, Vec3 } from '../geometry/model.ts';
-import { cross, dot, norm, normalize, point, scale, sub } from '../geometry/vec.ts';
+import { basisOf, cross, dot, norm, normalize, point, scale, sub } from '../geometry/vec.ts';
 import { massProperties, type MassProperties } from './mass.ts';
 import { applyRigid, IDENTITY, rotate } from './rigid.ts';
 import { bestRigid } from './align.ts';
@@ -91,6 +91,33 @@ function candidateRotations(a: SolidSignature, b: SolidSignature): Rotation[] {
   return deg01 ? anchoredRotations(a, b, [a2, b2]) : anchoredRotations(a, b, [a0, b0]);
 }
 
+/**
+ * A part whose faces all centre on its axis (a plain tube, a washer, a disc): the exact corners
+ * (seam vertices) fix the turn about the axis; without any off-axis corner every turn is the same.
+ */
+function revolutionRotations(a: SolidSignature, b: SolidSignature, axis: [Vec3, Vec3]): Rotation[] {
+  const ca = a.mass.centroid, cb = b.mass.centroid;
+  const looseR = FACE_POSITION_RELATIVE_TOLERANCE * a.size;
+  const split = (c: Vec3, centre: Vec3, u: Vec3): { h: number; radial: Vec3 } => { const d = sub(c, centre); const h = dot(d, u); return { h, radial: sub(d, scale(u, h)) }; };
+  const out: Rotation[] = [];
+  const anchor = a.corners.map((c) => split(c, ca, axis[0])).sort((x, y) => norm(y.radial) - norm(x.radial))[0];
+  for (const s of [1, -1]) {
+    const ub = scale(axis[1], s);
+    if (!anchor || norm(anchor.radial) <= 1e-6 * a.size) {
+      out.push(rotationBetween(axis[0], basisOf(axis[0])[0], ub, basisOf(ub)[0]));
+      continue;
+    }
+    const da = normalize(anchor.radial);
+    for (const c of b.corners) {
+      const sb = split(c, cb, ub);
+      if (Math.abs(sb.h - anchor.h) > looseR || Math.abs(norm(sb.radial) - norm(anchor.radial)) > looseR) continue;
+      out.push(rotationBetween(axis[0], da, ub, normalize(sb.radial)));
+      if (out.length > 64) return out;
+    }
+  }
+  return out;
+}
+
 /** Rotations that map an anchor face of a (far from the centroid) onto each candidate face of b. */
 function anchoredRotations(a: SolidSignature, b: SolidSignature, axis: [Vec3, Vec3] | null): Rotation[] {
   const ca = a.mass.centroid, cb = b.mass.centroid;
@@ -101,7 +128,7 @@ function anchoredRotations(a: SolidSignature, b: SolidSignature, axis: [Vec3, Ve
     .filter((x) => x.r > 1e-3 * a.size)
     .sort((x, y) => y.r - x.r);
   const anchor = ordered[0];
-  if (!anchor) return [];
+  if (!anchor) return axis ? revolutionRotations(a, b, axis) : [];
   const fa = a.faces[anchor.i];
   const looseR = FACE_POSITION_RELATIVE_TOLERANCE * a.size;
   const out: Rotation[] = [];
