@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { importStep } from '../src/import/index.ts';
 import { splitShells } from '../src/import/split.ts';
@@ -134,4 +134,18 @@ test('a plain tube (every face centred on its axis) is one part however it is tu
   ].map(buildSolid);
   const groups = groupInstances(copies);
   assert.deepEqual(groups.map((g) => g.members.length), [4]);
+});
+
+test('every real corpus part and three rigidly moved copies of it are one part', async () => {
+  const dir = root + '../shared/corpus/real/';
+  const moves: Rigid[] = [
+    { rotation: rotation([0, 0, 1], 90), translation: [50, 0, 0] },
+    { rotation: rotation([1, 2, 3], 71), translation: [0, -40, 900] },
+    { rotation: rotation([0, 1, 0], 180), translation: [0, 0, 0] },
+  ];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.step'))) {
+    const [s] = await importStep(readFileSync(dir + file));
+    const groups = groupInstances([s, ...moves.map((m, i) => moved(s, m, `copy ${i}`))].map(buildSolid));
+    assert.deepEqual(groups.map((g) => g.members.length), [4], file);
+  }
 });
