@@ -55,17 +55,37 @@ test('simplifyContour merges collinear lines (even a back-and-forth) and co-circ
   assert.ok(Math.abs(contourArea(s) - (100 + Math.PI * 25 / 2)) < 1e-9);
 });
 
-test('flatOverlaps: a simple outline with a hole is fine, a self-crossing outline or a hole across the edge is not', () => {
+test('flatOverlaps: a simple outline with a hole is fine, a self-crossing outline or a hole across the edge overlaps', () => {
   const square = polygon([[0, 0], [10, 0], [10, 10], [0, 10]]);
   const hole: Contour = [{ kind: 'arc', center: [5, 5], radius: 2, startDegrees: 0, endDegrees: -360, ccw: false }];
-  assert.equal(flatOverlaps([square, hole]), false);
+  assert.equal(flatOverlaps([square, hole]), null);
   const bowtie = polygon([[0, 0], [10, 10], [10, 0], [0, 10]]);
-  assert.equal(flatOverlaps([bowtie]), true);
+  assert.equal(flatOverlaps([bowtie])?.kind, 'overlap');
   const crossing: Contour = [{ kind: 'arc', center: [9, 5], radius: 2, startDegrees: 0, endDegrees: -360, ccw: false }];
-  assert.equal(flatOverlaps([square, crossing]), true);
+  assert.equal(flatOverlaps([square, crossing])?.kind, 'overlap');
   // two flanges unfolded onto each other: an outline that runs back over its own edge
   const folded = polygon([[0, 0], [10, 0], [10, 5], [4, 5], [4, -3], [2, -3], [2, 8], [0, 8]]);
-  assert.equal(flatOverlaps([folded]), true);
+  assert.equal(flatOverlaps([folded])?.kind, 'overlap');
+});
+
+test('flatOverlaps: flanges that only touch (closed-corner seam, or a crossing within the 0.01 mm tolerance) touch, not overlap', () => {
+  // a zero-width slit: the outline runs out and back along the same line (a seam cut in the flat)
+  const slit = polygon([[0, 0], [10, 0], [10, 4], [6, 4], [6, 3], [6, 2], [6, 3], [6, 4], [0, 4]]);
+  assert.equal(flatOverlaps([slit])?.kind, 'touch');
+  // the support-frame lesson: a 0.002 mm sliver bend makes the foot's edge cross the flange's bend strip
+  // by 0.002 mm at the closed corner; 0.05 mm would be material needed twice
+  const corner = (d: number) => polygon([[-16.5, -10], [5, -10], [5, 5], [1.5, 5], [1.5, 0.536], [0.002, 0.536], [0.002, -d], [0.964, -d], [0.964, 0], [-16.5, 0]]);
+  assert.equal(flatOverlaps([corner(0.002)])?.kind, 'touch');
+  assert.equal(flatOverlaps([corner(0.05)])?.kind, 'overlap');
+  const o = flatOverlaps([corner(0.05)])!;
+  assert.ok(Math.abs(o.at[0] - 0.002) < 1e-9 && Math.abs(o.at[1]) < 1e-9, JSON.stringify(o));
+  // a fine-sampled arc crossing deep into another flange is an overlap however short its pieces are
+  const lobe: Contour = [
+    { kind: 'line', a: [0, 0], b: [10, 0] }, { kind: 'line', a: [10, 0], b: [10, 5] }, { kind: 'line', a: [10, 5], b: [4, 5] },
+    { kind: 'line', a: [4, 5], b: [4, -1] }, { kind: 'arc', center: [3, -1], radius: 1, startDegrees: 0, endDegrees: -180, ccw: false },
+    { kind: 'line', a: [2, -1], b: [2, 8] }, { kind: 'line', a: [2, 8], b: [0, 8] }, { kind: 'line', a: [0, 8], b: [0, 0] },
+  ];
+  assert.equal(flatOverlaps([lobe])?.kind, 'overlap');
 });
 
 test('classifyHole: circle, slot (width as diameter, centre between the arc centres), other', () => {

@@ -14,7 +14,7 @@ import { flatOverlaps } from './overlap.ts';
 import { compose } from './rigid3.ts';
 import { applyRigid2, contourArea, contourCentroid, contourLength, transformContour, type Rigid2 } from './segments.ts';
 import { measureThickness, sheetPlanes } from './thickness.ts';
-import { findSeams, hasCoaxialFace, oppositeRadius, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
+import { findSeams, flatPoint, hasCoaxialFace, oppositeRadius, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
 
 export interface SheetOptions { /** explicit K-factor; default from the detected r/t */ kFactor?: number }
 
@@ -117,10 +117,15 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
     return { loop: l, countersink: cs };
   });
 
-  if (flatOverlaps([outerLoop.contour, ...inner])) {
-    return refuse('touching_flanges', seams.size > 0
-      ? `flanges meet at ${seams.size / 2} closed corner edge(s) and touch or overlap once unfolded: the flat would cut through itself (add corner reliefs or a gap)`
-      : 'flanges overlap or touch once unfolded, so the flat pattern would cut through itself');
+  const overlap = flatOverlaps([outerLoop.contour, ...inner]);
+  if (overlap?.kind === 'touch' && seams.size === 0) {
+    warnings.push({ code: 'closed_corner', message: 'flanges touch in the flat along a closed-corner seam: the cut separates them and the kerf leaves the corner gap (weld or leave a seam)' });
+  }
+  if (overlap?.kind === 'overlap') {
+    const where = modelPointAt(solid, u, overlap.at).map((x) => x.toFixed(2)).join(', ');
+    return refuse('touching_flanges', `the flat overlaps itself near (${where}) of the model: ${seams.size > 0
+      ? `flanges meet at ${seams.size / 2} closed corner edge(s) and cross once unfolded (add corner reliefs or a gap)`
+      : 'material on both sides of a bend would need the same place in the flat (a face reaching past its bend, or flanges crossing once unfolded); add a relief or gap'}`);
   }
 
   // place the flat on its smallest enclosing rectangle
@@ -187,6 +192,21 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
   };
   const frame = compose(rigid2As3(m), u.maps.get(root.id)!.motion);
   return { kind: 'sheet', thickness, frame, bends, holes, flat, warnings };
+}
+
+/** The skin vertex whose flat image lies nearest a flat point: where a flat problem is on the part. */
+function modelPointAt(solid: Solid, u: Unfolding, at: Vec2): [number, number, number] {
+  let best: [number, number, number] = [NaN, NaN, NaN], bestD = Infinity;
+  for (const f of u.skin) {
+    const map = u.maps.get(f)!;
+    for (const v of solid.faces[f].vertices) {
+      const p: [number, number, number] = [solid.points[v * 3], solid.points[v * 3 + 1], solid.points[v * 3 + 2]];
+      const q = flatPoint(map, p);
+      const d = Math.hypot(q[0] - at[0], q[1] - at[1]);
+      if (d < bestD) { bestD = d; best = p; }
+    }
+  }
+  return best;
 }
 
 /** Material centroid offsets this small from the rectangle's centre are symmetric, mm. */
