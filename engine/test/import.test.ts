@@ -77,3 +77,13 @@ test('a shell with a small gap is still a solid (flagged); a lone face is a surf
   assert.ok(surface.boundaryEdges > 0);
   assert.equal(isSolidShell(surface), false);
 });
+
+test('a STEP writer placeholder name is not used as the part name', async () => {
+  const text = new TextDecoder('latin1').decode(fixture('sheet/l_t2_r2.step'));
+  const named = (await importStep(fixture('sheet/l_t2_r2.step')))[0].name;
+  assert.ok(named.length > 0 && !/translator/i.test(named));
+  const renamed = text.split(`'${named}'`).join(`'Open CASCADE STEP translator 7.8 1'`);
+  assert.notEqual(renamed, text, 'the fixture carries its product name');
+  const [s] = await importStep(new TextEncoder().encode(renamed));
+  assert.equal(s.name, 'Solid 1');
+});

@@ -15,8 +15,12 @@ export const IMPORT_PARAMS: OcctParams = { linearUnit: 'millimeter' };
 function toFloat64(a: ArrayLike<number>): Float64Array { return a instanceof Float64Array ? a : Float64Array.from(a); }
 function toUint32(a: ArrayLike<number>): Uint32Array { return a instanceof Uint32Array ? a : Uint32Array.from(a); }
 
+/** Names a STEP writer puts when the CAD model had none: not worth showing as a part name. */
+const PLACEHOLDER_NAME = /^(open cascade step translator\b.*|none|unnamed|\$)$/i;
+
 function meshName(mesh: OcctMesh, i: number): string {
-  return typeof mesh.name === 'string' && mesh.name.trim() ? mesh.name.trim() : `Solid ${i + 1}`;
+  const name = typeof mesh.name === 'string' ? mesh.name.trim() : '';
+  return name && !PLACEHOLDER_NAME.test(name) ? name : `Solid ${i + 1}`;
 }
 
 function noSolid(bytes: Uint8Array): EngineError {
