@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { Client, clientsFor, stepForm } from './helpers/client.ts';
 import { materialFlatKey } from '@kerf/usecases/material-flats.ts';
+import type { PoolEngine } from '../service/src/engine-pool.ts';
 
 const fixture = (rel: string): string => new URL(`../fixtures/${rel}`, import.meta.url).pathname;
 /** A Friday: the ship dates must skip the weekend. */
@@ -95,5 +96,26 @@ describe('manufacturing facts over REST (pool engine)', () => {
     // the stored design itself is unchanged
     const again = await a.get(`/v1/designs/${d.id}`);
     assert.deepEqual(again.body.parts[0].flat_pattern, stored);
+  });
+
+  it('an assembly\'s model, image and a part\'s source STEP are made in the worker pool, once', async () => {
+    const engine = t.service.ctx.engine as PoolEngine;
+    const d = await analyzed(a, 'assembly/asm_brackets_mirror.step');
+    assert.ok(d.parts.length > 1 || d.part_instances.length > 1, 'a multi-solid design');
+    const ran = (): number => engine.stats().completed;
+    const before = ran();
+    const glb = await a.download(`/v1/designs/${d.id}/model`);
+    assert.equal(Buffer.from(glb.bytes.subarray(0, 4)).toString('latin1'), 'glTF');
+    assert.equal(ran(), before + 1, 'the design model came from a pool job');
+    const img = await a.download(`/v1/designs/${d.id}/image?format=svg`);
+    assert.match(Buffer.from(img.bytes).toString('utf8'), /<svg/);
+    assert.equal(ran(), before + 2, 'the design image came from a pool job');
+    const step = await a.download(`/v1/designs/${d.id}/parts/${d.parts[0].id}/step?view=source`);
+    assert.match(Buffer.from(step.bytes.subarray(0, 20)).toString('latin1'), /^ISO-10303-21/);
+    assert.equal(ran(), before + 3, 'the part source STEP came from a pool job');
+    // kept: asking again makes nothing
+    await a.download(`/v1/designs/${d.id}/model`);
+    await a.download(`/v1/designs/${d.id}/parts/${d.parts[0].id}/step?view=source`);
+    assert.equal(ran(), before + 3);
   });
 });

@@ -5,7 +5,7 @@ import { EngineError, type Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog, catalogEntries, findHardware, hardwareModelGlb, type Catalog, type CatalogKind as EngineCatalogKind, type Hardware } from '@kerf/engine/catalog/index.ts';
 import { productionFilesForModel } from '@kerf/engine/files/generate.ts';
 import { materialKFactors, withBendGeometry } from '@kerf/engine/dfm/index.ts';
-import { writeGlb } from '@kerf/engine/files/glb.ts';
+import { designFileOf, isDesignFileName } from '@kerf/engine/design-files.ts';
 import { fileNameOf } from '@kerf/engine/files/kinds.ts';
 import type { AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
@@ -91,16 +91,12 @@ export class LocalEngine implements EngineApi {
 
   async designFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null> {
     const model = await this.model(input.source, input.design);
-    const { partId, rest } = splitName(input.name);
-    if (!partId) {
-      if (rest === 'model.glb') return file(rest, designGlb(model));
-      const img = /^image-([a-z]+)-(\d+)\.(svg|png)$/.exec(rest);
-      if (!img) return null;
-      // The design image shows its largest part (a whole-assembly view is not drawn yet).
-      const largest = [...model.parts].sort((a, b) => b.solid.volume - a.solid.volume)[0];
-      if (!largest) return null;
-      return this.partImage(input.source, model, largest.part.id, img[1], Number(img[2]), img[3] as 'svg' | 'png', rest);
+    if (isDesignFileName(input.name)) {
+      const bytes = await designFileOf(input.source, model, input.name);
+      return bytes ? file(splitName(input.name).rest, bytes) : null;
     }
+    const { partId, rest } = splitName(input.name);
+    if (!partId) return null;
     const mp = model.parts.find((p) => p.part.id === partId);
     if (!mp) return null;
     const single = async (kind: string, name: string): Promise<EngineFile | null> => {
@@ -113,12 +109,6 @@ export class LocalEngine implements EngineApi {
       case 'flat.glb': return single('production_flat_model', rest);
       case 'normalized.step': return single('production_step', rest);
       case 'flat.step': return single('production_flat_step', rest);
-      case 'source.step': {
-        // The part's own geometry as uploaded: the exact solid in file coordinates.
-        const files = await productionFilesForModel(input.source, [{ ...mp, frame: IDENTITY }], { partIds: [partId], kinds: ['production_step'] });
-        const bytes = files[partId]?.production_step;
-        return bytes ? file(rest, bytes) : null;
-      }
     }
     const img = /^image-([a-z]+)-(\d+)\.(svg|png)$/.exec(rest);
     if (img) return this.partImage(input.source, model, partId, img[1], Number(img[2]), img[3] as 'svg' | 'png', rest);
@@ -139,22 +129,4 @@ export class LocalEngine implements EngineApi {
   }
 
   async close(): Promise<void> {}
-}
-
-const IDENTITY = { rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as [[number, number, number], [number, number, number], [number, number, number]], translation: [0, 0, 0] as [number, number, number] };
-
-/** Every solid of the file, in file coordinates, as one mesh. */
-function designGlb(model: AnalyzedModel): Uint8Array {
-  let nPos = 0, nIdx = 0;
-  for (const s of model.solids) { nPos += s.points.length; nIdx += s.triangles.length; }
-  const positions = new Float64Array(nPos);
-  const indices = new Uint32Array(nIdx);
-  let p = 0, q = 0;
-  for (const s of model.solids) {
-    const base = p / 3;
-    positions.set(s.points, p);
-    for (let i = 0; i < s.triangles.length; i++) indices[q + i] = s.triangles[i] + base;
-    p += s.points.length; q += s.triangles.length;
-  }
-  return writeGlb({ positions, indices }, { name: model.design.name });
 }

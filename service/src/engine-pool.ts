@@ -1,9 +1,10 @@
 // EngineApi over the engine's worker pool: the heavy work (STEP import, recognition, production
 // files, images) runs in worker threads with per-job time and memory limits, so the event loop keeps
 // answering requests and renewing job leases. DFM and pricing are pure and fast: they stay in-process.
-import { createEngine, type Engine } from '@kerf/engine/pool/index.ts';
+import { createEngine, type Engine, type EngineStats } from '@kerf/engine/pool/index.ts';
 import type { Design } from '@kerf/engine/contract.ts';
 import { fileNameOf } from '@kerf/engine/files/kinds.ts';
+import { isDesignFileName } from '@kerf/engine/design-files.ts';
 import type { AnalysisOutput, AnalyzeRequest, Configuration, EngineFile, ProductionFileKind } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
 import { LocalEngine } from './engine-local.ts';
@@ -66,9 +67,18 @@ export class PoolEngine extends LocalEngine {
         return bytes ? { name: rest, bytes, contentType: contentTypeOf(rest) } : null;
       }
     }
-    // Design-level files and a part's source STEP in file coordinates: in-process.
-    return super.designFile(input);
+    // Design-level files and a part's source STEP in file coordinates: in the pool too, so the
+    // event loop never runs the importer or a writer.
+    if (isDesignFileName(input.name)) {
+      const bytes = await this.pool.designFile(input.source, { name: input.name, fileName: input.design.name });
+      const name = input.name.split('/').pop()!;
+      return bytes ? { name, bytes, contentType: contentTypeOf(name) } : null;
+    }
+    return null;
   }
+
+  /** Jobs the worker pool has run (and is running): what reached the threads, not the event loop. */
+  stats(): EngineStats { return this.pool.stats(); }
 
   /** Called after the job worker has finished or released its jobs: anything still running is abandoned. */
   override async close(): Promise<void> {

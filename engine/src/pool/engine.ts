@@ -11,6 +11,7 @@ import { Piscina } from 'piscina';
 import { EngineError, type Design } from '../contract.ts';
 import type { AnalyzeOptions } from '../analyze.ts';
 import type { GenerateOptions, ProductionFiles } from '../files/generate.ts';
+import type { DesignFileOptions } from '../design-files.ts';
 import type { JobOp, JobReply, JobRequest, WorkerSettings } from './protocol.ts';
 
 export interface EngineOptions {
@@ -35,6 +36,8 @@ export interface Engine {
   /** quote() of engine/src/pricing, same arguments */
   quote(...args: unknown[]): Promise<unknown>;
   generateProductionFiles(stepBytes: Uint8Array, options?: Omit<GenerateOptions, 'onFile'>): Promise<ProductionFiles>;
+  /** designFile() of engine/src/design-files.ts: design model, design image, a part's source STEP */
+  designFile(stepBytes: Uint8Array, options: DesignFileOptions): Promise<Uint8Array | null>;
   stats(): EngineStats;
   /** Finishes running and queued jobs, then stops the threads; `force` fails them instead. */
   close(options?: { force?: boolean }): Promise<void>;
@@ -190,6 +193,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const { onFile: _ignored, ...plain } = (opts ?? {}) as GenerateOptions; // a callback cannot cross threads
       return pool.run('files', [bytes, plain]) as Promise<ProductionFiles>;
     },
+    designFile: (bytes, opts) => pool.run('designFile', [bytes, opts]) as Promise<Uint8Array | null>,
     stats: () => pool.stats(),
     close: (o) => pool.close(o),
   };

@@ -17,6 +17,7 @@ const OPS: Record<string, () => Promise<Handler>> = {
     return async (bytes: Uint8Array, opts: object) => withBendGeometry(await analyzeModel(bytes, opts));
   },
   files: async () => (await import('../files/generate.ts')).generateProductionFiles,
+  designFile: async () => (await import('../design-files.ts')).designFile,
   dfm: async () => namedExport(['../dfm/index.ts'], 'dfm'),
   quote: async () => namedExport(['../pricing/index.ts', '../quote/index.ts'], 'quote'),
 };
