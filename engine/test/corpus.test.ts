@@ -22,8 +22,10 @@ const EXPECTED: Record<string, { process: 'sheet_metal' | 'tube_laser'; manufact
   'ender3-y-motor-holder.step': { process: 'sheet_metal', manufacturable: true, thickness: 3 },
   'ender3-z-stent.step': { process: 'sheet_metal', manufacturable: true, thickness: 3 },
   'ender3-y-limit-switch-bracket.step': { process: 'sheet_metal', manufacturable: true, thickness: 5 },
-  'ender3-sheetmetal-enclosure-bottom.step': { process: 'sheet_metal', manufacturable: true, thickness: 0.8, todo: 'sheet recognition refuses this bent enclosure (two B-spline corner faces) for now' },
-  'thunderscope-pcie-bracket.step': { process: 'sheet_metal', manufacturable: true, todo: 'sheet recognition refuses this bent PCIe bracket for now' },
+  'ender3-sheetmetal-enclosure-bottom.step': { process: 'sheet_metal', manufacturable: true, thickness: 0.8 },
+  'ender3-sheetmetal-enclosure-top.step': { process: 'sheet_metal', manufacturable: true, thickness: 0.8 },
+  'thunderscope-pcie-bracket.step': { process: 'sheet_metal', manufacturable: true, thickness: 0.7874 },
+  'ender3-support-tube.step': { process: 'tube_laser', manufacturable: false },
 };
 
 const designs = new Map<string, ReturnType<typeof analyze>>();
