@@ -87,3 +87,30 @@ test('a STEP writer placeholder name is not used as the part name', async () => 
   const [s] = await importStep(new TextEncoder().encode(renamed));
   assert.equal(s.name, 'Solid 1');
 });
+
+test('faces whose shared vertices are written 20 nm apart (other CAD systems) still close into one solid', async () => {
+  const { splitShells } = await import('../src/import/split.ts');
+  const [s] = await importStep(fixture('sheet/l_t2_r2.step'));
+  // every face gets its own copy of its vertices; odd faces' copies are moved by 20 nm
+  const positions: number[] = [];
+  const indices: number[] = [];
+  s.faceRanges.forEach((r, f) => {
+    const local = new Map<number, number>();
+    for (let t = r.first; t <= r.last; t++) {
+      for (let k = 0; k < 3; k++) {
+        const v = s.indices[t * 3 + k];
+        let nv = local.get(v);
+        if (nv === undefined) {
+          nv = positions.length / 3;
+          local.set(v, nv);
+          const shift = f % 2 === 1 ? 2e-5 : 0;
+          positions.push(s.positions[v * 3] + shift, s.positions[v * 3 + 1] - shift, s.positions[v * 3 + 2]);
+        }
+        indices.push(nv);
+      }
+    }
+  });
+  const shells = splitShells({ name: 'noisy', positions: Float64Array.from(positions), indices: Uint32Array.from(indices), faceRanges: s.faceRanges });
+  assert.equal(shells.length, 1);
+  assert.equal(shells[0].boundaryEdges, 0);
+});
