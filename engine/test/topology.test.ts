@@ -63,9 +63,11 @@ test('countersinks are cones with the half angle of the countersink', async () =
 });
 
 test('torus and B-spline bends are not mistaken for cylinders', async () => {
-  for (const file of ['fixtures/negative/neg_torus_bend.step', 'fixtures/negative/neg_bspline_bend.step']) {
+  for (const [file, hint] of [['fixtures/negative/neg_torus_bend.step', 'torus'], ['fixtures/negative/neg_bspline_bend.step', 'unknown']]) {
     const s = await load(file);
-    assert.ok(s.faces.filter((f) => f.surface.kind === 'other').length >= 2, file);
+    const other = s.faces.filter((f) => f.surface.kind === 'other');
+    assert.equal(other.length, 2, file);
+    for (const f of other) assert.equal((f.surface as { hint?: string }).hint, hint, file);
   }
 });
 

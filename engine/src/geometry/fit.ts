@@ -450,14 +450,40 @@ export function torusMeridianError(sample: FaceSample, points: Vec3[]): number {
     const row = [mo[0], mo[1], mo[2], d[0], d[1], d[2]];
     for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) m[i][j] += f.area * row[i] * row[j];
   }
-  const eig = symmetricEigen(m);
+  // Minimise with |d| = 1 (else a "line at infinity", d = 0, fits trivially): eliminate the moment
+  // m = -M11^-1 M10 d and take the smallest eigenvector of the Schur complement for d.
+  const block = (r: number, c: number): number[][] => [0, 1, 2].map((i) => [0, 1, 2].map((j) => m[r + i][c + j]));
+  const m11 = block(3, 3), m10 = block(3, 0), m00 = block(0, 0);
+  const reg = 1e-12 * (m11[0][0] + m11[1][1] + m11[2][2]);
+  const inv = invert3(m11.map((row, i) => row.map((x, j) => (i === j ? x + reg : x))));
   let best = Infinity;
-  // The smallest condition is the axis in exact arithmetic; coarse facets can swap it with the next.
-  for (const v of eig.vectors.slice(0, 2)) {
-    best = Math.min(best, torusFromAxisSeed(v, points));
-    if (best <= TORUS_HINT_TOLERANCE_MM) break;
+  if (inv) {
+    const k = mul3(inv, m10);
+    const m01 = block(0, 3);
+    const schur = m00.map((row, i) => row.map((x, j) => x - (m01[i][0] * k[0][j] + m01[i][1] * k[1][j] + m01[i][2] * k[2][j])));
+    const d = eigenSym3(schur).vectors[0];
+    const mo = [0, 1, 2].map((i) => -(k[i][0] * d[0] + k[i][1] * d[1] + k[i][2] * d[2]));
+    best = torusFromAxisSeed([d[0], d[1], d[2], mo[0], mo[1], mo[2]], points);
+  }
+  if (best > TORUS_HINT_TOLERANCE_MM) {
+    for (const v of symmetricEigen(m).vectors.slice(0, 2)) {
+      best = Math.min(best, torusFromAxisSeed(v, points));
+      if (best <= TORUS_HINT_TOLERANCE_MM) break;
+    }
   }
   return best;
+}
+
+function invert3(a: number[][]): number[][] | null {
+  const c0 = cross(a[1] as Vec3, a[2] as Vec3), c1 = cross(a[2] as Vec3, a[0] as Vec3), c2 = cross(a[0] as Vec3, a[1] as Vec3);
+  const det = dot(a[0] as Vec3, c0);
+  if (!(Math.abs(det) > 1e-300)) return null;
+  // rows of the inverse are the columns of [c0 c1 c2] / det
+  return [0, 1, 2].map((i) => [c0[i] / det, c1[i] / det, c2[i] / det]);
+}
+
+function mul3(a: number[][], b: number[][]): number[][] {
+  return [0, 1, 2].map((i) => [0, 1, 2].map((j) => a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j]));
 }
 
 function torusFromAxisSeed(v: number[], points: Vec3[]): number {
