@@ -104,3 +104,14 @@ test('mutated STEP files (bytes flipped, lines dropped, cut anywhere) never cras
   }
   assert.equal((await importStep(good)).length, 1, 'still healthy');
 });
+
+test('a gzip-compressed STEP (.stpZ) is read; a ZIP archive and corrupt gzip get precise errors', async () => {
+  const { gzipSync } = await import('node:zlib');
+  const solids = await importStep(new Uint8Array(gzipSync(good)));
+  assert.equal(solids.length, 1);
+  const zip = new Uint8Array(200);
+  zip.set([0x50, 0x4b, 0x03, 0x04]);
+  await rejectsWith(zip, 'invalid_step', /ZIP archive/);
+  const gz = new Uint8Array(gzipSync(good)).subarray(0, 100);
+  await rejectsWith(gz, 'invalid_step', /gzip/);
+});

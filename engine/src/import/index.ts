@@ -2,7 +2,7 @@
 import { EngineError } from '../contract.ts';
 import type { ImportedSolid } from '../geometry/model.ts';
 import { loadOcct, resetOcct, type OcctParams, type OcctMesh } from './occt.ts';
-import { assertStepBytes, declaredSolidCount, declaresSurfacesOnly } from './sniff.ts';
+import { assertStepBytes, declaredSolidCount, declaresSurfacesOnly, unwrapStepBytes } from './sniff.ts';
 import { attachVoids, splitShells, type Shell } from './split.ts';
 
 export { loadOcct } from './occt.ts';
@@ -40,7 +40,8 @@ export function isSolidShell(s: Shell): boolean {
 export interface ImportResult { solids: ImportedSolid[]; openShells: number }
 
 /** Reads a STEP file; every closed shell of every mesh becomes one solid, in file order. */
-export async function importStepDetailed(bytes: Uint8Array): Promise<ImportResult> {
+export async function importStepDetailed(upload: Uint8Array): Promise<ImportResult> {
+  const bytes = unwrapStepBytes(upload);
   assertStepBytes(bytes);
   const occt = await loadOcct();
   let result;

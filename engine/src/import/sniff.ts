@@ -1,5 +1,6 @@
 // Recognises what a byte buffer is before OCCT sees it, so that a wrong file gets a precise
 // `invalid_step` message instead of OCCT's silent failure.
+import { gunzipSync } from 'node:zlib';
 import { EngineError } from '../contract.ts';
 
 const HEADER_SCAN_BYTES = 4096;
@@ -14,6 +15,28 @@ function looksLikeBinaryStl(bytes: Uint8Array): boolean {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const triangles = view.getUint32(80, true);
   return bytes.length === 84 + triangles * 50;
+}
+
+/** A gzip-compressed STEP (.stpZ, .step.gz) may expand to at most this, bytes (zip-bomb guard). */
+export const MAX_DECOMPRESSED_BYTES = 512 * 1024 * 1024;
+
+/** The STEP text of a plain or gzip-compressed upload; a ZIP archive is refused with a hint. */
+export function unwrapStepBytes(bytes: Uint8Array): Uint8Array {
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      const out = gunzipSync(bytes, { maxOutputLength: MAX_DECOMPRESSED_BYTES });
+      return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+    } catch (err) {
+      const tooBig = (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+      throw new EngineError('invalid_step', tooBig
+        ? `the compressed STEP file expands beyond ${MAX_DECOMPRESSED_BYTES / 1048576} MB`
+        : 'the file is gzip-compressed but corrupt');
+    }
+  }
+  if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
+    throw new EngineError('invalid_step', 'the file is a ZIP archive, not a STEP file; upload the STEP file it contains');
+  }
+  return bytes;
 }
 
 /** Throws `invalid_step` with the reason when the bytes cannot be a complete STEP (ISO 10303-21) file. */
