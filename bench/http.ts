@@ -2,7 +2,7 @@
 // ready design at 32 concurrent connections (autocannon), against the real service on a temp store.
 // `node --import tsx bench/http.ts [--duration 10] [--connections 32]`; figures on stdout as JSON.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { argv } from 'node:process';
 import { createRequire } from 'node:module';
@@ -54,10 +54,12 @@ async function main(): Promise<void> {
     const check = await fetch(`${base}/v1/quotes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: quoteBody });
     if (check.status !== 201) throw new Error(`bench quote: ${check.status} ${await check.text()}`);
 
+    // the machine is shared: the load around the runs says how much of it the bench had
+    const loadBefore = loadavg().map((x) => Number(x.toFixed(2)));
     const get = await run({ url: `${base}/v1/designs/${design.id}`, connections, duration, headers: auth });
     const post = await run({ url: `${base}/v1/quotes`, method: 'POST', connections, duration, headers: { ...auth, 'content-type': 'application/json' }, body: quoteBody });
     const out = {
-      environment: { node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', store: svc.store.kind, date: new Date().toISOString(), connections, duration_s: duration },
+      environment: { node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', store: svc.store.kind, date: new Date().toISOString(), connections, duration_s: duration, load_average_before: loadBefore, load_average_after: loadavg().map((x) => Number(x.toFixed(2))) },
       get_design: get,
       post_quote: post,
     };

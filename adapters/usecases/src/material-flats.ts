@@ -28,6 +28,18 @@ export function materialFlatKey(designId: string, kFactorByPart: Record<string, 
 
 type CachedAnalysis = Omit<AnalysisOutput, 'files'>;
 
+/** Parsed analyses most recently used, per store: a quote burst on one design reads the blob once. */
+const RECENT_MAX = 32;
+const recent = new WeakMap<object, Map<string, CachedAnalysis>>();
+
+function remember(store: object, key: string, analysis: CachedAnalysis): void {
+  let m = recent.get(store);
+  if (!m) recent.set(store, (m = new Map()));
+  m.delete(key);
+  m.set(key, analysis);
+  if (m.size > RECENT_MAX) m.delete(m.keys().next().value!);
+}
+
 /** The ready design `row` with the flats its configuration's materials call for. */
 export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow, design: Design, configuration: Configuration | undefined): Promise<ConfiguredDesign> {
   // A K-factor given explicitly at upload is the customer's own choice for every flat: it stays.
@@ -36,19 +48,22 @@ export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow
   if (Object.keys(kFactorByPart).length === 0) return { design, kFactorByPart };
   const key = materialFlatKey(row.id, kFactorByPart);
   let analysis: CachedAnalysis;
-  const cached = await ctx.store.blobs.get(key);
-  if (cached) {
+  const known = recent.get(ctx.store)?.get(key);
+  const cached = known ? null : await ctx.store.blobs.get(key);
+  if (known) {
+    analysis = known;
+  } else if (cached) {
     analysis = JSON.parse(cached.toString('utf8')) as CachedAnalysis;
   } else {
     const source = await ctx.store.blobs.get(row.sourceBlobKey);
     if (!source) throw new ApiError(404, 'not_found_error', 'file_unavailable', 'The uploaded file is no longer stored; its flat cannot be recomputed for the configured material.', { param: 'design_id' });
-    const kFactor = typeof row.options.kFactor === 'number' ? row.options.kFactor : undefined;
-    const { files: _files, ...out } = await ctx.engine.analyze(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), { fileName: row.name, kFactor, kFactorByPart });
+    const { files: _files, ...out } = await ctx.engine.analyze(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), { fileName: row.name, kFactorByPart });
     void _files;
     analysis = out;
     await ctx.store.blobs.put(key, Buffer.from(JSON.stringify(analysis), 'utf8'), { contentType: 'application/json' });
     ctx.log.info({ design_id: row.id, k_factor_by_part: kFactorByPart }, 'design re-analyzed with the configured materials\' K-factors');
   }
+  remember(ctx.store, key, analysis);
   const result: DesignResult = { ...(row.result as DesignResult), ...analysis };
   return { design: toPublicDesign(ctx, { ...row, result }), kFactorByPart };
 }
