@@ -12,6 +12,7 @@ const int: S = { type: 'integer' };
 const bool: S = { type: 'boolean' };
 const obj = (properties: S, required: string[] = Object.keys(properties)): S => ({ type: 'object', properties, required });
 const nullable = (schema: S): S => ({ anyOf: [schema, { type: 'null' }] });
+const flatPattern: S = nullable(obj({ k_factor: num, length_mm: num, width_mm: num, area_mm2: num, cut_length_mm: num, pierce_count: int }));
 const arr = (items: S): S => ({ type: 'array', items });
 
 export const errorSchema: S = obj({
@@ -44,7 +45,7 @@ export const partSchema: S = obj({
     nearest_bend_id: { type: ['integer', 'null'] },
     distance_to_nearest_edge_mm: num, distance_to_nearest_bend_mm: numN,
   })),
-  flat_pattern: nullable(obj({ k_factor: num, length_mm: num, width_mm: num, area_mm2: num, cut_length_mm: num, pierce_count: int })),
+  flat_pattern: flatPattern,
   flat_pattern_dimensions: nullable(dims),
   cut_length_mm: numN,
   tube: nullable(obj({
@@ -171,7 +172,12 @@ export const dfmReportSchema: S = obj({
   design_id: str,
   status: { type: 'string', enum: ['ready', 'requires_input', 'blocked'] },
   configuration: { type: 'object' },
-  parts: arr(obj({ part_id: str, status: str, issues: arr(issue) }, ['part_id', 'status', 'issues'])),
+  parts: arr(obj({
+    part_id: str, status: str, issues: arr(issue),
+    // the flat the part was checked and priced with: the configured material's K-factor, else the default
+    k_factor: { ...numN, description: 'K-factor of the configured sheet material at this part\'s r/t (null without one or without bends)' },
+    flat_pattern: flatPattern,
+  }, ['part_id', 'status', 'issues'])),
   requirements: arr(requirement),
   assembly_issues: arr({ type: 'object' }),
   production_files: obj({
