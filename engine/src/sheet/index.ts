@@ -16,6 +16,9 @@ import { applyRigid2, contourArea, contourCentroid, contourLength, transformCont
 import { measureThickness, sheetPlanes } from './thickness.ts';
 import { findSeams, flatPoint, hasCoaxialFace, oppositeRadius, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
 
+/** The analysis plus the features left out of the flat (extruded holes, formed features, hardware). */
+export type SheetRecognition = (SheetAnalysis & { features: SheetFeature[] }) | Refusal;
+
 export interface SheetOptions { /** explicit K-factor; default from the detected r/t */ kFactor?: number }
 
 /** Thickest plate a sheet line cuts and bends, mm. */
@@ -28,7 +31,7 @@ function refuse(reason: Refusal['reason'], message: string): Refusal {
   return { kind: 'refused', reason, message, process: 'sheet_metal' };
 }
 
-export function recognizeSheet(solid: Solid, options: SheetOptions = {}): SheetAnalysis | Refusal {
+export function recognizeSheet(solid: Solid, options: SheetOptions = {}): SheetRecognition {
   try {
     return recognize(solid, options);
   } catch (err) {
@@ -39,7 +42,7 @@ export function recognizeSheet(solid: Solid, options: SheetOptions = {}): SheetA
   }
 }
 
-function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal {
+function recognize(solid: Solid, options: SheetOptions): SheetRecognition {
   if (options.kFactor !== undefined && !(options.kFactor > 0 && options.kFactor <= 0.5)) {
     throw new RangeError(`K-factor ${options.kFactor} is outside (0, 0.5] (ANSI convention)`);
   }
@@ -68,7 +71,8 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
   const foreign = u.foreignNeighbours.filter((f) => solid.faces[f].surface.kind === 'other');
   if (volumeCheck && foreign.length > 0) {
     const hint = (solid.faces[foreign[0]].surface as { hint?: string }).hint;
-    return refuse('non_cylindrical_bend', `face ${foreign[0]} joins the sheet but is not a plane or a cylinder (${hint ?? 'free-form'}), so it cannot be unrolled exactly; ${volumeCheck}`);
+    const what = hint === 'sphere' ? 'sphere: a doubly curved corner where bends meet, as on a shelled or drawn box' : hint ?? 'free-form';
+    return refuse('non_cylindrical_bend', `face ${foreign[0]} joins the sheet but is not a plane or a cylinder (${what}), so it cannot be unrolled exactly; ${volumeCheck}`);
   }
   const outside = 'rejected' in classified ? classified.rejected : null;
   if ((outside || volumeCheck) && u.unpairedBends.length > 0) {
@@ -86,7 +90,10 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
   checkBendPairs(solid, u);
   const seams = findSeams(solid, u);
   if (seams.size > 0) {
-    warnings.push({ code: 'closed_corner', message: `${seams.size / 2} edge(s) where flanges meet are cut apart in the flat (closed corners: weld or leave a seam)` });
+    const length = seamLength(solid, seams);
+    // the flat follows one skin: a flange whose other side runs on past the seam (it owns the corner)
+    // ends at the seam in the flat, so up to t x seam length of corner material is left for the weld
+    warnings.push({ code: 'closed_corner', message: `${seams.size / 2} edge(s) (${length.toFixed(1)} mm) where flanges meet are cut apart in the flat (closed corners: weld or leave a seam); a flange running on past the seam is cut at the seam, so up to ${(length * thickness).toFixed(1)} mm2 of corner material (seam length x t) is not in the flat` });
   }
 
   const warn = { push: (code: string, message: string) => warnings.push({ code, message }) };
@@ -191,7 +198,20 @@ function recognize(solid: Solid, options: SheetOptions): SheetAnalysis | Refusal
     pierceCount: placedInner.length,
   };
   const frame = compose(rigid2As3(m), u.maps.get(root.id)!.motion);
-  return { kind: 'sheet', thickness, frame, bends, holes, flat, warnings };
+  return { kind: 'sheet', thickness, frame, bends, holes, flat, warnings, features: formed };
+}
+
+/** Total length of the closed-corner seam edges, mm. */
+function seamLength(solid: Solid, seams: Set<string>): number {
+  let sum = 0;
+  for (const e of solid.edges) {
+    if (!seams.has(`${e.faces[0]}:${e.faces[1]}`)) continue;
+    for (let i = 1; i < e.vertices.length; i++) {
+      const a = e.vertices[i - 1] * 3, b = e.vertices[i] * 3;
+      sum += Math.hypot(solid.points[a] - solid.points[b], solid.points[a + 1] - solid.points[b + 1], solid.points[a + 2] - solid.points[b + 2]);
+    }
+  }
+  return sum;
 }
 
 /** The skin vertex whose flat image lies nearest a flat point: where a flat problem is on the part. */
