@@ -4,7 +4,7 @@
 // engine re-analyzes the stored source with those K values. The result is kept per (design, K map)
 // in the store, so each distinct configuration costs one analysis, in the worker pool.
 import { createHash } from 'node:crypto';
-import type { Design } from '@kerf/engine/contract.ts';
+import { EngineError, type Design } from '@kerf/engine/contract.ts';
 import type { UseCaseContext } from './context.ts';
 import { toPublicDesign, type DesignResult, type DesignRow } from './designs.ts';
 import type { AnalysisOutput, Configuration } from './engine-api.ts';
@@ -57,7 +57,18 @@ export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow
   } else {
     const source = await ctx.store.blobs.get(row.sourceBlobKey);
     if (!source) throw new ApiError(404, 'not_found_error', 'file_unavailable', 'The uploaded file is no longer stored; its flat cannot be recomputed for the configured material.', { param: 'design_id' });
-    const { files: _files, ...out } = await ctx.engine.analyze(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), { fileName: row.name, kFactorByPart });
+    let output: AnalysisOutput;
+    try {
+      output = await ctx.engine.analyze(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), { fileName: row.name, kFactorByPart });
+    } catch (err) {
+      // The file analyzed once already: a failure now is the engine's state (busy, out of time), not the file's.
+      if (err instanceof EngineError && err.code !== 'invalid_configuration') {
+        ctx.log.warn({ design_id: row.id, code: err.code, err }, 'material K re-analysis failed');
+        throw new ApiError(503, 'api_error', 'engine_unavailable', `The flat for the configured material could not be computed now (${err.code}); retry later.`, { retryable: true, headers: { 'retry-after': '10' } });
+      }
+      throw err;
+    }
+    const { files: _files, ...out } = output;
     void _files;
     analysis = out;
     await ctx.store.blobs.put(key, Buffer.from(JSON.stringify(analysis), 'utf8'), { contentType: 'application/json' });
