@@ -118,4 +118,20 @@ describe('manufacturing facts over REST (pool engine)', () => {
     await a.download(`/v1/designs/${d.id}/parts/${d.parts[0].id}/step?view=source`);
     assert.equal(ran(), before + 3);
   });
+
+  it('each part of an assembly gets the K-factor of its own material', async () => {
+    const d = await analyzed(a, 'assembly/asm_brackets_mirror.step');
+    const bent = d.parts.filter((p: any) => p.flat_pattern && p.bends.length > 0);
+    assert.ok(bent.length >= 2, 'two bent parts');
+    const t0 = bent[0].detected_thickness_mm;
+    assert.ok(Math.abs(t0 - 2) < 0.05, `2 mm parts (got ${t0})`);
+    const materials = ['mat_mild_steel_2_0mm', 'mat_304_2_0mm']; // K 0.38 and 0.40 at r/t 1
+    const configuration = { parts: bent.map((p: any, i: number) => ({ part_id: p.id, material_id: materials[i % 2] })) };
+    const r = await a.post('/v1/dfm', { json: { design_id: d.id, configuration } });
+    assert.equal(r.status, 201, r.text);
+    const byId = new Map(r.body.parts.map((p: any) => [p.part_id, p]));
+    const used = bent.map((p: any) => (byId.get(p.id) as any).flat_pattern.k_factor);
+    assert.deepEqual(used.slice(0, 2), [0.38, 0.4]);
+    for (const p of bent) assert.equal((byId.get(p.id) as any).flat_pattern.k_factor, (byId.get(p.id) as any).k_factor);
+  });
 });
