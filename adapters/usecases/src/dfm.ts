@@ -110,6 +110,7 @@ export async function productionFileUrl(ctx: UseCaseContext, accountId: string, 
 }
 
 export const productionFilesJob: JobKindHandlers = {
+  crashed: 'Production file generation',
   async run(ctx: UseCaseContext, job: Job): Promise<void> {
     const dfms = collection(ctx, 'dfm_reports');
     const rec = await dfms.get(job.accountId, job.resourceId);

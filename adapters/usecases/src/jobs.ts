@@ -16,6 +16,8 @@ export interface JobKindHandlers {
   run: JobHandler;
   /** Called once a job has failed for good, to mark its resource failed. */
   failed(ctx: UseCaseContext, job: Job, error: FinalFailure): Promise<void>;
+  /** What the resource says when every run of its job died (default: the analysis crashed). */
+  crashed?: string;
 }
 
 export interface JobWorkerOptions {
@@ -127,7 +129,8 @@ export class JobWorker {
         // Every earlier run died without reporting (e.g. the file crashes the engine): running it
         // again would only crash again, so the resource is failed for good (store README, `exhausted`).
         this.ctx.log.error(log, 'job exhausted: every run died; not run again');
-        const error = { code: 'analysis_failed', message: `The analysis crashed repeatedly (${job.attempts - 1} runs died before finishing); it will not be retried. The file may be too large or complex.` };
+        const what = handler.crashed ?? 'The analysis';
+        const error = { code: 'analysis_failed', message: `${what} crashed repeatedly (${job.attempts - 1} runs died before finishing); it will not be retried. The file may be too large or complex.` };
         await handler.failed(this.ctx, job, error);
         await jobs.fail(job.id, this.workerId, error, { retry: false });
         return;
