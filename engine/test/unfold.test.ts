@@ -145,3 +145,19 @@ test('refused: a round hole drilled across a bend, and a box whose walls meet at
   assert.equal(b.kind, 'refused');
   assert.equal(b.kind === 'refused' && b.reason, 'touching_flanges', b.kind === 'refused' ? b.message : '');
 });
+
+test('each bend carries its flat line (as flat.bendLines) and the straight flange lengths on both sides, tangent line to edge', async () => {
+  // L: legs 40 and 30 tangent to tangent; U: legs 40, 60 (the web, between the two bend zones), 40
+  for (const [file, want] of [['sheet/l_t2_r2.step', [[30, 40]]], ['sheet/u_t5_r5.step', [[40, 60], [40, 60]]]] as const) {
+    const r = recognizeSheet(await solidOf(file), { kFactor: 0.5 });
+    assert.equal(r.kind, 'sheet');
+    if (r.kind !== 'sheet') continue;
+    r.bends.forEach((b, i) => {
+      const bl = r.flat.bendLines.find((x) => x.bendId === b.id)!;
+      assert.deepEqual(b.line, [bl.a, bl.b]);
+      const got = [...b.flangeLengths!].sort((x, y) => x - y);
+      const exp = [...want[i]].sort((x, y) => x - y);
+      got.forEach((g, k) => assert.ok(Math.abs(g - exp[k]) < 1e-6, `${file} bend ${b.id}: flanges ${b.flangeLengths}, want ${want[i]}`));
+    });
+  }
+});

@@ -4,6 +4,8 @@
 // Bend direction: 'up' when the flange rises toward +Z, 'down' when it falls toward -Z.
 import type { Contour, FlatGeometry, Refusal, RecognitionWarning, Rigid, SheetAnalysis, SheetBend, SheetHole, Solid, Vec2 } from '../geometry/model.ts';
 import { enclosingRectangle } from './align.ts';
+// flange lengths are measured one way for the engine and DFM (rays from the bend zone to the outline)
+import { flangeLengths } from '../dfm/flange.ts';
 import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';
@@ -16,8 +18,16 @@ import { applyRigid2, contourArea, contourCentroid, contourLength, transformCont
 import { measureThickness, sheetPlanes } from './thickness.ts';
 import { findSeams, flatPoint, hasCoaxialFace, oppositeRadius, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
 
+/** A bend with where it lies in the flat: what DFM needs for BendInfo.line_mm and flange_lengths_mm. */
+export interface PlacedSheetBend extends SheetBend {
+  /** bend centre line in the flat frame (the same as flat.bendLines), mm */
+  line: [Vec2, Vec2];
+  /** straight flat flange length left and right of the line a->b, from the bend zone's tangent line, mm */
+  flangeLengths: [number, number] | null;
+}
+
 /** The analysis plus the features left out of the flat (extruded holes, formed features, hardware). */
-export type SheetRecognition = (SheetAnalysis & { features: SheetFeature[] }) | Refusal;
+export type SheetRecognition = (SheetAnalysis & { bends: PlacedSheetBend[]; features: SheetFeature[] }) | Refusal;
 
 export interface SheetOptions { /** explicit K-factor; default from the detected r/t */ kFactor?: number }
 
@@ -155,9 +165,11 @@ function recognize(solid: Solid, options: SheetOptions): SheetRecognition {
   const order = placedBends.slice().sort((p, q) => keyCompare(mid(p.line), mid(q.line)));
   const idOf = new Map<number, number>();
   order.forEach((p, i) => idOf.set(p.b.index, i + 1));
-  const bends: SheetBend[] = order.map((p) => ({
+  const zones = placedBends.map((p) => ({ index: idOf.get(p.b.index)!, line: p.line, allowance: p.b.allowance }));
+  const flanges = flangeLengths(outer, zones);
+  const bends: PlacedSheetBend[] = order.map((p) => ({
     id: idOf.get(p.b.index)!, angleDegrees: p.b.angle * RAD, innerRadius: p.b.innerRadius, length: p.b.length,
-    direction: p.b.convex ? 'down' : 'up', sharp: p.b.sharp,
+    direction: p.b.convex ? 'down' : 'up', sharp: p.b.sharp, line: p.line, flangeLengths: flanges.get(idOf.get(p.b.index)!) ?? null,
   }));
   const sharp = bends.filter((b) => b.sharp);
   if (sharp.length > 0) {
@@ -166,7 +178,6 @@ function recognize(solid: Solid, options: SheetOptions): SheetRecognition {
   const bendLines = order.map((p) => ({
     bendId: idOf.get(p.b.index)!, a: p.line[0], b: p.line[1], direction: (p.b.convex ? 'down' : 'up') as 'up' | 'down', angleDegrees: p.b.angle * RAD,
   }));
-  const zones = placedBends.map((p) => ({ index: idOf.get(p.b.index)!, line: p.line, allowance: p.b.allowance }));
 
   const holes: SheetHole[] = holeInfo.map((h, i) => {
     const shape = classifyHole(placedInner[i]);
