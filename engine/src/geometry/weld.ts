@@ -77,20 +77,7 @@ export function closeOpenSeams(points: Float64Array, triangles: Uint32Array, tol
   const n = points.length / 3;
   const remap = new Uint32Array(n);
   for (let i = 0; i < n; i++) remap[i] = i;
-  const uses = new Map<number, number>();
-  for (let t = 0; t < triangles.length; t += 3) {
-    for (let k = 0; k < 3; k++) {
-      const a = triangles[t + k], b = triangles[t + ((k + 1) % 3)];
-      if (a !== b) { const key = edgeKey(a, b); uses.set(key, (uses.get(key) ?? 0) + 1); }
-    }
-  }
-  const open = new Set<number>();
-  for (let t = 0; t < triangles.length; t += 3) {
-    for (let k = 0; k < 3; k++) {
-      const a = triangles[t + k], b = triangles[t + ((k + 1) % 3)];
-      if (a !== b && uses.get(edgeKey(a, b)) === 1) { open.add(a); open.add(b); }
-    }
-  }
+  const open = openEdgeVertices(triangles);
   if (open.size === 0) return { remap, merged: 0 };
   const cell = (x: number): number => Math.floor(x / tolerance);
   const grid = new Map<string, number[]>();
@@ -110,4 +97,25 @@ export function closeOpenSeams(points: Float64Array, triangles: Uint32Array, tol
     if (list) list.push(v); else grid.set(key, [v]);
   }
   return { remap, merged };
+}
+
+/** Vertices on undirected edges used by exactly one triangle (sorted edge keys: no hash map). */
+export function openEdgeVertices(triangles: Uint32Array): Set<number> {
+  const keys = new Float64Array(triangles.length);
+  let n = 0;
+  for (let t = 0; t < triangles.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = triangles[t + k], b = triangles[t + ((k + 1) % 3)];
+      if (a !== b) keys[n++] = edgeKey(a, b);
+    }
+  }
+  const sorted = keys.subarray(0, n).sort();
+  const open = new Set<number>();
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && sorted[j] === sorted[i]) j++;
+    if (j - i === 1) { const a = Math.floor(sorted[i] / 67108864); open.add(a); open.add(sorted[i] - a * 67108864); }
+    i = j;
+  }
+  return open;
 }

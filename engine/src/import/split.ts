@@ -1,7 +1,7 @@
 // Splits one OCCT mesh into its solids: B-rep faces joined by a shared welded edge belong to the
 // same shell. Several bodies exported as one mesh (multi-body parts) become separate solids.
 import type { ImportedSolid } from '../geometry/model.ts';
-import { weldExact, edgeKey, closeOpenSeams } from '../geometry/weld.ts';
+import { weldExact, edgeKey, closeOpenSeams, openEdgeVertices } from '../geometry/weld.ts';
 
 function find(parent: Int32Array, i: number): number {
   while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; }
@@ -33,19 +33,34 @@ export function splitShells(mesh: MeshInput): Shell[] {
   mesh.faceRanges.forEach((r, f) => { for (let t = r.first; t <= r.last && t < triCount; t++) faceOfTri[t] = f; });
   const parent = new Int32Array(faceCount);
   for (let f = 0; f < faceCount; f++) parent[f] = f;
-  const edgeFace = new Map<number, number>();
-  const edgeUses = new Map<number, number>();
+  // Faces sharing a welded vertex are one shell (typed arrays, no hash maps: this runs per solid).
+  const owner = new Int32Array(points.length / 3).fill(-1);
   for (let t = 0; t < triCount; t++) {
     const f = faceOfTri[t];
     if (f < 0) continue;
     for (let k = 0; k < 3; k++) {
-      const a = welded[t * 3 + k], b = welded[t * 3 + ((k + 1) % 3)];
-      if (a === b) continue;
-      const key = edgeKey(a, b);
-      edgeUses.set(key, (edgeUses.get(key) ?? 0) + 1);
-      const g = edgeFace.get(key);
-      if (g === undefined) edgeFace.set(key, f);
+      const v = welded[t * 3 + k];
+      const g = owner[v];
+      if (g < 0) owner[v] = f;
       else if (g !== f) { const ra = find(parent, f), rb = find(parent, g); if (ra !== rb) parent[ra] = rb; }
+    }
+  }
+  const openVertices = openEdgeVertices(welded);
+  const openSides = new Map<number, number>(); // shell root -> open triangle sides
+  if (openVertices.size > 0) {
+    const uses = new Map<number, number>();
+    for (let t = 0; t < triCount; t++) {
+      for (let k = 0; k < 3; k++) {
+        const a = welded[t * 3 + k], b = welded[t * 3 + ((k + 1) % 3)];
+        if (a !== b && openVertices.has(a) && openVertices.has(b)) { const key = edgeKey(a, b); uses.set(key, (uses.get(key) ?? 0) + 1); }
+      }
+    }
+    for (let t = 0; t < triCount; t++) {
+      if (faceOfTri[t] < 0) continue;
+      for (let k = 0; k < 3; k++) {
+        const a = welded[t * 3 + k], b = welded[t * 3 + ((k + 1) % 3)];
+        if (a !== b && uses.get(edgeKey(a, b)) === 1) { const root = find(parent, faceOfTri[t]); openSides.set(root, (openSides.get(root) ?? 0) + 1); }
+      }
     }
   }
   const groups = new Map<number, number[]>();
@@ -58,38 +73,31 @@ export function splitShells(mesh: MeshInput): Shell[] {
     g.push(f);
   }
   const shells: Shell[] = [];
-  for (const faces of groups.values()) {
-    const vertexMap = new Map<number, number>();
-    const pos: number[] = [];
-    const idx: number[] = [];
+  // welded vertex -> index inside its shell (each vertex belongs to exactly one shell)
+  const local = new Int32Array(points.length / 3).fill(-1);
+  for (const [root, faces] of groups) {
+    let vertexCount = 0;
+    let sideCount = 0;
+    for (const f of faces) { const r = mesh.faceRanges[f]; sideCount += Math.max(0, Math.min(r.last, triCount - 1) - r.first + 1) * 3; }
+    const idx = new Uint32Array(sideCount);
+    const order: number[] = [];
     const ranges: Array<{ first: number; last: number }> = [];
-    let boundaryEdges = 0;
+    let n = 0;
     for (const f of faces) {
       const r = mesh.faceRanges[f];
-      const first = idx.length / 3;
+      const first = n / 3;
       for (let t = r.first; t <= r.last && t < triCount; t++) {
         for (let k = 0; k < 3; k++) {
           const v = welded[t * 3 + k];
-          let nv = vertexMap.get(v);
-          if (nv === undefined) {
-            nv = vertexMap.size;
-            vertexMap.set(v, nv);
-            pos.push(points[v * 3], points[v * 3 + 1], points[v * 3 + 2]);
-          }
-          idx.push(nv);
-          const a = v, b = welded[t * 3 + ((k + 1) % 3)];
-          if (a !== b && edgeUses.get(edgeKey(a, b)) === 1) boundaryEdges++;
+          if (local[v] < 0) { local[v] = vertexCount++; order.push(v); }
+          idx[n++] = local[v];
         }
       }
-      ranges.push({ first, last: idx.length / 3 - 1 });
+      ranges.push({ first, last: n / 3 - 1 });
     }
-    shells.push({
-      name: mesh.name,
-      positions: Float64Array.from(pos),
-      indices: Uint32Array.from(idx),
-      faceRanges: ranges,
-      boundaryEdges,
-    });
+    const pos = new Float64Array(vertexCount * 3);
+    order.forEach((v, i) => { pos[i * 3] = points[v * 3]; pos[i * 3 + 1] = points[v * 3 + 1]; pos[i * 3 + 2] = points[v * 3 + 2]; });
+    shells.push({ name: mesh.name, positions: pos, indices: idx, faceRanges: ranges, boundaryEdges: openSides.get(root) ?? 0 });
   }
   return shells;
 }
