@@ -56,9 +56,10 @@ const EXPECTED: Record<string, Outcome> = {
   'ender3-fan-cover.step': { sheet: false, reason: 'non_cylindrical_bend' },
   // U bracket with an embossed panel whose rim has torus corners (formed emboss: not handled yet)
   'ender3-power-holder.step': { sheet: false, reason: 'non_cylindrical_bend' },
-  // moulded/printed parts: pillars and fillet blends (torus, sphere) on a 5 / 10 mm body
+  // moulded/printed parts: a 5 mm body with 29 mm pillars and torus blends; a filleted 42 x 12 x 10 block
   'ender3-x-limit-switch-bracket.step': { sheet: false, reason: 'non_cylindrical_bend' },
-  'ender3-z-motor-bracket.step': { sheet: false, reason: 'non_cylindrical_bend' },
+  'ender3-z-motor-bracket.step': { sheet: false, reason: 'not_sheet_metal' },
+  // 5 mm plate with a milled step (two thicknesses)
   'ender3-z-limit-switch-bracket.step': { sheet: false, reason: 'not_constant_thickness' },
   // stepped tube: the tube recogniser refuses it
   'ender3-support-tube.step': { sheet: false, reason: 'not_a_tube', process: 'tube_laser' },

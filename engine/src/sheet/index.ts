@@ -71,6 +71,11 @@ function recognize(solid: Solid, options: SheetOptions): SheetRecognition {
   }
   const thickness = rootPairs.reduce((a, b) => (b.overlap > a.overlap ? b : a)).distance;
   if (thickness > MAX_SHEET_THICKNESS) return refuse('not_sheet_metal', `the part is ${thickness.toFixed(2)} mm thick, more than the ${MAX_SHEET_THICKNESS} mm a sheet can be`);
+  // a sheet is thin in one direction only: thicker than half the middle extent of its box is a block or bar
+  const extents = [0, 1, 2].map((k) => solid.bbox.max[k] - solid.bbox.min[k]).sort((x, y) => x - y);
+  if (thickness > extents[1] / 2) {
+    return refuse('not_sheet_metal', `the part is ${thickness.toFixed(2)} mm thick within a ${extents.map((x) => x.toFixed(1)).reverse().join(' x ')} mm envelope: a block or bar, not a sheet`);
+  }
   const sheetFaces = sheetPlanes({ thickness, pairs: measured.pairs });
 
   const u = unfoldSkin(solid, root.id, thickness, sheetFaces, options.kFactor);
