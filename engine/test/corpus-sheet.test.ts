@@ -21,6 +21,8 @@ const present = existsSync(dir);
 const THICKNESS_TOLERANCE_MM = 0.02;
 /** Volume identity slack for parts with no sharp bend and no seam (tessellation, countersinks). */
 const VOLUME_IDENTITY_SLACK = 0.005;
+/** Relative area a tessellated face may exceed the exact flat by (chords inside hole circles). */
+const TESSELLATION_AREA_SLACK = 0.001;
 
 type Outcome =
   | { sheet: true; t: number; bends: number; warnings?: Record<string, number>; /** explained volume deficit of the flat, fraction */ deficit?: number }
@@ -88,8 +90,13 @@ for (const [file, want] of Object.entries(EXPECTED)) {
     const counts: Record<string, number> = {};
     for (const w of r.warnings) counts[w.code] = (counts[w.code] ?? 0) + 1;
     assert.deepEqual(counts, want.warnings ?? {}, JSON.stringify(r.warnings));
-    // plausibility: the flat is at least as large as the part's largest face and t is thin against it
+    // plausibility: t is thin against the flat; the flat holds the largest face and spans the formed part
     assert.ok(r.flat.width > 4 * r.thickness, `flat ${r.flat.length} x ${r.flat.width}`);
+    const largestFace = Math.max(...solid.faces.filter((f) => f.surface.kind === 'plane').map((f) => f.area));
+    // (the face's area is measured on its tessellation, whose hole polygons are inscribed in the exact circles)
+    assert.ok(r.flat.area >= largestFace * (1 - TESSELLATION_AREA_SLACK), `flat area ${r.flat.area} < largest face ${largestFace}`);
+    const formed = Math.max(...[0, 1, 2].map((k) => solid.bbox.max[k] - solid.bbox.min[k]));
+    assert.ok(Math.hypot(r.flat.length, r.flat.width) >= formed, `flat ${r.flat.length} x ${r.flat.width} cannot span the ${formed.toFixed(1)} mm part`);
     // volume identity at K = 0.5
     const excluded = r.features.reduce((s, f) => s + f.volume, 0);
     const deficit = (solid.volume - (r.flat.area * r.thickness + excluded)) / solid.volume;
