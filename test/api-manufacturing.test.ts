@@ -82,6 +82,11 @@ describe('manufacturing facts over REST (pool engine)', () => {
     const same = await a.post('/v1/dfm', { json: { design_id: d.id, configuration: { defaults: { material_id: 'mat_5052_h32_2_0mm' } } } });
     assert.equal(same.status, 201, same.text);
     assert.deepEqual(same.body.parts[0].flat_pattern, stored);
+    // a material of another thickness blocks the part: nothing is recomputed for it
+    const thick = await a.post('/v1/dfm', { json: { design_id: d.id, configuration: { defaults: { material_id: 'mat_mild_steel_3_0mm' } } } });
+    assert.equal(thick.status, 201, thick.text);
+    assert.equal(thick.body.status, 'blocked');
+    assert.deepEqual(thick.body.parts[0].flat_pattern, stored);
     // a quote with both materials for the same design: each item is checked and priced with its own flat
     const q = await a.post('/v1/quotes', { json: { items: [
       { design_id: d.id, quantity: 10, configuration: config },

@@ -6,6 +6,7 @@ import { indexCatalog } from '../catalog/index.ts';
 import { interpolateKFactor } from '../sheet/kfactor.ts';
 import { madeRadius } from './hole-checks.ts';
 import { effectiveSelections, parseConfiguration } from './configuration.ts';
+import { thicknessTolerance } from './rules.ts';
 
 /** K of `material` for `part` at its first bend's made radius; null for a part without bends. */
 export function partKFactor(part: Part, material: Material): number | null {
@@ -50,6 +51,8 @@ export function materialKFactors(design: Design, configuration: unknown, catalog
     const id = effectiveSelections(config, part.id).selections.material_id;
     const m = id ? ix.materials.get(id) : undefined;
     if (!m || !m.bendable) continue;
+    // a material of another thickness blocks the part in DFM: no flat worth recomputing
+    if (part.detected_thickness_mm !== null && Math.abs(part.detected_thickness_mm - m.thickness_mm) > thicknessTolerance(m.thickness_mm)) continue;
     const k = partKFactor(part, m);
     if (k !== null && Math.abs(k - part.flat_pattern.k_factor) > K_FACTOR_SAME) out[part.id] = k;
   }
