@@ -9,7 +9,7 @@ import { flangeLengths } from '../dfm/flange.ts';
 import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';
-import { featuresOutsideSheet } from './slab.ts';
+import { featuresOutsideSheet, type OutsideFeature } from './slab.ts';
 import { classifyFeatures, describeFeature, type SheetFeature } from './features.ts';
 import { flatLoops } from './outline.ts';
 import { flatOverlaps } from './overlap.ts';
@@ -27,12 +27,14 @@ export interface PlacedSheetBend extends SheetBend {
 }
 
 /** The analysis plus the features left out of the flat (extruded holes, formed features, hardware). */
-export type SheetRecognition = (SheetAnalysis & { bends: PlacedSheetBend[]; features: SheetFeature[] }) | Refusal;
+export type SheetRecognition = (Omit<SheetAnalysis, 'bends'> & { bends: PlacedSheetBend[]; features: SheetFeature[] }) | Refusal;
 
 export interface SheetOptions { /** explicit K-factor; default from the detected r/t */ kFactor?: number }
 
 /** Thickest plate a sheet line cuts and bends, mm. */
 export const MAX_SHEET_THICKNESS = 25;
+/** Material this many thicknesses above the sheet over a large region is a moulded or machined body. */
+export const OUTSIDE_BODY_T = 2;
 /** Volume must equal mid-surface area x thickness within this fraction (countersinks take a little). */
 export const VOLUME_TOLERANCE = 0.03;
 const RAD = 180 / Math.PI;
@@ -83,24 +85,27 @@ function recognize(solid: Solid, options: SheetOptions): SheetRecognition {
   const classified = classifyFeatures(solid, thickness, featuresOutsideSheet(solid, u));
   const formed: SheetFeature[] = 'features' in classified ? classified.features : [];
   const volumeCheck = checkVolume(solid, u, formed);
+  const outside = 'rejected' in classified ? classified.rejected : null;
+  // material standing well above the sheet's own surface (pillars, walls of a moulded body) says "not a
+  // sheet" before any blend between them does; material beyond every footprint is a skin the walk could
+  // not reach (a bend it cannot unroll), and a bend without its opposite skin explains what lies beyond it:
+  // both judged below
+  if (outside && u.unpairedBends.length === 0 && Number.isFinite(outside.worst.distance) && outside.worst.distance > OUTSIDE_BODY_T * thickness) {
+    return refuseOutside(outside, thickness);
+  }
   const foreign = u.foreignNeighbours.filter((f) => solid.faces[f].surface.kind === 'other');
   if (volumeCheck && foreign.length > 0) {
     const hint = (solid.faces[foreign[0]].surface as { hint?: string }).hint;
     const what = hint === 'sphere' ? 'sphere: a doubly curved corner where bends meet, as on a shelled or drawn box' : hint ?? 'free-form';
     return refuse('non_cylindrical_bend', `face ${foreign[0]} joins the sheet but is not a plane or a cylinder (${what}), so it cannot be unrolled exactly; ${volumeCheck}`);
   }
-  const outside = 'rejected' in classified ? classified.rejected : null;
   if ((outside || volumeCheck) && u.unpairedBends.length > 0) {
     const f = u.unpairedBends[0];
     const c = solid.faces[f].surface as { radius: number; convex: boolean };
     const want = c.convex ? c.radius - thickness : c.radius + thickness;
     return refuse('not_constant_thickness', `bend face ${f} (radius ${c.radius.toFixed(3)} mm) has no coaxial opposite face at radius ${want.toFixed(3)} mm: the bend does not keep the ${thickness.toFixed(3)} mm thickness`);
   }
-  if (outside) {
-    const at = outside.worst.point.map((x) => x.toFixed(2)).join(', ');
-    const size = outside.max.map((x, k) => (x - outside.min[k]).toFixed(1)).join(' x ');
-    return refuse('not_sheet_metal', `material at (${at}) stands ${outside.worst.distance.toFixed(2)} mm outside the ${thickness.toFixed(3)} mm sheet over a ${size} mm region, too large for a formed feature or inserted hardware: a rib, second wall or block is modelled into the part`);
-  }
+  if (outside) return refuseOutside(outside, thickness);
   if (volumeCheck) return refuse('not_constant_thickness', volumeCheck);
   checkBendPairs(solid, u);
   const seams = findSeams(solid, u);
@@ -215,6 +220,13 @@ function recognize(solid: Solid, options: SheetOptions): SheetRecognition {
   };
   const frame = compose(rigid2As3(m), u.maps.get(root.id)!.motion);
   return { kind: 'sheet', thickness, frame, bends, holes, flat, warnings, features: formed };
+}
+
+function refuseOutside(outside: OutsideFeature, thickness: number): Refusal {
+  const at = outside.worst.point.map((x) => x.toFixed(2)).join(', ');
+  const size = outside.max.map((x, k) => (x - outside.min[k]).toFixed(1)).join(' x ');
+  const how = Number.isFinite(outside.worst.distance) ? `stands ${outside.worst.distance.toFixed(2)} mm outside` : 'lies beyond';
+  return refuse('not_sheet_metal', `material at (${at}) ${how} the ${thickness.toFixed(3)} mm sheet over a ${size} mm region, too large for a formed feature or inserted hardware: a rib, second wall or block is modelled into the part`);
 }
 
 /** Total length of the closed-corner seam edges, mm. */
