@@ -39,7 +39,9 @@ for (const l of manifest.lessons) {
       if (r.kind !== 'refused') return;
       assert.equal(r.reason, l.reason, r.message);
       if (r.reason === 'touching_flanges') assert.match(r.message, /near \(-?\d+\.\d\d, -?\d+\.\d\d, -?\d+\.\d\d\) of the model/, 'the refusal says where');
-      if (r.reason === 'not_sheet_metal') assert.match(r.message, /mm thick within a [\d.]+ x [\d.]+ x [\d.]+ mm envelope/, 'the refusal gives the envelope');
+      if (r.reason === 'not_sheet_metal') {
+        assert.match(r.message, /mm thick within a [\d.]+ x [\d.]+ x [\d.]+ mm envelope|at \([^)]*\) stands [\d.]+ mm outside the [\d.]+ mm sheet over a [\d.]+ x [\d.]+ x [\d.]+ mm region/, 'the refusal gives the envelope or the body and its size');
+      }
       return;
     }
     assert.equal(r.kind, 'sheet', r.kind === 'refused' ? `${r.reason}: ${r.message}` : '');
