@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { EngineError } from '../contract.ts';
 import type { Contour, Rigid, Vec3 } from '../geometry/model.ts';
+import { arcSweep } from '../sheet/segments.ts';
 
 // The generated typings of the OCCT bindings are 1.6 MB; the dozen calls made here do not need them.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -151,10 +152,10 @@ function makeWire(oc: OC, contour: Contour, owned: Array<{ delete(): void }>): u
       const ax = new oc.gp_Ax2(pnt(s.center[0], s.center[1]), dir);
       const circ = new oc.gp_Circ(ax, s.radius);
       owned.push(dir, ax, circ);
-      let a1 = (s.startDegrees * Math.PI) / 180, a2 = (s.endDegrees * Math.PI) / 180;
       // OCCT parameterises a circle counter-clockwise about +Z; a clockwise arc is the same edge reversed
-      if (!s.ccw) [a1, a2] = [a2, a1];
-      while (a2 <= a1 + 1e-12) a2 += 2 * Math.PI;
+      const sweep = arcSweep(s);
+      const a1 = ((sweep >= 0 ? s.startDegrees : s.endDegrees) * Math.PI) / 180;
+      const a2 = a1 + Math.abs(sweep);
       edgeMaker = new oc.BRepBuilderAPI_MakeEdge(circ, a1, a2);
     }
     owned.push(edgeMaker);

@@ -1,25 +1,13 @@
 // Flat contours (lines + true arcs) as polylines, for meshing and drawing. The exact arcs are kept
 // for STEP and DXF; only previews and meshes go through here.
-import type { Contour, Segment, Vec2 } from '../geometry/model.ts';
+import type { Contour, Vec2 } from '../geometry/model.ts';
+import { arcPoint, arcSweep } from '../sheet/segments.ts';
 
 /** Largest distance between an arc and its chords in meshes and images, mm */
 export const ARC_CHORD_TOLERANCE_MM = 0.01;
 /** Upper bound of chords per full circle so a huge radius cannot explode the vertex count */
 const MAX_CHORDS_PER_CIRCLE = 720;
 const MIN_CHORDS_PER_CIRCLE = 12;
-
-/** Signed sweep of an arc in degrees: positive counter-clockwise; a closed circle sweeps 360. */
-export function arcSweepDegrees(s: Extract<Segment, { kind: 'arc' }>): number {
-  let d = s.endDegrees - s.startDegrees;
-  if (s.ccw) { d = ((d % 360) + 360) % 360; if (d === 0) d = 360; return d; }
-  d = ((-d % 360) + 360) % 360; if (d === 0) d = 360;
-  return -d;
-}
-
-export function arcPoint(s: Extract<Segment, { kind: 'arc' }>, degrees: number): Vec2 {
-  const a = (degrees * Math.PI) / 180;
-  return [s.center[0] + s.radius * Math.cos(a), s.center[1] + s.radius * Math.sin(a)];
-}
 
 function chordCount(radius: number, sweepDegrees: number, tolerance: number): number {
   const ratio = Math.min(1, tolerance / Math.max(radius, 1e-9));
@@ -33,9 +21,10 @@ export function contourToPolyline(contour: Contour, tolerance = ARC_CHORD_TOLERA
   const out: Vec2[] = [];
   for (const s of contour) {
     if (s.kind === 'line') { out.push([s.a[0], s.a[1]]); continue; }
-    const sweep = arcSweepDegrees(s);
+    // one sweep rule for every consumer of flat arcs: a full turn a hair off 360 degrees stays a full turn
+    const sweep = (arcSweep(s) * 180) / Math.PI;
     const n = chordCount(s.radius, sweep, tolerance);
-    for (let i = 0; i < n; i++) out.push(arcPoint(s, s.startDegrees + (sweep * i) / n));
+    for (let i = 0; i < n; i++) out.push(arcPoint(s.center, s.radius, s.startDegrees + (sweep * i) / n));
   }
   // drop consecutive duplicates (segment joints) so meshing sees no zero-length edges
   const clean: Vec2[] = [];
