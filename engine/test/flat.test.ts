@@ -137,3 +137,11 @@ test('equal-area rectangles (right isosceles triangle: leg or hypotenuse) resolv
   const r = enclosingRectangle(polygon([[0, 0], [100, 0], [0, 100]]));
   assert.ok(Math.abs(r.length - 100 * Math.SQRT2) < 1e-9 && Math.abs(r.width - 50 * Math.SQRT2) < 1e-9, `${r.length} x ${r.width}`);
 });
+
+test('simplifyContour: a whole circle pieced from arcs is exactly one turn (no -360.0000001 degree sweeps)', () => {
+  const piece = (a: number, b: number) => ({ kind: 'arc' as const, center: [3, 4] as Vec2, radius: 2, startDegrees: a, endDegrees: b, ccw: false });
+  // the third piece starts a hair after the second ends: the sweeps add up to -359.9999999 degrees
+  const c = simplifyContour([piece(10, -100), piece(-100, -200), piece(-200.0000001, -350)]);
+  assert.equal(c.length, 1);
+  assert.ok(c[0].kind === 'arc' && c[0].endDegrees - c[0].startDegrees === -360, JSON.stringify(c));
+});

@@ -15,6 +15,8 @@ export const LINE_TOLERANCE = 1e-4;
 export const ARC_TOLERANCE = 2e-3;
 /** Consecutive flat points closer than this are one point, mm. */
 export const POINT_TOLERANCE = 1e-7;
+/** A lone arc sweeping within this of a full turn is a whole circle, degrees. */
+export const FULL_TURN_TOLERANCE_DEGREES = 1e-6;
 const RAD = 180 / Math.PI;
 
 export interface FlatLoop {
@@ -183,6 +185,11 @@ export function simplifyContour(c: Contour): Contour {
       }
     }
     segs = segs.filter((s) => s.kind === 'arc' || Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]) > POINT_TOLERANCE);
+  }
+  // a whole circle is exactly one turn: consumers must not read -360.0000001 degrees as an empty arc
+  if (segs.length === 1 && segs[0].kind === 'arc') {
+    const s = segs[0], sweep = s.endDegrees - s.startDegrees;
+    if (Math.abs(Math.abs(sweep) - 360) < FULL_TURN_TOLERANCE_DEGREES) segs = [{ ...s, endDegrees: s.startDegrees + Math.sign(sweep) * 360 }];
   }
   return segs;
 }
