@@ -45,8 +45,9 @@ export function classifyFeatures(solid: Solid, thickness: number, outside: Outsi
   const diag = norm(sub(solid.bbox.max, solid.bbox.min));
   const features: SheetFeature[] = [];
   for (const o of outside) {
-    const extent = norm(sub(o.max, o.min));
-    if (extent > MAX_FEATURE_FRACTION * diag) return { rejected: o };
+    const extent = norm(sub(o.faceMax, o.faceMin));
+    // material beyond every skin face's footprint is sheet the skin walk never reached, not a feature on it
+    if (!Number.isFinite(o.worst.distance) || extent > MAX_FEATURE_FRACTION * diag) return { rejected: o };
     const cyl = o.faces.map((f) => solid.faces[f].surface).filter((s): s is CylinderSurface => s.kind === 'cylinder');
     const outer = cyl.filter((c) => c.convex).reduce<CylinderSurface | null>((a, b) => (!a || b.radius > a.radius ? b : a), null);
     const bore = outer ? cyl.filter((c) => !c.convex && c.radius < outer.radius && coaxial(c, outer)).reduce<CylinderSurface | null>((a, b) => (!a || b.radius > a.radius ? b : a), null) : null;

@@ -58,7 +58,6 @@ function recognize(solid: Solid, options: SheetOptions): SheetRecognition {
   if (options.kFactor !== undefined && !(options.kFactor > 0 && options.kFactor <= 0.5)) {
     throw new RangeError(`K-factor ${options.kFactor} is outside (0, 0.5] (ANSI convention)`);
   }
-  const warnings: RecognitionWarning[] = [];
   const planes = solid.faces.filter((f) => f.surface.kind === 'plane');
   if (planes.length === 0) return refuse('not_sheet_metal', 'the part has no planar face, so it is not a sheet');
   const root = planes.reduce((a, b) => (b.area > a.area ? b : a));
@@ -79,7 +78,27 @@ function recognize(solid: Solid, options: SheetOptions): SheetRecognition {
     return refuse('not_sheet_metal', `the part is ${thickness.toFixed(2)} mm thick within a ${extents.map((x) => x.toFixed(1)).reverse().join(' x ')} mm envelope: a block or bar, not a sheet`);
   }
   const sheetFaces = sheetPlanes({ thickness, pairs: measured.pairs });
+  const first = develop(solid, options, root.id, thickness, sheetFaces);
+  if (first.kind !== 'refused' || first.reason !== 'touching_flanges') return first;
+  // Either skin develops the same flat. Mitred closed corners merge a flange's end with the next wall's
+  // outer face (one planar face spanning two walls), which overlaps once unfolded from that side; the
+  // other skin keeps the walls apart. Try it before refusing.
+  const pair = rootPairs.reduce((a, b) => (b.overlap > a.overlap ? b : a));
+  const opposite = pair.a === root.id ? pair.b : pair.a;
+  let second: SheetRecognition;
+  try {
+    second = develop(solid, options, opposite, thickness, sheetFaces);
+  } catch (err) {
+    if (err instanceof UnfoldError) return first;
+    throw err;
+  }
+  return second.kind === 'refused' ? first : second;
+}
 
+/** Unfold the skin grown from `rootId` and measure the flat, or say why it cannot be made. */
+function develop(solid: Solid, options: SheetOptions, rootId: number, thickness: number, sheetFaces: Map<number, Set<number>>): SheetRecognition {
+  const warnings: RecognitionWarning[] = [];
+  const root = solid.faces[rootId];
   const u = unfoldSkin(solid, root.id, thickness, sheetFaces, options.kFactor);
   // extruded holes, louvers and fused hardware stand out of the sheet: left out of the flat, with a warning
   const classified = classifyFeatures(solid, thickness, featuresOutsideSheet(solid, u));

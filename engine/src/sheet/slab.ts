@@ -27,6 +27,9 @@ export interface OutsideFeature {
   max: Vec3;
   /** centroid of the outside vertices, mm */
   center: Vec3;
+  /** bounding box of every vertex of the group's faces (a feature is small as a whole, not only its tip), mm */
+  faceMin: Vec3;
+  faceMax: Vec3;
 }
 
 /** The solid's vertex farthest outside every skin face's thickness slab, or null when all are inside. */
@@ -119,7 +122,14 @@ export function featuresOutsideSheet(solid: Solid, u: Unfolding): OutsideFeature
         if (!worst || dist[v] > worst.distance) worst = { point: p, distance: dist[v] };
       }
     }
-    features.push({ faces, worst: worst!, min, max, center: scale(sum, 1 / count) });
+    const faceMin: Vec3 = [Infinity, Infinity, Infinity], faceMax: Vec3 = [-Infinity, -Infinity, -Infinity];
+    for (const f of faces) {
+      for (const v of solid.faces[f].vertices) {
+        const p = point(solid.points, v);
+        for (let k = 0; k < 3; k++) { faceMin[k] = Math.min(faceMin[k], p[k]); faceMax[k] = Math.max(faceMax[k], p[k]); }
+      }
+    }
+    features.push({ faces, worst: worst!, min, max, center: scale(sum, 1 / count), faceMin, faceMax });
   }
   return features.sort((a, b) => b.worst.distance - a.worst.distance);
 }
