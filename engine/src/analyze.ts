@@ -2,13 +2,13 @@
 // part the tube recogniser, else the sheet recogniser, mapped onto the contract's snake_case shapes.
 import { createHash } from 'node:crypto';
 import { EngineError, type Design, type Dimensions, type Part, type PartInstance, type SuggestedProcess } from './contract.ts';
-import type { Refusal, Rigid, SheetAnalysis, Solid, TubeAnalysis } from './geometry/model.ts';
+import type { Refusal, Rigid, Solid, TubeAnalysis } from './geometry/model.ts';
 import { importStep } from './import/index.ts';
 import { buildSolid } from './geometry/topology.ts';
 import { groupInstances } from './parts/instances.ts';
 import { dimensionsIn, principalFrame } from './parts/frame.ts';
 import { recognizeTube } from './tube/index.ts';
-import { recognizeSheet } from './sheet/index.ts';
+import { recognizeSheet, type SheetRecognition } from './sheet/index.ts';
 
 /** ANSI K-factor range accepted as an explicit option (neutral axis between inner skin and middle). */
 export const K_FACTOR_MIN = 0;
@@ -26,7 +26,10 @@ export interface AnalyzeOptions {
   createdAt?: string;
 }
 
-export type PartAnalysis = SheetAnalysis | TubeAnalysis | Refusal;
+/** A sheet analysis whose bends carry their flat line and flange lengths (what Part.bends maps). */
+export type PlacedSheetAnalysis = Exclude<SheetRecognition, Refusal>;
+
+export type PartAnalysis = PlacedSheetAnalysis | TubeAnalysis | Refusal;
 
 export interface AnalyzedInstance { id: string; solidIndex: number; /** representative solid -> this instance, world mm */ transform: Rigid }
 
@@ -107,7 +110,13 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
   if (analysis.kind === 'sheet') {
     const f = analysis.flat;
     base.detected_thickness_mm = round(analysis.thickness);
-    base.bends = analysis.bends.map((b) => ({ id: b.id, angle_degrees: round(b.angleDegrees), radius_mm: round(b.innerRadius), length_mm: round(b.length), direction: b.direction }));
+    const point = (p: readonly [number, number]): [number, number] => [round(p[0]), round(p[1])];
+    base.bends = analysis.bends.map((b) => ({
+      id: b.id, angle_degrees: round(b.angleDegrees), radius_mm: round(b.innerRadius), length_mm: round(b.length), direction: b.direction,
+      // the recogniser measures these on the flat; DFM's minimum-flange rule and bend labels read them
+      flange_lengths_mm: b.flangeLengths ? point(b.flangeLengths) : null,
+      line_mm: [point(b.line[0]), point(b.line[1])],
+    }));
     base.bend_count = base.bends.length;
     base.holes = analysis.holes.map((h) => ({
       id: h.id,

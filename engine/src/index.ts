@@ -2,7 +2,7 @@
 export * from './contract.ts';
 export type * from './geometry/model.ts';
 export { analyze, analyzeModel, K_FACTOR_MIN, K_FACTOR_MAX } from './analyze.ts';
-export type { AnalyzeOptions, AnalyzedModel, AnalyzedPart, AnalyzedInstance, PartAnalysis } from './analyze.ts';
+export type { AnalyzeOptions, AnalyzedModel, AnalyzedPart, AnalyzedInstance, PartAnalysis, PlacedSheetAnalysis } from './analyze.ts';
 export { importStep, importStepDetailed } from './import/index.ts';
 export { buildSolid } from './geometry/topology.ts';
 export { groupInstances, matchSolids } from './parts/instances.ts';

@@ -47,6 +47,12 @@ function assertPart(p: Part): void {
       assert.ok(p.flat_pattern && p.flat_pattern_dimensions && p.detected_thickness_mm);
       assert.ok(p.flat_pattern.length_mm >= p.flat_pattern.width_mm);
       assert.equal(p.flat_pattern_dimensions.height_mm, p.detected_thickness_mm);
+      for (const b of p.bends) {
+        // every sheet bend says where it lies in the flat and (null only when unmeasurable) its flange lengths
+        assert.ok(b.line_mm && b.line_mm.flat().every(Number.isFinite), `bend ${b.id} line_mm`);
+        assert.ok(b.flange_lengths_mm !== undefined, `bend ${b.id} has flange_lengths_mm`);
+        assert.ok(b.flange_lengths_mm === null || (b.flange_lengths_mm.length === 2 && b.flange_lengths_mm.every((x) => x >= 0)), `bend ${b.id} flange_lengths_mm`);
+      }
     } else {
       assert.ok(p.tube);
     }
@@ -120,6 +126,15 @@ test('analyzeModel() exposes each unique part with its solid, analysis, frame an
     assert.equal(p.instances[0].solidIndex, p.solid.index);
     assert.deepEqual(m.design.parts.find((x) => x.id === p.part.id), p.part);
   }
+});
+
+test('bends carry the recogniser\'s flat line and flange lengths: L with legs 40 and 30 tangent to edge', async () => {
+  const m = await analyzeModel(bytesOf('fixtures/sheet/l_t2_r2.step'));
+  const [b] = m.design.parts[0].bends;
+  const a = m.parts[0].analysis;
+  assert.ok(a.kind === 'sheet');
+  assert.deepEqual(b.line_mm, a.bends[0].line.map((pt) => pt.map((x) => Math.round(x * 1e6) / 1e6)));
+  assert.deepEqual(b.flange_lengths_mm!.slice().sort((x, y) => x - y).map((x) => Math.round(x * 100) / 100), [30, 40]);
 });
 
 test('an explicit K-factor reaches every flat pattern', async () => {

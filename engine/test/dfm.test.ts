@@ -6,7 +6,7 @@ import { defaultCatalog } from '../src/catalog/index.ts';
 import { dfm, InvalidConfigurationError, type DfmReport } from '../src/dfm/index.ts';
 import { bend, designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
 import { flangeLengths } from '../src/dfm/flange.ts';
-import { designKFactor } from '../src/dfm/k-factor.ts';
+import { materialKFactors } from '../src/dfm/k-factor.ts';
 import type { Part } from '../src/contract.ts';
 
 const catalog = defaultCatalog();
@@ -501,11 +501,19 @@ describe('countersinks modelled in the part', () => {
 describe('material K-factor', () => {
   test('the configured material gives the K of its table at the part r/t', () => {
     // 0.060" steel, R 1.52 -> r/t 0.997 on the steel table: 0.38
-    assert.equal(designKFactor(designOf([sheetPart()]), steel(), catalog), 0.3798);
+    assert.deepEqual(materialKFactors(designOf([sheetPart()]), steel(), catalog), { prt_bracket: 0.3798 });
     assert.equal(run([sheetPart()], steel()).parts[0].k_factor, 0.3798);
-    assert.equal(designKFactor(designOf([sheetPart()]), {}, catalog), null, 'no material, no K');
+  });
+  test('per part: each bent part gets its own material\'s K, only where its flat needs another', () => {
+    assert.deepEqual(materialKFactors(designOf([sheetPart()]), {}, catalog), {}, 'no material, no K');
+    assert.deepEqual(materialKFactors(designOf([sheetPart({ bends: [] })]), steel(), catalog), {}, 'nothing to bend');
+    const atK = sheetPart();
+    atK.flat_pattern = { ...atK.flat_pattern!, k_factor: 0.3798 };
+    assert.deepEqual(materialKFactors(designOf([atK]), steel(), catalog), {}, 'the flat already uses the material K');
     const two = designOf([sheetPart(), sheetPart({ id: 'prt_b', name: 'b' })]);
-    assert.equal(designKFactor(two, { defaults: { material_id: STEEL }, parts: [{ part_id: 'prt_b', material_id: 'mat_304_0_060in' }] }, catalog), null, 'parts disagree');
-    assert.equal(designKFactor(designOf([sheetPart({ bends: [] })]), steel(), catalog), null, 'nothing to bend');
+    const ks = materialKFactors(two, { defaults: { material_id: STEEL }, parts: [{ part_id: 'prt_b', material_id: 'mat_304_0_060in' }] }, catalog);
+    assert.equal(ks.prt_bracket, 0.3798);
+    assert.equal(typeof ks.prt_b, 'number');
+    assert.notEqual(ks.prt_b, ks.prt_bracket, 'stainless bends with another K than mild steel');
   });
 });

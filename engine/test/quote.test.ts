@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defaultCatalog } from '../src/catalog/index.ts';
 import { designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
-import { dfm, InvalidConfigurationError, withBendGeometry } from '../src/dfm/index.ts';
+import { dfm, InvalidConfigurationError, partKFactor } from '../src/dfm/index.ts';
 import { quote } from '../src/pricing/index.ts';
 import { analyze } from '../src/analyze.ts';
 import type { Design } from '../src/contract.ts';
@@ -140,17 +140,15 @@ describe('real fixtures through analyze()', () => {
     assert.ok(q.items[0].line_items[0].breakdown.some((b) => b.type === 'bending'));
   });
 
-  test('bend geometry from the flat: the flange rule on real parts', async () => {
-    const { analyzeModel } = await import('../src/analyze.ts');
-    const enrich = async (rel: string): Promise<Design> => withBendGeometry(await analyzeModel(new Uint8Array(readFileSync(`${ROOT}/fixtures/${rel}`)), { fileName: rel, createdAt: NOW }));
-    const hat = await enrich('sheet/hat_t2_r2.4.step');
+  test('bend geometry from plain analyze(): the flange rule on real parts', async () => {
+    const hat = await load('sheet/hat_t2_r2.4.step');
     for (const b of hat.parts[0].bends) {
       assert.ok(b.line_mm && b.flange_lengths_mm, `bend ${b.id}`);
       assert.ok(Math.min(...b.flange_lengths_mm) > 9.6, `hat flanges ${b.flange_lengths_mm}`);
     }
     assert.equal(dfm(hat, { defaults: { material_id: 'mat_mild_steel_2_0mm' } }, catalog, fctx).status, 'ready');
     // two 45 degree bends 4 mm apart: the flange between them is too short to sit on the die
-    const offset = await enrich('sheet/offset_t1.5_r2_45.step');
+    const offset = await load('sheet/offset_t1.5_r2_45.step');
     const r = dfm(offset, { defaults: { material_id: 'mat_mild_steel_1_5mm' } }, catalog, fctx);
     assert.deepEqual(codesOf(r), ['flange_too_short', 'flange_too_short']);
     assert.ok(Math.abs((r.parts[0].issues[0].details.flange_length_mm as number) - 4) < 0.05);
@@ -208,6 +206,29 @@ describe('CLI', () => {
     assert.equal(q.items[0].dfm.object, 'dfm_report');
     const again = JSON.parse(kerf(['quote', 'fixtures/sheet/l_t2_r2.step', '--configuration', '{"defaults":{"material_id":"mat_mild_steel_2_0mm"}}', '--quantity', '4', '--quantity-options', '1,4,40', '--now', NOW]).out);
     assert.deepEqual(again, q, 'same input, same quote (ids included)');
+  });
+  test('kerf dfm: each part is checked with the flat of its own configured material\'s K-factor', async () => {
+    // two mirrored L brackets (t 2, r 2) and a plate: one bracket in mild steel, the other in 304
+    const rel = 'fixtures/assembly/asm_brackets_mirror.step';
+    const plain = await analyze(new Uint8Array(readFileSync(`${ROOT}/${rel}`)), { fileName: rel, createdAt: NOW });
+    const [steelPart, stainlessPart] = plain.parts.filter((p) => p.bends.length > 0);
+    const material = (id: string) => catalog.materials.find((m) => m.id === id)!;
+    const kSteel = partKFactor(steelPart, material('mat_mild_steel_2_0mm'))!;
+    const kStainless = partKFactor(stainlessPart, material('mat_304_2_0mm'))!;
+    assert.notEqual(kSteel, kStainless, 'the two materials bend with different K here');
+    const configuration = { defaults: { material_id: 'mat_mild_steel_2_0mm' }, parts: [{ part_id: stainlessPart.id, material_id: 'mat_304_2_0mm' }] };
+    const r = kerf(['dfm', rel, '--configuration', JSON.stringify(configuration), '--now', NOW]);
+    assert.equal(r.code, 0, r.err);
+    const byId = new Map((JSON.parse(r.out).parts as Array<{ part_id: string; k_factor: number; flat_pattern: { k_factor: number; length_mm: number } | null }>).map((p) => [p.part_id, p]));
+    // the same flats an analysis with those K-factors per part gives
+    const expected = await analyze(new Uint8Array(readFileSync(`${ROOT}/${rel}`)), { fileName: rel, kFactorByPart: { [steelPart.id]: kSteel, [stainlessPart.id]: kStainless } });
+    for (const [part, k] of [[steelPart, kSteel], [stainlessPart, kStainless]] as const) {
+      const got = byId.get(part.id)!;
+      assert.equal(got.k_factor, k, part.id);
+      assert.equal(got.flat_pattern?.k_factor, k, `${part.id}: flat at its material's K`);
+      assert.equal(got.flat_pattern?.length_mm, expected.parts.find((p) => p.id === part.id)!.flat_pattern!.length_mm);
+    }
+    assert.notEqual(byId.get(steelPart.id)!.flat_pattern!.length_mm, byId.get(stainlessPart.id)!.flat_pattern!.length_mm, 'another K, another flat length');
   });
   test('kerf dfm prints the report; bad input is a JSON error with param and a non-zero exit', () => {
     const r = kerf(['dfm', 'fixtures/sheet/l_t2_r2.step', '--configuration', '{}']);

@@ -1,10 +1,10 @@
 // EngineApi from the engine's functions, run in this process. The service swaps in the worker pool
 // version when it is available; the use cases cannot tell the difference.
-import { analyzeModel, type AnalyzedModel } from '@kerf/engine';
+import { analyze, analyzeModel, type AnalyzedModel } from '@kerf/engine';
 import { EngineError, type Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog, catalogEntries, findHardware, hardwareModelGlb, type Catalog, type CatalogKind as EngineCatalogKind, type Hardware } from '@kerf/engine/catalog/index.ts';
 import { productionFilesForModel } from '@kerf/engine/files/generate.ts';
-import { materialKFactors, withBendGeometry } from '@kerf/engine/dfm/index.ts';
+import { materialKFactors } from '@kerf/engine/dfm/index.ts';
 import { designFileOf, isDesignFileName } from '@kerf/engine/design-files.ts';
 import { fileNameOf } from '@kerf/engine/files/kinds.ts';
 import type { AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
@@ -43,9 +43,7 @@ export class LocalEngine implements EngineApi {
   constructor(private readonly baseUrl: string) {}
 
   async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
-    const model = await analyzeModel(bytes, options);
-    // Bend lines and flange lengths come from the flat: the minimum-flange DFM rule needs them.
-    const d = withBendGeometry(model);
+    const d = await analyze(bytes, options);
     return { suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
   }
 

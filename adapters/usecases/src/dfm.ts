@@ -10,7 +10,8 @@ import type { Configuration, DfmOutcome, ProductionFileKind } from './engine-api
 import { ApiError, invalid, notFound } from './errors.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { newId } from './ids.ts';
-import { designForConfiguration, withFlatsUsed } from './material-flats.ts';
+import { withFlatsUsed } from '@kerf/engine/dfm/flats-used.ts';
+import { designForConfiguration } from './material-flats.ts';
 
 export const PRODUCTION_FILES_JOB = 'production_files';
 

@@ -78,12 +78,3 @@ export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow
   const result: DesignResult = { ...(row.result as DesignResult), ...analysis };
   return { design: toPublicDesign(ctx, { ...row, result }), kFactorByPart };
 }
-
-/**
- * Each part of a DFM report states the flat it was checked (and priced) with: `flat_pattern` with
- * the K-factor used, from the configured design.
- */
-export function withFlatsUsed<R extends { parts: Array<Record<string, unknown> & { part_id: string }> }>(report: R, design: Design): R {
-  const flats = new Map(design.parts.map((p) => [p.id, p.flat_pattern]));
-  return { ...report, parts: report.parts.map((p) => ({ ...p, flat_pattern: flats.get(p.part_id) ?? null })) };
-}

@@ -10,7 +10,8 @@ import { collection, isoPlus, publicView, type Doc } from './documents.ts';
 import type { Configuration } from './engine-api.ts';
 import { invalid, notFound } from './errors.ts';
 import { newId } from './ids.ts';
-import { designForConfiguration, kMapKey, withFlatsUsed } from './material-flats.ts';
+import { withFlatsUsed } from '@kerf/engine/dfm/flats-used.ts';
+import { designForConfiguration, kMapKey } from './material-flats.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { FILE_QUOTE_JOB } from './analysis-job.ts';
 

@@ -8,5 +8,5 @@ export { annotatedPartSvg } from './svg.ts';
 export * as rules from './rules.ts';
 export { sheetPart, tubePart, designOf } from './examples.ts';
 export { flangeLengths } from './flange.ts';
-export { withBendGeometry } from './bend-geometry.ts';
-export { designKFactor, partKFactor, materialKFactors, K_FACTOR_SAME } from './k-factor.ts';
+export { partKFactor, materialKFactors } from './k-factor.ts';
+export { withFlatsUsed } from './flats-used.ts';

@@ -14,26 +14,8 @@ export function partKFactor(part: Part, material: Material): number | null {
   return Number(interpolateKFactor(material.k_factor_table, madeRadius(part.bends[0], material) / material.thickness_mm).toFixed(4));
 }
 
-/**
- * The one K-factor the configured materials give every bent sheet part of the design, or null when
- * no bent part has a known material or the parts disagree (analysis takes a single K per design).
- */
-export function designKFactor(design: Design, configuration: unknown, catalog: Catalog): number | null {
-  const config = parseConfiguration(configuration);
-  const ix = indexCatalog(catalog);
-  const ks = new Set<number>();
-  for (const part of design.parts) {
-    if (part.suggested_process !== 'sheet_metal' || part.bends.length === 0) continue;
-    const id = effectiveSelections(config, part.id).selections.material_id;
-    const m = id ? ix.materials.get(id) : undefined;
-    if (!m) return null;
-    ks.add(partKFactor(part, m)!);
-  }
-  return ks.size === 1 ? [...ks][0] : null;
-}
-
 /** K-factors closer than this give the same flat to well under 0.01 mm. */
-export const K_FACTOR_SAME = 1e-4;
+const K_FACTOR_SAME = 1e-4;
 
 /**
  * Per bent sheet part whose configured material gives a K-factor other than the one its flat was

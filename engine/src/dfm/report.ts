@@ -1,6 +1,6 @@
 // dfm(design, configuration, catalog, context): the DFM report of contract.md. Pure: the report id,
 // the clock and the base URL come in, so the same inputs give the same report.
-import type { Design, Part, Warning } from '../contract.ts';
+import type { Design, FlatPatternInfo, Part, Warning } from '../contract.ts';
 import { EngineError } from '../contract.ts';
 import { indexCatalog } from '../catalog/index.ts';
 import type { Catalog, MaterialType } from '../catalog/types.ts';
@@ -49,6 +49,8 @@ export interface DfmPartReport {
   powder_coat_color_id: string | null;
   /** K-factor of the configured material at this part's r/t (null without a sheet material or bends) */
   k_factor: number | null;
+  /** the flat the part was checked (and priced) with, its K included: set by withFlatsUsed */
+  flat_pattern?: FlatPatternInfo | null;
 }
 
 export interface ProductionFilesState {

@@ -10,12 +10,7 @@ type Handler = (...args: any[]) => Promise<unknown> | unknown; // eslint-disable
 
 /** Engine entry points by name, loaded on first use so a thread only pays for what it runs. */
 const OPS: Record<string, () => Promise<Handler>> = {
-  // With bend lines and flange lengths from the flat (DFM's minimum-flange rule needs them), as the
-  // in-process service path gives: the pool and in-process designs are the same.
-  analyze: async () => {
-    const [{ analyzeModel }, { withBendGeometry }] = await Promise.all([import('../analyze.ts'), import('../dfm/bend-geometry.ts')]);
-    return async (bytes: Uint8Array, opts: object) => withBendGeometry(await analyzeModel(bytes, opts));
-  },
+  analyze: async () => (await import('../analyze.ts')).analyze,
   files: async () => (await import('../files/generate.ts')).generateProductionFiles,
   designFile: async () => (await import('../design-files.ts')).designFile,
   dfm: async () => namedExport(['../dfm/index.ts'], 'dfm'),

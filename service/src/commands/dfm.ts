@@ -6,10 +6,7 @@ import { createHash } from 'node:crypto';
 import { stderr, stdout } from 'node:process';
 import type { Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog } from '@kerf/engine/catalog/index.ts';
-import { InvalidConfigurationError, designKFactor, dfm, parseConfiguration, withBendGeometry } from '@kerf/engine/dfm/index.ts';
-
-/** K-factors closer than this give the same flat to well under 0.01 mm. */
-const K_FACTOR_SAME = 1e-4;
+import { InvalidConfigurationError, dfm, materialKFactors, parseConfiguration, withFlatsUsed } from '@kerf/engine/dfm/index.ts';
 
 export class CliError extends Error {
   constructor(readonly code: string, message: string, readonly param?: string, readonly exitCode = 2) { super(message); }
@@ -64,9 +61,9 @@ async function readText(path: string): Promise<string> {
 }
 
 /**
- * Reads and analyzes the STEP file (the importer is loaded only here). When the configured materials
- * give the design one K-factor other than the default, the flat is recomputed with it (contract: the
- * flat pattern uses the material's K-factor).
+ * Reads and analyzes the STEP file (the importer is loaded only here). Each part whose configured
+ * material gives another K-factor than its flat was computed with is re-flattened with it (contract:
+ * the flat pattern uses the material's K-factor), the same per-part rule the service applies.
  */
 export async function analyzeFile(file: string, configuration?: unknown): Promise<{ design: Design; digest: string }> {
   let bytes: Uint8Array;
@@ -77,17 +74,14 @@ export async function analyzeFile(file: string, configuration?: unknown): Promis
     const code = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file_not_found' : 'file_unreadable';
     throw new CliError(code, `cannot read ${file}: ${(e as Error).message}`, 'file');
   }
-  const { analyzeModel } = await import('@kerf/engine/analyze.ts');
+  const { analyze } = await import('@kerf/engine/analyze.ts');
   const name = file.split(/[\\/]/).pop() ?? file;
   let design: Design;
   try {
-    // bend lines and flange lengths from the flat, for the flange rule and the annotated image
     const opts = { fileName: name, createdAt: '1970-01-01T00:00:00.000Z' };
-    design = withBendGeometry(await analyzeModel(bytes, opts));
-    const k = design.status === 'ready' ? designKFactor(design, configuration, defaultCatalog()) : null;
-    if (k !== null && design.parts.some((p) => p.flat_pattern && p.bends.length > 0 && Math.abs(p.flat_pattern.k_factor - k) > K_FACTOR_SAME)) {
-      design = withBendGeometry(await analyzeModel(bytes, { ...opts, kFactor: k }));
-    }
+    design = await analyze(bytes, opts);
+    const kFactorByPart = design.status === 'ready' ? materialKFactors(design, configuration, defaultCatalog()) : {};
+    if (Object.keys(kFactorByPart).length > 0) design = await analyze(bytes, { ...opts, kFactorByPart });
   } catch (e) {
     if (e instanceof InvalidConfigurationError) throw e;
     const err = e as { code?: string; message?: string };
@@ -123,7 +117,7 @@ export async function run(args: string[]): Promise<number> {
     if (design.status !== 'ready') throw new CliError(design.error?.code ?? 'analysis_failed', design.error?.message ?? 'analysis failed', 'file', 1);
     const now = a.now ?? new Date().toISOString();
     const id = stableId('dfm', digest, JSON.stringify(a.configuration ?? null), now);
-    const report = dfm(design, a.configuration, defaultCatalog(), { id, now, baseUrl: a.baseUrl });
+    const report = withFlatsUsed(dfm(design, a.configuration, defaultCatalog(), { id, now, baseUrl: a.baseUrl }), design);
     stdout.write(JSON.stringify(a.images ? report : withoutImages(report), null, 2) + '\n');
     return 0;
   } catch (err) {

@@ -4,7 +4,7 @@
 import { stdout } from 'node:process';
 import { defaultCatalog } from '@kerf/engine/catalog/index.ts';
 import { parseQuoteRequest, quote } from '@kerf/engine/pricing/index.ts';
-import { parseConfiguration } from '@kerf/engine/dfm/index.ts';
+import { parseConfiguration, withFlatsUsed } from '@kerf/engine/dfm/index.ts';
 import { CliError, analyzeFile, parseCommon, reportError, stableId, withoutImages } from './dfm.ts';
 
 const USAGE = 'usage: kerf quote FILE --configuration JSON|@file.json --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--base-url URL] [--now ISO] [--images]\n';
@@ -37,7 +37,9 @@ export async function run(args: string[]): Promise<number> {
     const request = { items: [{ design_id: design.id, quantity, configuration: a.configuration, ...(quantity_options ? { quantity_options } : {}) }], ...(ship_to !== undefined ? { ship_to } : {}) };
     const now = a.now ?? new Date().toISOString();
     const id = stableId('quo', digest, JSON.stringify(request), now);
-    const q = quote(request, new Map([[design.id, design]]), defaultCatalog(), { id, now, baseUrl: a.baseUrl, dfmId: (i) => stableId('dfm', id, String(i)) });
+    const priced = quote(request, new Map([[design.id, design]]), defaultCatalog(), { id, now, baseUrl: a.baseUrl, dfmId: (i) => stableId('dfm', id, String(i)) });
+    // each item's DFM report states the flat it was priced with, as the service's quotes do
+    const q = { ...priced, items: priced.items.map((item) => ({ ...item, dfm: withFlatsUsed(item.dfm, design) })) };
     stdout.write(JSON.stringify(a.images ? q : withoutImages(q), null, 2) + '\n');
     return 0;
   } catch (err) {
