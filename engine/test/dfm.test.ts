@@ -135,6 +135,9 @@ describe('bend rules', () => {
     const r = run([sheetPart({ bends: [bend(1, { flange_lengths_mm: undefined })] })], steel());
     assert.equal(r.status, 'ready');
     assert.ok(r.parts[0].production_warnings.some((w) => w.code === 'flange_length_not_checked'));
+    // analyze() says null for a bend whose flanges it could not measure: the same warning
+    const unmeasured = run([sheetPart({ bends: [bend(1, { flange_lengths_mm: null })] })], steel());
+    assert.ok(unmeasured.parts[0].production_warnings.some((w) => w.code === 'flange_length_not_checked'));
   });
 });
 
