@@ -130,7 +130,7 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
       distance_to_nearest_bend_mm: h.distanceToNearestBend === null ? null : round(h.distanceToNearestBend),
     }));
     base.hole_count = base.holes.length;
-    base.flat_pattern = { k_factor: f.kFactor, length_mm: round(f.length), width_mm: round(f.width), area_mm2: round(f.area), cut_length_mm: round(f.cutLength), pierce_count: f.pierceCount };
+    base.flat_pattern = { k_factor: round(f.kFactor), length_mm: round(f.length), width_mm: round(f.width), area_mm2: round(f.area), cut_length_mm: round(f.cutLength), pierce_count: f.pierceCount };
     base.flat_pattern_dimensions = { length_mm: round(f.length), width_mm: round(f.width), height_mm: round(analysis.thickness) };
     base.cut_length_mm = round(f.cutLength);
   } else if (analysis.kind === 'tube') {

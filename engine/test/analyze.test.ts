@@ -142,6 +142,13 @@ test('an explicit K-factor reaches every flat pattern', async () => {
   for (const p of d.parts) if (p.flat_pattern) assert.equal(p.flat_pattern.k_factor, 0.44);
 });
 
+test('the default K-factor is reported like every other figure, without float noise', async () => {
+  for (const f of ['fixtures/sheet/l_t2_r2.step', 'fixtures/sheet/hat_t2_r2.4.step', 'fixtures/sheet/l_t3_r1.5.step']) {
+    const d = await analyze(bytesOf(f));
+    for (const p of d.parts) if (p.flat_pattern) assert.equal(p.flat_pattern.k_factor, Math.round(p.flat_pattern.k_factor * 1e6) / 1e6, `${f}: ${p.flat_pattern.k_factor}`);
+  }
+});
+
 test('a tube part: process, tube block, and wall holes placed on the unrolled wall', async () => {
   const d = await analyze(bytesOf('fixtures/tubes/round-50x3-l250-holes.step'));
   assertWellFormed(d);
