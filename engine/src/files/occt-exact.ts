@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { EngineError } from '../contract.ts';
 import type { Contour, Rigid, Vec3 } from '../geometry/model.ts';
 import { arcSweep } from '../sheet/segments.ts';
+import { kernelEdges } from './kernel-contour.ts';
 
 // The generated typings of the OCCT bindings are 1.6 MB; the dozen calls made here do not need them.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,9 +23,6 @@ export function loadExactKernel(): Promise<OC> {
   }
   return ocPromise;
 }
-
-/** Distance below which two points of the flat outline are the same vertex, mm */
-const WIRE_JOIN_TOLERANCE_MM = 1e-4;
 
 export interface ExactSolid {
   /** TopoDS_Shape; owned by the caller's ExactModel, released by its dispose() */
@@ -142,12 +140,12 @@ function makeWire(oc: OC, contour: Contour, owned: Array<{ delete(): void }>): u
   const mk = new oc.BRepBuilderAPI_MakeWire();
   owned.push(mk);
   const pnt = (x: number, y: number) => { const p = new oc.gp_Pnt(x, y, 0); owned.push(p); return p; };
-  for (const s of contour) {
+  for (const e of kernelEdges(contour)) {
     let edgeMaker;
-    if (s.kind === 'line') {
-      if (Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]) < WIRE_JOIN_TOLERANCE_MM) continue;
-      edgeMaker = new oc.BRepBuilderAPI_MakeEdge(pnt(s.a[0], s.a[1]), pnt(s.b[0], s.b[1]));
+    if (e.kind === 'line') {
+      edgeMaker = new oc.BRepBuilderAPI_MakeEdge(pnt(e.a[0], e.a[1]), pnt(e.b[0], e.b[1]));
     } else {
+      const s = e.arc;
       const dir = new oc.gp_Dir(0, 0, 1);
       const ax = new oc.gp_Ax2(pnt(s.center[0], s.center[1]), dir);
       const circ = new oc.gp_Circ(ax, s.radius);
