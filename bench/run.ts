@@ -29,10 +29,10 @@ const mb = (b: number): number => Math.round((b / 1048576) * 10) / 10;
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 
 function fixtureFiles(): Array<{ name: string; bytes: Uint8Array }> {
-  const dirs = ['fixtures/sheet', 'fixtures/tubes', 'fixtures/assembly', '/work/shared/corpus/real'];
+  const dirs = ['fixtures/sheet', 'fixtures/tubes', 'fixtures/assembly', '../shared/corpus/real'];
   const out: Array<{ name: string; bytes: Uint8Array }> = [];
   for (const d of dirs) {
-    const dir = d.startsWith('/') ? d : join(ROOT, d);
+    const dir = join(ROOT, d);
     if (!existsSync(dir)) continue;
     for (const f of readdirSync(dir).filter((x) => /\.(step|stp)$/i.test(x)).sort()) out.push({ name: `${d.split('/').pop()}/${f}`, bytes: new Uint8Array(readFileSync(join(dir, f))) });
   }
