@@ -4,20 +4,12 @@ import DxfParser from 'dxf-parser';
 import { flatToDxf, LAYER_BEND_DOWN, LAYER_BEND_UP, LAYER_INNER, LAYER_OUTER } from '../src/dxf/index.ts';
 import type { Contour, FlatGeometry, Vec2 } from '../src/geometry/model.ts';
 import { contourArea, contourLength, transformContour, reverseContour } from '../src/sheet/segments.ts';
+import { roundedRectangle } from './files-helpers.ts';
 
 /** 100 x 40 plate with rounded (r 5) corners, one hole d 10, one bend line; rotated 30 degrees and shifted. */
 function sampleFlat(): FlatGeometry {
   const r = 5, L = 100, W = 40;
-  const outer: Contour = [
-    { kind: 'line', a: [r, 0], b: [L - r, 0] },
-    { kind: 'arc', center: [L - r, r], radius: r, startDegrees: -90, endDegrees: 0, ccw: true },
-    { kind: 'line', a: [L, r], b: [L, W - r] },
-    { kind: 'arc', center: [L - r, W - r], radius: r, startDegrees: 0, endDegrees: 90, ccw: true },
-    { kind: 'line', a: [L - r, W], b: [r, W] },
-    { kind: 'arc', center: [r, W - r], radius: r, startDegrees: 90, endDegrees: 180, ccw: true },
-    { kind: 'line', a: [0, W - r], b: [0, r] },
-    { kind: 'arc', center: [r, r], radius: r, startDegrees: 180, endDegrees: 270, ccw: true },
-  ];
+  const outer = roundedRectangle(L, W, r);
   const hole: Contour = [{ kind: 'arc', center: [20, 20], radius: 5, startDegrees: 0, endDegrees: 360, ccw: false }];
   const slot: Contour = reverseContour([
     { kind: 'line', a: [40, 15], b: [60, 15] },

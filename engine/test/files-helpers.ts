@@ -19,10 +19,9 @@ export function turnedFrame(deg: number, shift: [number, number, number]): Rigid
 
 export const PLATE = { length: 120, width: 60, cornerRadius: 5, hole: { center: [30, 30] as [number, number], radius: 4 }, slot: { a: [70, 30] as [number, number], b: [90, 30] as [number, number], radius: 3 } };
 
-/** 120 x 60 plate with 5 mm rounded corners, a 8 mm hole and a 6 x 26 mm slot; area known exactly. */
-export function plateFlat(): { flat: FlatGeometry; area: number } {
-  const L = PLATE.length, W = PLATE.width, r = PLATE.cornerRadius;
-  const outer: Contour = [
+/** Counter-clockwise L x W rectangle with corner radius r at the origin, mm: the outline most flat tests need. */
+export function roundedRectangle(L: number, W: number, r: number): Contour {
+  return [
     { kind: 'line', a: [r, 0], b: [L - r, 0] },
     { kind: 'arc', center: [L - r, r], radius: r, startDegrees: -90, endDegrees: 0, ccw: true },
     { kind: 'line', a: [L, r], b: [L, W - r] },
@@ -32,6 +31,12 @@ export function plateFlat(): { flat: FlatGeometry; area: number } {
     { kind: 'line', a: [0, W - r], b: [0, r] },
     { kind: 'arc', center: [r, r], radius: r, startDegrees: 180, endDegrees: 270, ccw: true },
   ];
+}
+
+/** 120 x 60 plate with 5 mm rounded corners, a 8 mm hole and a 6 x 26 mm slot; area known exactly. */
+export function plateFlat(): { flat: FlatGeometry; area: number } {
+  const L = PLATE.length, W = PLATE.width, r = PLATE.cornerRadius;
+  const outer = roundedRectangle(L, W, r);
   const h = PLATE.hole;
   const hole: Contour = [{ kind: 'arc', center: h.center, radius: h.radius, startDegrees: 0, endDegrees: 360, ccw: true }];
   const sl = PLATE.slot;
