@@ -5,11 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { analyzeModel } from '../src/analyze.ts';
 import { productionFilesForModel, PRODUCTION_KINDS } from '../src/files/index.ts';
+import { CORPUS_DIR } from './corpus-dir.ts';
 
-const dir = fileURLToPath(new URL('../../../shared/corpus/real/', import.meta.url));
+const dir = CORPUS_DIR;
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.step')).sort() : [];
 const FLAT_KINDS = new Set(['production_flat_step', 'production_flat_model', 'production_dxf', 'production_bend_lines_dxf']);
 

@@ -7,14 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { importStep } from '../src/import/index.ts';
 import { buildSolid } from '../src/geometry/topology.ts';
 import type { Solid } from '../src/geometry/model.ts';
 import { recognizeSheet } from '../src/sheet/index.ts';
 import { recognizeTube } from '../src/tube/index.ts';
+import { CORPUS_DIR } from './corpus-dir.ts';
 
-const dir = fileURLToPath(new URL('../../../shared/corpus/real/', import.meta.url));
+const dir = CORPUS_DIR;
 const present = existsSync(dir);
 
 /** Detected thickness must match within this, mm. */

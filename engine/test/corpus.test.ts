@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/index.ts';
 import type { UnsupportedReason } from '../src/contract.ts';
+import { CORPUS_DIR } from './corpus-dir.ts';
 
-const dir = fileURLToPath(new URL('../../../shared/corpus/real/', import.meta.url));
+const dir = CORPUS_DIR;
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(step|stp)$/i.test(f)).sort() : [];
 
 /** Plausible sheet-metal range for laser-cut parts, mm. */

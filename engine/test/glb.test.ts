@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { writeGlb } from '../src/files/glb.ts';
 import { flatMesh, formedMesh } from '../src/files/meshes.ts';
 import { plateFlat, solidsOf, turnedFrame } from './files-helpers.ts';
+import { corpusPath } from './corpus-dir.ts';
 
 const require = createRequire(import.meta.url);
 const validator = require('gltf-validator') as { validateBytes(b: Uint8Array): Promise<{ issues: { numErrors: number; numWarnings: number; messages: Array<{ code: string; message: string }> } }> };
@@ -28,7 +29,7 @@ test('flat pattern GLB passes the Khronos validator and spans the flat in metres
 });
 
 test('formed GLB of a real CAD part passes the validator with zero errors', async () => {
-  const { solids } = await solidsOf('/work/shared/corpus/real/thunderscope-pcie-bracket.step');
+  const { solids } = await solidsOf(corpusPath('thunderscope-pcie-bracket.step'));
   const glb = writeGlb(formedMesh(solids[0], turnedFrame(30, [5, -2, 1])), { name: 'bracket' });
   const report = await validator.validateBytes(glb);
   assert.equal(report.issues.numErrors, 0, JSON.stringify(report.issues.messages.slice(0, 5)));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { EnginePool, createEngine } from '../src/pool/engine.ts';
 import type { Design } from '../src/contract.ts';
+import { corpusPath } from './corpus-dir.ts';
 
 const L_BRACKET = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/l_t2_r2.step', import.meta.url)));
 const PLATE = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/plate_t3_holes_slot.step', import.meta.url)));
@@ -98,7 +99,7 @@ test('bad options are invalid_configuration; a closed engine takes no jobs', asy
 });
 
 test('a real file that needs more memory than the limit fails with analysis_failed, not a crash', async () => {
-  const big = new Uint8Array(readFileSync('/work/shared/corpus/real/ender3-sheetmetal-enclosure-top.step'));
+  const big = new Uint8Array(readFileSync(corpusPath('ender3-sheetmetal-enclosure-top.step')));
   const pool = new EnginePool({ threads: 1, maxMemoryMb: 16, timeoutMs: 60000 }, { testOps: true });
   try {
     await assert.rejects(pool.run('analyze', [big, {}]), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit/.test(e.message ?? ''));

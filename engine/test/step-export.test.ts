@@ -6,6 +6,7 @@ import { productionFilesForModel, type ModelPart } from '../src/files/generate.t
 import { readExactSolids, writeFlatStep } from '../src/files/occt-exact.ts';
 import type { Part } from '../src/contract.ts';
 import { plateAnalysis, plateFlat, solidsOf, turnedFrame } from './files-helpers.ts';
+import { corpusPath } from './corpus-dir.ts';
 
 const VOLUME_TOLERANCE = 0.001; // +-0.1 % (issue 3 acceptance)
 const FLAT_VOLUME_TOLERANCE = 0.002; // +-0.2 %
@@ -22,7 +23,7 @@ async function reimportedVolume(step: Uint8Array): Promise<{ volume: number; bbo
 
 for (const file of ['thunderscope-pcie-bracket', 'ender3-support-tube', 'ender3-sheetmetal-enclosure-top']) {
   test(`production STEP of ${file} is the exact solid in the normalized frame, same volume`, async () => {
-    const { bytes, solids } = await solidsOf(`/work/shared/corpus/real/${file}.step`);
+    const { bytes, solids } = await solidsOf(corpusPath(`${file}.step`));
     const frame = turnedFrame(37, [100, -50, 3]);
     const mp: ModelPart = { part: partStub('prt_a'), solid: solids[0], analysis: { kind: 'tube', frame } as ModelPart['analysis'] };
     const files = await productionFilesForModel(bytes, [mp], { kinds: ['production_step'] });
@@ -63,7 +64,7 @@ test('flat STEP is the exact flat outline with true arcs, volume = flat area x t
 });
 
 test('a sheet part gets every production file kind; a tube gets no flat files', async () => {
-  const { bytes, solids } = await solidsOf('/work/shared/corpus/real/thunderscope-pcie-bracket.step');
+  const { bytes, solids } = await solidsOf(corpusPath('thunderscope-pcie-bracket.step'));
   const sheet: ModelPart = { part: partStub('prt_s'), solid: solids[0], analysis: plateAnalysis(turnedFrame(0, [0, 0, 0]), 0.79) };
   const tube: ModelPart = { part: partStub('prt_t'), solid: solids[0], analysis: { kind: 'tube', frame: turnedFrame(90, [0, 0, 0]), features: [] } as unknown as ModelPart['analysis'] };
   const files = await productionFilesForModel(bytes, [sheet, tube], { kinds: ['production', 'image_iso_svg', 'image_flat_svg'] });
@@ -74,7 +75,7 @@ test('a sheet part gets every production file kind; a tube gets no flat files', 
 });
 
 test('unknown kinds and part ids are refused with invalid_configuration', async () => {
-  const { bytes, solids } = await solidsOf('/work/shared/corpus/real/ender3-support-tube.step');
+  const { bytes, solids } = await solidsOf(corpusPath('ender3-support-tube.step'));
   const mp: ModelPart = { part: partStub('prt_a'), solid: solids[0], analysis: { kind: 'refused', reason: 'not_a_tube', message: 'x', process: 'tube_laser' } };
   await assert.rejects(productionFilesForModel(bytes, [mp], { kinds: ['production_stl'] }), { code: 'invalid_configuration' });
   await assert.rejects(productionFilesForModel(bytes, [mp], { partIds: ['prt_zz'] }), { code: 'invalid_configuration' });

@@ -7,6 +7,7 @@ import { VIEWS } from '../src/files/views.ts';
 import type { Part } from '../src/contract.ts';
 import type { SheetAnalysis } from '../src/geometry/model.ts';
 import { plateAnalysis, solidsOf, turnedFrame } from './files-helpers.ts';
+import { corpusPath } from './corpus-dir.ts';
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
 
@@ -20,7 +21,7 @@ function labelsOf(svg: string): string[] {
 }
 
 async function sheetModel(): Promise<{ bytes: Uint8Array; mp: ModelPart; analysis: SheetAnalysis }> {
-  const { bytes, solids } = await solidsOf('/work/shared/corpus/real/thunderscope-pcie-bracket.step');
+  const { bytes, solids } = await solidsOf(corpusPath('thunderscope-pcie-bracket.step'));
   const solid = solids[0];
   const analysis = plateAnalysis(turnedFrame(0, [0, 0, 0]), 0.79);
   // label the formed views on real faces: the first cylinder faces of the bracket

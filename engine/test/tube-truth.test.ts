@@ -9,9 +9,10 @@ import { buildSolid } from '../src/geometry/topology.ts';
 import { recognizeTube } from '../src/tube/index.ts';
 import { outerPerimeter } from '../src/tube/unroll.ts';
 import type { Solid, TubeAnalysis } from '../src/geometry/model.ts';
+import { CORPUS_DIR } from './corpus-dir.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/tubes/', import.meta.url));
-const CORPUS = '/work/shared/corpus/real/';
+const CORPUS = CORPUS_DIR;
 const NO_CORPUS = existsSync(CORPUS) ? false : 'the shared real-CAD corpus is not on this machine';
 
 // acceptance tolerances
