@@ -4,7 +4,7 @@
 // (they are averaged and float32 in OCCT's output, and facet normals are chords on coarse meshes).
 import type { Vec3, Surface, PlaneSurface, CylinderSurface, ConeSurface } from './model.ts';
 import { sub, add, scale, dot, cross, norm, normalize, basisOf, eigenSym3, symmetricEigen } from './vec.ts';
-import { levenbergMarquardt } from './leastsquares.ts';
+import { levenbergMarquardt, solveLinear } from './leastsquares.ts';
 
 /** Largest vertex distance from the fitted surface that still counts as on it, mm. */
 export const SURFACE_FIT_TOLERANCE_MM = 2e-4;
@@ -187,7 +187,7 @@ function refineCylinder(points: Vec3[], seed: CylinderParams): CylinderParams {
     let accepted = false;
     for (let tries = 0; tries < 8; tries++) {
       const damped = jtj.map((rw, i) => rw.map((v, j) => (i === j ? v + lambda * (v || 1) : v)));
-      const delta = solveSmall(damped, jtr);
+      const delta = solveLinear(damped, jtr);
       if (!delta) { lambda *= 10; continue; }
       const next: CylinderParams = {
         axis: normalize(add(cur.axis, add(scale(e1, delta[0]), scale(e2, delta[1])))),
@@ -403,7 +403,7 @@ function fitSphere(points: Vec3[]): { center: Vec3; radius: number; residual: nu
     const rhs = -(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     for (let i = 0; i < 4; i++) { b[i] += row[i] * rhs; for (let j = 0; j < 4; j++) a[i][j] += row[i] * row[j]; }
   }
-  const x = solveSmall(a, b);
+  const x = solveLinear(a, b);
   if (!x) return null;
   const center: Vec3 = [c[0] - x[0] / 2, c[1] - x[1] / 2, c[2] - x[2] / 2];
   const r2 = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) / 4 - x[3];
@@ -414,22 +414,6 @@ function fitSphere(points: Vec3[]): { center: Vec3; radius: number; residual: nu
   return { center, radius, residual };
 }
 
-function solveSmall(a: number[][], b: number[]): number[] | null {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let col = 0; col < n; col++) {
-    let piv = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(m[r][col]) > Math.abs(m[piv][col])) piv = r;
-    if (Math.abs(m[piv][col]) < 1e-300) return null;
-    [m[col], m[piv]] = [m[piv], m[col]];
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const f = m[r][col] / m[col][col];
-      for (let k = col; k <= n; k++) m[r][k] -= f * m[col][k];
-    }
-  }
-  return m.map((row, i) => row[n] / row[i]);
-}
 
 
 /**

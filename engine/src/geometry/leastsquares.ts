@@ -1,7 +1,8 @@
 // Levenberg-Marquardt on a small parameter vector with a central-difference Jacobian. The fits
 // only need a handful of parameters (<= 6), so dense normal equations are exact enough.
 
-function solve(a: number[][], b: number[]): number[] | null {
+/** Dense Gauss-Jordan with partial pivoting for the small (<= 6) systems of the fits; null when singular. */
+export function solveLinear(a: number[][], b: number[]): number[] | null {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i]]);
   for (let c = 0; c < n; c++) {
@@ -54,7 +55,7 @@ export function levenbergMarquardt(residuals: (theta: number[]) => Float64Array,
     let improved = false;
     for (let tries = 0; tries < 10; tries++) {
       const damped = jtj.map((row, a) => row.map((v, b) => (a === b ? v + lambda * (v || 1) : v)));
-      const delta = solve(damped, jtr);
+      const delta = solveLinear(damped, jtr);
       if (!delta) { lambda *= 10; continue; }
       const next = theta.map((v, j) => v + delta[j]);
       const rn = residuals(next);
