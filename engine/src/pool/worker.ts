@@ -13,19 +13,9 @@ const OPS: Record<string, () => Promise<Handler>> = {
   analyze: async () => (await import('../analyze.ts')).analyze,
   files: async () => (await import('../files/generate.ts')).generateProductionFiles,
   designFile: async () => (await import('../design-files.ts')).designFile,
-  dfm: async () => namedExport(['../dfm/index.ts'], 'dfm'),
-  quote: async () => namedExport(['../pricing/index.ts', '../quote/index.ts'], 'quote'),
+  dfm: async () => (await import('../dfm/index.ts')).dfm as Handler,
+  quote: async () => (await import('../pricing/index.ts')).quote as Handler,
 };
-
-async function namedExport(modules: string[], name: string): Promise<Handler> {
-  for (const m of modules) {
-    try {
-      const mod = (await import(m)) as Record<string, unknown>;
-      if (typeof mod[name] === 'function') return mod[name] as Handler;
-    } catch { /* not there: try the next candidate */ }
-  }
-  throw new EngineError('invalid_configuration', `the engine has no ${name}() yet`);
-}
 
 /** Test-only: jobs that misbehave on purpose, to prove the pool contains them. */
 const TEST_OPS: Record<string, Handler> = {
