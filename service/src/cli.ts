@@ -1,32 +1,20 @@
 // `kerf <command> ...`: each command is its own module in ./commands, loaded on demand so that
 // `kerf catalog` never pays for the service or the STEP importer.
 import { argv, exit, stderr } from 'node:process';
-
-const COMMANDS: Record<string, string> = {
-  serve: 'serve',
-  analyze: 'analyze',
-  catalog: 'catalog',
-  dfm: 'dfm',
-  quote: 'quote',
-  files: 'files',
-  admin: 'admin',
-};
-
-export interface CommandModule { run(args: string[]): Promise<number> }
+import { COMMANDS, isCommand, type CommandModule } from './commands/list.ts';
 
 function usage(): string {
-  return `usage: kerf <${Object.keys(COMMANDS).join('|')}> [options]\n`;
+  return `usage: kerf <${COMMANDS.join('|')}> [options]\n`;
 }
 
 async function main(): Promise<number> {
   const [name, ...rest] = argv.slice(2);
   if (!name || name === '--help' || name === '-h') { stderr.write(usage()); return name ? 0 : 2; }
-  const file = COMMANDS[name];
-  if (!file) {
+  if (!isCommand(name)) {
     stderr.write(JSON.stringify({ error: { code: 'unknown_command', message: `unknown command '${name}'` } }) + '\n' + usage());
     return 2;
   }
-  const mod = (await import(`./commands/${file}.ts`)) as CommandModule;
+  const mod = (await import(`./commands/${name}.ts`)) as CommandModule;
   return mod.run(rest);
 }
 
