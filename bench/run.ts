@@ -66,31 +66,51 @@ async function benchImport(quick: boolean): Promise<object> {
   return { summary, rows };
 }
 
-/** Same job list through a 1-thread pool and an all-cores pool. */
+/** Same job list through a 1-thread pool and an all-cores pool, cold and in steady state.
+ * A new worker spends its first ~100 analyses with V8 compiling occt-import-js's hot WASM functions
+ * to optimized code on background threads. In a 1-thread pool that compiler runs on the idle second
+ * core for free, so the cold ratio understates what a long-lived service gets; the steady-state
+ * passes, timed after every thread has analysed the whole list once more, are the service's real
+ * throughput. Both are reported, with the CPU the process used, so neither hides the other. */
+const STEADY_PASSES = 7; // the median ratio is reported: one pass is too noisy on a shared VM
+
 async function benchThroughput(quick: boolean): Promise<object> {
   const files = fixtureFiles().filter((f) => f.name.startsWith('sheet/') || f.name.startsWith('tubes/'));
   const jobs = quick ? 40 : 120;
   const list = Array.from({ length: jobs }, (_, i) => files[i % files.length].bytes);
-  const run = async (threads: number): Promise<{ threads: number; seconds: number; parts_per_second: number }> => {
-    const engine = createEngine({ threads, maxQueue: jobs, timeoutMs: 300000 });
-    try {
-      // warm every thread (tsx + WASM init) before timing
-      await Promise.all(Array.from({ length: threads * 2 }, (_, i) => engine.analyze(list[i % list.length]).catch(() => null)));
-      const t0 = performance.now();
-      const designs = await Promise.all(list.map((b) => engine.analyze(b).catch(() => null)));
-      const seconds = (performance.now() - t0) / 1000;
-      const parts = designs.reduce((s, d) => s + (d ? d.parts.reduce((n, p) => n + p.instance_count, 0) : 0), 0);
-      return { threads, seconds: r2(seconds), parts_per_second: r2(parts / seconds) };
-    } finally { await engine.close(); }
+  type Pass = { seconds: number; parts_per_second: number; cpu_cores: number };
+  const pass = async (engine: ReturnType<typeof createEngine>): Promise<Pass> => {
+    const t0 = performance.now(), c0 = process.cpuUsage();
+    const designs = await Promise.all(list.map((b) => engine.analyze(b).catch(() => null)));
+    const seconds = (performance.now() - t0) / 1000, cpu = process.cpuUsage(c0);
+    const parts = designs.reduce((s, d) => s + (d ? d.parts.reduce((n, p) => n + p.instance_count, 0) : 0), 0);
+    return { seconds: r2(seconds), parts_per_second: r2(parts / seconds), cpu_cores: r2((cpu.user + cpu.system) / 1e6 / seconds) };
   };
   const cores = availableParallelism();
-  const one = await run(1);
-  console.log(`  1 thread: ${one.parts_per_second} parts/s (${jobs} files in ${one.seconds} s)`);
-  const all = await run(cores);
-  console.log(`  ${cores} threads: ${all.parts_per_second} parts/s (${jobs} files in ${all.seconds} s)`);
-  const ratio = r2(all.parts_per_second / one.parts_per_second);
-  console.log(`  scaling ratio ${ratio} on ${cores} cores (target >= ${cores === 2 ? 1.8 : 0.9 * cores})`);
-  return { cores, cpu: cpus()[0]?.model ?? 'unknown', jobs, one_thread: one, all_cores: all, scaling_ratio: ratio };
+  const target = cores === 2 ? 1.8 : 0.9 * cores;
+  const one = createEngine({ threads: 1, maxQueue: jobs, timeoutMs: 300000 });
+  const all = createEngine({ threads: cores, maxQueue: jobs, timeoutMs: 300000 });
+  try {
+    // thread start, tsx and WASM instantiation are not throughput
+    for (const e of [one, all]) await Promise.all(Array.from({ length: e.stats().threads }, () => e.analyze(list[0]).catch(() => null)));
+    const cold = { one: await pass(one), all: await pass(all) };
+    // until every thread has analysed the whole list once more
+    await pass(one);
+    for (let k = 0; k < cores; k++) await pass(all);
+    // the two pools take turns, so a machine that drifts slower or faster during the run moves both
+    const pairs: Array<{ one: Pass; all: Pass; ratio: number }> = [];
+    for (let k = 0; k < STEADY_PASSES; k++) {
+      const p1 = await pass(one), pn = await pass(all);
+      pairs.push({ one: p1, all: pn, ratio: r2(pn.parts_per_second / p1.parts_per_second) });
+    }
+    const mid = [...pairs].sort((x, y) => x.ratio - y.ratio)[Math.floor(STEADY_PASSES / 2)];
+    const line = (label: string, p: Pass): void => console.log(`  ${label.padEnd(18)}: ${p.parts_per_second} parts/s (${jobs} files in ${p.seconds} s, ${p.cpu_cores} cores busy)`);
+    line('1 thread cold', cold.one); line(`${cores} threads cold`, cold.all);
+    line('1 thread steady', mid.one); line(`${cores} threads steady`, mid.all);
+    const coldRatio = r2(cold.all.parts_per_second / cold.one.parts_per_second);
+    console.log(`  scaling ratio ${mid.ratio} on ${cores} cores in steady state (median of ${STEADY_PASSES}: ${pairs.map((p) => p.ratio).join(', ')}; target >= ${target}); cold workers ${coldRatio}`);
+    return { cores, cpu: cpus()[0]?.model ?? 'unknown', jobs, one_thread: { cold: cold.one, steady: mid.one }, all_cores: { threads: cores, cold: cold.all, steady: mid.all }, scaling_ratio: mid.ratio, steady_ratios: pairs.map((p) => p.ratio), cold_scaling_ratio: coldRatio, target };
+  } finally { await Promise.all([one.close(), all.close()]); }
 }
 
 /** RSS over 500 consecutive in-process analyses: flat after warm-up. */
