@@ -124,7 +124,7 @@ test('alignFlat puts a rotated flat on its rectangle and keeps bend lines with i
 
 test('mergeCollinearBends joins pieces of one interrupted bend line and keeps separate bends apart', () => {
   const bend = (index: number, line: [Vec2, Vec2], angle = Math.PI / 2, convex = false): UnfoldBend => ({
-    index, faces: [index], sharp: false, convex, angle, innerRadius: 2, kFactor: 0.44, length: Math.hypot(line[1][0] - line[0][0], line[1][1] - line[0][1]),
+    index, faces: [index], anchor: null, sharp: false, convex, angle, innerRadius: 2, kFactor: 0.44, length: Math.hypot(line[1][0] - line[0][0], line[1][1] - line[0][1]),
     line, allowance: 4, cyl: null, motion: { rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], translation: [0, 0, 0] }, smin: 0, smax: 0,
   });
   const merged = mergeCollinearBends([bend(0, [[10, 0], [10, 20]]), bend(1, [[10, 40], [10, 60]]), bend(2, [[30, 0], [30, 60]]), bend(3, [[10, 70], [10, 80]], Math.PI / 4)]);

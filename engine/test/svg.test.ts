@@ -73,3 +73,22 @@ test('PNG images are valid PNG with the requested size and are not blank', async
     assert.ok(ink > 320 * 240 * 0.05, `${kind}: ${ink} drawn pixels`);
   }
 });
+
+test('formed views of analysed parts label every bend and hole by ID: rolled bends on their faces, sharp bends on their edge', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { analyzeModel } = await import('../src/analyze.ts');
+  for (const name of ['hat_t2_r2.4.step', 'sharp_u_t3.step', 'tray_t1.2_r1.2_flange_holes.step']) {
+    const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/sheet/${name}`, import.meta.url)));
+    const model = await analyzeModel(bytes);
+    const mp = model.parts[0];
+    assert.equal(mp.analysis?.kind, 'sheet', name);
+    const sheet = mp.analysis as SheetAnalysis;
+    assert.ok(sheet.bends.length > 0, `${name} has bends`);
+    const files = await productionFilesForModel(bytes, [mp], { kinds: ['image_iso_svg', 'image_top_svg'] });
+    for (const view of ['iso', 'top'] as const) {
+      const labels = labelsOf(new TextDecoder().decode(files[mp.part.id][`image_${view}_svg`]!));
+      for (const b of sheet.bends) assert.ok(labels.includes(`B${b.id}`), `${name} ${view}: bend B${b.id} labelled (labels ${labels})`);
+      for (const h of sheet.holes) assert.ok(labels.includes(`H${h.id}`), `${name} ${view}: hole H${h.id} labelled (labels ${labels})`);
+    }
+  }
+});

@@ -123,6 +123,7 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
     for (const b of analysis.bends) {
       const ids = b.faceIds ?? [];
       const cs = ids.map((id) => faceCentroid(solid, id, frame)).filter((c): c is Vec3 => c !== null);
+      if (cs.length === 0 && b.anchor) cs.push(applyRigid(frame, b.anchor));
       if (cs.length === 0) continue;
       const m: Vec3 = [0, 0, 0];
       for (const c of cs) { m[0] += c[0] / cs.length; m[1] += c[1] / cs.length; m[2] += c[2] / cs.length; }

@@ -106,8 +106,10 @@ export interface RecognitionWarning { code: string; message: string }
 
 export interface SheetBend {
   id: number; angleDegrees: number; innerRadius: number; length: number; direction: 'up' | 'down'; sharp: boolean;
-  /** ids of the solid's cylinder faces that form this bend (both skins), when known: images label bends on them */
+  /** ids of the solid's cylinder faces that form this bend (one skin): images label bends on them */
   faceIds?: number[];
+  /** a bend without faces of its own (modelled sharp): the middle of its edge, source frame, mm */
+  anchor?: Vec3;
 }
 export interface SheetHole {
   id: number; shape: 'round' | 'slot' | 'other'; diameter: number; faceId: number; center: Vec2;

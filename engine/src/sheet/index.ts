@@ -199,6 +199,7 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   const bends: PlacedSheetBend[] = order.map((p) => ({
     id: idOf.get(p.b.index)!, angleDegrees: p.b.angle * RAD, innerRadius: p.b.innerRadius, length: p.b.length,
     direction: p.b.convex ? 'down' : 'up', sharp: p.b.sharp, line: p.line, flangeLengths: flanges.get(idOf.get(p.b.index)!) ?? null,
+    faceIds: p.b.faces.slice().sort((a, b) => a - b), ...(p.b.anchor ? { anchor: p.b.anchor } : {}),
   }));
   const sharp = bends.filter((b) => b.sharp);
   if (sharp.length > 0) {

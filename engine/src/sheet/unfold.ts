@@ -50,6 +50,8 @@ export interface UnfoldBend {
   /** index in bends[] (final ids are assigned later from the geometry) */
   index: number;
   faces: number[];
+  /** sharp bends (no faces of their own): the middle of the bend edge in the source frame, mm */
+  anchor: Vec3 | null;
   sharp: boolean;
   convex: boolean;
   angle: number;
@@ -288,7 +290,7 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
         } else {
           bendIndex = bends.length;
           bends.push({
-            index: bendIndex, faces: [g], sharp, convex: s.convex, angle: span, innerRadius: rin, kFactor: kFor(rin),
+            index: bendIndex, faces: [g], anchor: null, sharp, convex: s.convex, angle: span, innerRadius: rin, kFactor: kFor(rin),
             length: 0, line: [[0, 0], [0, 0]], allowance: 0, cyl, motion: entryMotion, smin, smax,
           });
         }
@@ -318,7 +320,7 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
         const pA = add(add(e0, scale(dir, lo)), scale(m, gap / 2)), pB = add(add(e0, scale(dir, hi)), scale(m, gap / 2));
         const qa = applyRigid(entryMotion, pA), qb = applyRigid(entryMotion, pB);
         bends.push({
-          index: bends.length, faces: [], sharp: true, convex: join.convex, angle: join.angle, innerRadius: rin, kFactor: k,
+          index: bends.length, faces: [], anchor: add(e0, scale(dir, (lo + hi) / 2)), sharp: true, convex: join.convex, angle: join.angle, innerRadius: rin, kFactor: k,
           length: hi - lo, line: [[qa[0], qa[1]], [qb[0], qb[1]]], allowance, cyl: null, motion: entryMotion, smin: lo, smax: hi,
         });
       } else {
