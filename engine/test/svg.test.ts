@@ -92,3 +92,22 @@ test('formed views of analysed parts label every bend and hole by ID: rolled ben
     }
   }
 });
+
+test('tube views label the holes and slots with the ids of Part.holes, and the other cuts (end cuts, notches) as features', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { analyzeModel } = await import('../src/analyze.ts');
+  for (const name of ['round-50x3-l250-holes.step', 'rect-60x30x2.5-r5-l400-slots.step', 'square-30x2-r3-notch.step']) {
+    const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/tubes/${name}`, import.meta.url)));
+    const model = await analyzeModel(bytes);
+    const mp = model.parts[0];
+    assert.equal(mp.analysis?.kind, 'tube', name);
+    const files = await productionFilesForModel(bytes, [mp], { kinds: ['image_iso_svg'] });
+    const labels = labelsOf(new TextDecoder().decode(files[mp.part.id].image_iso_svg!));
+    for (const h of mp.part.holes) assert.ok(labels.includes(`H${h.id}`), `${name}: hole H${h.id} labelled (labels ${labels})`);
+    // a notch has no contour of its own (it is part of its end cut's), so the end cut's label marks it
+    const others = (mp.analysis as { features: Array<{ id: number; kind: string; faceIds?: number[] }> }).features.filter((f) => f.kind !== 'hole' && f.kind !== 'slot' && f.kind !== 'notch');
+    assert.ok(others.every((f) => (f.faceIds ?? []).length > 0), `${name}: every cut but notches has faces`);
+    for (const f of others) assert.ok(labels.includes(`F${f.id}`), `${name}: ${f.kind} F${f.id} labelled (labels ${labels})`);
+    assert.ok(mp.part.holes.length + others.length > 0, `${name} has cuts to label`);
+  }
+});

@@ -35,6 +35,7 @@ const PART_COLOR: [number, number, number] = [176, 186, 198];
 const EDGE_COLOR = '#2b3440';
 const HOLE_LABEL_COLOR = '#c0392b';
 const BEND_LABEL_COLOR = '#1f5fbf';
+const FEATURE_LABEL_COLOR = '#7d3c98';
 const BEND_LINE_COLOR = '#1f5fbf';
 const MARGIN_PX = 24;
 /** light slightly off the viewing direction so faces parallel to the view still differ in shade */
@@ -128,6 +129,16 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
       const m: Vec3 = [0, 0, 0];
       for (const c of cs) { m[0] += c[0] / cs.length; m[1] += c[1] / cs.length; m[2] += c[2] / cs.length; }
       labels.push({ at: place(m), text: `B${b.id}`, color: BEND_LABEL_COLOR, ref: { kind: 'bend', id: b.id } });
+    }
+  } else if (analysis?.kind === 'tube') {
+    // holes and slots carry the ids of Part.holes; end cuts, notches and cut-outs the same id space
+    for (const f of analysis.features) {
+      const cs = (f.faceIds ?? []).map((id) => faceCentroid(solid, id, frame)).filter((c): c is Vec3 => c !== null);
+      if (cs.length === 0) continue;
+      const m: Vec3 = [0, 0, 0];
+      for (const c of cs) { m[0] += c[0] / cs.length; m[1] += c[1] / cs.length; m[2] += c[2] / cs.length; }
+      const hole = f.kind === 'hole' || f.kind === 'slot';
+      labels.push({ at: place(m), text: `${hole ? 'H' : 'F'}${f.id}`, color: hole ? HOLE_LABEL_COLOR : FEATURE_LABEL_COLOR, ref: { kind: hole ? 'hole' : 'feature', id: f.id } });
     }
   }
   return { view, width, height, background: '#ffffff', polygons: items.map((i) => i.poly), lines: [], labels, title: `${solid.name} - ${view}` };
