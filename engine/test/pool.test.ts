@@ -106,3 +106,21 @@ test('a real file that needs more memory than the limit fails with analysis_fail
     assert.equal(await pool.run('echo', ['still here']), 'still here');
   } finally { await pool.close(); }
 });
+
+test('a healthy worker whose memory passes the recycle ceiling is replaced after its job, which still succeeds', async () => {
+  const engine = createEngine({ threads: 1, recycleMemoryMb: 1, timeoutMs: 60000 });
+  try {
+    // any worker's JS heap plus WASM memory passes 1 MB once it has analysed a file
+    const first = await engine.analyze(L_BRACKET);
+    assert.equal(first.status, 'ready');
+    assert.ok(engine.stats().recycledWorkers >= 1, `recycled ${engine.stats().recycledWorkers}`);
+    const second = await engine.analyze(PLATE);
+    assert.equal(second.parts.length, 1, 'the fresh worker analyses the next file');
+    assert.ok(engine.stats().recycledWorkers >= 2);
+  } finally { await engine.close(); }
+  const roomy = createEngine({ threads: 1, timeoutMs: 60000 });
+  try {
+    await roomy.analyze(L_BRACKET); await roomy.analyze(PLATE);
+    assert.equal(roomy.stats().recycledWorkers, 0, 'below the default ceiling a worker is kept');
+  } finally { await roomy.close(); }
+});
