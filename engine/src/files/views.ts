@@ -58,6 +58,15 @@ function faceCentroid(solid: Solid, faceId: number, frame: Rigid): Vec3 | null {
   return applyRigid(frame, [s[0] / n, s[1] / n, s[2] / n]);
 }
 
+/** Mean of the faces' centroids (a bend's skin faces, a tube cut's faces); null when none is found. */
+function facesCentroid(solid: Solid, faceIds: number[], frame: Rigid): Vec3 | null {
+  const cs = faceIds.map((id) => faceCentroid(solid, id, frame)).filter((c): c is Vec3 => c !== null);
+  if (cs.length === 0) return null;
+  const m: Vec3 = [0, 0, 0];
+  for (const c of cs) { m[0] += c[0] / cs.length; m[1] += c[1] / cs.length; m[2] += c[2] / cs.length; }
+  return m;
+}
+
 /** One formed view of the part. */
 export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, options: ViewOptions = {}): Scene {
   const width = options.width ?? 800, height = options.height ?? 600;
@@ -122,21 +131,15 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
       if (c) labels.push({ at: place(c), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id } });
     }
     for (const b of analysis.bends) {
-      const ids = b.faceIds ?? [];
-      const cs = ids.map((id) => faceCentroid(solid, id, frame)).filter((c): c is Vec3 => c !== null);
-      if (cs.length === 0 && b.anchor) cs.push(applyRigid(frame, b.anchor));
-      if (cs.length === 0) continue;
-      const m: Vec3 = [0, 0, 0];
-      for (const c of cs) { m[0] += c[0] / cs.length; m[1] += c[1] / cs.length; m[2] += c[2] / cs.length; }
+      const m = facesCentroid(solid, b.faceIds ?? [], frame) ?? (b.anchor ? applyRigid(frame, b.anchor) : null);
+      if (!m) continue;
       labels.push({ at: place(m), text: `B${b.id}`, color: BEND_LABEL_COLOR, ref: { kind: 'bend', id: b.id } });
     }
   } else if (analysis?.kind === 'tube') {
     // holes and slots carry the ids of Part.holes; end cuts, notches and cut-outs the same id space
     for (const f of analysis.features) {
-      const cs = (f.faceIds ?? []).map((id) => faceCentroid(solid, id, frame)).filter((c): c is Vec3 => c !== null);
-      if (cs.length === 0) continue;
-      const m: Vec3 = [0, 0, 0];
-      for (const c of cs) { m[0] += c[0] / cs.length; m[1] += c[1] / cs.length; m[2] += c[2] / cs.length; }
+      const m = facesCentroid(solid, f.faceIds ?? [], frame);
+      if (!m) continue;
       const hole = f.kind === 'hole' || f.kind === 'slot';
       labels.push({ at: place(m), text: `${hole ? 'H' : 'F'}${f.id}`, color: hole ? HOLE_LABEL_COLOR : FEATURE_LABEL_COLOR, ref: { kind: hole ? 'hole' : 'feature', id: f.id } });
     }
