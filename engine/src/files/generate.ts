@@ -128,12 +128,18 @@ export async function productionFilesForModel(stepBytes: Uint8Array, parts: Mode
 export interface GenerateOptions extends ProductionFileOptions {
   /** explicit K-factor for the flat pattern; default from the material / detected r/t */
   kFactor?: number;
+  /** explicit K-factor by part id (each part's configured material); wins over `kFactor` */
+  kFactorByPart?: Record<string, number>;
 }
 
 /** Analyzes the STEP file and writes the production files of its parts. */
 export async function generateProductionFiles(stepBytes: Uint8Array, options: GenerateOptions = {}): Promise<ProductionFiles> {
   // loaded on demand: a caller holding an analyzed model uses productionFilesForModel directly
   const { analyzeModel } = await import('../analyze.ts');
-  const model = await analyzeModel(stepBytes, options.kFactor !== undefined ? { kFactor: options.kFactor } : {});
+  // One import serves every part, each flat with its own K: an assembly costs one analysis, not one per part.
+  const model = await analyzeModel(stepBytes, {
+    ...(options.kFactor !== undefined ? { kFactor: options.kFactor } : {}),
+    ...(options.kFactorByPart !== undefined ? { kFactorByPart: options.kFactorByPart } : {}),
+  });
   return productionFilesForModel(stepBytes, model.parts, options);
 }
