@@ -3,11 +3,11 @@
 import { analyze, analyzeModel, type AnalyzedModel } from '@kerf/engine';
 import { EngineError, type Design } from '@kerf/engine/contract.ts';
 import { defaultCatalog, catalogEntries, findHardware, hardwareModelGlb, type Catalog, type CatalogKind as EngineCatalogKind, type Hardware } from '@kerf/engine/catalog/index.ts';
-import { productionFilesForModel } from '@kerf/engine/files/generate.ts';
+import { productionFilesForModel, type ProductionFiles } from '@kerf/engine/files/generate.ts';
 import { materialKFactors } from '@kerf/engine/dfm/index.ts';
 import { designFileOf, isDesignFileName } from '@kerf/engine/design-files.ts';
 import { fileNameOf } from '@kerf/engine/files/kinds.ts';
-import type { AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
+import type { AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, ProductionFilesPart, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
 
 const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
@@ -35,6 +35,27 @@ function file(name: string, bytes: Uint8Array): EngineFile {
 function splitName(name: string): { partId: string | null; rest: string } {
   const m = /^parts\/([^/]+)\/(.+)$/.exec(name);
   return m ? { partId: m[1], rest: m[2] } : { partId: null, rest: name };
+}
+
+/** The engine's options for the parts of a production-files request: their ids and their own K-factors. */
+export function productionRequest(parts: ProductionFilesPart[]): { partIds: string[]; kFactorByPart: Record<string, number> } {
+  const kFactorByPart: Record<string, number> = {};
+  for (const p of parts) if (p.kFactor !== undefined) kFactorByPart[p.partId] = p.kFactor;
+  return { partIds: parts.map((p) => p.partId), kFactorByPart };
+}
+
+/** The engine's production files as the use cases take them: named, typed, one entry per requested part. */
+export function productionFilesOut(partIds: string[], files: ProductionFiles): Record<string, Partial<Record<ProductionFileKind, EngineFile>>> {
+  const out: Record<string, Partial<Record<ProductionFileKind, EngineFile>>> = {};
+  for (const id of partIds) {
+    const made: Partial<Record<ProductionFileKind, EngineFile>> = {};
+    for (const [kind, bytes] of Object.entries(files[id] ?? {})) {
+      const k = kind as ProductionFileKind;
+      if (bytes) made[k] = file(fileNameOf(k), bytes);
+    }
+    out[id] = made;
+  }
+  return out;
 }
 
 export class LocalEngine implements EngineApi {
@@ -71,15 +92,10 @@ export class LocalEngine implements EngineApi {
     return analyzeModel(source, { fileName: design.name });
   }
 
-  async productionFiles(input: { design: Design; source: Uint8Array; partId: string; configuration: Configuration; kFactor?: number }): Promise<Partial<Record<ProductionFileKind, EngineFile>>> {
-    const model = await analyzeModel(input.source, { fileName: input.design.name, ...(input.kFactor !== undefined ? { kFactor: input.kFactor } : {}) });
-    const files = await productionFilesForModel(input.source, model.parts, { partIds: [input.partId], kinds: ['production'] });
-    const out: Partial<Record<ProductionFileKind, EngineFile>> = {};
-    for (const [kind, bytes] of Object.entries(files[input.partId] ?? {})) {
-      const k = kind as ProductionFileKind;
-      if (bytes) out[k] = file(fileNameOf(k), bytes);
-    }
-    return out;
+  async productionFiles(input: { design: Design; source: Uint8Array; parts: ProductionFilesPart[]; configuration: Configuration }): Promise<Record<string, Partial<Record<ProductionFileKind, EngineFile>>>> {
+    const { partIds, kFactorByPart } = productionRequest(input.parts);
+    const model = await analyzeModel(input.source, { fileName: input.design.name, kFactorByPart });
+    return productionFilesOut(partIds, await productionFilesForModel(input.source, model.parts, { partIds, kinds: ['production'] }));
   }
 
   async hardwareModel(kind: 'studs' | 'nuts' | 'standoffs', itemId: string): Promise<EngineFile | null> {

@@ -3,11 +3,10 @@
 // answering requests and renewing job leases. DFM and pricing are pure and fast: they stay in-process.
 import { createEngine, type Engine, type EngineStats } from '@kerf/engine/pool/index.ts';
 import type { Design } from '@kerf/engine/contract.ts';
-import { fileNameOf } from '@kerf/engine/files/kinds.ts';
 import { isDesignFileName } from '@kerf/engine/design-files.ts';
-import type { AnalysisOutput, AnalyzeRequest, Configuration, EngineFile, ProductionFileKind } from '@kerf/usecases/engine-api.ts';
+import type { AnalysisOutput, AnalyzeRequest, Configuration, EngineFile, ProductionFileKind, ProductionFilesPart } from '@kerf/usecases/engine-api.ts';
 import { contentTypeOf } from '@kerf/usecases/files.ts';
-import { LocalEngine } from './engine-local.ts';
+import { LocalEngine, productionFilesOut, productionRequest } from './engine-local.ts';
 
 
 /** Part files the pool makes directly, by the name the use cases ask for. */
@@ -33,16 +32,9 @@ export class PoolEngine extends LocalEngine {
     return { suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
   }
 
-  override async productionFiles(input: { design: Design; source: Uint8Array; partId: string; configuration: Configuration; kFactor?: number }): Promise<Partial<Record<ProductionFileKind, EngineFile>>> {
-    const files = await this.pool.generateProductionFiles(input.source, {
-      partIds: [input.partId], kinds: ['production'], ...(input.kFactor !== undefined ? { kFactor: input.kFactor } : {}),
-    });
-    const out: Partial<Record<ProductionFileKind, EngineFile>> = {};
-    for (const [kind, bytes] of Object.entries(files[input.partId] ?? {})) {
-      const k = kind as ProductionFileKind;
-      if (bytes) out[k] = { name: fileNameOf(k), bytes, contentType: contentTypeOf(fileNameOf(k)) };
-    }
-    return out;
+  override async productionFiles(input: { design: Design; source: Uint8Array; parts: ProductionFilesPart[]; configuration: Configuration }): Promise<Record<string, Partial<Record<ProductionFileKind, EngineFile>>>> {
+    const { partIds, kFactorByPart } = productionRequest(input.parts);
+    return productionFilesOut(partIds, await this.pool.generateProductionFiles(input.source, { partIds, kinds: ['production'], kFactorByPart }));
   }
 
   override async designFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null> {

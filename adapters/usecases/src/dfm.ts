@@ -6,7 +6,7 @@ import type { UseCaseContext } from './context.ts';
 import { requireReadyDesign } from './designs.ts';
 import { collection, publicView, type Doc } from './documents.ts';
 import type { Design } from '@kerf/engine/contract.ts';
-import type { Configuration, DfmOutcome, ProductionFileKind } from './engine-api.ts';
+import type { Configuration, DfmOutcome, ProductionFileKind, ProductionFilesPart } from './engine-api.ts';
 import { ApiError, invalid, notFound } from './errors.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { newId } from './ids.ts';
@@ -123,19 +123,23 @@ export const productionFilesJob: JobKindHandlers = {
     if (!source) throw new EngineError('analysis_failed', 'the uploaded file is no longer stored');
     const files: NonNullable<DfmDoc['_files']> = {};
     const stem = row.name.replace(/\.(step|stp)$/i, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || row.id;
-    for (const p of doc.parts as Array<{ part_id: string; status: string }>) {
+    const wanted: ProductionFilesPart[] = [];
+    for (const p of doc.parts as Array<{ part_id: string; status: string; k_factor?: unknown }>) {
       const part = design.parts.find((x) => x.id === p.part_id);
       if (!part || !part.manufacturable) continue;
-      // The flat uses the configured material's K-factor (contract: material K when configured).
-      const kFactor = typeof (p as { k_factor?: unknown }).k_factor === 'number' ? (p as unknown as { k_factor: number }).k_factor : undefined;
-      const made = await ctx.engine.productionFiles({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), partId: p.part_id, configuration: doc.configuration as Configuration, kFactor });
-      files[p.part_id] = {};
-      for (const [kind, f] of Object.entries(made)) {
+      // Each flat uses its part's configured material K-factor (contract: material K when configured).
+      wanted.push(typeof p.k_factor === 'number' ? { partId: p.part_id, kFactor: p.k_factor } : { partId: p.part_id });
+    }
+    // One engine call for all parts: the source is imported and analyzed once, however many parts it has.
+    const made = wanted.length === 0 ? {} : await ctx.engine.productionFiles({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), parts: wanted, configuration: doc.configuration as Configuration });
+    for (const { partId } of wanted) {
+      files[partId] = {};
+      for (const [kind, f] of Object.entries(made[partId] ?? {})) {
         if (!f) continue;
         const ext = f.name.split('.').pop() ?? 'bin';
-        const key = `dfm/${doc.id}/parts/${p.part_id}/${kind}.${ext}`;
+        const key = `dfm/${doc.id}/parts/${partId}/${kind}.${ext}`;
         await ctx.store.blobs.put(key, f.bytes, { contentType: f.contentType });
-        files[p.part_id][kind as ProductionFileKind] = { key, contentType: f.contentType, name: `${stem}-${p.part_id}-${kind}.${ext}` };
+        files[partId][kind as ProductionFileKind] = { key, contentType: f.contentType, name: `${stem}-${partId}-${kind}.${ext}` };
       }
     }
     await dfms.update(job.accountId, doc.id, { ...doc, _files: files, production_files: { ...doc.production_files, status: 'ready' } });

@@ -54,6 +54,9 @@ export const PRODUCTION_FILE_KINDS: readonly ProductionFileKind[] = [
 
 export type Configuration = Record<string, unknown>;
 
+/** A part whose production files are wanted, with the K-factor its configured material gives its flat. */
+export interface ProductionFilesPart { partId: string; kFactor?: number }
+
 /** The DFM report of contract.md as the engine computes it (parts may carry `image_svg`). */
 export interface DfmOutcome {
   id: string;
@@ -92,8 +95,12 @@ export interface EngineApi {
   dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome>;
   /** DFM + price of a quote request. Throws EngineError invalid_configuration (with `param`). */
   quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(itemIndex: number): string }): Promise<QuoteOutcome>;
-  /** Production files of one part for a configuration; null when the part has none of that kind. */
-  productionFiles(input: { design: Design; source: Uint8Array; partId: string; configuration: Configuration; kFactor?: number }): Promise<Partial<Record<ProductionFileKind, EngineFile>>>;
+  /**
+   * Production files of the given parts for a configuration, from one analysis of the source (an
+   * assembly is imported once, not once per part): part id -> kind -> file; a kind the part does not
+   * have is absent. Each part's flat uses its `kFactor` when given, else the default for its r/t.
+   */
+  productionFiles(input: { design: Design; source: Uint8Array; parts: ProductionFilesPart[]; configuration: Configuration }): Promise<Record<string, Partial<Record<ProductionFileKind, EngineFile>>>>;
   /** A 3D model of a hardware catalog item (stud, nut, standoff); null when there is none. */
   hardwareModel(kind: 'studs' | 'nuts' | 'standoffs', itemId: string): Promise<EngineFile | null>;
   /** Files made on demand from the source (part STEP views, images); null when unavailable. */
