@@ -23,6 +23,7 @@ import { reviewLinkRoutes } from './routes/review-links.ts';
 import { downloadRoutes } from './routes/downloads.ts';
 import { reviewPageRoutes } from './routes/review-page.ts';
 import { healthRoutes } from './routes/health.ts';
+import { errorDocRoutes } from './routes/error-docs.ts';
 import { API_VERSION_HEADER_VALUE } from './version.ts';
 
 export const API_VERSION = API_VERSION_HEADER_VALUE;
@@ -64,9 +65,9 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
   // Responses are sent as built: response schemas document the API, they must not drop fields.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.setValidatorCompiler(validatorCompiler([]));
-  app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
+  app.setErrorHandler((err, request, reply) => sendError(request, reply, err, ctx.baseUrl));
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new ApiError(404, 'invalid_request_error', 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+    sendError(request, reply, new ApiError(404, 'invalid_request_error', 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), ctx.baseUrl));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
@@ -150,6 +151,7 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs', staticCSP: true });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  await errorDocRoutes(app);
 
   // Stable operation ids for client generators (OpenAPI), one per route.
   app.addHook('onRoute', (route) => {

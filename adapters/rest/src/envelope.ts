@@ -3,7 +3,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorType } from '@kerf/usecases/errors.ts';
 
-export const DOC_BASE = 'https://kerf.dev/docs/errors';
+/** The service's own error reference (routes/error-docs.ts), so doc_url works on any deployment. */
+export const ERROR_DOCS_PATH = '/docs/errors';
+
+export const errorDocUrl = (baseUrl: string, code: string): string => `${baseUrl}${ERROR_DOCS_PATH}#${code}`;
 
 export interface ErrorBody {
   error: {
@@ -18,7 +21,8 @@ export interface ErrorBody {
   };
 }
 
-export function envelope(err: ApiError, requestId: string): ErrorBody {
+/** `baseUrl`: the service's public base URL, without a trailing slash. */
+export function envelope(err: ApiError, requestId: string, baseUrl: string): ErrorBody {
   return {
     error: {
       type: err.type,
@@ -28,7 +32,7 @@ export function envelope(err: ApiError, requestId: string): ErrorBody {
       details: err.details,
       request_id: requestId,
       retryable: err.retryable,
-      doc_url: `${DOC_BASE}#${err.code}`,
+      doc_url: errorDocUrl(baseUrl, err.code),
     },
   };
 }
@@ -105,10 +109,10 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError(500, 'api_error', 'internal_error', 'An unexpected error occurred; it is safe to retry with the same Idempotency-Key.', { retryable: true });
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, baseUrl: string): FastifyReply {
   const apiErr = toApiError(err);
   if (apiErr.status >= 500) request.log.error({ err }, 'request failed');
   else request.log.info({ code: apiErr.code, status: apiErr.status }, 'request rejected');
   for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);
-  return reply.code(apiErr.status).type('application/json').send(envelope(apiErr, request.id));
+  return reply.code(apiErr.status).type('application/json').send(envelope(apiErr, request.id, baseUrl));
 }
