@@ -215,7 +215,7 @@ const OPERATION_IDS: Record<string, string> = {
 };
 
 function isPublicUrl(url: string): boolean {
-  return url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/') || url.startsWith('/v1/health');
+  return url.startsWith('/docs/errors') || url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/') || url.startsWith('/v1/health');
 }
 
 export { toApiError };
