@@ -131,3 +131,9 @@ test('round trip of a real unfolded U channel with slots: closed contours, exten
     assert.equal(bends.length, bendLines ? r.bends.length : 0);
   }
 });
+
+test('the same flat gives the same DXF bytes every time, whatever was drawn before', () => {
+  const first = flatToDxf(sampleFlat(), { bendLines: true });
+  flatToDxf(sampleFlat(), { bendLines: false }); // another drawing in between
+  assert.equal(flatToDxf(sampleFlat(), { bendLines: true }), first);
+});

@@ -2,6 +2,7 @@
 // production_dxf: closed cut contours only, outer and inner on their own layers.
 // production_bend_lines_dxf: the same plus bend lines on BEND_UP / BEND_DOWN in a dashed linetype,
 // each labelled with its angle and direction.
+import { createRequire } from 'node:module';
 import Drawing from 'dxf-writer';
 import type { Contour, FlatGeometry, Vec2 } from '../geometry/model.ts';
 import { alignFlat } from '../sheet/align.ts';
@@ -18,8 +19,14 @@ const DEDUP_TOLERANCE = 1e-6;
 /** Label text height, mm; shrunk for short bend lines so the label stays on the part. */
 const LABEL_HEIGHT = 2.5;
 
+// dxf-writer numbers entity handles from a counter shared by every drawing of the process; started
+// afresh for each drawing (built synchronously, so nothing interleaves), the same flat always gives
+// the same bytes: files can be compared, cached and diffed.
+const handles = createRequire(import.meta.url)('dxf-writer/src/Handle.js') as { seed: number };
+
 export function flatToDxf(flat: FlatGeometry, options: FlatDxfOptions): string {
   const placed = alignFlat(flat);
+  handles.seed = 0;
   const d = new Drawing();
   d.setUnits('Millimeters');
   // extents of the cut geometry: the flat's enclosing rectangle, so viewers and nesting read the size
