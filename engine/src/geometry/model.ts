@@ -153,6 +153,11 @@ export interface TubeFeature {
   faceIds?: number[];
   /** length of this contour traced on the outer surface, mm (a notch shares its end cut's contour) */
   cutLength?: number;
+  /** the contour on the unrolled outer wall: polylines of [x, s] points, mm, same axes as
+   * `unrolled`, split where the contour crosses the seam s = 0 / perimeter (a hole straddling it
+   * gives two pieces; an end cut one piece from s = 0 to the perimeter); a notch: the runs of its
+   * end contour along the notch's own cut faces */
+  outline?: Vec2[][];
 }
 export interface TubeAnalysis {
   kind: 'tube';

@@ -5,6 +5,7 @@ import { dot, point } from '../geometry/vec.ts';
 import type { Profile } from './profile.ts';
 import { perimeterPosition } from './unroll.ts';
 import { skinBoundaryLoops, loopLength, windingAboutAxis, classifyInteriorLoop, classifyEndLoop } from './cuts.ts';
+import { contourOutline, notchOutline, type Unroll } from './outline.ts';
 
 export interface TubeCuts { start: number; length: number; cutLength: number; features: TubeFeature[]; warnings: RecognitionWarning[] }
 
@@ -25,6 +26,7 @@ export function tubeCuts(solid: Solid, faceOfTri: Int32Array, outerSkin: Set<num
   const length = hi - lo;
 
   const warnings: RecognitionWarning[] = [];
+  const unroll: Unroll = { d, x0: lo, p };
   const features: TubeFeature[] = [];
   let cutLength = 0, approximate = false, endLoops = 0;
   for (const { edges, len, exact, cLo, cHi } of contours) {
@@ -37,13 +39,13 @@ export function tubeCuts(solid: Solid, faceOfTri: Int32Array, outerSkin: Set<num
       endLoops++;
       const end = x < length / 2 ? 'start' : 'end';
       const { angleDegrees, notched } = classifyEndLoop(solid, edges, d);
-      features.push({ id: 0, kind: 'end_cut', end, angleDegrees, x, cutLength: len, faceIds });
-      if (notched) features.push({ id: 0, kind: 'notch', end, x });
+      features.push({ id: 0, kind: 'end_cut', end, angleDegrees, x, cutLength: len, faceIds, outline: contourOutline(solid, edges, unroll) });
+      if (notched) features.push({ id: 0, kind: 'notch', end, x, outline: notchOutline(solid, edges, unroll) });
     } else {
       const c = classifyInteriorLoop(solid, edges);
       features.push({
         id: 0, kind: c.kind, x, aroundDegrees: aroundAxis(solid, edges.map((e) => e.a), p.center, p.e2, p.e3),
-        unrolled: [x, unrolledPosition(solid, edges.map((e) => e.a), p)], cutLength: len, faceIds,
+        unrolled: [x, unrolledPosition(solid, edges.map((e) => e.a), p)], cutLength: len, faceIds, outline: contourOutline(solid, edges, unroll),
         ...(c.diameter !== undefined ? { diameter: c.diameter } : {}), ...(c.width !== undefined ? { width: c.width, length: c.length } : {}),
       });
     }

@@ -1,0 +1,97 @@
+// A tube's cut contours on its unrolled outer wall (x along the axis, s around the outer perimeter),
+// from the real importer and recogniser on the tube fixtures.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { analyzeModel } from '../src/analyze.ts';
+import type { ModelPart } from '../src/files/generate.ts';
+import { unrolledPerimeter } from '../src/tube/outline.ts';
+import type { TubeAnalysis, Vec2 } from '../src/geometry/model.ts';
+
+/** Outline points may pass the tube's extent by this much (the length is measured on the same curves), mm. */
+const EXTENT_TOL_MM = 0.05;
+/** A hole's drawn outline is centred on its recorded unrolled centre within this, mm. */
+const CENTRE_TOL_MM = 0.5;
+/** Axial span of a drawn contour against its nominal size, mm (chords sit within 0.01 mm of the curve). */
+const SPAN_TOL_MM = 0.1;
+
+async function tube(name: string): Promise<{ bytes: Uint8Array; mp: ModelPart; t: TubeAnalysis }> {
+  const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/tubes/${name}.step`, import.meta.url)));
+  const mp = (await analyzeModel(bytes)).parts[0];
+  assert.equal(mp.analysis.kind, 'tube', name);
+  return { bytes, mp, t: mp.analysis as TubeAnalysis };
+}
+
+function box(lines: Vec2[][]): { x0: number; x1: number; s0: number; s1: number } {
+  const pts = lines.flat();
+  return {
+    x0: Math.min(...pts.map((p) => p[0])), x1: Math.max(...pts.map((p) => p[0])),
+    s0: Math.min(...pts.map((p) => p[1])), s1: Math.max(...pts.map((p) => p[1])),
+  };
+}
+
+const FIXTURES = ['round-50x3-l250-holes', 'rect-60x30x2.5-r5-l400-slots', 'round-42.4x2.6-miter45-both', 'square-30x2-r3-notch', 'square-40x2-sharp-l200-cross-hole'];
+
+for (const name of FIXTURES) {
+  test(`${name}: every cut contour is stored on the unrolled wall, inside it, and survives JSON`, async () => {
+    const { t } = await tube(name);
+    const P = unrolledPerimeter(t);
+    for (const f of t.features) {
+      const pieces = f.outline ?? [];
+      assert.ok(pieces.length > 0 && pieces.every((pc) => pc.length >= 2), `${f.kind} ${f.id} has an outline`);
+      for (const [x, s] of pieces.flat()) {
+        assert.ok(x >= -EXTENT_TOL_MM && x <= t.length + EXTENT_TOL_MM, `${f.kind} ${f.id}: x ${x} outside 0..${t.length}`);
+        assert.ok(s >= 0 && s <= P, `${f.kind} ${f.id}: s ${s} outside 0..${P}`);
+      }
+      if (f.kind === 'end_cut') {
+        // once round the tube: one piece from one seam edge to the other
+        assert.equal(pieces.length, 1, `end cut ${f.id} is one piece`);
+        const ends = [pieces[0][0][1], pieces[0][pieces[0].length - 1][1]].sort((a, b) => a - b);
+        assert.deepEqual(ends, [0, P], `end cut ${f.id} runs from s = 0 to the perimeter`);
+      }
+      if (f.kind === 'hole' && pieces.length === 1) {
+        const b = box(pieces);
+        assert.ok(Math.abs((b.x0 + b.x1) / 2 - f.unrolled![0]) <= CENTRE_TOL_MM && Math.abs((b.s0 + b.s1) / 2 - f.unrolled![1]) <= CENTRE_TOL_MM,
+          `hole ${f.id}: outline centre [${(b.x0 + b.x1) / 2}, ${(b.s0 + b.s1) / 2}] vs unrolled ${f.unrolled}`);
+        assert.ok(Math.abs(b.x1 - b.x0 - f.diameter!) <= SPAN_TOL_MM, `hole ${f.id}: spans ${b.x1 - b.x0} along x, diameter ${f.diameter}`);
+      }
+    }
+    assert.deepEqual(JSON.parse(JSON.stringify(t.features)), t.features);
+  });
+}
+
+test('a 45 deg miter on a round tube spans its outer diameter along the axis', async () => {
+  const { t } = await tube('round-42.4x2.6-miter45-both');
+  const miters = t.features.filter((f) => f.kind === 'end_cut');
+  assert.equal(miters.length, 2);
+  for (const f of miters) {
+    assert.ok(Math.abs(f.angleDegrees! - 45) < 0.01);
+    const b = box(f.outline!);
+    assert.ok(Math.abs(b.x1 - b.x0 - t.outerDiameter!) <= SPAN_TOL_MM, `${f.end} miter spans ${b.x1 - b.x0} mm, OD ${t.outerDiameter}`);
+  }
+});
+
+test('a hole across the seam is split there into one piece at each edge, not drawn across the wall', async () => {
+  const { t } = await tube('square-40x2-sharp-l200-cross-hole');
+  const P = unrolledPerimeter(t);
+  const seam = t.features.filter((f) => f.kind === 'hole' && f.outline!.length > 1);
+  assert.equal(seam.length, 1, 'the cross hole centred on the +Y wall straddles s = 0');
+  const [h] = seam;
+  assert.equal(h.outline!.length, 2);
+  for (const pc of h.outline!) {
+    const edge = pc[0][1] < P / 2 ? 0 : P;
+    assert.ok(pc.every((q) => Math.abs(q[1] - edge) < P / 4), 'each piece stays at its edge of the drawing');
+    assert.equal(pc[0][1], edge, 'a piece starts on the seam');
+    assert.equal(pc[pc.length - 1][1], edge, 'a piece ends on the seam');
+  }
+  const b = box(h.outline!);
+  assert.ok(Math.abs(b.x1 - b.x0 - h.diameter!) <= SPAN_TOL_MM, `spans ${b.x1 - b.x0} along x, diameter ${h.diameter}`);
+});
+
+test('a notch keeps the runs of its own cut faces: 12 wide around, 15 deep from the far end', async () => {
+  const { t } = await tube('square-30x2-r3-notch');
+  const notch = t.features.find((f) => f.kind === 'notch')!;
+  const b = box(notch.outline!);
+  assert.ok(Math.abs(b.s1 - b.s0 - 12) <= SPAN_TOL_MM, `notch width ${b.s1 - b.s0}`);
+  assert.ok(Math.abs(b.x1 - t.length) <= EXTENT_TOL_MM && Math.abs(b.x1 - b.x0 - 15) <= SPAN_TOL_MM, `notch x ${b.x0}..${b.x1}`);
+});
