@@ -1,11 +1,13 @@
-// A tube's cut contours on its unrolled outer wall (x along the axis, s around the outer perimeter),
-// from the real importer and recogniser on the tube fixtures.
+// The 'flat' image of a tube part: its unrolled outer wall (x along the axis, s around the outer
+// perimeter) with every cut contour, from the real importer and recogniser on the tube fixtures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { analyzeModel } from '../src/analyze.ts';
-import type { ModelPart } from '../src/files/generate.ts';
-import { unrolledPerimeter } from '../src/tube/outline.ts';
+import { productionFilesForModel, type ModelPart } from '../src/files/generate.ts';
+import { cornerPositions, unrolledPerimeter } from '../src/tube/outline.ts';
 import type { TubeAnalysis, Vec2 } from '../src/geometry/model.ts';
 
 /** Outline points may pass the tube's extent by this much (the length is measured on the same curves), mm. */
@@ -14,6 +16,31 @@ const EXTENT_TOL_MM = 0.05;
 const CENTRE_TOL_MM = 0.5;
 /** Axial span of a drawn contour against its nominal size, mm (chords sit within 0.01 mm of the curve). */
 const SPAN_TOL_MM = 0.1;
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
+
+function svgDoc(svg: string): { labels: string[]; refs: string[]; paths: string[]; dashed: number } {
+  assert.equal(XMLValidator.validate(svg), true, 'SVG is well-formed XML');
+  const doc = parser.parse(svg);
+  const groups: Array<Record<string, unknown>> = [doc.svg.g].flat().filter(Boolean);
+  const texts = [groups.find((g) => g.class === 'labels')?.text ?? []].flat() as Array<{ '#text': string | number; 'data-ref': string }>;
+  const paths = groups.flatMap((g) => [g.path ?? []].flat() as Array<{ d: string }>).map((p) => p.d);
+  const lines = groups.flatMap((g) => [g.line ?? []].flat() as Array<{ 'stroke-dasharray'?: string }>);
+  return { labels: texts.map((t) => String(t['#text'])), refs: texts.map((t) => t['data-ref']), paths, dashed: lines.filter((l) => l['stroke-dasharray']).length };
+}
+
+/** Pixels of a PNG that are not white (8-bit RGB, filter bytes included in the rows). */
+function inkOf(png: Buffer): number {
+  assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
+  const w = png.readUInt32BE(16), h = png.readUInt32BE(20);
+  let o = 8; const idat: Buffer[] = [];
+  while (o < png.length) { const len = png.readUInt32BE(o); if (png.toString('ascii', o + 4, o + 8) === 'IDAT') idat.push(png.subarray(o + 8, o + 8 + len)); o += 12 + len; }
+  const raw = inflateSync(Buffer.concat(idat));
+  assert.equal(raw.length, h * (1 + 3 * w));
+  let ink = 0;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) { const p = y * (1 + 3 * w) + 1 + 3 * x; if (raw[p] !== 255 || raw[p + 1] !== 255 || raw[p + 2] !== 255) ink++; }
+  return ink;
+}
 
 async function tube(name: string): Promise<{ bytes: Uint8Array; mp: ModelPart; t: TubeAnalysis }> {
   const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/tubes/${name}.step`, import.meta.url)));
@@ -95,3 +122,30 @@ test('a notch keeps the runs of its own cut faces: 12 wide around, 15 deep from 
   assert.ok(Math.abs(b.s1 - b.s0 - 12) <= SPAN_TOL_MM, `notch width ${b.s1 - b.s0}`);
   assert.ok(Math.abs(b.x1 - t.length) <= EXTENT_TOL_MM && Math.abs(b.x1 - b.x0 - 15) <= SPAN_TOL_MM, `notch x ${b.x0}..${b.x1}`);
 });
+
+for (const name of FIXTURES) {
+  test(`${name}: the flat image is the unrolled wall, every hole labelled with its Part.holes id`, async () => {
+    const { bytes, mp, t } = await tube(name);
+    const files = (await productionFilesForModel(bytes, [mp], { kinds: ['image_flat_svg', 'image_flat_png'] }))[mp.part.id];
+    assert.deepEqual(Object.keys(files).sort(), ['image_flat_png', 'image_flat_svg']);
+    const svg = new TextDecoder().decode(files.image_flat_svg!);
+    assert.match(svg, /data-view="flat"/);
+    const { labels, refs, paths, dashed } = svgDoc(svg);
+    for (const h of mp.part.holes) {
+      assert.ok(labels.includes(`H${h.id}`), `hole H${h.id} labelled (labels ${labels})`);
+      assert.ok(refs.includes(`hole-${h.id}`), `hole ${h.id} referenced`);
+    }
+    for (const f of t.features.filter((x) => x.kind !== 'hole' && x.kind !== 'slot')) {
+      assert.ok(labels.includes(`F${f.id}`) && refs.includes(`feature-${f.id}`), `${f.kind} F${f.id} labelled (labels ${labels})`);
+    }
+    // one filled path: the wall bounded by the end contours and the seam, each cut piece a hole in it
+    assert.equal(paths.length, 1);
+    const cutPieces = t.features.filter((f) => f.kind === 'hole' || f.kind === 'slot' || f.kind === 'cutout').reduce((n, f) => n + f.outline!.length, 0);
+    assert.equal(paths[0].split('M').length - 1, 1 + cutPieces, 'subpaths: the wall and every cut piece');
+    // where flat walls meet corners: two tangent lines per rounded corner, one per sharp corner, none round
+    const corners = t.profile === 'round' ? 0 : t.cornerRadius! > 0 ? 8 : 4;
+    assert.equal(cornerPositions(t).length, corners);
+    assert.equal(dashed, corners, 'dashed corner lines');
+    assert.ok(inkOf(Buffer.from(files.image_flat_png!)) > 800 * 600 * 0.05, 'the PNG shows the wall');
+  });
+}

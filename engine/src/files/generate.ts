@@ -6,7 +6,7 @@ import { writeGlb } from './glb.ts';
 import { formedMesh, flatMesh } from './meshes.ts';
 import { readExactSolids, matchSolid, writeTransformedStep, writeFlatStep, type ExactModel } from './occt-exact.ts';
 import { expandKinds, FLAT_ONLY_KINDS, type FileKind } from './kinds.ts';
-import { VIEWS, formedView, flatView, type ViewName } from './views.ts';
+import { VIEWS, formedView, flatView, tubeFlatView, hasUnrolledWall, type ViewName } from './views.ts';
 import { sceneToSvg } from './svg.ts';
 import { sceneToPng } from './png.ts';
 import type { Scene } from './scene.ts';
@@ -83,9 +83,11 @@ export async function productionFilesForModel(stepBytes: Uint8Array, parts: Mode
       out[mp.part.id] = files;
       const frame = frameOf(mp);
       const sheet = mp.analysis.kind === 'sheet' ? mp.analysis : null;
+      // a tube's flat image is its unrolled wall; its other flat files have no meaning
+      const tubeWall = mp.analysis.kind === 'tube' && (wanted.has('image_flat_svg') || wanted.has('image_flat_png')) && hasUnrolledWall(mp.analysis) ? mp.analysis : null;
       const emit = async (kind: FileKind, make: () => Promise<Uint8Array> | Uint8Array): Promise<void> => {
         if (!wanted.has(kind)) return;
-        if (FLAT_ONLY_KINDS.has(kind) && !sheet) return;
+        if (FLAT_ONLY_KINDS.has(kind) && !sheet && !(tubeWall && (kind === 'image_flat_svg' || kind === 'image_flat_png'))) return;
         const t0 = performance.now();
         const bytes = await make();
         files[kind] = bytes;
@@ -110,10 +112,10 @@ export async function productionFilesForModel(stepBytes: Uint8Array, parts: Mode
       for (const view of VIEWS) {
         const svgKind = `image_${view}_svg` as FileKind, pngKind = `image_${view}_png` as FileKind;
         if (!wanted.has(svgKind) && !wanted.has(pngKind)) continue;
-        if (view === 'flat' && !sheet) continue;
+        if (view === 'flat' && !sheet && !tubeWall) continue;
         let scene: Scene | null = null;
         const sceneOf = (): Scene => (scene ??= view === 'flat'
-          ? flatView(sheet!.flat, sheet, mp.part.name, imageSize)
+          ? (sheet ? flatView(sheet.flat, sheet, mp.part.name, imageSize) : tubeFlatView(tubeWall!, mp.part.name, imageSize))
           : formedView({ solid: mp.solid, frame, analysis: mp.analysis.kind === 'refused' ? null : mp.analysis }, view as Exclude<ViewName, 'flat'>, imageSize));
         await emit(svgKind, () => enc.encode(sceneToSvg(sceneOf())));
         await emit(pngKind, () => sceneToPng(sceneOf()));

@@ -1,10 +1,12 @@
 // The views of contract.md (iso, top, bottom, front, back, left, right, flat) as Scenes: the formed
 // part in its normalized frame with hidden faces culled and the rest painted back to front, holes and
-// bends labelled with their IDs; the flat view shows the cut contours and the bend lines.
+// bends labelled with their IDs; the flat view shows the cut contours and the bend lines (of a tube:
+// its unrolled outer wall with every cut through it).
 import type { FlatGeometry, Solid, Rigid, Vec2, Vec3, SheetAnalysis, TubeAnalysis } from '../geometry/model.ts';
 import { applyRigid, rotate } from './meshes.ts';
 import { contourToPolyline } from './polyline.ts';
 import { fitTransform, shade, type Scene, type SceneLabel, type ScenePolygon, type SceneLine } from './scene.ts';
+import { cornerPositions, unrolledPerimeter } from '../tube/outline.ts';
 
 export const VIEWS = ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -37,7 +39,10 @@ const HOLE_LABEL_COLOR = '#c0392b';
 const BEND_LABEL_COLOR = '#1f5fbf';
 const FEATURE_LABEL_COLOR = '#7d3c98';
 const BEND_LINE_COLOR = '#1f5fbf';
+const CORNER_LINE_COLOR = '#5d6d7e';
 const MARGIN_PX = 24;
+/** End-cut labels sit this far inside the wall from their contour, px. */
+const END_LABEL_INSET_PX = 14;
 /** light slightly off the viewing direction so faces parallel to the view still differ in shade */
 const LIGHT_OFFSET: Vec3 = [0.35, 0.25, 0.5];
 
@@ -160,4 +165,85 @@ export function flatView(flat: FlatGeometry, analysis: SheetAnalysis | null, nam
   }));
   for (const h of analysis?.holes ?? []) labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id } });
   return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, title: `${name} - flat` };
+}
+
+/** A piece's x where it crosses s (linear between its points); null when it never reaches s. */
+function xAtS(piece: Vec2[], s: number): number | null {
+  for (let i = 0; i + 1 < piece.length; i++) {
+    const [x0, s0] = piece[i], [x1, s1] = piece[i + 1];
+    if ((s0 - s) * (s1 - s) > 0 || s0 === s1) continue;
+    return x0 + ((s - s0) / (s1 - s0)) * (x1 - x0);
+  }
+  return piece.find((q) => q[1] === s)?.[0] ?? null;
+}
+
+/** Centre of the bounding box of some polylines. */
+function boxCentre(lines: Vec2[][]): Vec2 | null {
+  const all = lines.flat();
+  if (all.length === 0) return null;
+  const xs = all.map((q) => q[0]), ss = all.map((q) => q[1]);
+  return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ss) + Math.max(...ss)) / 2];
+}
+
+/** Whether the analysis carries the unrolled contours the tube flat view draws (an analysis made
+ * before they existed, or a bare stand-in, has none). */
+export function hasUnrolledWall(analysis: TubeAnalysis): boolean {
+  return (analysis.features ?? []).some((f) => f.kind === 'end_cut' && (f.outline?.length ?? 0) > 0);
+}
+
+/**
+ * A tube's unrolled outer wall as the tube laser cuts it: x along the axis, s around the outer
+ * perimeter from the +Y side towards +Z (mm, the axes of TubeFeature.unrolled). The wall is bounded
+ * by the two end contours and the seam lines s = 0 and s = perimeter; holes, slots and cut-outs are
+ * cut out of it (a contour straddling the seam shows at both edges); dashed lines mark where the
+ * flat walls of a rectangular tube meet its corners, so a hole's wall reads at a glance.
+ */
+export function tubeFlatView(analysis: TubeAnalysis, name: string, options: ViewOptions = {}): Scene {
+  const width = options.width ?? 800, height = options.height ?? 600;
+  const P = unrolledPerimeter(analysis), L = analysis.length;
+  const endPiece = (end: 'start' | 'end'): Vec2[] | null => {
+    const cuts = analysis.features.filter((f) => f.kind === 'end_cut' && f.end === end);
+    const pieces = cuts.length === 1 ? cuts[0].outline ?? [] : [];
+    if (pieces.length !== 1) return null;
+    const pc = pieces[0];
+    const [a, b] = [pc[0][1], pc[pc.length - 1][1]];
+    if (Math.min(a, b) > 1e-6 || Math.max(a, b) < P - 1e-6) return null;
+    return a <= b ? pc : [...pc].reverse();
+  };
+  const start = endPiece('start'), end = endPiece('end');
+  // an end contour that does not go once round (unusual_end_cuts) leaves the wall a plain strip,
+  // its contours drawn as they are
+  const wall: Vec2[] = start && end ? [...start, ...[...end].reverse()] : [[0, 0], [L, 0], [L, P], [0, P]];
+  const cuts = analysis.features.filter((f) => f.kind === 'hole' || f.kind === 'slot' || f.kind === 'cutout').flatMap((f) => f.outline ?? []);
+  const strays = start && end ? [] : analysis.features.filter((f) => f.kind === 'end_cut').flatMap((f) => f.outline ?? []);
+
+  const toPx = fitTransform([...wall, ...cuts.flat(), ...strays.flat()], width, height, MARGIN_PX);
+  // a piece cut by the seam closes along the seam, which is the wall's own edge: even-odd leaves it open
+  const polygons: ScenePolygon[] = [{ loops: [wall, ...cuts].map((l) => l.map(toPx)), fill: shade(PART_COLOR, 1), stroke: EDGE_COLOR, strokeWidth: 1 }];
+  const lines: SceneLine[] = [];
+  for (const pc of strays) for (let i = 0; i + 1 < pc.length; i++) lines.push({ a: toPx(pc[i]), b: toPx(pc[i + 1]), stroke: EDGE_COLOR, strokeWidth: 1, dashed: false });
+  for (const s of cornerPositions(analysis)) {
+    const x0 = (start && xAtS(start, s)) ?? 0, x1 = (end && xAtS(end, s)) ?? L;
+    lines.push({ a: toPx([x0, s]), b: toPx([x1, s]), stroke: CORNER_LINE_COLOR, strokeWidth: 1, dashed: true });
+  }
+
+  const labels: SceneLabel[] = [];
+  for (const f of analysis.features) {
+    const hole = f.kind === 'hole' || f.kind === 'slot';
+    const ref = { kind: hole ? ('hole' as const) : ('feature' as const), id: f.id };
+    const text = `${hole ? 'H' : 'F'}${f.id}`, color = hole ? HOLE_LABEL_COLOR : FEATURE_LABEL_COLOR;
+    if (f.kind === 'end_cut') {
+      // on the contour half way round, nudged into the wall so it does not sit on the drawing's edge
+      const pc = f.end === 'start' ? start : end;
+      const x = (pc && xAtS(pc, P / 2)) ?? (f.end === 'start' ? 0 : L);
+      const at = toPx([x, P / 2]);
+      labels.push({ at: [at[0] + (f.end === 'start' ? END_LABEL_INSET_PX : -END_LABEL_INSET_PX), at[1]], text, color, ref });
+      continue;
+    }
+    const pieces = f.outline ?? [];
+    // a contour cut by the seam shows as a part at each edge of the drawing: both are named
+    const anchors = pieces.length > 1 ? pieces.map((pc) => boxCentre([pc])) : [f.unrolled ?? boxCentre(pieces)];
+    for (const c of anchors) if (c) labels.push({ at: toPx(c), text, color, ref });
+  }
+  return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, title: `${name} - flat (unrolled outer wall)` };
 }
