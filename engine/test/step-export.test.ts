@@ -63,7 +63,7 @@ test('flat STEP is the exact flat outline with true arcs, volume = flat area x t
   assert.ok(Math.abs(back.bboxMin[2]) < 1e-6, 'flat lies on z = 0');
 });
 
-test('a sheet part gets every production file kind; a tube gets no flat files', async () => {
+test('a sheet part gets every production file kind; a tube without cut outlines gets no flat files (the unrolled-wall image of a recognised tube: tube-flat-view.test.ts)', async () => {
   const { bytes, solids } = await solidsOf(corpusPath('thunderscope-pcie-bracket.step'));
   const sheet: ModelPart = { part: partStub('prt_s'), solid: solids[0], analysis: plateAnalysis(turnedFrame(0, [0, 0, 0]), 0.79) };
   const tube: ModelPart = { part: partStub('prt_t'), solid: solids[0], analysis: { kind: 'tube', frame: turnedFrame(90, [0, 0, 0]), features: [] } as unknown as ModelPart['analysis'] };

@@ -17,7 +17,7 @@ export type FileKind = ProductionKind | ImageKind;
 export const IMAGE_KINDS: ImageKind[] = VIEWS.flatMap((v) => [`image_${v}_svg`, `image_${v}_png`] as ImageKind[]);
 export const ALL_KINDS: FileKind[] = [...PRODUCTION_KINDS, ...IMAGE_KINDS];
 
-/** Kinds that only exist for a sheet part with a flat pattern */
+/** Kinds that only exist for a sheet part with a flat pattern; the flat images also for a tube, as its unrolled wall */
 export const FLAT_ONLY_KINDS = new Set<FileKind>(['production_flat_step', 'production_flat_model', 'production_dxf', 'production_bend_lines_dxf', 'image_flat_svg', 'image_flat_png']);
 
 const EXTENSION: Record<ProductionKind, string> = {
