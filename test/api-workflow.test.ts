@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
+import { Client, clientsFor, pollDesign, pollProductionFiles, stepForm } from './helpers/client.ts';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const ASSEMBLY = new URL('../fixtures/assembly/asm_brackets_mirror.step', import.meta.url).pathname;
@@ -105,12 +105,7 @@ describe('manufacturing workflow over HTTP', () => {
     assert.equal(r.body.status, 'ready', JSON.stringify(r.body.parts.map((p: { issues: unknown }) => p.issues)));
     assert.ok(['pending', 'ready'].includes(r.body.production_files.status));
     readyDfm = r.body;
-    const deadline = Date.now() + 120_000;
-    let report = r.body;
-    while (report.production_files.status === 'pending' && Date.now() < deadline) {
-      await new Promise((res) => setTimeout(res, 200));
-      report = (await a.get(`/v1/dfm/${r.body.id}`)).body;
-    }
+    const report = await pollProductionFiles(a, r.body);
     assert.equal(report.production_files.status, 'ready', JSON.stringify(report.production_files));
     const partId = design.parts[0].id;
     const dxf = await a.download(`/v1/dfm/${r.body.id}/parts/${partId}/file?kind=production_dxf`);

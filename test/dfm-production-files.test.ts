@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, freePort, type TestService } from './helpers/service.ts';
-import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
+import { Client, clientsFor, pollDesign, pollProductionFiles, stepForm } from './helpers/client.ts';
 import { fixtureBytes } from './helpers/fixtures.ts';
 import { LocalEngine } from '../service/src/engine-local.ts';
 import { PoolEngine } from '../service/src/engine-pool.ts';
@@ -70,12 +70,7 @@ describe('DFM production files of an assembly', () => {
     const r = await a.post('/v1/dfm', { json: { design_id: design.id, configuration } });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.status, 'ready', JSON.stringify(r.body.parts.map((p: any) => p.issues)));
-    const deadline = Date.now() + 120_000;
-    let report = r.body;
-    while (report.production_files.status === 'pending' && Date.now() < deadline) {
-      await new Promise((res) => setTimeout(res, 200));
-      report = (await a.get(`/v1/dfm/${r.body.id}`)).body;
-    }
+    const report = await pollProductionFiles(a, r.body);
     assert.equal(report.production_files.status, 'ready', JSON.stringify(report.production_files));
 
     assert.equal(engine.productionCalls, 1, 'one engine call for the whole report');

@@ -66,6 +66,17 @@ export async function pollDesign(client: Client, id: string, timeoutMs = 60_000)
   }
 }
 
+/** The DFM report once its production files are no longer pending (ready or failed). */
+export async function pollProductionFiles(client: Client, dfm: any, timeoutMs = 120_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  let report = dfm;
+  while (report.production_files.status === 'pending' && Date.now() < deadline) {
+    await new Promise((res) => setTimeout(res, 200));
+    report = (await client.get(`/v1/dfm/${dfm.id}`)).body;
+  }
+  return report;
+}
+
 /** Clients of the two test accounts, validating against the service's own OpenAPI document. */
 export async function clientsFor(t: { url: string; keyA: string; keyB: string }): Promise<{ a: Client; b: Client }> {
   const openapi = await OpenApiChecker.load(t.url);
