@@ -72,6 +72,32 @@ test('--out writes both flat DXFs per sheet part; they read back in mm with clos
   }
 });
 
+test('several files run in the worker pool: the same designs and files as one at a time in-process, printed in the order given', () => {
+  const files = ['sheet/hat_t2_r2.4.step', 'tubes/round-32x2-l100.step', 'sheet/l_t2_r2.step'].map(fixture);
+  const dir = mkdtempSync(join(tmpdir(), 'kerf-cli-'));
+  const withoutClock = (line: string): unknown => { const d = JSON.parse(line); delete d.created_at; return d; };
+  const listing = (out: string): string[] => readdirSync(out, { recursive: true }).map(String).sort();
+  try {
+    const pooled = kerf(...files, '--threads', '2', '--out', join(dir, 'pool'));
+    assert.equal(pooled.code, 0, pooled.stderr);
+    const lines = pooled.stdout.trim().split('\n');
+    assert.equal(lines.length, 3);
+    files.forEach((f, i) => {
+      const single = kerf(f, '--out', join(dir, 'single'));
+      assert.equal(single.code, 0, single.stderr);
+      assert.deepEqual(withoutClock(lines[i]), withoutClock(single.stdout.trim()), `file ${i + 1} in the pool = in-process`);
+    });
+    assert.deepEqual(listing(join(dir, 'pool')), listing(join(dir, 'single')), 'the same production files');
+    const dxf = (out: string): string => { const id = (JSON.parse(lines[2]) as { parts: Array<{ id: string }> }).parts[0].id; return readFileSync(join(dir, out, id, 'production_dxf.dxf'), 'utf8'); };
+    assert.equal(dxf('pool'), dxf('single'), 'byte-identical DXF from a worker and from this thread');
+    const bad = kerf('--threads', '0', files[0]);
+    assert.equal(bad.code, 2);
+    assert.match(errorLines(bad.stderr)[0].message, /--threads must be a positive integer/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('bad input: a JSON error with the code on stderr and a non-zero exit; other files still analysed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kerf-cli-'));
   try {

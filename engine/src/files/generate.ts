@@ -1,6 +1,7 @@
 // Production files of every part of an analyzed model: exact STEP (formed, flat), GLB (formed,
 // flat), DXF (cut, cut + bend lines) and images (SVG, PNG) of the views of contract.md.
-import { EngineError, type Part } from '../contract.ts';
+import { EngineError, type Design, type Part } from '../contract.ts';
+import type { AnalyzeOptions } from '../analyze.ts';
 import type { Refusal, Rigid, SheetAnalysis, Solid, TubeAnalysis, Vec3 } from '../geometry/model.ts';
 import { writeGlb } from './glb.ts';
 import { formedMesh, flatMesh } from './meshes.ts';
@@ -132,6 +133,14 @@ export interface GenerateOptions extends ProductionFileOptions {
   kFactor?: number;
   /** explicit K-factor by part id (each part's configured material); wins over `kFactor` */
   kFactorByPart?: Record<string, number>;
+}
+
+/** One analysis of the STEP file giving both its design and its parts' production files (the CLI's
+ * `analyze --out`): the file is imported once. */
+export async function analyzeWithFiles(stepBytes: Uint8Array, options: AnalyzeOptions & ProductionFileOptions = {}): Promise<{ design: Design; files: ProductionFiles }> {
+  const { analyzeModel } = await import('../analyze.ts');
+  const model = await analyzeModel(stepBytes, options);
+  return { design: model.design, files: await productionFilesForModel(stepBytes, model.parts, options) };
 }
 
 /** Analyzes the STEP file and writes the production files of its parts. */

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { EngineError, type Design } from '../contract.ts';
 import type { AnalyzeOptions } from '../analyze.ts';
-import type { GenerateOptions, ProductionFiles } from '../files/generate.ts';
+import type { GenerateOptions, ProductionFileOptions, ProductionFiles } from '../files/generate.ts';
 import type { DesignFileOptions } from '../design-files.ts';
 import type { JobOp, JobReply, JobRequest, WorkerSettings } from './protocol.ts';
 
@@ -36,6 +36,8 @@ export interface Engine {
   /** quote() of engine/src/pricing, same arguments */
   quote(...args: unknown[]): Promise<unknown>;
   generateProductionFiles(stepBytes: Uint8Array, options?: Omit<GenerateOptions, 'onFile'>): Promise<ProductionFiles>;
+  /** analyzeWithFiles() of engine/src/files: the design and its parts' production files from one import */
+  analyzeWithFiles(stepBytes: Uint8Array, options?: Omit<AnalyzeOptions & ProductionFileOptions, 'onFile'>): Promise<{ design: Design; files: ProductionFiles }>;
   /** designFile() of engine/src/design-files.ts: design model, design image, a part's source STEP */
   designFile(stepBytes: Uint8Array, options: DesignFileOptions): Promise<Uint8Array | null>;
   stats(): EngineStats;
@@ -192,6 +194,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
     generateProductionFiles: (bytes, opts) => {
       const { onFile: _ignored, ...plain } = (opts ?? {}) as GenerateOptions; // a callback cannot cross threads
       return pool.run('files', [bytes, plain]) as Promise<ProductionFiles>;
+    },
+    analyzeWithFiles: (bytes, opts) => {
+      const { onFile: _ignored, ...plain } = (opts ?? {}) as ProductionFileOptions;
+      return pool.run('analyzeWithFiles', [bytes, plain]) as Promise<{ design: Design; files: ProductionFiles }>;
     },
     designFile: (bytes, opts) => pool.run('designFile', [bytes, opts]) as Promise<Uint8Array | null>,
     stats: () => pool.stats(),

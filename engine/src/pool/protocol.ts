@@ -1,7 +1,7 @@
 // Messages between the pool and its workers (structured-clone safe).
 import type { EngineErrorCode } from '../contract.ts';
 
-export type JobOp = 'analyze' | 'dfm' | 'quote' | 'files' | 'designFile';
+export type JobOp = 'analyze' | 'dfm' | 'quote' | 'files' | 'analyzeWithFiles' | 'designFile';
 
 export interface WorkerSettings {
   /** WASM memory cap per worker, bytes */

@@ -12,6 +12,7 @@ type Handler = (...args: any[]) => Promise<unknown> | unknown; // eslint-disable
 const OPS: Record<string, () => Promise<Handler>> = {
   analyze: async () => (await import('../analyze.ts')).analyze,
   files: async () => (await import('../files/generate.ts')).generateProductionFiles,
+  analyzeWithFiles: async () => (await import('../files/generate.ts')).analyzeWithFiles,
   designFile: async () => (await import('../design-files.ts')).designFile,
   dfm: async () => (await import('../dfm/index.ts')).dfm as Handler,
   quote: async () => (await import('../pricing/index.ts')).quote as Handler,

@@ -1,15 +1,21 @@
-// `kerf analyze FILE... [--k-factor K] [--out DIR]`: the design JSON of each file on stdout (one
-// document per line), progress on stderr; with --out, each part's production files (STEP,
-// GLB, DXF, images) under DIR/<part id>/. Bad input: a JSON error {"error":{code,message}} on stderr and a non-zero exit.
+// `kerf analyze FILE... [--k-factor K] [--out DIR] [--threads N]`: the design JSON of each file on
+// stdout (one document per line, in the order given), progress on stderr; with --out, each part's
+// production files (STEP, GLB, DXF, images) under DIR/<part id>/. Bad input: a JSON error
+// {"error":{code,message,file}} on stderr and a non-zero exit; the other files are still analysed.
+// Several files go through the worker pool, one per core: in parallel, and a file that hangs or
+// exhausts memory fails alone (analysis_timeout / analysis_failed) instead of taking the run down.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { stderr, stdout } from 'node:process';
-import { analyzeModel, type AnalyzedModel } from '@kerf/engine';
-import { productionFilesForModel, writeProductionFiles } from '@kerf/engine/files/index.ts';
+import type { Design } from '@kerf/engine/contract.ts';
+import { analyzeWithFiles, writeProductionFiles, type ProductionFiles } from '@kerf/engine/files/index.ts';
+import { analyze } from '@kerf/engine';
+import { createEngine } from '@kerf/engine/pool/index.ts';
 
-const USAGE = 'usage: kerf analyze FILE... [--k-factor K] [--out DIR]\n';
+const USAGE = 'usage: kerf analyze FILE... [--k-factor K] [--out DIR] [--threads N]\n';
 
-interface Args { files: string[]; kFactor?: number; out?: string }
+interface Args { files: string[]; kFactor?: number; out?: string; threads?: number }
 
 class UsageError extends Error {}
 
@@ -32,6 +38,11 @@ function parseArgs(args: string[]): Args | 'help' {
       out.kFactor = k;
     } else if (a === '--out' || a.startsWith('--out=')) {
       out.out = value();
+    } else if (a === '--threads' || a.startsWith('--threads=')) {
+      const raw = value();
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--threads must be a positive integer, got '${raw}'`);
+      out.threads = n;
     } else if (a === '--') {
       out.files.push(...args.slice(i + 1));
       break;
@@ -47,11 +58,6 @@ function parseArgs(args: string[]): Args | 'help' {
 
 function printError(code: string, message: string, file?: string): void {
   stderr.write(JSON.stringify({ error: file === undefined ? { code, message } : { code, message, file } }) + '\n');
-}
-
-/** Every production file of every part (exact STEP, GLB, DXF, SVG/PNG views) under DIR/<part id>/. */
-async function writePartFiles(dir: string, bytes: Uint8Array, model: AnalyzedModel): Promise<string[]> {
-  return writeProductionFiles(dir, await productionFilesForModel(bytes, model.parts));
 }
 
 async function readInput(file: string): Promise<Uint8Array> {
@@ -77,28 +83,60 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   if (args === 'help') { stdout.write(USAGE); return 0; }
-  let failures = 0;
   const n = args.files.length;
-  for (let i = 0; i < n; i++) {
+  // one file runs in this thread (no pool start-up to pay); several share the cores
+  const threads = args.threads ?? (n > 1 ? Math.min(n, availableParallelism()) : 0);
+  const engine = threads > 0 ? createEngine({ threads, maxQueue: n }) : null;
+  // the pool and the in-process engine have the same two calls
+  const impl = engine ?? { analyze, analyzeWithFiles };
+  const k = args.kFactor === undefined ? {} : { kFactor: args.kFactor };
+  const out = args.out;
+  const analyse = async (bytes: Uint8Array, fileName: string): Promise<{ design: Design; files: ProductionFiles | null }> => out
+    ? impl.analyzeWithFiles(bytes, { fileName, ...k })
+    : { design: await impl.analyze(bytes, { fileName, ...k }), files: null };
+  let failures = 0;
+
+  const one = async (i: number): Promise<() => Promise<void>> => {
     const file = args.files[i];
     const started = Date.now();
-    stderr.write(`kerf analyze: [${i + 1}/${n}] ${file}\n`);
     try {
       const bytes = await readInput(file);
-      const model = await analyzeModel(bytes, { fileName: basename(file), ...(args.kFactor === undefined ? {} : { kFactor: args.kFactor }) });
-      stdout.write(JSON.stringify(model.design) + '\n');
-      let note = '';
-      if (args.out) {
-        const written = await writePartFiles(args.out, bytes, model);
-        note = `, ${written.length} file(s) in ${args.out}`;
-      }
-      const d = model.design;
-      stderr.write(`kerf analyze: [${i + 1}/${n}] ${file}: ${d.parts.length} unique part(s), ${d.part_instances.length} instance(s) in ${Date.now() - started} ms${note}\n`);
+      const { design, files } = await analyse(bytes, basename(file));
+      // written in input order by the caller, so stdout stays one document per line in FILE order
+      return async () => {
+        stdout.write(JSON.stringify(design) + '\n');
+        const written = out && files ? await writeProductionFiles(out, files) : null;
+        const note = written ? `, ${written.length} file(s) in ${out}` : '';
+        stderr.write(`kerf analyze: [${i + 1}/${n}] ${file}: ${design.parts.length} unique part(s), ${design.part_instances.length} instance(s) in ${Date.now() - started} ms${note}\n`);
+      };
     } catch (err) {
-      failures++;
-      const e = err as { code?: unknown; message?: unknown };
-      printError(typeof e.code === 'string' ? e.code : 'analysis_failed', typeof e.message === 'string' ? e.message : String(err), file);
+      return async () => {
+        failures++;
+        const e = err as { code?: unknown; message?: unknown };
+        printError(typeof e.code === 'string' ? e.code : 'analysis_failed', typeof e.message === 'string' ? e.message : String(err), file);
+      };
     }
+  };
+
+  try {
+    // a few files per thread read and in flight: a long list does not sit in memory, and one slow
+    // file holds back only the printing, not the other workers, for a while
+    const window = Math.max(1, threads) * 4;
+    const pending: Array<Promise<() => Promise<void>>> = [];
+    let next = 0;
+    const launch = (): void => {
+      const i = next++;
+      stderr.write(`kerf analyze: [${i + 1}/${n}] ${args.files[i]}\n`);
+      pending.push(one(i));
+    };
+    while (next < n && pending.length < window) launch();
+    while (pending.length > 0) {
+      const report = await pending.shift()!;
+      await report();
+      if (next < n) launch();
+    }
+  } finally {
+    await engine?.close();
   }
   return failures === 0 ? 0 : 1;
 }
