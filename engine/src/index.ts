@@ -12,3 +12,7 @@ export { flatToDxf } from './dxf/index.ts';
 export * from './catalog/index.ts';
 export * from './dfm/index.ts';
 export * from './pricing/index.ts';
+export { createEngine } from './pool/index.ts';
+export type { Engine, EngineOptions, EngineStats } from './pool/index.ts';
+export { analyzeWithFiles, generateProductionFiles, productionFilesForModel, writeProductionFiles } from './files/index.ts';
+export type { ProductionFiles, ProductionFileOptions, GenerateOptions } from './files/index.ts';
