@@ -1,14 +1,16 @@
 // An embossed panel: a pad pressed out of one flat face of the sheet, its rim a closed loop inside
-// that face and its top a plane parallel to it. A shop cuts the flat with plain sheet there and
-// presses the emboss afterwards, so it is left out of the flat like a louver. Only a shallow pad well
-// inside one face qualifies; a rib along the part or a wall standing on it is something else.
-import type { PlaneSurface, Solid, Vec3 } from '../geometry/model.ts';
+// that face, rounded as the die leaves it, and its top a plane parallel to the face. A shop cuts the
+// flat with plain sheet there and presses the emboss afterwards, so it is left out of the flat like a
+// louver. Only a shallow pad well inside one face qualifies; a rib along the part, a wall standing on
+// it or a sharp-edged (machined) step is something else.
+import type { Contour, PlaneSurface, Solid, Vec2, Vec3 } from '../geometry/model.ts';
 import { basisOf, dot, point } from '../geometry/vec.ts';
+import { convexHull, enclosingRectangle } from './align.ts';
 import type { OutsideFeature } from './slab.ts';
 
 /** Deepest emboss, in sheet thicknesses (shops press about 1-3 t; deeper is a drawn or added body). */
 export const EMBOSS_MAX_DEPTH_T = 3;
-/** The emboss's footprint rectangle may cover at most this fraction of its face's rectangle (in the face's plane). */
+/** The emboss's footprint may cover at most this fraction of its face (face area + footprint). */
 export const EMBOSS_MAX_FACE_FRACTION = 0.5;
 /** Plateau normals within this of the face's normal are parallel, cosine. */
 const PARALLEL_COS = 1 - 1e-8;
@@ -22,8 +24,10 @@ export interface Emboss {
   rimFaces: number[];
   /** height of the plateau over the face, mm (positive: out of the material) */
   depth: number;
-  /** footprint extent in the face's plane (long side first), mm */
+  /** smallest rectangle around the footprint in the face's plane (long side first), mm */
   size: [number, number];
+  /** area of the footprint on the face (cut-outs through the emboss excluded), mm2 */
+  footprint: number;
   /** material standing out of the face's plane, mm3 */
   volume: number;
 }
@@ -60,40 +64,49 @@ function measure(solid: Solid, thickness: number, group: OutsideFeature, baseId:
   }
   if (!(depth > HEIGHT_TOLERANCE) || depth > EMBOSS_MAX_DEPTH_T * thickness + HEIGHT_TOLERANCE) return null;
   // nothing of it above the plateau or through the sheet's other side
-  const [e1, e2] = basisOf(s.normal);
-  const lo = [Infinity, Infinity], hi = [-Infinity, -Infinity];
   for (const f of group.faces) {
     for (const v of solid.faces[f].vertices) {
-      const p = point(solid.points, v);
-      const h = height(p);
+      const h = height(point(solid.points, v));
       if (h > depth + HEIGHT_TOLERANCE || h < -thickness - HEIGHT_TOLERANCE) return null;
-      if (h < HEIGHT_TOLERANCE) continue;
-      const x = dot(p, e1), y = dot(p, e2);
-      lo[0] = Math.min(lo[0], x); lo[1] = Math.min(lo[1], y); hi[0] = Math.max(hi[0], x); hi[1] = Math.max(hi[1], y);
     }
   }
   const rimFaces = group.faces.filter((f) => solid.faces[f].neighbours.includes(baseId));
-  // a closed rim: the face surrounds the emboss (a pad reaching the face's edge would touch its side faces)
-  if (rimFaces.length === 0) return null;
-  const flo = [Infinity, Infinity], fhi = [-Infinity, -Infinity];
-  for (const v of base.vertices) {
-    const p = point(solid.points, v);
-    const x = dot(p, e1), y = dot(p, e2);
-    flo[0] = Math.min(flo[0], x); flo[1] = Math.min(flo[1], y); fhi[0] = Math.max(fhi[0], x); fhi[1] = Math.max(fhi[1], y);
-  }
-  for (let k = 0; k < 2; k++) if (lo[k] < flo[k] - HEIGHT_TOLERANCE || hi[k] > fhi[k] + HEIGHT_TOLERANCE) return null;
-  const dx = hi[0] - lo[0], dy = hi[1] - lo[1];
-  if (dx * dy > EMBOSS_MAX_FACE_FRACTION * (fhi[0] - flo[0]) * (fhi[1] - flo[1])) return null;
-  return { face: baseId, rimFaces, depth, size: dx >= dy ? [dx, dy] : [dy, dx], volume: volumeAbove(solid, group.faces, s) };
+  // a closed rim, rounded: a punch and die leave a radius where the panel leaves the face (a plane
+  // meeting it there is a machined step or a part standing on the face)
+  if (rimFaces.length === 0 || rimFaces.some((f) => solid.faces[f].surface.kind === 'plane')) return null;
+  // the footprint is bounded by the rim where it meets the face, and lies within the face
+  const [e1, e2] = basisOf(s.normal);
+  const onFace = (ids: Iterable<number>): Vec2[] => {
+    const out: Vec2[] = [];
+    for (const v of ids) {
+      const p = point(solid.points, v);
+      if (Math.abs(height(p)) <= HEIGHT_TOLERANCE) out.push([dot(p, e1), dot(p, e2)]);
+    }
+    return out;
+  };
+  const seen = rimFaces.flatMap((f) => onFace(solid.faces[f].vertices));
+  if (seen.length < 3) return null;
+  const face = onFace(base.vertices);
+  const bounds = (pts: Vec2[]) => pts.reduce((b, p) => ({ lo: [Math.min(b.lo[0], p[0]), Math.min(b.lo[1], p[1])], hi: [Math.max(b.hi[0], p[0]), Math.max(b.hi[1], p[1])] }),
+    { lo: [Infinity, Infinity], hi: [-Infinity, -Infinity] });
+  const rb = bounds(seen), fb = bounds(face);
+  for (let k = 0; k < 2; k++) if (rb.lo[k] < fb.lo[k] - HEIGHT_TOLERANCE || rb.hi[k] > fb.hi[k] + HEIGHT_TOLERANCE) return null;
+  const { volume, footprint } = overPlane(solid, group.faces, s);
+  if (footprint > EMBOSS_MAX_FACE_FRACTION * (base.area + footprint)) return null;
+  const hull = convexHull(seen);
+  const outline: Contour = hull.map((a, i) => ({ kind: 'line', a, b: hull[(i + 1) % hull.length] }));
+  const rect = enclosingRectangle(outline);
+  return { face: baseId, rimFaces, depth, size: [rect.length, rect.width], footprint, volume };
 }
 
 /**
  * Volume between the face's plane and the group's faces (divergence theorem with the field h N: the
- * plane itself and walls square to it carry no flux), mm3. Exact on the triangles.
+ * plane itself and walls square to it carry no flux), mm3, exact on the triangles; and the footprint,
+ * the group's outward-facing area projected on the plane (each point of a pad seen once from above), mm2.
  */
-function volumeAbove(solid: Solid, faces: number[], s: PlaneSurface): number {
+function overPlane(solid: Solid, faces: number[], s: PlaneSurface): { volume: number; footprint: number } {
   const P = solid.points, T = solid.triangles;
-  let v = 0;
+  let volume = 0, footprint = 0;
   for (const f of faces) {
     for (const tri of solid.faces[f].triangles) {
       const a = point(P, T[tri * 3]), b = point(P, T[tri * 3 + 1]), c = point(P, T[tri * 3 + 2]);
@@ -101,8 +114,9 @@ function volumeAbove(solid: Solid, faces: number[], s: PlaneSurface): number {
       // (area x normal) . N, from the outward winding
       const an = ((ab[1] * ac[2] - ab[2] * ac[1]) * s.normal[0] + (ab[2] * ac[0] - ab[0] * ac[2]) * s.normal[1] + (ab[0] * ac[1] - ab[1] * ac[0]) * s.normal[2]) / 2;
       const h = (dot(a, s.normal) + dot(b, s.normal) + dot(c, s.normal)) / 3 - s.offset;
-      v += h * an;
+      volume += h * an;
+      if (an > 0) footprint += an;
     }
   }
-  return v;
+  return { volume, footprint };
 }

@@ -91,7 +91,7 @@ export function describeFeature(f: SheetFeature, holeDiameter: number | null): s
   if (f.kind === 'extruded_hole') return `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat; ${flat} (the bore), size the pre-hole for the extrusion`;
   if (f.emboss) {
     const e = f.emboss;
-    return `an embossed panel ${e.size[0].toFixed(1)} x ${e.size[1].toFixed(1)} mm, ${e.depth.toFixed(2)} mm deep, ${at} is pressed after cutting and left out of the flat; the flat has plain sheet there${holeDiameter !== null ? ' (cut-outs through it are cut)' : ''}`;
+    return `an embossed panel ${e.size[0].toFixed(1)} x ${e.size[1].toFixed(1)} mm (at its rim), ${e.depth.toFixed(2)} mm deep, ${at} is pressed after cutting and left out of the flat; the flat has plain sheet there${holeDiameter !== null ? ' (cut-outs through it are cut)' : ''}`;
   }
   return `a formed feature (louver, lance, emboss or dimple, ${f.height.toFixed(2)} mm out of the sheet) ${at} is left out of the flat; ${flat}`;
 }
