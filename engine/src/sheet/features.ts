@@ -5,7 +5,6 @@
 import type { CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
 import { cross, dot, norm, sub } from '../geometry/vec.ts';
 import type { OutsideFeature } from './slab.ts';
-import { embossOf, type Emboss } from './emboss.ts';
 
 /** A feature's outside extent may be at most this fraction of the part's bounding-box diagonal. */
 export const MAX_FEATURE_FRACTION = 0.2;
@@ -31,8 +30,6 @@ export interface SheetFeature {
   boreDiameter: number | null;
   /** material the feature adds outside the sheet, mm3 (0 for formed features that only displace it) */
   volume: number;
-  /** an embossed panel: its face, depth and footprint (volume is the pad standing out of the face) */
-  emboss?: Emboss;
 }
 
 function coaxial(a: CylinderSurface, b: CylinderSurface): boolean {
@@ -42,24 +39,22 @@ function coaxial(a: CylinderSurface, b: CylinderSurface): boolean {
 
 /**
  * Classify the outside features; returns null with the first unacceptable one when any is too big to
- * be a feature of a sheet (then the part is not sheet metal). `sheetPlanes` (sheet plane -> its
- * opposites at t) lets an embossed panel be recognised by its face, whatever its size against the part.
+ * be a feature of a sheet (then the part is not sheet metal).
  */
-export function classifyFeatures(solid: Solid, thickness: number, outside: OutsideFeature[], sheetPlanes?: Map<number, Set<number>>): { features: SheetFeature[] } | { rejected: OutsideFeature } {
+export function classifyFeatures(solid: Solid, thickness: number, outside: OutsideFeature[]): { features: SheetFeature[] } | { rejected: OutsideFeature } {
   const diag = norm(sub(solid.bbox.max, solid.bbox.min));
   const features: SheetFeature[] = [];
   for (const o of outside) {
     const extent = norm(sub(o.faceMax, o.faceMin));
     // material beyond every skin face's footprint is sheet the skin walk never reached, not a feature on it
-    if (!Number.isFinite(o.worst.distance)) return { rejected: o };
+    if (!Number.isFinite(o.worst.distance) || extent > MAX_FEATURE_FRACTION * diag) return { rejected: o };
     const cyl = o.faces.map((f) => solid.faces[f].surface).filter((s): s is CylinderSurface => s.kind === 'cylinder');
     const outer = cyl.filter((c) => c.convex).reduce<CylinderSurface | null>((a, b) => (!a || b.radius > a.radius ? b : a), null);
     const bore = outer ? cyl.filter((c) => !c.convex && c.radius < outer.radius && coaxial(c, outer)).reduce<CylinderSurface | null>((a, b) => (!a || b.radius > a.radius ? b : a), null) : null;
     const height = o.worst.distance;
     // a boss: its outer wall goes all the way round (the pieces of the wall add up to a full turn)
     const turn = outer ? cyl.filter((c) => c.convex && Math.abs(c.radius - outer.radius) < COAXIAL_TOLERANCE && coaxial(c, outer)).reduce((s, c) => s + c.spanDegrees, 0) : 0;
-    const small = extent <= MAX_FEATURE_FRACTION * diag;
-    if (small && outer && turn >= 359) {
+    if (outer && turn >= 359) {
       const r = bore?.radius ?? 0;
       // an extrusion's collar is thinner than the sheet it is drawn from and not much taller than it
       const kind: FeatureKind = bore && outer.radius - bore.radius < thickness && height <= EXTRUDED_HOLE_MAX_HEIGHT_T * thickness ? 'extruded_hole' : 'hardware';
@@ -67,16 +62,8 @@ export function classifyFeatures(solid: Solid, thickness: number, outside: Outsi
         kind, code: kind === 'hardware' ? 'hardware_modelled' : 'formed_feature_ignored', faces: o.faces, center: o.center, height,
         outerDiameter: 2 * outer.radius, boreDiameter: bore ? 2 * r : null, volume: Math.PI * (outer.radius ** 2 - r ** 2) * height,
       });
-      continue;
-    }
-    // a panel pressed out of one face is bounded by that face, not by the part's size
-    const emboss = sheetPlanes ? embossOf(solid, thickness, o, sheetPlanes) : null;
-    if (emboss) {
-      features.push({ kind: 'formed', code: 'formed_feature_ignored', faces: o.faces, center: o.center, height: emboss.depth, outerDiameter: null, boreDiameter: null, volume: emboss.volume, emboss });
-    } else if (small) {
-      features.push({ kind: 'formed', code: 'formed_feature_ignored', faces: o.faces, center: o.center, height, outerDiameter: null, boreDiameter: null, volume: 0 });
     } else {
-      return { rejected: o };
+      features.push({ kind: 'formed', code: 'formed_feature_ignored', faces: o.faces, center: o.center, height, outerDiameter: null, boreDiameter: null, volume: 0 });
     }
   }
   return { features };
@@ -89,9 +76,5 @@ export function describeFeature(f: SheetFeature, holeDiameter: number | null): s
   const flat = holeDiameter !== null ? `the flat cuts a Ø${holeDiameter.toFixed(2)} mm hole there` : 'the flat has no hole there';
   if (f.kind === 'hardware') return `hardware (standoff, stud or nut: ${size}${f.height.toFixed(2)} mm high) is modelled into the sheet ${at}; it is left out of the flat and must be inserted after cutting; ${flat}`;
   if (f.kind === 'extruded_hole') return `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat; ${flat} (the bore), size the pre-hole for the extrusion`;
-  if (f.emboss) {
-    const e = f.emboss;
-    return `an embossed panel ${e.size[0].toFixed(1)} x ${e.size[1].toFixed(1)} mm (at its rim), ${e.depth.toFixed(2)} mm deep, ${at} is pressed after cutting and left out of the flat; the flat has plain sheet there${holeDiameter !== null ? ' (cut-outs through it are cut)' : ''}`;
-  }
   return `a formed feature (louver, lance, emboss or dimple, ${f.height.toFixed(2)} mm out of the sheet) ${at} is left out of the flat; ${flat}`;
 }

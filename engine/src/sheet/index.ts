@@ -101,7 +101,7 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   const root = solid.faces[rootId];
   const u = unfoldSkin(solid, root.id, thickness, sheetFaces, options.kFactor);
   // extruded holes, louvers and fused hardware stand out of the sheet: left out of the flat, with a warning
-  const classified = classifyFeatures(solid, thickness, featuresOutsideSheet(solid, u), sheetFaces);
+  const classified = classifyFeatures(solid, thickness, featuresOutsideSheet(solid, u));
   const formed: SheetFeature[] = 'features' in classified ? classified.features : [];
   const volumeCheck = checkVolume(solid, u, formed);
   const outside = 'rejected' in classified ? classified.rejected : null;
