@@ -69,12 +69,28 @@ export function classifyFeatures(solid: Solid, thickness: number, outside: Outsi
   return { features };
 }
 
+/**
+ * Diameter of the hole to cut for an extruded hole, mm: the collar is drawn from the ring of sheet
+ * between this pre-hole and the bore, so by volume constancy pi/4 (bore^2 - d^2) t = collar volume.
+ * Null when the collar holds more material than the whole bore disc: it cannot be drawn from this sheet.
+ */
+export function extrusionPreHole(f: SheetFeature, thickness: number): number | null {
+  if (f.kind !== 'extruded_hole' || f.boreDiameter === null) return null;
+  const d2 = f.boreDiameter ** 2 - (4 * f.volume) / (Math.PI * thickness);
+  return d2 > 0 ? Math.sqrt(d2) : null;
+}
+
 /** One warning line for a feature, with where it is and what the flat has there. */
 export function describeFeature(f: SheetFeature, holeDiameter: number | null): string {
   const at = `at (${f.center.map((x) => x.toFixed(1)).join(', ')})`;
   const size = f.outerDiameter !== null ? `Ø${f.outerDiameter.toFixed(2)}${f.boreDiameter !== null ? `/Ø${f.boreDiameter.toFixed(2)}` : ''} mm, ` : '';
   const flat = holeDiameter !== null ? `the flat cuts a Ø${holeDiameter.toFixed(2)} mm hole there` : 'the flat has no hole there';
   if (f.kind === 'hardware') return `hardware (standoff, stud or nut: ${size}${f.height.toFixed(2)} mm high) is modelled into the sheet ${at}; it is left out of the flat and must be inserted after cutting; ${flat}`;
-  if (f.kind === 'extruded_hole') return `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat; ${flat} (the bore), size the pre-hole for the extrusion`;
+  if (f.kind === 'extruded_hole') {
+    const pre = holeDiameter !== null && f.boreDiameter !== null && holeDiameter < f.boreDiameter - 1e-6;
+    return pre
+      ? `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat; the flat cuts a Ø${holeDiameter!.toFixed(2)} mm pre-hole there, the ring out to the Ø${f.boreDiameter!.toFixed(2)} mm bore being the collar's material (volume kept); check it against the tooling`
+      : `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat; ${flat} (the bore): the collar holds more material than the bore's disc, so it cannot be drawn from this sheet as modelled`;
+  }
   return `a formed feature (louver, lance, emboss or dimple, ${f.height.toFixed(2)} mm out of the sheet) ${at} is left out of the flat; ${flat}`;
 }

@@ -10,7 +10,7 @@ import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';
 import { featuresOutsideSheet, type OutsideFeature } from './slab.ts';
-import { classifyFeatures, describeFeature, type SheetFeature } from './features.ts';
+import { classifyFeatures, describeFeature, extrusionPreHole, type SheetFeature } from './features.ts';
 import { flatLoops } from './outline.ts';
 import { flatOverlaps } from './overlap.ts';
 import { compose } from './rigid3.ts';
@@ -153,11 +153,12 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
       const shape = classifyHole(contour);
       if (shape.shape === 'round') contour = [{ kind: 'arc', center: shape.center, radius: cs.throughRadius, startDegrees: 0, endDegrees: -360, ccw: false }];
     }
-    // an extruded hole is cut at its bore, like a countersink at its through diameter
+    // an extruded hole is cut at its pre-hole: the ring out to the bore becomes the collar
     const extruded = formed.find((f) => f.kind === 'extruded_hole' && f.boreDiameter !== null && l.sideFaces.some((s) => f.faces.includes(s)));
     if (extruded) {
       const shape = classifyHole(contour);
-      if (shape.shape === 'round') contour = [{ kind: 'arc', center: shape.center, radius: extruded.boreDiameter! / 2, startDegrees: 0, endDegrees: -360, ccw: false }];
+      const d = extrusionPreHole(extruded, thickness) ?? extruded.boreDiameter!;
+      if (shape.shape === 'round') contour = [{ kind: 'arc', center: shape.center, radius: d / 2, startDegrees: 0, endDegrees: -360, ccw: false }];
     }
     inner.push(contour);
     return { loop: l, countersink: cs };
