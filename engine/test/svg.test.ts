@@ -111,3 +111,30 @@ test('tube views label the holes and slots with the ids of Part.holes, and the o
     assert.ok(mp.part.holes.length + others.length > 0, `${name} has cuts to label`);
   }
 });
+
+test('labels of features behind the part are faded, not dropped: a tube hole shows from its own side and is hidden from the other', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { analyzeModel } = await import('../src/analyze.ts');
+  const views = ['top', 'bottom', 'front', 'back', 'left', 'right'] as const;
+  const hiddenRefs = (svg: string): Set<string> => new Set([...svg.matchAll(/data-ref="([a-z]+-\d+)" opacity="[\d.]+" data-hidden="true"/g)].map((m) => m[1]));
+  for (const name of ['round-50x3-l250-holes.step', 'rect-80x40x3-r6-miter30-hole.step', 'square-40x2-sharp-l200-cross-hole.step']) {
+    const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/tubes/${name}`, import.meta.url)));
+    const mp = (await analyzeModel(bytes)).parts[0];
+    const files = await productionFilesForModel(bytes, [mp], { kinds: views.map((v) => `image_${v}_svg`) });
+    const svgs = views.map((v) => new TextDecoder().decode(files[mp.part.id][`image_${v}_svg`]!));
+    assert.ok(mp.part.holes.length > 0, name);
+    for (const h of mp.part.holes) {
+      const ref = `hole-${h.id}`;
+      const labelled = svgs.filter((s) => s.includes(`data-ref="${ref}"`)).length;
+      const hidden = svgs.filter((s) => hiddenRefs(s).has(ref)).length;
+      assert.equal(labelled, views.length, `${name} H${h.id} labelled in every view`);
+      assert.ok(hidden >= 1 && hidden < views.length, `${name} H${h.id}: hidden in ${hidden} of ${views.length} views`);
+    }
+  }
+  // a flat plate: every hole is seen from above
+  const plate = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/plate_t3_holes_slot.step', import.meta.url)));
+  const pp = (await analyzeModel(plate)).parts[0];
+  const top = new TextDecoder().decode((await productionFilesForModel(plate, [pp], { kinds: ['image_top_svg'] }))[pp.part.id].image_top_svg!);
+  assert.equal(hiddenRefs(top).size, 0, 'nothing of a plate is hidden from above');
+  assert.ok(labelsOf(top).length > 0);
+});

@@ -1,7 +1,7 @@
 // Scene -> PNG without native dependencies: scanline polygon fill (even-odd, like the SVG), thick
 // lines, and labels in a built-in 5x7 pixel font. Encoded with node:zlib.
 import { deflateSync } from 'node:zlib';
-import type { Scene } from './scene.ts';
+import { HIDDEN_LABEL_OPACITY, type Scene } from './scene.ts';
 import type { Vec2 } from '../geometry/model.ts';
 
 /** 5x7 glyphs, one row per string, '#' = ink. Labels only ever use these characters. */
@@ -143,6 +143,10 @@ export function sceneToPng(scene: Scene): Uint8Array {
     }
   }
   for (const l of scene.lines) canvas.line(l.a, l.b, parseColor(l.stroke), Math.max(1, Math.round(l.strokeWidth)), l.dashed);
-  for (const l of scene.labels) canvas.text(l.at, l.text, parseColor(l.color));
+  for (const l of scene.labels) {
+    const c = parseColor(l.color);
+    const faded = (x: number): number => Math.round(x * HIDDEN_LABEL_OPACITY + 255 * (1 - HIDDEN_LABEL_OPACITY));
+    canvas.text(l.at, l.text, l.hidden ? [faded(c[0]), faded(c[1]), faded(c[2])] : c);
+  }
   return encodePng(scene.width, scene.height, canvas.data);
 }

@@ -4,7 +4,16 @@ import type { Vec2 } from '../geometry/model.ts';
 
 export interface ScenePolygon { loops: Vec2[][]; fill: string; stroke: string | null; strokeWidth: number }
 export interface SceneLine { a: Vec2; b: Vec2; stroke: string; strokeWidth: number; dashed: boolean }
-export interface SceneLabel { at: Vec2; text: string; color: string; /** the feature the label names, e.g. hole 3 */ ref: { kind: 'hole' | 'bend' | 'feature'; id: number } }
+export interface SceneLabel {
+  at: Vec2; text: string; color: string;
+  /** the feature the label names, e.g. hole 3 */
+  ref: { kind: 'hole' | 'bend' | 'feature'; id: number };
+  /** the feature is behind the part in this view: drawn faded */
+  hidden?: boolean;
+}
+
+/** Opacity of a label whose feature is behind the part in the view (SVG; the PNG blends to white). */
+export const HIDDEN_LABEL_OPACITY = 0.35;
 
 export interface Scene {
   view: string;

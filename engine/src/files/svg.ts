@@ -1,6 +1,6 @@
 // Scene -> SVG text. Labels are <text> elements with data-ref attributes (hole-3, bend-1) so a
 // client (and the tests) can find a feature's label without parsing the drawing.
-import type { Scene } from './scene.ts';
+import { HIDDEN_LABEL_OPACITY, type Scene } from './scene.ts';
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -34,7 +34,8 @@ export function sceneToSvg(scene: Scene): string {
   if (scene.labels.length) {
     out.push(`<g class="labels" font-family="Helvetica, Arial, sans-serif" font-size="${LABEL_FONT_PX}" font-weight="bold" text-anchor="middle" dominant-baseline="central" paint-order="stroke" stroke="#ffffff" stroke-width="3">`);
     for (const l of scene.labels) {
-      out.push(`<text x="${f(l.at[0])}" y="${f(l.at[1])}" fill="${l.color}" data-ref="${l.ref.kind}-${l.ref.id}">${esc(l.text)}</text>`);
+      const hidden = l.hidden ? ` opacity="${HIDDEN_LABEL_OPACITY}" data-hidden="true"` : '';
+      out.push(`<text x="${f(l.at[0])}" y="${f(l.at[1])}" fill="${l.color}" data-ref="${l.ref.kind}-${l.ref.id}"${hidden}>${esc(l.text)}</text>`);
     }
     out.push(`</g>`);
   }

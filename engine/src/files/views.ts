@@ -72,6 +72,39 @@ function facesCentroid(solid: Solid, faceIds: number[], frame: Rigid): Vec3 | nu
   return m;
 }
 
+/** Labels behind the part are still drawn, faded: a hole on the far wall keeps its ID in every view.
+ * A label is hidden when a surface lies nearer the camera than its point by this many times the local
+ * sheet (thickness plus the largest bend radius; a tube's wall). */
+const OCCLUSION_MARGIN = 2;
+
+/** Triangles facing the camera, as vertex index triples. */
+function frontTriangles(solid: Solid, world: Float64Array, toward: Vec3): Uint32Array {
+  const tri = solid.triangles;
+  const out: number[] = [];
+  for (let t = 0; t < tri.length / 3; t++) {
+    const a = tri[3 * t] * 3, b = tri[3 * t + 1] * 3, c = tri[3 * t + 2] * 3;
+    const u: Vec3 = [world[b] - world[a], world[b + 1] - world[a + 1], world[b + 2] - world[a + 2]];
+    const v: Vec3 = [world[c] - world[a], world[c + 1] - world[a + 1], world[c + 2] - world[a + 2]];
+    if (dot(cross(u, v), toward) > 0) out.push(tri[3 * t], tri[3 * t + 1], tri[3 * t + 2]);
+  }
+  return Uint32Array.from(out);
+}
+
+/** Whether a front triangle covers the view point q at a depth beyond `depthLimit` (towards the camera). */
+function coveredAt(q: Vec2, depthLimit: number, front: Uint32Array, proj: Vec2[], depth: Float64Array): boolean {
+  for (let i = 0; i < front.length; i += 3) {
+    const a = front[i], b = front[i + 1], c = front[i + 2];
+    const [ax, ay] = proj[a], [bx, by] = proj[b], [cx, cy] = proj[c];
+    const det = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+    if (det === 0) continue;
+    const l1 = ((q[0] - ax) * (cy - ay) - (cx - ax) * (q[1] - ay)) / det;
+    const l2 = ((bx - ax) * (q[1] - ay) - (q[0] - ax) * (by - ay)) / det;
+    if (l1 < 0 || l2 < 0 || l1 + l2 > 1) continue;
+    if (depth[a] + l1 * (depth[b] - depth[a]) + l2 * (depth[c] - depth[a]) > depthLimit) return true;
+  }
+  return false;
+}
+
 /** One formed view of the part. */
 export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, options: ViewOptions = {}): Scene {
   const width = options.width ?? 800, height = options.height ?? 600;
@@ -128,17 +161,25 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
   items.sort((p, q) => p.depth - q.depth);
 
   const labels: SceneLabel[] = [];
-  const place = (p: Vec3): Vec2 => toPx([dot(p, cam.right), dot(p, cam.up)]);
   const analysis = input.analysis;
+  // a label point is a centroid inside the material (mid-wall of a hole, inside a bend's arc): only a
+  // surface nearer the camera by more than the sheet around it (its thickness, a bend's radius) hides it, mm
+  const local = analysis?.kind === 'sheet' ? analysis.thickness + Math.max(0, ...analysis.bends.map((b) => b.innerRadius)) : analysis?.kind === 'tube' ? analysis.wall : 1;
+  const margin = OCCLUSION_MARGIN * local;
+  const front = frontTriangles(solid, world, cam.toward);
+  const place = (p: Vec3): { at: Vec2; hidden?: true } => {
+    const q: Vec2 = [dot(p, cam.right), dot(p, cam.up)];
+    return { at: toPx(q), ...(coveredAt(q, dot(p, cam.toward) + margin, front, proj, depth) ? { hidden: true as const } : {}) };
+  };
   if (analysis?.kind === 'sheet') {
     for (const h of analysis.holes) {
       const c = faceCentroid(solid, h.faceId, frame);
-      if (c) labels.push({ at: place(c), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id } });
+      if (c) labels.push({ ...place(c), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id } });
     }
     for (const b of analysis.bends) {
       const m = facesCentroid(solid, b.faceIds ?? [], frame) ?? (b.anchor ? applyRigid(frame, b.anchor) : null);
       if (!m) continue;
-      labels.push({ at: place(m), text: `B${b.id}`, color: BEND_LABEL_COLOR, ref: { kind: 'bend', id: b.id } });
+      labels.push({ ...place(m), text: `B${b.id}`, color: BEND_LABEL_COLOR, ref: { kind: 'bend', id: b.id } });
     }
   } else if (analysis?.kind === 'tube') {
     // holes and slots carry the ids of Part.holes; end cuts, notches and cut-outs the same id space
@@ -146,7 +187,7 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
       const m = facesCentroid(solid, f.faceIds ?? [], frame);
       if (!m) continue;
       const hole = f.kind === 'hole' || f.kind === 'slot';
-      labels.push({ at: place(m), text: `${hole ? 'H' : 'F'}${f.id}`, color: hole ? HOLE_LABEL_COLOR : FEATURE_LABEL_COLOR, ref: { kind: hole ? 'hole' : 'feature', id: f.id } });
+      labels.push({ ...place(m), text: `${hole ? 'H' : 'F'}${f.id}`, color: hole ? HOLE_LABEL_COLOR : FEATURE_LABEL_COLOR, ref: { kind: hole ? 'hole' : 'feature', id: f.id } });
     }
   }
   return { view, width, height, background: '#ffffff', polygons: items.map((i) => i.poly), lines: [], labels, title: `${solid.name} - ${view}` };
