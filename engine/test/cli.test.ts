@@ -98,6 +98,18 @@ test('several files run in the worker pool: the same designs and files as one at
   }
 });
 
+test('a reader that stops after the first design (| head -1) ends the run quietly, exit 0', async () => {
+  const { spawn } = await import('node:child_process');
+  const files = ['sheet/l_t2_r2.step', 'sheet/hat_t2_r2.4.step', 'tubes/round-32x2-l100.step', 'sheet/u_t2_tall_flanges.step'].map(fixture);
+  const child = spawn(process.execPath, [join(root, 'bin/kerf.mjs'), 'analyze', ...files], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+  assert.equal(code, 0, err);
+  assert.doesNotMatch(err, /EPIPE|Unhandled/);
+});
+
 test('bad input: a JSON error with the code on stderr and a non-zero exit; other files still analysed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kerf-cli-'));
   try {

@@ -1,6 +1,6 @@
 // `kerf <command> ...`: each command is its own module in ./commands, loaded on demand so that
 // `kerf catalog` never pays for the service or the STEP importer.
-import { argv, exit, stderr } from 'node:process';
+import { argv, exit, stderr, stdout } from 'node:process';
 import { COMMANDS, isCommand, type CommandModule } from './commands/list.ts';
 
 function usage(): string {
@@ -17,6 +17,9 @@ async function main(): Promise<number> {
   const mod = (await import(`./commands/${name}.ts`)) as CommandModule;
   return mod.run(rest);
 }
+
+// `kerf analyze *.step | head -1`: the reader has all it wants; stop quietly, as Unix tools do
+stdout.on('error', (err: NodeJS.ErrnoException) => { if (err.code === 'EPIPE') exit(0); throw err; });
 
 main().then((code) => { process.exitCode = code; }, (err: unknown) => {
   const e = err as { code?: string; message?: string };
