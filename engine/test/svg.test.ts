@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { productionFilesForModel, type ModelPart } from '../src/files/generate.ts';
+import { analyzeModel } from '../src/analyze.ts';
 import { VIEWS } from '../src/files/views.ts';
 import type { Part } from '../src/contract.ts';
 import type { SheetAnalysis } from '../src/geometry/model.ts';
@@ -18,6 +20,12 @@ function labelsOf(svg: string): string[] {
   const labelGroup = groups.find((g: { class?: string }) => g.class === 'labels');
   if (!labelGroup) return [];
   return [labelGroup.text].flat().map((t: { '#text': string | number }) => String(t['#text']));
+}
+
+/** A fixture (path under fixtures/) through the real analysis: its bytes and its first part. */
+async function analysedFixture(path: string): Promise<{ bytes: Uint8Array; mp: ModelPart }> {
+  const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/${path}`, import.meta.url)));
+  return { bytes, mp: (await analyzeModel(bytes)).parts[0] };
 }
 
 async function sheetModel(): Promise<{ bytes: Uint8Array; mp: ModelPart; analysis: SheetAnalysis }> {
@@ -75,12 +83,8 @@ test('PNG images are valid PNG with the requested size and are not blank', async
 });
 
 test('formed views of analysed parts label every bend and hole by ID: rolled bends on their faces, sharp bends on their edge', async () => {
-  const { readFileSync } = await import('node:fs');
-  const { analyzeModel } = await import('../src/analyze.ts');
   for (const name of ['hat_t2_r2.4.step', 'sharp_u_t3.step', 'tray_t1.2_r1.2_flange_holes.step']) {
-    const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/sheet/${name}`, import.meta.url)));
-    const model = await analyzeModel(bytes);
-    const mp = model.parts[0];
+    const { bytes, mp } = await analysedFixture(`sheet/${name}`);
     assert.equal(mp.analysis?.kind, 'sheet', name);
     const sheet = mp.analysis as SheetAnalysis;
     assert.ok(sheet.bends.length > 0, `${name} has bends`);
@@ -94,12 +98,8 @@ test('formed views of analysed parts label every bend and hole by ID: rolled ben
 });
 
 test('tube views label the holes and slots with the ids of Part.holes, and the other cuts (end cuts, notches) as features', async () => {
-  const { readFileSync } = await import('node:fs');
-  const { analyzeModel } = await import('../src/analyze.ts');
   for (const name of ['round-50x3-l250-holes.step', 'rect-60x30x2.5-r5-l400-slots.step', 'square-30x2-r3-notch.step']) {
-    const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/tubes/${name}`, import.meta.url)));
-    const model = await analyzeModel(bytes);
-    const mp = model.parts[0];
+    const { bytes, mp } = await analysedFixture(`tubes/${name}`);
     assert.equal(mp.analysis?.kind, 'tube', name);
     const files = await productionFilesForModel(bytes, [mp], { kinds: ['image_iso_svg'] });
     const labels = labelsOf(new TextDecoder().decode(files[mp.part.id].image_iso_svg!));
@@ -113,13 +113,10 @@ test('tube views label the holes and slots with the ids of Part.holes, and the o
 });
 
 test('labels of features behind the part are faded, not dropped: a tube hole shows from its own side and is hidden from the other', async () => {
-  const { readFileSync } = await import('node:fs');
-  const { analyzeModel } = await import('../src/analyze.ts');
   const views = ['top', 'bottom', 'front', 'back', 'left', 'right'] as const;
   const hiddenRefs = (svg: string): Set<string> => new Set([...svg.matchAll(/data-ref="([a-z]+-\d+)" opacity="[\d.]+" data-hidden="true"/g)].map((m) => m[1]));
   for (const name of ['round-50x3-l250-holes.step', 'rect-80x40x3-r6-miter30-hole.step', 'square-40x2-sharp-l200-cross-hole.step']) {
-    const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/tubes/${name}`, import.meta.url)));
-    const mp = (await analyzeModel(bytes)).parts[0];
+    const { bytes, mp } = await analysedFixture(`tubes/${name}`);
     const files = await productionFilesForModel(bytes, [mp], { kinds: views.map((v) => `image_${v}_svg`) });
     const svgs = views.map((v) => new TextDecoder().decode(files[mp.part.id][`image_${v}_svg`]!));
     assert.ok(mp.part.holes.length > 0, name);
@@ -132,8 +129,7 @@ test('labels of features behind the part are faded, not dropped: a tube hole sho
     }
   }
   // a flat plate: every hole is seen from above
-  const plate = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/plate_t3_holes_slot.step', import.meta.url)));
-  const pp = (await analyzeModel(plate)).parts[0];
+  const { bytes: plate, mp: pp } = await analysedFixture('sheet/plate_t3_holes_slot.step');
   const top = new TextDecoder().decode((await productionFilesForModel(plate, [pp], { kinds: ['image_top_svg'] }))[pp.part.id].image_top_svg!);
   assert.equal(hiddenRefs(top).size, 0, 'nothing of a plate is hidden from above');
   assert.ok(labelsOf(top).length > 0);
