@@ -58,6 +58,24 @@ for (const name of ['plate_t3_holes_slot', 'l_t2_holes_near_bend', 'u_t1.5_slots
   });
 }
 
+for (const name of ['round-50x3-l250-holes', 'rect-80x40x3-r6-miter30-hole', 'square-30x2-r3-notch']) {
+  test(`tube ${name}: production STEP keeps the volume, GLB valid, the flat image is the unrolled wall with every hole`, async () => {
+    const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/tubes/${name}.step`, import.meta.url)));
+    const model = await analyzeModel(bytes);
+    const mp = model.parts[0];
+    assert.equal(mp.analysis.kind, 'tube', 'fixture is recognised as a tube');
+    const files = (await productionFilesForModel(bytes, model.parts, { kinds: ['production', 'image_flat_svg'] }))[mp.part.id];
+    assert.equal(files.production_flat_step, undefined, 'a tube has no flat STEP');
+    const formed = await volumeOf(files.production_step!);
+    assert.ok(Math.abs(formed - mp.solid.volume) / mp.solid.volume <= VOLUME_TOLERANCE, `formed STEP ${formed} vs part ${mp.solid.volume}`);
+    const report = await validator.validateBytes(files.production_model!);
+    assert.equal(report.issues.numErrors, 0, JSON.stringify(report.issues.messages.slice(0, 3)));
+    const flatSvg = new TextDecoder().decode(files.image_flat_svg!);
+    assert.equal(XMLValidator.validate(flatSvg), true);
+    for (const h of mp.part.holes) assert.match(flatSvg, new RegExp(`data-ref="hole-${h.id}"`));
+  });
+}
+
 test('generateProductionFiles writes DIR/<part id>/<kind files> for --out', async () => {
   const bytes = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/l_t2_r2.step', import.meta.url)));
   const files = await generateProductionFiles(bytes, { kinds: ['production', 'images'] });
