@@ -18,6 +18,8 @@ const OPS: Record<string, () => Promise<Handler>> = {
   quote: async () => (await import('../pricing/index.ts')).quote as Handler,
 };
 
+let lastBytes: Uint8Array | null = null;
+
 /** Test-only: jobs that misbehave on purpose, to prove the pool contains them. */
 const TEST_OPS: Record<string, Handler> = {
   echo: (x: unknown) => x,
@@ -30,7 +32,9 @@ const TEST_OPS: Record<string, Handler> = {
     const hoard: number[][] = [];
     for (;;) hoard.push(new Array(1 << 20).fill(Math.random()));
   },
-  bytes: (n: number) => ({ data: new Uint8Array(n).fill(7) }),
+  bytes: (n: number) => { lastBytes = new Uint8Array(n).fill(7); return { data: lastBytes }; },
+  // a transferred buffer is detached on the sending side; a copied one keeps its bytes
+  lastBytesDetached: () => lastBytes !== null && lastBytes.buffer.byteLength === 0,
 };
 
 function collectBuffers(value: unknown, out: Set<ArrayBuffer>, depth = 0): void {
