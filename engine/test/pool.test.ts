@@ -37,6 +37,14 @@ test('a job that exhausts WASM memory or the JS heap fails with analysis_failed;
   } finally { await pool.close(); }
 });
 
+test('maxMemoryMb is one budget per worker: JS heap and WASM memory together', async () => {
+  const pool = new EnginePool({ threads: 1, maxMemoryMb: 256, timeoutMs: 60000 }, { testOps: true });
+  try {
+    await assert.rejects(pool.run('heapThenWasm', [160, 160]), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit of 256 MB/.test(e.message ?? ''));
+    assert.ok(await pool.run('heapThenWasm', [40, 40]), 'a job within the budget runs');
+  } finally { await pool.close(); }
+});
+
 test('the queue is bounded and says so with queue_full', async () => {
   const pool = new EnginePool({ threads: 1, maxQueue: 2, timeoutMs: 2000 }, { testOps: true });
   try {

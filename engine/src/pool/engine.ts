@@ -17,7 +17,7 @@ import type { JobOp, JobReply, JobRequest, WorkerSettings } from './protocol.ts'
 export interface EngineOptions {
   /** worker threads; default: every core */
   threads?: number;
-  /** per worker: JS heap limit and, separately, WASM memory limit, MB; default 2048 */
+  /** per worker: JS heap and WASM memory together, MB (the heap alone is also held to it by V8); default 2048 */
   maxMemoryMb?: number;
   /** per job, from the moment it starts running, ms; default 120000 */
   timeoutMs?: number;

@@ -3,6 +3,8 @@
 // memory through WebAssembly.Memory.prototype.grow from JS, and a refused grow makes the module's
 // malloc fail, which aborts the job with an exception instead of taking the process down.
 
+import { getHeapStatistics } from 'node:v8';
+
 const WASM_PAGE_BYTES = 65536;
 
 const memories = new Set<WeakRef<WebAssembly.Memory>>();
@@ -26,7 +28,8 @@ export function wasmBytes(): number {
 }
 
 let installed = false;
-/** Caps this thread's total WASM memory. Idempotent; the last limit wins. */
+/** Caps this thread's WASM memory plus its JS heap (one budget, so a worker never holds twice its
+ * limit). Idempotent; the last limit wins. */
 export function installMemoryGuard(maxBytes: number): void {
   limitBytes = maxBytes;
   if (installed) return;
@@ -35,7 +38,8 @@ export function installMemoryGuard(maxBytes: number): void {
   const grow = proto.grow;
   proto.grow = function guardedGrow(this: WebAssembly.Memory, delta: number): number {
     track(this);
-    const after = wasmBytes() + delta * WASM_PAGE_BYTES;
+    // the JS heap counts too: V8's own limit alone would let heap and WASM each reach the budget
+    const after = wasmBytes() + delta * WASM_PAGE_BYTES + getHeapStatistics().used_heap_size;
     if (after > limitBytes) {
       tripped = true;
       throw new RangeError(`WASM memory limit of ${Math.round(limitBytes / 1048576)} MB reached`);

@@ -32,6 +32,13 @@ const TEST_OPS: Record<string, Handler> = {
     const hoard: number[][] = [];
     for (;;) hoard.push(new Array(1 << 20).fill(Math.random()));
   },
+  // holds `heapMb` of JS heap, then grows a WASM memory to `wasmMb`: each alone is within a budget their sum exceeds
+  heapThenWasm: (heapMb: number, wasmMb: number) => {
+    const hoard = Array.from({ length: heapMb }, () => new Array(131072).fill(1.5)); // 1 MB of JS heap each
+    const mem = new WebAssembly.Memory({ initial: 1, maximum: 65536 });
+    mem.grow(wasmMb * 16 - 1); // 64 KiB pages
+    return hoard.length + mem.buffer.byteLength;
+  },
   bytes: (n: number) => { lastBytes = new Uint8Array(n).fill(7); return { data: lastBytes }; },
   // a transferred buffer is detached on the sending side; a copied one keeps its bytes
   lastBytesDetached: () => lastBytes !== null && lastBytes.buffer.byteLength === 0,
