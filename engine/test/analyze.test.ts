@@ -164,3 +164,16 @@ test('a tube part: process, tube block, and wall holes placed on the unrolled wa
     assert.ok(h.distance_to_nearest_edge_mm >= 0);
   }
 });
+
+test('a window cut through a tube wall is a hole of shape other in the design, sized by its narrow side', async () => {
+  const bytes = new Uint8Array(readFileSync(new URL('../../fixtures/tubes/rect-100x50x3-sharp-window-trapezoid.step', import.meta.url)));
+  const part = (await analyze(bytes)).parts[0];
+  assert.equal(part.suggested_process, 'tube_laser');
+  assert.equal(part.hole_count, 1);
+  const [w] = part.holes;
+  assert.equal(w.shape, 'other');
+  assert.ok(Math.abs(w.diameter_mm - 30) <= 0.05, `window 60 x 30 mm: narrow side ${w.diameter_mm}`);
+  // 275 mm from the start of the 550 mm tube (miters included)
+  assert.ok(Math.abs(w.center_mm[0] - 275) <= 0.05, `x ${w.center_mm[0]}`);
+  assert.ok(Math.abs(w.distance_to_nearest_edge_mm - (275 - 30)) <= 0.05);
+});

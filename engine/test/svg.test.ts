@@ -7,7 +7,8 @@ import { productionFilesForModel, type ModelPart } from '../src/files/generate.t
 import { analyzeModel } from '../src/analyze.ts';
 import { VIEWS } from '../src/files/views.ts';
 import type { Part } from '../src/contract.ts';
-import type { SheetAnalysis } from '../src/geometry/model.ts';
+import type { SheetAnalysis, TubeAnalysis } from '../src/geometry/model.ts';
+import { isWallHole } from '../src/tube/wall-holes.ts';
 import { plateAnalysis, solidsOf, turnedFrame } from './files-helpers.ts';
 import { corpusPath } from './corpus-dir.ts';
 
@@ -98,14 +99,14 @@ test('formed views of analysed parts label every bend and hole by ID: rolled ben
 });
 
 test('tube views label the holes and slots with the ids of Part.holes, and the other cuts (end cuts, notches) as features', async () => {
-  for (const name of ['round-50x3-l250-holes.step', 'rect-60x30x2.5-r5-l400-slots.step', 'square-30x2-r3-notch.step']) {
+  for (const name of ['round-50x3-l250-holes.step', 'rect-60x30x2.5-r5-l400-slots.step', 'square-30x2-r3-notch.step', 'rect-100x50x3-sharp-window-trapezoid.step']) {
     const { bytes, mp } = await analysedFixture(`tubes/${name}`);
     assert.equal(mp.analysis?.kind, 'tube', name);
     const files = await productionFilesForModel(bytes, [mp], { kinds: ['image_iso_svg'] });
     const labels = labelsOf(new TextDecoder().decode(files[mp.part.id].image_iso_svg!));
     for (const h of mp.part.holes) assert.ok(labels.includes(`H${h.id}`), `${name}: hole H${h.id} labelled (labels ${labels})`);
     // a notch has no contour of its own (it is part of its end cut's), so the end cut's label marks it
-    const others = (mp.analysis as { features: Array<{ id: number; kind: string; faceIds?: number[] }> }).features.filter((f) => f.kind !== 'hole' && f.kind !== 'slot' && f.kind !== 'notch');
+    const others = (mp.analysis as TubeAnalysis).features.filter((f) => !isWallHole(f) && f.kind !== 'notch');
     assert.ok(others.every((f) => (f.faceIds ?? []).length > 0), `${name}: every cut but notches has faces`);
     for (const f of others) assert.ok(labels.includes(`F${f.id}`), `${name}: ${f.kind} F${f.id} labelled (labels ${labels})`);
     assert.ok(mp.part.holes.length + others.length > 0, `${name} has cuts to label`);

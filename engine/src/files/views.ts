@@ -5,6 +5,7 @@
 import type { FlatGeometry, Solid, Rigid, Vec2, Vec3, SheetAnalysis, TubeAnalysis } from '../geometry/model.ts';
 import { applyRigid, rotate } from './meshes.ts';
 import { contourToPolyline } from './polyline.ts';
+import { isWallHole } from '../tube/wall-holes.ts';
 import { fitTransform, shade, type Scene, type SceneLabel, type ScenePolygon, type SceneLine } from './scene.ts';
 import { cornerPositions, unrolledPerimeter } from '../tube/outline.ts';
 
@@ -182,11 +183,11 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
       labels.push({ ...place(m), text: `B${b.id}`, color: BEND_LABEL_COLOR, ref: { kind: 'bend', id: b.id } });
     }
   } else if (analysis?.kind === 'tube') {
-    // holes and slots carry the ids of Part.holes; end cuts, notches and cut-outs the same id space
+    // holes, slots and windows carry the ids of Part.holes (H); end cuts and notches the same id space (F)
     for (const f of analysis.features) {
       const m = facesCentroid(solid, f.faceIds ?? [], frame);
       if (!m) continue;
-      const hole = f.kind === 'hole' || f.kind === 'slot';
+      const hole = isWallHole(f);
       labels.push({ ...place(m), text: `${hole ? 'H' : 'F'}${f.id}`, color: hole ? HOLE_LABEL_COLOR : FEATURE_LABEL_COLOR, ref: { kind: hole ? 'hole' : 'feature', id: f.id } });
     }
   }
@@ -270,7 +271,7 @@ export function tubeFlatView(analysis: TubeAnalysis, name: string, options: View
 
   const labels: SceneLabel[] = [];
   for (const f of analysis.features) {
-    const hole = f.kind === 'hole' || f.kind === 'slot';
+    const hole = isWallHole(f);
     const ref = { kind: hole ? ('hole' as const) : ('feature' as const), id: f.id };
     const text = `${hole ? 'H' : 'F'}${f.id}`, color = hole ? HOLE_LABEL_COLOR : FEATURE_LABEL_COLOR;
     if (f.kind === 'end_cut') {
