@@ -137,6 +137,8 @@ test('negative fixtures are refused for the right reason', async () => {
   assert.match(await msg('neg-stepped-bore.step'), /outer Ø40 at 0-160 mm; bore Ø34 at 0-80 mm, Ø30 at 80-160 mm/);
   assert.match(await msg('neg-bent-rect-tube.step'), /bent/);
   assert.match(await msg('neg-tapered-tube.step'), /conical/);
+  // found along an axis no pair of perpendicular walls gives; before, it came back as a 34.6 mm thick sheet
+  assert.match(await msg('neg-hex-tube.step'), /neither round nor rectangular \(outer skin: 6 planes/);
 });
 
 // The Ender-3 support tube is a Ø32 x 2 tube of length 100 whose ends are turned down to Ø30 over

@@ -1,8 +1,8 @@
 // Candidate tube axes: directions that many faces run along (cylinder axes, and the common
-// direction of pairs of perpendicular planes), ranked by the area of the faces that run along them.
+// direction of pairs of non-parallel planes), ranked by the area of the faces that run along them.
 import type { Solid, Surface, Vec3 } from '../geometry/model.ts';
 import { cross, normalize, dot } from '../geometry/vec.ts';
-import { parallelDirections, perpendicularDirections, runsAlong } from './surfaces.ts';
+import { parallelDirections, runsAlong } from './surfaces.ts';
 import { MIN_LATERAL_AREA_FRACTION } from './tolerances.ts';
 
 /** Largest planar faces considered for plane-pair axes (keeps the pair count small). */
@@ -34,7 +34,9 @@ export function candidateAxes(solid: Solid): AxisCandidate[] {
     for (let j = i + 1; j < planes.length; j++) {
       const a = planes[i].surface, b = planes[j].surface;
       if (a.kind !== 'plane' || b.kind !== 'plane') continue;
-      if (perpendicularDirections(a.normal, b.normal)) addDir(cross(a.normal, b.normal));
+      // any two non-parallel walls: a hexagonal or other polygonal tube has no perpendicular pair, and
+      // must be found to be refused as not round or rectangular instead of read as a thick sheet
+      if (!parallelDirections(a.normal, b.normal)) addDir(cross(a.normal, b.normal));
     }
   }
   const total = solid.faces.reduce((s, f) => s + f.area, 0) || 1;
