@@ -30,8 +30,10 @@ export class UrlSigner {
     const dot = token.lastIndexOf('.');
     if (dot <= 0) return 'invalid';
     const payload = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
-    const want = Buffer.from(this.mac(payload), 'base64url');
+    // compared as text, not decoded: base64url's last character has spare bits, so a decoded
+    // comparison accepts several spellings of one MAC (and a tampered link may still work)
+    const given = Buffer.from(token.slice(dot + 1), 'latin1');
+    const want = Buffer.from(this.mac(payload), 'latin1');
     if (given.length !== want.length || !timingSafeEqual(given, want)) return 'invalid';
     let grant: DownloadGrant;
     try { grant = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as DownloadGrant; } catch { return 'invalid'; }
