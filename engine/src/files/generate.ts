@@ -138,19 +138,14 @@ export interface GenerateOptions extends ProductionFileOptions {
 /** One analysis of the STEP file giving both its design and its parts' production files (the CLI's
  * `analyze --out`): the file is imported once. */
 export async function analyzeWithFiles(stepBytes: Uint8Array, options: AnalyzeOptions & ProductionFileOptions = {}): Promise<{ design: Design; files: ProductionFiles }> {
+  // loaded on demand: a caller holding an analyzed model uses productionFilesForModel directly
   const { analyzeModel } = await import('../analyze.ts');
   const model = await analyzeModel(stepBytes, options);
   return { design: model.design, files: await productionFilesForModel(stepBytes, model.parts, options) };
 }
 
-/** Analyzes the STEP file and writes the production files of its parts. */
+/** Analyzes the STEP file and writes the production files of its parts. One import serves every part,
+ * each flat with its own K: an assembly costs one analysis, not one per part. */
 export async function generateProductionFiles(stepBytes: Uint8Array, options: GenerateOptions = {}): Promise<ProductionFiles> {
-  // loaded on demand: a caller holding an analyzed model uses productionFilesForModel directly
-  const { analyzeModel } = await import('../analyze.ts');
-  // One import serves every part, each flat with its own K: an assembly costs one analysis, not one per part.
-  const model = await analyzeModel(stepBytes, {
-    ...(options.kFactor !== undefined ? { kFactor: options.kFactor } : {}),
-    ...(options.kFactorByPart !== undefined ? { kFactorByPart: options.kFactorByPart } : {}),
-  });
-  return productionFilesForModel(stepBytes, model.parts, options);
+  return (await analyzeWithFiles(stepBytes, options)).files;
 }

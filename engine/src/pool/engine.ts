@@ -184,6 +184,12 @@ export class EnginePool {
   }
 }
 
+/** File options as they may cross to a worker: a callback cannot cross threads. */
+function withoutCallback<T extends ProductionFileOptions>(opts: T | undefined): Omit<T, 'onFile'> {
+  const { onFile: _ignored, ...plain } = opts ?? ({} as T);
+  return plain;
+}
+
 /** The engine with its work spread over worker threads. `analyze()` etc. without a pool still work in-process. */
 export function createEngine(options: EngineOptions = {}): Engine {
   const pool = new EnginePool(options);
@@ -191,14 +197,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     analyze: (bytes, opts) => pool.run('analyze', [bytes, opts ?? {}]) as Promise<Design>,
     dfm: (...args) => pool.run('dfm', args),
     quote: (...args) => pool.run('quote', args),
-    generateProductionFiles: (bytes, opts) => {
-      const { onFile: _ignored, ...plain } = (opts ?? {}) as GenerateOptions; // a callback cannot cross threads
-      return pool.run('files', [bytes, plain]) as Promise<ProductionFiles>;
-    },
-    analyzeWithFiles: (bytes, opts) => {
-      const { onFile: _ignored, ...plain } = (opts ?? {}) as ProductionFileOptions;
-      return pool.run('analyzeWithFiles', [bytes, plain]) as Promise<{ design: Design; files: ProductionFiles }>;
-    },
+    generateProductionFiles: (bytes, opts) => pool.run('files', [bytes, withoutCallback(opts)]) as Promise<ProductionFiles>,
+    analyzeWithFiles: (bytes, opts) => pool.run('analyzeWithFiles', [bytes, withoutCallback(opts)]) as Promise<{ design: Design; files: ProductionFiles }>,
     designFile: (bytes, opts) => pool.run('designFile', [bytes, opts]) as Promise<Uint8Array | null>,
     stats: () => pool.stats(),
     close: (o) => pool.close(o),
