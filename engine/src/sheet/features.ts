@@ -80,17 +80,18 @@ export function extrusionPreHole(f: SheetFeature, thickness: number): number | n
   return d2 > 0 ? Math.sqrt(d2) : null;
 }
 
-/** One warning line for a feature, with where it is and what the flat has there. */
-export function describeFeature(f: SheetFeature, holeDiameter: number | null): string {
+/** One warning line for a feature, with where it is and what the flat has there (sheet thickness in mm). */
+export function describeFeature(f: SheetFeature, holeDiameter: number | null, thickness: number): string {
   const at = `at (${f.center.map((x) => x.toFixed(1)).join(', ')})`;
   const size = f.outerDiameter !== null ? `Ø${f.outerDiameter.toFixed(2)}${f.boreDiameter !== null ? `/Ø${f.boreDiameter.toFixed(2)}` : ''} mm, ` : '';
   const flat = holeDiameter !== null ? `the flat cuts a Ø${holeDiameter.toFixed(2)} mm hole there` : 'the flat has no hole there';
   if (f.kind === 'hardware') return `hardware (standoff, stud or nut: ${size}${f.height.toFixed(2)} mm high) is modelled into the sheet ${at}; it is left out of the flat and must be inserted after cutting; ${flat}`;
   if (f.kind === 'extruded_hole') {
-    const pre = holeDiameter !== null && f.boreDiameter !== null && holeDiameter < f.boreDiameter - 1e-6;
-    return pre
-      ? `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat; the flat cuts a Ø${holeDiameter!.toFixed(2)} mm pre-hole there, the ring out to the Ø${f.boreDiameter!.toFixed(2)} mm bore being the collar's material (volume kept); check it against the tooling`
-      : `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat; ${flat} (the bore): the collar holds more material than the bore's disc, so it cannot be drawn from this sheet as modelled`;
+    const head = `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat`;
+    // the same rule the flat was cut with (index.ts), not a guess from the diameter it ended up with
+    if (extrusionPreHole(f, thickness) === null) return `${head}; ${flat} (the bore): the collar holds more material than the bore's disc, so it cannot be drawn from this sheet as modelled`;
+    if (holeDiameter === null) return `${head}; ${flat}`;
+    return `${head}; the flat cuts a Ø${holeDiameter.toFixed(2)} mm pre-hole there, the ring out to the Ø${f.boreDiameter!.toFixed(2)} mm bore being the collar's material (volume kept); check it against the tooling`;
   }
   return `a formed feature (louver, lance, emboss or dimple, ${f.height.toFixed(2)} mm out of the sheet) ${at} is left out of the flat; ${flat}`;
 }

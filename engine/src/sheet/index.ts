@@ -227,7 +227,7 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   for (const f of formed) {
     const own = new Set(f.faces);
     const at = holeInfo.findIndex((h) => h.loop.sideFaces.some((s) => own.has(s)));
-    warnings.push({ code: f.code, message: describeFeature(f, at >= 0 ? classifyHole(placedInner[at]).diameter : null) });
+    warnings.push({ code: f.code, message: describeFeature(f, at >= 0 ? classifyHole(placedInner[at]).diameter : null, thickness) });
   }
 
   const kFactor = options.kFactor ?? (u.bends.length > 0 ? mostCommon(u.bends.map((b) => b.kFactor)) : defaultKFactor(defaultInnerRadius(thickness), thickness));
