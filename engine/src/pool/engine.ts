@@ -83,7 +83,7 @@ export class EnginePool {
     this.timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.maxQueue = options.maxQueue === 0 ? 0 : positiveInt('maxQueue', options.maxQueue, DEFAULT_MAX_QUEUE);
     const recycleMb = positiveInt('recycleMemoryMb', options.recycleMemoryMb, Math.max(1, Math.floor(this.maxMemoryMb / 2)));
-    this.settings = { wasmLimitBytes: this.maxMemoryMb * MB, recycleBytes: recycleMb * MB, testOps: internal.testOps === true };
+    this.settings = { memoryLimitBytes: this.maxMemoryMb * MB, recycleBytes: recycleMb * MB, testOps: internal.testOps === true };
     this.piscina = new Piscina({
       filename: fileURLToPath(new URL('./worker.mjs', import.meta.url)),
       minThreads: this.threads,

@@ -1,5 +1,5 @@
 // WASM memory is invisible to V8's heap limits (resourceLimits bounds only the JS heap), so each
-// worker caps it itself: every emscripten module here (occt-import-js, OCCT, manifold) grows its
+// worker caps its WASM memory plus its JS heap itself, as one budget: every emscripten module here (occt-import-js, OCCT, manifold) grows its
 // memory through WebAssembly.Memory.prototype.grow from JS, and a refused grow makes the module's
 // malloc fail, which aborts the job with an exception instead of taking the process down.
 
@@ -42,7 +42,7 @@ export function installMemoryGuard(maxBytes: number): void {
     const after = wasmBytes() + delta * WASM_PAGE_BYTES + getHeapStatistics().used_heap_size;
     if (after > limitBytes) {
       tripped = true;
-      throw new RangeError(`WASM memory limit of ${Math.round(limitBytes / 1048576)} MB reached`);
+      throw new RangeError(`memory limit of ${Math.round(limitBytes / 1048576)} MB (JS heap + WASM) reached`);
     }
     return grow.call(this, delta);
   };

@@ -4,8 +4,8 @@ import type { EngineErrorCode } from '../contract.ts';
 export type JobOp = 'analyze' | 'dfm' | 'quote' | 'files' | 'analyzeWithFiles' | 'designFile';
 
 export interface WorkerSettings {
-  /** WASM memory cap per worker, bytes */
-  wasmLimitBytes: number;
+  /** memory budget per worker, JS heap and WASM together, bytes */
+  memoryLimitBytes: number;
   /** after a job, a worker above this (JS heap + WASM) exits and is replaced, bytes */
   recycleBytes: number;
   /** test-only operations (spin, exhaust memory) are accepted */

@@ -68,7 +68,7 @@ function codeOf(err: unknown): EngineErrorCode {
 }
 
 export default async function runJob(req: JobRequest): Promise<unknown> {
-  installMemoryGuard(req.settings.wasmLimitBytes);
+  installMemoryGuard(req.settings.memoryLimitBytes);
   resetMemoryTrip();
   let reply: JobReply;
   try {
@@ -83,7 +83,7 @@ export default async function runJob(req: JobRequest): Promise<unknown> {
     reply = {
       ok: false,
       error: tripped
-        ? { code: 'analysis_failed', message: `the job exceeded the worker memory limit of ${Math.round(req.settings.wasmLimitBytes / 1048576)} MB` }
+        ? { code: 'analysis_failed', message: `the job exceeded the worker memory limit of ${Math.round(req.settings.memoryLimitBytes / 1048576)} MB` }
         : { code: codeOf(err), message: (err as Error)?.message ?? String(err) },
       memory,
       // a module whose grow was refused, or that aborted, is in an undefined state: never reuse it
