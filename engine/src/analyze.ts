@@ -2,13 +2,14 @@
 // part the tube recogniser, else the sheet recogniser, mapped onto the contract's snake_case shapes.
 import { createHash } from 'node:crypto';
 import { EngineError, type Design, type Dimensions, type Part, type PartInstance, type SuggestedProcess } from './contract.ts';
-import type { Refusal, Rigid, Solid, TubeAnalysis, Vec2 } from './geometry/model.ts';
+import type { Refusal, Rigid, Solid, TubeAnalysis } from './geometry/model.ts';
 import { importStep } from './import/index.ts';
 import { buildSolid } from './geometry/topology.ts';
 import { groupInstances } from './parts/instances.ts';
 import { dimensionsIn, principalFrame } from './parts/frame.ts';
 import { recognizeTube } from './tube/index.ts';
 import { isWallHole } from './tube/wall-holes.ts';
+import { outlineExtent, unrolledPerimeter } from './tube/outline.ts';
 import { recognizeSheet, type SheetRecognition } from './sheet/index.ts';
 
 /** ANSI K-factor range accepted as an explicit option (neutral axis between inner skin and middle). */
@@ -148,12 +149,12 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
       cut_length_mm: round(analysis.cutLength),
     };
     // A tube's "flat frame" is its unrolled outer wall: x along the axis, s around the perimeter.
-    const tubeLength = analysis.length;
+    const tubeLength = analysis.length, perimeter = unrolledPerimeter(analysis);
     // holes, slots and cut-outs (windows) through the wall; a cut-out's size is the narrow side of its
     // box on the unrolled wall, as a sheet's 'other' hole is the narrow side of its enclosing rectangle
     base.holes = analysis.features
       .filter(isWallHole)
-      .map((t) => ({ t, box: t.kind === 'cutout' ? outlineBox(t.outline) : null }))
+      .map((t) => ({ t, box: t.kind === 'cutout' ? outlineExtent(t.outline, perimeter) : null }))
       .map(({ t, box }) => {
         const size = t.kind === 'hole' ? t.diameter! : t.kind === 'slot' ? t.width! : Math.min(box!.x, box!.s);
         const x = t.unrolled?.[0] ?? t.x ?? 0;
@@ -174,22 +175,6 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
     base.hole_count = base.holes.length;
   }
   return { part: base, frame };
-}
-
-/** A cut outline piece this close to s = 0 meets the seam, mm. */
-const SEAM_TOLERANCE_MM = 0.01;
-
-/** Extent of a tube cut's outline on the unrolled wall: along the axis (x) and around it (s), mm. */
-function outlineBox(outline: Vec2[][] | undefined): { x: number; s: number } | null {
-  let pts = (outline ?? []).flat();
-  if (pts.length < 3) return null;
-  // a cut split at the seam has pieces at both ends of [0, perimeter]: put the far ones below 0
-  const top = Math.max(...pts.map((p) => p[1])), bottom = Math.min(...pts.map((p) => p[1]));
-  if ((outline ?? []).length > 1 && bottom <= SEAM_TOLERANCE_MM && top - bottom > 0) {
-    pts = pts.map((p) => (p[1] > (top + bottom) / 2 ? [p[0], p[1] - top] : p));
-  }
-  const xs = pts.map((p) => p[0]), ss = pts.map((p) => p[1]);
-  return { x: Math.max(...xs) - Math.min(...xs), s: Math.max(...ss) - Math.min(...ss) };
 }
 
 /** Most common process among the unique parts; sheet metal on a tie. */

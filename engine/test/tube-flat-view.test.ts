@@ -7,7 +7,7 @@ import { inflateSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { analyzeModel } from '../src/analyze.ts';
 import { productionFilesForModel, type ModelPart } from '../src/files/generate.ts';
-import { cornerPositions, unrolledPerimeter } from '../src/tube/outline.ts';
+import { cornerPositions, outlineExtent, unrolledPerimeter } from '../src/tube/outline.ts';
 import type { TubeAnalysis, Vec2 } from '../src/geometry/model.ts';
 
 /** Outline points may pass the tube's extent by this much (the length is measured on the same curves), mm. */
@@ -149,3 +149,14 @@ for (const name of FIXTURES) {
     assert.ok(inkOf(Buffer.from(files.image_flat_png!)) > 800 * 600 * 0.05, 'the PNG shows the wall');
   });
 }
+
+test('a cut\'s extent on the unrolled wall is measured round the circle: a window split by the seam keeps its own size', () => {
+  const P = 100;
+  const rect = (x0: number, x1: number, s0: number, s1: number): Array<[number, number]> => [[x0, s0], [x1, s0], [x1, s1], [x0, s1], [x0, s0]];
+  assert.deepEqual(outlineExtent([rect(10, 40, 20, 35)], P), { x: 30, s: 15 });
+  // 12 mm wide across s = 0: one piece from 94 to 100, one from 0 to 6
+  const split = outlineExtent([rect(10, 40, 94, 100), rect(10, 40, 0, 6)], P)!;
+  assert.equal(split.x, 30);
+  assert.ok(Math.abs(split.s - 12) < 1e-9, `s extent ${split.s}`);
+  assert.equal(outlineExtent([[[0, 0], [1, 1]]], P), null, 'too few points for an outline');
+});

@@ -159,6 +159,21 @@ export function unrolledPerimeter(t: Section): number {
 }
 
 /**
+ * Extent of a cut's outline on the unrolled wall, mm: along the axis (x) and around it (s). s is
+ * measured on the circle, so a window the seam splits in two is its own size, not the perimeter: the
+ * arc that holds every point is the perimeter less the widest empty gap between them.
+ */
+export function outlineExtent(outline: Vec2[][] | undefined, perimeter: number): { x: number; s: number } | null {
+  const pts = (outline ?? []).flat();
+  if (pts.length < 3) return null;
+  const xs = pts.map((q) => q[0]);
+  const ss = pts.map((q) => q[1]).sort((a, b) => a - b);
+  let gap = ss[0] + perimeter - ss[ss.length - 1];
+  for (let i = 0; i + 1 < ss.length; i++) gap = Math.max(gap, ss[i + 1] - ss[i]);
+  return { x: Math.max(...xs) - Math.min(...xs), s: perimeter - gap };
+}
+
+/**
  * s of the lines where a rectangular tube's flat walls meet its corner arcs (both tangent lines of
  * each rounded corner, one line per sharp corner), ascending; none for a round tube.
  */
