@@ -10,7 +10,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { UseCaseContext } from '@kerf/usecases/context.ts';
 import { ApiError } from '@kerf/usecases/errors.ts';
 import { authenticate, bearerToken } from './auth.ts';
-import { sendError, toApiError } from './envelope.ts';
+import { ERROR_DOCS_PATH, sendError, toApiError } from './envelope.ts';
 import { beginIdempotent, finishIdempotent } from './idempotency.ts';
 import { readMultipart } from './multipart.ts';
 import { genRequestId } from './request-id.ts';
@@ -215,7 +215,7 @@ const OPERATION_IDS: Record<string, string> = {
 };
 
 function isPublicUrl(url: string): boolean {
-  return url.startsWith('/docs/errors') || url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/') || url.startsWith('/v1/health');
+  return url.startsWith(ERROR_DOCS_PATH) || url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/') || url.startsWith('/v1/health');
 }
 
 export { toApiError };

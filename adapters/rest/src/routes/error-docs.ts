@@ -3,8 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, type ErrorCodeDoc } from '@kerf/usecases/error-codes.ts';
 import { ERROR_DOCS_PATH } from '../envelope.ts';
+import { escapeHtml as esc } from '../html.ts';
 
-const esc = (v: unknown): string => String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 // Backticks in the registry mark names the caller types (headers, fields).
 const prose = (s: string): string => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 

@@ -6,8 +6,8 @@ import type { UseCaseContext } from '@kerf/usecases/context.ts';
 import { getReviewPage, saveReviewConfiguration } from '@kerf/usecases/review-links.ts';
 import type { Configuration } from '@kerf/usecases/engine-api.ts';
 import { configurationSchema, errorSchema, reviewLinkSchema } from '../schemas.ts';
+import { escapeHtml as esc } from '../html.ts';
 
-const esc = (v: unknown): string => String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const mm = (v: unknown): string => (typeof v === 'number' ? v.toFixed(2) : '-');
 
 function page(nonce: string, p: Awaited<ReturnType<typeof getReviewPage>>): string {
