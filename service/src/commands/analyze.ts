@@ -8,10 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { stderr, stdout } from 'node:process';
-import type { Design } from '@kerf/engine/contract.ts';
-import { analyzeWithFiles, writeProductionFiles, type ProductionFiles } from '@kerf/engine/files/index.ts';
-import { analyze } from '@kerf/engine';
-import { createEngine } from '@kerf/engine/pool/index.ts';
+import { analyze, analyzeWithFiles, createEngine, writeProductionFiles, type Design, type ProductionFiles } from '@kerf/engine';
 
 const USAGE = 'usage: kerf analyze FILE... [--k-factor K] [--out DIR] [--threads N]\n';
 
