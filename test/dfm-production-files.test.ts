@@ -107,10 +107,11 @@ describe('DFM production files of an assembly', () => {
     for (const id of [ids[0], ids[1]]) {
       assert.deepEqual(Object.keys(pool[id]).sort(), Object.keys(local[id]).sort(), id);
       assert.deepEqual(Object.keys(local[id]).sort(), [...PRODUCTION_FILE_KINDS].sort(), id);
-      // DXF handles come from a per-process counter: the flats are compared, not the bytes.
       for (const kind of ['production_dxf', 'production_bend_lines_dxf'] as const) {
         const [pl, pw] = dxfExtents(pool[id][kind]!.bytes), [ll, lw] = dxfExtents(local[id][kind]!.bytes);
         assert.ok(Math.abs(pl - ll) < EXTENT_TOL_MM && Math.abs(pw - lw) < EXTENT_TOL_MM, `${id} ${kind}: pool ${pl} x ${pw}, in-process ${ll} x ${lw}`);
+        // the DXF writer's handles restart per drawing: a worker and this thread write the same bytes
+        assert.equal(Buffer.from(pool[id][kind]!.bytes).toString('latin1'), Buffer.from(local[id][kind]!.bytes).toString('latin1'), `${id} ${kind}: same bytes`);
       }
     }
     const single = await new LocalEngine(t.url).productionFiles({ design, source, parts: [{ partId: ids[0] }], configuration: {} });
