@@ -128,10 +128,10 @@ test('hardware models are valid GLB sized from their dimensions', async () => {
   }
 });
 
-test('catalogEntries adds model URLs for hardware', () => {
-  const studs = catalogEntries(catalog, 'studs', { baseUrl: 'https://kerf.example/' }) as Array<{ id: string; model_url: string }>;
-  assert.equal(studs[0].model_url, `https://kerf.example/v1/hardware/studs/${studs[0].id}/model`);
-  assert.equal((catalog.studs[0] as { model_url: string | null }).model_url, null, 'the shared catalog is not mutated');
+test('catalogEntries gives hardware as catalog entries, without model URLs', () => {
+  const studs = catalogEntries(catalog, 'studs') as Array<{ id: string }>;
+  assert.deepEqual(studs.map((s) => s.id), catalog.studs.map((s) => s.id));
+  assert.ok(!('model_url' in studs[0]), 'kind and id name the model; the engine builds no URL');
   assert.throws(() => { (catalog.materials as unknown as unknown[]).push({}); }, 'catalog is frozen');
 });
 

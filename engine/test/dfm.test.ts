@@ -12,7 +12,7 @@ import type { Part } from '../src/contract.ts';
 const catalog = defaultCatalog();
 const STEEL = 'mat_mild_steel_0_060in'; // t 1.524, the examples' thickness
 const TUBE = 'tub_4130_round_1_000od_0_065w';
-const CTX = { id: 'dfm_test', now: '2026-11-22T00:00:00.000Z', baseUrl: 'https://kerf.example' };
+const CTX = { id: 'dfm_test', now: '2026-11-22T00:00:00.000Z' };
 
 function run(parts: Part[], configuration: unknown): DfmReport {
   return dfm(designOf(parts), configuration, catalog, CTX);
@@ -35,17 +35,19 @@ describe('statuses', () => {
     assert.equal(r.object, 'dfm_report');
     assert.equal(r.catalog_version, catalog.version);
     assert.equal(r.production_files.status, 'pending');
-    assert.equal(r.parts[0].image_url, 'https://kerf.example/v1/dfm/dfm_test/parts/prt_bracket/image');
+    assert.equal(r.id, 'dfm_test');
+    assert.equal(r.parts[0].part_id, 'prt_bracket');
+    assert.ok(!('image_url' in r.parts[0]), 'the report id and part_id name the image; the engine builds no URL');
     assert.equal(r.parts[0].material_id, STEEL);
     assert.equal(r.parts[1].tube_profile_id, TUBE);
     assert.ok(r.parts[0].k_factor! > 0.3 && r.parts[0].k_factor! <= 0.5);
   });
-  test('requires_input: a requirement per missing selection with field and allowed_values_url', () => {
+  test('requires_input: a requirement per missing selection with field and its catalog', () => {
     const r = run([sheetPart(), tubePart()], {});
     assert.equal(r.status, 'requires_input');
-    assert.deepEqual(r.requirements.map((q) => [q.code, q.field, q.part_id, q.part_ids, q.allowed_values_url]), [
-      ['material_required', 'material_id', 'prt_bracket', ['prt_bracket'], 'https://kerf.example/v1/materials'],
-      ['tube_profile_required', 'tube_profile_id', 'prt_tube', ['prt_tube'], 'https://kerf.example/v1/tube-profiles'],
+    assert.deepEqual(r.requirements.map((q) => [q.code, q.field, q.part_id, q.part_ids, q.catalog]), [
+      ['material_required', 'material_id', 'prt_bracket', ['prt_bracket'], 'materials'],
+      ['tube_profile_required', 'tube_profile_id', 'prt_tube', ['prt_tube'], 'tube-profiles'],
     ]);
     assert.equal(r.production_files.status, 'skipped');
     assert.equal(r.parts[0].capabilities.taps.available, false);
@@ -274,7 +276,7 @@ describe('finishes', () => {
     assert.equal(r.status, 'ready');
     const q = run([sheetPart()], { defaults: { material_id: STEEL, finish_id: 'fin_powder_coat' } });
     assert.equal(q.status, 'requires_input');
-    assert.deepEqual(q.requirements.map((x) => [x.code, x.field]), [['powder_coat_color_required', 'powder_coat_color_id']]);
+    assert.deepEqual(q.requirements.map((x) => [x.code, x.field, x.catalog]), [['powder_coat_color_required', 'powder_coat_color_id', 'powder-coat-colors']]);
   });
 });
 

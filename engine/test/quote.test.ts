@@ -19,7 +19,7 @@ const STEEL = 'mat_mild_steel_0_060in';
 const TUBE = 'tub_4130_round_1_000od_0_065w';
 const design = designOf([sheetPart({ instance_count: 2 }), tubePart()]);
 const designs = { [design.id]: design };
-const ctx = { id: 'quo_test', now: NOW, baseUrl: 'https://kerf.example' };
+const ctx = { id: 'quo_test', now: NOW };
 const full = { defaults: { material_id: STEEL, tube_profile_id: TUBE } };
 const codesOf = (r: ReturnType<typeof dfm>): string[] => r.parts.flatMap((p) => p.issues.map((i) => i.code));
 const shipTo = { name: 'A. Customer', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
@@ -30,7 +30,8 @@ describe('quote()', () => {
     assert.equal(r.object, 'quote');
     assert.equal(r.status, 'ready');
     assert.equal(r.currency, 'usd');
-    assert.equal(r.status_url, 'https://kerf.example/v1/quotes/quo_test');
+    assert.equal(r.id, 'quo_test');
+    assert.ok(!('status_url' in r), 'the id is the reference; the engine builds no URL');
     assert.equal(r.catalog_version, catalog.version);
     assert.equal(r.expires_at, '2026-12-23T15:00:00.000Z');
     const it = r.items[0];

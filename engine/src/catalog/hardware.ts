@@ -101,7 +101,7 @@ export function buildStuds(): Stud[] {
           mounting_hole_mm: r3(hole), mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
           min_sheet_thickness_mm: r3(minSheet), min_center_to_edge_mm: r3(edge),
           compatible_material_types: v.compat, unit_price_cents: price + v.priceAdd, install_price_cents: 45,
-          geometry, available: true, model_url: null, length_mm: r3(len),
+          geometry, available: true, length_mm: r3(len),
         });
       }
     }
@@ -138,7 +138,7 @@ export function buildNuts(): Nut[] {
         min_sheet_thickness_mm: minSheet, min_center_to_edge_mm: edge,
         compatible_material_types: v.compat, unit_price_cents: price + v.priceAdd, install_price_cents: 45,
         geometry: { head_diameter_mm: collarD, head_height_mm: collarH, body_diameter_mm: hole, body_length_mm: bodyH, bore_diameter_mm: THREAD_BORE[tid] },
-        available: true, model_url: null,
+        available: true,
       });
     }
   }
@@ -169,7 +169,7 @@ export function buildStandoffs(): Standoff[] {
           min_sheet_thickness_mm: minSheet, min_center_to_edge_mm: edge,
           compatible_material_types: v.compat, unit_price_cents: price + v.priceAdd, install_price_cents: 50,
           geometry: { head_diameter_mm: r3(bodyD + 1.6), head_height_mm: 1.0, body_diameter_mm: bodyD, body_length_mm: r3(len), bore_diameter_mm: THREAD_BORE[tid] },
-          available: true, model_url: null, length_mm: r3(len), thru: true,
+          available: true, length_mm: r3(len), thru: true,
         });
       }
     }

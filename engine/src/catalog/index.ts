@@ -50,23 +50,15 @@ export function isCatalogKind(s: string): s is CatalogKind { return (CATALOG_KIN
 
 const HARDWARE_KINDS: readonly HardwareKind[] = ['studs', 'nuts', 'standoffs'];
 
-/**
- * Entries of one catalog kind as returned to clients. Hardware entries get `model_url` when a base URL
- * is given (`{baseUrl}/v1/hardware/{kind}/{id}/model`); `process` filters finishes.
- */
-export function catalogEntries(catalog: Catalog, kind: CatalogKind, opts: { baseUrl?: string; process?: 'sheet_metal' | 'tube_laser' } = {}): object[] {
+/** Entries of one catalog kind as returned to clients; `process` filters finishes. */
+export function catalogEntries(catalog: Catalog, kind: CatalogKind, opts: { process?: 'sheet_metal' | 'tube_laser' } = {}): object[] {
   switch (kind) {
     case 'materials': return catalog.materials;
     case 'tube-profiles': return catalog.tube_profiles;
     case 'finishes': return opts.process ? catalog.finishes.filter((f) => f.processes.includes(opts.process!)) : catalog.finishes;
     case 'powder-coat-colors': return catalog.powder_coat_colors;
     case 'taps': return catalog.taps;
-    case 'studs': case 'nuts': case 'standoffs': {
-      const items = catalog[kind] as Hardware[];
-      if (!opts.baseUrl) return items;
-      const base = opts.baseUrl.replace(/\/+$/, '');
-      return items.map((h) => ({ ...h, model_url: `${base}/v1/hardware/${kind}/${h.id}/model` }));
-    }
+    case 'studs': case 'nuts': case 'standoffs': return catalog[kind];
   }
 }
 

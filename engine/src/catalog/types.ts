@@ -160,7 +160,6 @@ export interface HardwareBase {
   /** dimensions the 3D model is built from, mm */
   geometry: HardwareGeometry;
   available: boolean;
-  model_url: string | null;
 }
 
 export interface HardwareGeometry {

@@ -1,6 +1,6 @@
 // Rules for one part with its selections: stock, size, bends, holes, hole operations, finish.
 import type { HoleInfo, Part } from '../contract.ts';
-import type { Catalog, Hardware, HardwareKind, Material, TubeProfile } from '../catalog/types.ts';
+import type { Catalog, CatalogKind, Hardware, HardwareKind, Material, TubeProfile } from '../catalog/types.ts';
 import type { CatalogIndex } from '../catalog/index.ts';
 import type { PartConfiguration, Selections } from './configuration.ts';
 import {
@@ -14,7 +14,8 @@ import {
 
 /** A finding located on the part. */
 export interface PartFinding extends Finding { hole_id: number | null; operation: string | null }
-export interface Requirement { code: string; message: string; field: string; path: string }
+/** A missing selection; `catalog` is the list whose ids the field takes. */
+export interface Requirement { code: string; message: string; field: string; catalog: CatalogKind }
 export interface ProductionWarning { code: string; message: string }
 
 export interface PartCheckResult {
@@ -34,8 +35,8 @@ const blockingFinding = (code: string, message: string, details: Record<string, 
 
 /** What each process needs as stock: the selection field, its catalog, and how it is named. */
 const STOCK_FIELDS = {
-  sheet_metal: { field: 'material_id', other: 'tube_profile_id', noun: 'sheet material', what: 'sheet metal', path: '/v1/materials', required: 'material_required', invalid: 'invalid_material_id', label: 'Material' },
-  tube_laser: { field: 'tube_profile_id', other: 'material_id', noun: 'tube profile', what: 'a tube', path: '/v1/tube-profiles', required: 'tube_profile_required', invalid: 'invalid_tube_profile_id', label: 'Tube profile' },
+  sheet_metal: { field: 'material_id', other: 'tube_profile_id', noun: 'sheet material', what: 'sheet metal', catalog: 'materials', required: 'material_required', invalid: 'invalid_material_id', label: 'Material' },
+  tube_laser: { field: 'tube_profile_id', other: 'material_id', noun: 'tube profile', what: 'a tube', catalog: 'tube-profiles', required: 'tube_profile_required', invalid: 'invalid_tube_profile_id', label: 'Tube profile' },
 } as const;
 
 function resolveStock(part: Part, sel: Selections, partCfg: PartConfiguration | null, ix: CatalogIndex, findings: PartFinding[], requirements: Requirement[]): Stock {
@@ -44,7 +45,7 @@ function resolveStock(part: Part, sel: Selections, partCfg: PartConfiguration | 
   if (wrong) findings.push(blockingFinding('stock_not_for_process', `Part ${part.name} is ${s.what}; ${s.other} ${wrong} does not apply. Select a ${s.field}.`, { [s.other]: wrong }));
   const id = sel[s.field];
   if (!id) {
-    requirements.push({ code: s.required, field: s.field, path: s.path, message: `Select a ${s.noun} for part ${part.name}.` });
+    requirements.push({ code: s.required, field: s.field, catalog: s.catalog, message: `Select a ${s.noun} for part ${part.name}.` });
     return { kind: 'none', reason: `Select a ${s.noun} first.` };
   }
   const entry = part.suggested_process === 'sheet_metal' ? ix.materials.get(id) : ix.tube_profiles.get(id);
@@ -237,7 +238,7 @@ function finishChecks(part: Part, sel: Selections, stock: Stock, ix: CatalogInde
     } else {
       const why = stock.kind === 'none' ? null : finishUnavailableReason(f, part, stock);
       if (why) findings.push(blockingFinding('finish_not_available', why, { finish_id: f.id }, null, 'finish'));
-      if (f.requires_color && !colorId) requirements.push({ code: 'powder_coat_color_required', field: 'powder_coat_color_id', path: '/v1/powder-coat-colors', message: `Select a powder-coat colour for part ${part.name}.` });
+      if (f.requires_color && !colorId) requirements.push({ code: 'powder_coat_color_required', field: 'powder_coat_color_id', catalog: 'powder-coat-colors', message: `Select a powder-coat colour for part ${part.name}.` });
       if (!f.requires_color && colorId) findings.push(blockingFinding('color_requires_powder_coat', `A powder-coat colour was selected but the finish is ${f.name}; choose finish ${powder?.id ?? 'powder coat'} or drop the colour.`, { finish_id: f.id, powder_coat_color_id: colorId }, null, 'finish'));
     }
   }

@@ -1,9 +1,10 @@
-// dfm(design, configuration, catalog, context): the DFM report of contract.md. Pure: the report id,
-// the clock and the base URL come in, so the same inputs give the same report.
+// dfm(design, configuration, catalog, context): the DFM report of contract.md. Pure: the report id
+// and the clock come in, so the same inputs give the same report. It names catalogs and parts, not
+// URLs: whoever serves the report turns those references into links.
 import type { Design, FlatPatternInfo, Part, Warning } from '../contract.ts';
 import { EngineError } from '../contract.ts';
 import { indexCatalog } from '../catalog/index.ts';
-import type { Catalog, MaterialType } from '../catalog/types.ts';
+import type { Catalog, CatalogKind, MaterialType } from '../catalog/types.ts';
 import { InvalidConfigurationError, effectiveSelections, parseConfiguration, type Configuration } from './configuration.ts';
 import { computeCapabilities, type Capabilities } from './capabilities.ts';
 import { checkPart, type PartCheckResult } from './part-checks.ts';
@@ -30,7 +31,8 @@ export interface DfmRequirement {
   part_id: string | null;
   part_ids: string[];
   field: string;
-  allowed_values_url: string;
+  /** the catalog whose ids `field` takes */
+  catalog: CatalogKind;
 }
 
 export interface DfmPartReport {
@@ -38,8 +40,7 @@ export interface DfmPartReport {
   status: DfmStatus;
   issues: DfmIssue[];
   capabilities: Capabilities;
-  image_url: string | null;
-  /** the annotated flat view; the service stores it and serves image_url */
+  /** the annotated flat view; the report id and part_id name it for whoever serves it */
   image_svg: string;
   production_warnings: Warning[];
   process: Part['suggested_process'];
@@ -79,13 +80,9 @@ export interface DfmContext {
   id: string;
   /** ISO 8601 timestamp */
   now: string;
-  /** public base URL for image_url and allowed_values_url; relative URLs without it */
-  baseUrl?: string;
   /** production files are prepared by default (contract); the service reports their real state */
   generateProductionFiles?: boolean;
 }
-
-const url = (base: string | undefined, path: string): string => `${(base ?? '').replace(/\/+$/, '')}${path}`;
 
 function worst(statuses: DfmStatus[]): DfmStatus {
   if (statuses.includes('blocked')) return 'blocked';
@@ -153,7 +150,7 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
       part_id: part.id, hole_id: f.hole_id, bend_id: f.bend_id ?? null, operation: f.operation, details: f.details,
     }));
     for (const q of r.requirements) {
-      requirements.push({ code: q.code, message: q.message, part_id: part.id, part_ids: [part.id], field: q.field, allowed_values_url: url(ctx.baseUrl, `/v1${q.path.replace(/^\/v1/, '')}`) });
+      requirements.push({ code: q.code, message: q.message, part_id: part.id, part_ids: [part.id], field: q.field, catalog: q.catalog });
     }
     const blockingNow = issues.some((i) => !i.accepted);
     const status: DfmStatus = blockingNow ? 'blocked' : r.requirements.length ? 'requires_input' : 'ready';
@@ -163,7 +160,6 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
       status,
       issues,
       capabilities: computeCapabilities(part, r.stock, catalog),
-      image_url: url(ctx.baseUrl, `/v1/dfm/${ctx.id}/parts/${part.id}/image`),
       image_svg: annotatedPartSvg(part, issues, partCfg),
       production_warnings: [...part.warnings, ...r.productionWarnings],
       process: part.suggested_process,

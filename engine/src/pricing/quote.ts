@@ -59,7 +59,6 @@ export interface Quote {
   id: string;
   object: 'quote';
   status: 'requires_input' | 'ready' | 'blocked';
-  status_url: string | null;
   currency: 'usd';
   amount_subtotal_cents: number;
   amount_shipping_cents: number;
@@ -79,7 +78,6 @@ export interface Quote {
 export interface QuoteContext {
   id: string;
   now: string;
-  baseUrl?: string;
   /** DFM report id of item i (default `${id}_dfm_${i}`) */
   dfmId?: (itemIndex: number) => string;
   shipping?: ShippingConfig;
@@ -295,7 +293,7 @@ export function priceItems(inputs: PricingInput[], shipToRaw: unknown, catalog: 
 
 /**
  * The quote of contract.md. Two call forms:
- * - quote(request, designs, catalog, { id, now, baseUrl }): validates the request, runs DFM per item, prices;
+ * - quote(request, designs, catalog, { id, now }): validates the request, runs DFM per item, prices;
  * - quote(items, { catalog, shipTo, now }): prices items whose DFM report the caller already made
  *   (the service's use case); returns the PricingOutcome without quote ids or timestamps.
  */
@@ -313,12 +311,11 @@ export function quote(a: unknown, b?: unknown, c?: Catalog, d?: QuoteContext): Q
 function quoteRequest(requestRaw: unknown, designs: ReadonlyMap<string, Design> | Record<string, Design>, catalog: Catalog, ctx: QuoteContext): Quote {
   const request = parseQuoteRequest(requestRaw);
   const lookup = (id: string): Design | undefined => (designs instanceof Map ? designs.get(id) : (designs as Record<string, Design>)[id]);
-  const base = (ctx.baseUrl ?? '').replace(/\/+$/, '');
   const inputs: PricingInput[] = request.items.map((it, i) => {
     const design = lookup(it.design_id);
     if (!design) fail(`items[${i}].design_id`, `design ${it.design_id} was not found`);
     try {
-      const report = dfm(design!, it.configuration, catalog, { id: ctx.dfmId ? ctx.dfmId(i) : `${ctx.id}_dfm_${i}`, now: ctx.now, baseUrl: ctx.baseUrl });
+      const report = dfm(design!, it.configuration, catalog, { id: ctx.dfmId ? ctx.dfmId(i) : `${ctx.id}_dfm_${i}`, now: ctx.now });
       return { design: design!, quantity: it.quantity, quantity_options: it.quantity_options, client_reference_id: it.client_reference_id, dfm: report };
     } catch (e) {
       if (e instanceof InvalidConfigurationError) throw new InvalidConfigurationError(`items[${i}].${e.param}`, e.message);
@@ -329,7 +326,7 @@ function quoteRequest(requestRaw: unknown, designs: ReadonlyMap<string, Design> 
   const created = new Date(ctx.now);
   const expires = new Date(created.getTime() + catalog.rates.quote_validity_days * 86400000);
   return {
-    id: ctx.id, object: 'quote', status: worstStatus(priced.items.map((i) => i.status)), status_url: ctx.baseUrl !== undefined ? `${base}/v1/quotes/${ctx.id}` : null, currency: 'usd',
+    id: ctx.id, object: 'quote', status: worstStatus(priced.items.map((i) => i.status)), currency: 'usd',
     amount_subtotal_cents: priced.amount_subtotal_cents, amount_shipping_cents: priced.amount_shipping_cents, amount_tax_cents: priced.amount_tax_cents, amount_total_cents: priced.amount_total_cents,
     tax: priced.tax, items: priced.items, requirements: priced.items.flatMap((i) => i.requirements), fulfillment: priced.fulfillment,
     manufacturing_warnings: priced.manufacturing_warnings, production_files: { review_warning: null }, catalog_version: catalog.version,
