@@ -7,6 +7,7 @@ export { importStep, importStepDetailed } from './import/index.ts';
 export { buildSolid } from './geometry/topology.ts';
 export { groupInstances, matchSolids } from './parts/instances.ts';
 export { recognizeSheet } from './sheet/index.ts';
+export { flangeLengths } from './sheet/flange.ts';
 export { recognizeTube } from './tube/index.ts';
 export { flatToDxf } from './dxf/index.ts';
 export * from './catalog/index.ts';

@@ -7,6 +7,5 @@ export type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, 
 export { annotatedPartSvg } from './svg.ts';
 export * as rules from './rules.ts';
 export { sheetPart, tubePart, designOf } from './examples.ts';
-export { flangeLengths } from './flange.ts';
 export { partKFactor, materialKFactors } from './k-factor.ts';
 export { withFlatsUsed } from './flats-used.ts';

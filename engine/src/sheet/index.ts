@@ -5,7 +5,7 @@
 import type { Contour, FlatGeometry, Refusal, RecognitionWarning, Rigid, SheetAnalysis, SheetBend, SheetHole, Solid, Vec2 } from '../geometry/model.ts';
 import { enclosingRectangle } from './align.ts';
 // flange lengths are measured one way for the engine and DFM (rays from the bend zone to the outline)
-import { flangeLengths } from '../dfm/flange.ts';
+import { flangeLengths } from './flange.ts';
 import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';

@@ -4,8 +4,8 @@
 // length of that side is the shortest ray over the middle of the bend (its ends are skipped so
 // relief notches and corner radii do not count as a short flange). Holes do not shorten a flange.
 import type { Contour, Vec2 } from '../geometry/model.ts';
-import { sampleContour } from '../sheet/segments.ts';
-import type { BendZone } from '../sheet/holes.ts';
+import { sampleContour } from './segments.ts';
+import type { BendZone } from './holes.ts';
 
 /** Rays are cast over this middle fraction of the bend line. */
 const SAMPLE_SPAN = 0.7;
