@@ -4,7 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultCatalog } from '../src/catalog/index.ts';
 import { dfm, InvalidConfigurationError, type DfmReport } from '../src/dfm/index.ts';
-import { bend, designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
+import { bend, designOf, hole, sheetPart, tubePart } from './helpers/examples.ts';
 import { flangeLengths } from '../src/sheet/flange.ts';
 import { materialKFactors } from '../src/dfm/k-factor.ts';
 import type { Part } from '../src/contract.ts';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { defaultCatalog, indexCatalog } from '../src/catalog/index.ts';
-import { bend, designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
+import { bend, designOf, hole, sheetPart, tubePart } from './helpers/examples.ts';
 import { addBusinessDays, planShipment, pricePart, quote, salesTaxCents, shippingZone, volumeMultiplier, type Quote } from '../src/pricing/index.ts';
 import type { Design, Part } from '../src/contract.ts';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defaultCatalog } from '../src/catalog/index.ts';
-import { designOf, hole, sheetPart, tubePart } from '../src/dfm/examples.ts';
+import { designOf, hole, sheetPart, tubePart } from './helpers/examples.ts';
 import { dfm, InvalidConfigurationError, partKFactor } from '../src/dfm/index.ts';
 import { quote } from '../src/pricing/index.ts';
 import { analyze } from '../src/analyze.ts';

@@ -6,6 +6,5 @@ export type { Configuration, PartConfiguration, Selections, WeldOperation, Side 
 export type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, HoleCapability } from './capabilities.ts';
 export { annotatedPartSvg } from './svg.ts';
 export * as rules from './rules.ts';
-export { sheetPart, tubePart, designOf } from './examples.ts';
 export { partKFactor, materialKFactors } from './k-factor.ts';
 export { withFlatsUsed } from './flats-used.ts';

@@ -1,7 +1,7 @@
-// Hand-written, realistic Part / Design objects (contract.ts shapes) for tests, docs and demos of
-// DFM and pricing without a STEP file. Numbers are consistent: a 1.52 mm (0.060") steel bracket
+// Hand-written, realistic Part / Design objects (contract.ts shapes) for the DFM and pricing tests,
+// without a STEP file. Numbers are consistent: a 1.52 mm (0.060") steel bracket
 // 120 x 80 flat with two 90 degree bends and four holes.
-import type { BendInfo, Design, HoleInfo, Part, TubeInfo } from '../contract.ts';
+import type { BendInfo, Design, HoleInfo, Part, TubeInfo } from '../../src/contract.ts';
 
 type PartOverrides = Partial<Omit<Part, 'bends' | 'holes'>> & { bends?: BendInfo[]; holes?: HoleInfo[] };
 
