@@ -5,11 +5,13 @@ import { EnginePool, createEngine } from '../src/pool/engine.ts';
 import type { Design } from '../src/contract.ts';
 import { corpusPath } from './corpus-dir.ts';
 
+const withTestOps = { opsModule: new URL('./helpers/test-ops.ts', import.meta.url).href };
+
 const L_BRACKET = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/l_t2_r2.step', import.meta.url)));
 const PLATE = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/plate_t3_holes_slot.step', import.meta.url)));
 
 test('a job that hangs fails with analysis_timeout; the other jobs complete', async () => {
-  const pool = new EnginePool({ threads: 2, timeoutMs: 4000 }, { testOps: true });
+  const pool = new EnginePool({ threads: 2, timeoutMs: 4000 }, withTestOps);
   try {
     const hang = pool.run('spin', []);
     const others = [pool.run('analyze', [L_BRACKET, {}]), pool.run('analyze', [PLATE, {}]), pool.run('echo', ['after'])];
@@ -24,7 +26,7 @@ test('a job that hangs fails with analysis_timeout; the other jobs complete', as
 });
 
 test('a job that exhausts WASM memory or the JS heap fails with analysis_failed; others complete', async () => {
-  const pool = new EnginePool({ threads: 2, maxMemoryMb: 192, timeoutMs: 60000 }, { testOps: true });
+  const pool = new EnginePool({ threads: 2, maxMemoryMb: 192, timeoutMs: 60000 }, withTestOps);
   try {
     const wasm = assert.rejects(pool.run('exhaustWasm', []), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit/.test(e.message ?? ''));
     const heap = assert.rejects(pool.run('exhaustHeap', []), (e: { code?: string }) => e.code === 'analysis_failed');
@@ -38,7 +40,7 @@ test('a job that exhausts WASM memory or the JS heap fails with analysis_failed;
 });
 
 test('maxMemoryMb is one budget per worker: JS heap and WASM memory together', async () => {
-  const pool = new EnginePool({ threads: 1, maxMemoryMb: 256, timeoutMs: 60000 }, { testOps: true });
+  const pool = new EnginePool({ threads: 1, maxMemoryMb: 256, timeoutMs: 60000 }, withTestOps);
   try {
     await assert.rejects(pool.run('heapThenWasm', [160, 160]), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit of 256 MB/.test(e.message ?? ''));
     assert.ok(await pool.run('heapThenWasm', [40, 40]), 'a job within the budget runs');
@@ -46,7 +48,7 @@ test('maxMemoryMb is one budget per worker: JS heap and WASM memory together', a
 });
 
 test('the queue is bounded and says so with queue_full', async () => {
-  const pool = new EnginePool({ threads: 1, maxQueue: 2, timeoutMs: 2000 }, { testOps: true });
+  const pool = new EnginePool({ threads: 1, maxQueue: 2, timeoutMs: 2000 }, withTestOps);
   try {
     const jobs = [pool.run('spin', []), pool.run('echo', [1]), pool.run('echo', [2])];
     await assert.rejects(pool.run('echo', [3]), (e: { code?: string; message?: string }) => e.code === 'queue_full' && /queue is full/.test(e.message ?? ''));
@@ -88,7 +90,7 @@ test('100 concurrent analyses finish with bounded memory', async () => {
 });
 
 test('large results are transferred out of the worker, not copied; small ones are copied', async () => {
-  const pool = new EnginePool({ threads: 1 }, { testOps: true });
+  const pool = new EnginePool({ threads: 1 }, withTestOps);
   try {
     const big = (await pool.run('bytes', [1 << 20])) as { data: Uint8Array };
     assert.equal(big.data.byteLength, 1 << 20);
@@ -121,7 +123,7 @@ test('engine errors keep their code across the thread boundary', async () => {
 test('bad options are invalid_configuration; a closed engine takes no jobs', async () => {
   assert.throws(() => createEngine({ threads: 0 }), { code: 'invalid_configuration' });
   assert.throws(() => createEngine({ timeoutMs: -5 }), { code: 'invalid_configuration' });
-  const pool = new EnginePool({ threads: 1 }, { testOps: true });
+  const pool = new EnginePool({ threads: 1 }, withTestOps);
   const pending = pool.run('echo', ['last']);
   const closing = pool.close();
   await assert.rejects(pool.run('echo', ['late']), { code: 'queue_full' });
@@ -131,7 +133,7 @@ test('bad options are invalid_configuration; a closed engine takes no jobs', asy
 
 test('a real file that needs more memory than the limit fails with analysis_failed, not a crash', async () => {
   const big = new Uint8Array(readFileSync(corpusPath('ender3-sheetmetal-enclosure-top.step')));
-  const pool = new EnginePool({ threads: 1, maxMemoryMb: 16, timeoutMs: 60000 }, { testOps: true });
+  const pool = new EnginePool({ threads: 1, maxMemoryMb: 16, timeoutMs: 60000 }, withTestOps);
   try {
     await assert.rejects(pool.run('analyze', [big, {}]), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit/.test(e.message ?? ''));
     assert.equal(await pool.run('echo', ['still here']), 'still here');

@@ -6,7 +6,7 @@
 // The pool keeps its own queue and hands piscina at most one job per thread, so a job's time limit
 // starts when it starts running, not when it was queued, and piscina never queues anything.
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { EngineError, type Design } from '../contract.ts';
 import type { AnalyzeOptions } from '../analyze.ts';
@@ -77,13 +77,15 @@ export class EnginePool {
   private readonly maxMemoryMb: number;
   private idleWaiters: Array<() => void> = [];
 
-  constructor(options: EngineOptions = {}, internal: { testOps?: boolean } = {}) {
+  /** `opsModule`: file URL or path of a module whose default export adds operations to the workers (tests' misbehaving jobs) */
+  constructor(options: EngineOptions = {}, internal: { opsModule?: string } = {}) {
     this.threads = positiveInt('threads', options.threads, Math.max(1, availableParallelism()));
     this.maxMemoryMb = positiveInt('maxMemoryMb', options.maxMemoryMb, DEFAULT_MAX_MEMORY_MB);
     this.timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.maxQueue = options.maxQueue === 0 ? 0 : positiveInt('maxQueue', options.maxQueue, DEFAULT_MAX_QUEUE);
     const recycleMb = positiveInt('recycleMemoryMb', options.recycleMemoryMb, Math.max(1, Math.floor(this.maxMemoryMb / 2)));
-    this.settings = { memoryLimitBytes: this.maxMemoryMb * MB, recycleBytes: recycleMb * MB, testOps: internal.testOps === true };
+    this.settings = { memoryLimitBytes: this.maxMemoryMb * MB, recycleBytes: recycleMb * MB };
+    if (internal.opsModule) this.settings.opsModule = internal.opsModule.startsWith('file:') ? internal.opsModule : pathToFileURL(internal.opsModule).href;
     this.piscina = new Piscina({
       filename: fileURLToPath(new URL('./worker.mjs', import.meta.url)),
       minThreads: this.threads,

@@ -8,9 +8,12 @@ export interface WorkerSettings {
   memoryLimitBytes: number;
   /** after a job, a worker above this (JS heap + WASM) exits and is replaced, bytes */
   recycleBytes: number;
-  /** test-only operations (spin, exhaust memory) are accepted */
-  testOps: boolean;
+  /** file URL of a module whose default export adds operations (name -> JobHandler) to the engine's own */
+  opsModule?: string;
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JobHandler = (...args: any[]) => Promise<unknown> | unknown;
 
 export interface JobRequest { op: JobOp | string; args: unknown[]; settings: WorkerSettings }
 

@@ -4,45 +4,28 @@ import { threadId } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { EngineError, type EngineErrorCode } from '../contract.ts';
 import { installMemoryGuard, memoryLimitTripped, resetMemoryTrip, wasmBytes } from './memory-guard.ts';
-import type { JobReply, JobRequest } from './protocol.ts';
-
-type Handler = (...args: any[]) => Promise<unknown> | unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { JobHandler, JobReply, JobRequest } from './protocol.ts';
 
 /** Engine entry points by name, loaded on first use so a thread only pays for what it runs. */
-const OPS: Record<string, () => Promise<Handler>> = {
+const OPS: Record<string, () => Promise<JobHandler>> = {
   analyze: async () => (await import('../analyze.ts')).analyze,
   files: async () => (await import('../files/generate.ts')).generateProductionFiles,
   analyzeWithFiles: async () => (await import('../files/generate.ts')).analyzeWithFiles,
   designFile: async () => (await import('../design-files.ts')).designFile,
-  dfm: async () => (await import('../dfm/index.ts')).dfm as Handler,
-  quote: async () => (await import('../pricing/index.ts')).quote as Handler,
+  dfm: async () => (await import('../dfm/index.ts')).dfm as JobHandler,
+  quote: async () => (await import('../pricing/index.ts')).quote as JobHandler,
 };
 
-let lastBytes: Uint8Array | null = null;
-
-/** Test-only: jobs that misbehave on purpose, to prove the pool contains them. */
-const TEST_OPS: Record<string, Handler> = {
-  echo: (x: unknown) => x,
-  spin: () => { for (;;) { /* never returns: only a terminated thread ends this */ } },
-  exhaustWasm: () => {
-    const mem = new WebAssembly.Memory({ initial: 1, maximum: 65536 });
-    for (;;) mem.grow(256); // 16 MB at a time until the guard refuses
-  },
-  exhaustHeap: () => {
-    const hoard: number[][] = [];
-    for (;;) hoard.push(new Array(1 << 20).fill(Math.random()));
-  },
-  // holds `heapMb` of JS heap, then grows a WASM memory to `wasmMb`: each alone is within a budget their sum exceeds
-  heapThenWasm: (heapMb: number, wasmMb: number) => {
-    const hoard = Array.from({ length: heapMb }, () => new Array(131072).fill(1.5)); // 1 MB of JS heap each
-    const mem = new WebAssembly.Memory({ initial: 1, maximum: 65536 });
-    mem.grow(wasmMb * 16 - 1); // 64 KiB pages
-    return hoard.length + mem.buffer.byteLength;
-  },
-  bytes: (n: number) => { lastBytes = new Uint8Array(n).fill(7); return { data: lastBytes }; },
-  // a transferred buffer is detached on the sending side; a copied one keeps its bytes
-  lastBytesDetached: () => lastBytes !== null && lastBytes.buffer.byteLength === 0,
-};
+/**
+ * The handler for `op`: the engine's own first, so an extra module can add operations but not
+ * replace one; the extra module is imported only when a job names something the engine lacks.
+ */
+async function handlerFor(op: string, opsModule: string | undefined): Promise<JobHandler | null> {
+  if (Object.hasOwn(OPS, op)) return OPS[op]();
+  if (!opsModule) return null;
+  const extra = ((await import(opsModule)) as { default?: Record<string, JobHandler> }).default;
+  return extra && Object.hasOwn(extra, op) ? extra[op] : null;
+}
 
 function collectBuffers(value: unknown, out: Set<ArrayBuffer>, depth = 0): void {
   if (depth > 6 || value === null || typeof value !== 'object') return;
@@ -72,7 +55,7 @@ export default async function runJob(req: JobRequest): Promise<unknown> {
   resetMemoryTrip();
   let reply: JobReply;
   try {
-    const handler = req.settings.testOps && TEST_OPS[req.op] ? TEST_OPS[req.op] : OPS[req.op] ? await OPS[req.op]() : null;
+    const handler = await handlerFor(req.op, req.settings.opsModule);
     if (!handler) throw new EngineError('invalid_configuration', `unknown engine operation '${req.op}'`);
     const value = await handler(...req.args);
     const memory = memoryNow();
