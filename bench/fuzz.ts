@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, readdirSync, existsSync, writeFileSync } from 
 import { join } from 'node:path';
 import { argv } from 'node:process';
 import { availableParallelism } from 'node:os';
-import { createEngine, type Design } from '../engine/src/index.ts';
+import { createEngine, type Design } from '@kerf/engine';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 

@@ -5,11 +5,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { argv } from 'node:process';
-import { analyze, analyzeModel } from '../engine/src/analyze.ts';
-import { loadOcct } from '../engine/src/import/occt.ts';
-import { IMPORT_PARAMS } from '../engine/src/import/index.ts';
-import { createEngine } from '../engine/src/pool/index.ts';
-import { productionFilesForModel } from '../engine/src/files/generate.ts';
+import { analyze, analyzeModel, createEngine, IMPORT_PARAMS, loadOcct, productionFilesForModel } from '@kerf/engine';
 import { generatedAssembly } from './assembly.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
