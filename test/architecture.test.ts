@@ -1,0 +1,153 @@
+// The package boundaries and layering, checked by test/helpers/architecture.ts: first on this
+// repository, then on a small synthetic workspace where each rule must fire exactly where a
+// violation was planted (and nowhere on the clean tree).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkArchitecture, type Violation } from './helpers/architecture.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const show = (vs: Violation[]): string => vs.map((v) => `${v.rule}  ${v.file}  ${v.message}`).join('\n');
+
+test('the repository keeps its architecture', () => {
+  const violations = checkArchitecture(ROOT);
+  if (violations.length > 0) assert.fail(`${violations.length} architecture violation(s):\n${show(violations)}`);
+});
+
+// ---- self-test on a synthetic workspace --------------------------------------------------------
+
+const json = (o: object): string => JSON.stringify(o, null, 2);
+const CLEAN: Record<string, string> = {
+  'package.json': json({ name: 'synth', private: true, type: 'module', workspaces: ['engine', 'adapters/*', 'service'],
+    devDependencies: { 'dev-tool': '1', '@kerf/engine': '*', '@kerf/service': '*' } }),
+  'ARCHITECTURE.md': '# Architecture\n\n`engine` < `adapters/usecases` < `adapters/rest` < `service`.\n\n## Invariants\n\n- layers point down\n',
+  'engine/package.json': json({ name: '@kerf/engine', exports: { '.': './src/index.ts', './testing': './src/testing.ts' }, dependencies: { 'geom-lib': '1' } }),
+  'engine/src/contract.ts': 'export interface Part { w: number; h: number }\n',
+  'engine/src/geometry/area.ts': "import type { Part } from '../contract.ts';\nexport const area = (p: Part): number => p.w * p.h;\n",
+  'engine/src/index.ts': [
+    "import { area } from './geometry/area.ts';",
+    "import type { Part } from './contract.ts';",
+    "import { scale } from 'geom-lib/vec';",
+    "import { readFileSync } from 'node:fs';",
+    "import path from 'path';",
+    "// import { cli } from '../../service/src/cli.ts'; and import('@kerf/rest/src/app.ts') in a comment",
+    "export const note = \"import x from 'undeclared-lib'; '/v2/designs'\";",
+    'export const measure = (p: Part): number => scale(area(p)) + path.sep.length + String(readFileSync).length;',
+    "export { area } from './geometry/area.ts';",
+  ].join('\n'),
+  'engine/src/testing.ts': 'export const sample = { w: 1, h: 2 };\n',
+  'engine/test/area.test.ts': "import { area } from '../src/geometry/area.ts';\nimport check from 'dev-tool';\nimport { sample } from '@kerf/engine/testing';\ncheck(area(sample));\n",
+  'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/engine': '*' } }),
+  'adapters/usecases/src/index.ts': [
+    "import { measure } from '@kerf/engine';",
+    "import type { Part } from '@kerf/engine';",
+    'export const MAX_PAGE_SIZE = 500;',
+    'export class NotFound extends Error { constructor(readonly code: string) { super(code); } }',
+    'const buffer = new Uint8Array(256);',
+    "export function price(p: Part): object { if (p.w > MAX_PAGE_SIZE) throw new NotFound('too_big'); return { status: 'ready', amount: measure(p) * 200 + buffer.length }; }",
+  ].join('\n'),
+  'adapters/rest/package.json': json({ name: '@kerf/rest', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/usecases': '*', fastify: '5' } }),
+  'adapters/rest/src/index.ts': [
+    "import type { FastifyInstance } from 'fastify';",
+    "import { price } from '@kerf/usecases';",
+    '// the service calls Fastify() and registers these routes',
+    "export function routes(app: FastifyInstance): void { app.get('/v1/price', async (_req, reply) => reply.header('retry-after', '1').code(404).send(price({ w: 1, h: 1 }))); }",
+  ].join('\n'),
+  'service/package.json': json({ name: '@kerf/service', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/engine': '*', '@kerf/usecases': '*', '@kerf/rest': '*', fastify: '5' } }),
+  'service/src/index.ts': "import Fastify from 'fastify';\nimport { routes } from '@kerf/rest';\nexport const app = Fastify();\nroutes(app);\n",
+  'service/src/commands/dfm.ts': "import { price } from '@kerf/usecases';\nimport type { Part } from '@kerf/engine';\nimport { print } from './print.ts';\nexport const run = (p: Part): void => print(price(p));\n",
+  'service/src/commands/quote.ts': "import { price } from '@kerf/usecases';\nimport { type Part as P } from '@kerf/engine';\nimport { print } from './print.ts';\nexport const run = (): void => print(price({ w: 2, h: 2 } as P));\n",
+  'service/src/commands/print.ts': 'export const print = (x: unknown): void => console.log(JSON.stringify(x));\n',
+  'service/test/cli.test.ts': "import { run } from '../src/commands/dfm.ts';\nimport { sample } from '@kerf/engine/testing';\nrun(sample);\n",
+  'test/e2e.test.ts': "import { app } from '@kerf/service';\nimport check from 'dev-tool';\nconst s = \"from '../engine/src/index.ts'\";\n/* import x from '../engine/src/index.ts' */\ncheck(app, s);\n",
+  'bench/run.ts': "import { measure } from '@kerf/engine';\nmeasure({ w: 1, h: 1 });\n",
+};
+
+const dirs: string[] = [];
+after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+/** The clean tree with `plant` written over it (null deletes a file), checked. */
+function checkTree(plant: Record<string, string | null> = {}): Violation[] {
+  const dir = mkdtempSync(join(tmpdir(), 'kerf-arch-'));
+  dirs.push(dir);
+  for (const [file, text] of Object.entries({ ...CLEAN, ...plant })) {
+    if (text === null) continue;
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  return checkArchitecture(dir);
+}
+
+test('self-test: the clean synthetic tree has no violations (comments and strings are not imports)', () => {
+  assert.deepEqual(checkTree(), []);
+});
+
+const cases: Array<{ rule: string; what: string; plant: Record<string, string | null>; files: string[] }> = [
+  { rule: 'exports-closed', what: 'a wildcard export; five entry points',
+    plant: { 'engine/package.json': json({ name: '@kerf/engine', exports: { '.': './src/index.ts', './testing': './src/testing.ts', './*': './src/*' }, dependencies: { 'geom-lib': '1' } }),
+      'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': './a.ts', './b': './b.ts', './c': './c.ts', './d': './d.ts', './e': './e.ts' }, dependencies: { '@kerf/engine': '*' } }) },
+    files: ['adapters/usecases/package.json', 'engine/package.json'] },
+  { rule: 'internal-import', what: 'relative path into another package (root test/, import type) and deep package paths (export from, dynamic import)',
+    plant: { 'test/deep.test.ts': "import { area } from '../engine/src/geometry/area.ts';\narea;\n",
+      'adapters/usecases/src/types.ts': "import type { Part } from '../../../engine/src/contract.ts';\nexport type P = Part;\n",
+      'service/src/deep.ts': "export { area } from '@kerf/engine/src/geometry/area.ts';\n",
+      'adapters/rest/src/lazy.ts': "export const load = (): Promise<unknown> => import('@kerf/usecases/src/index.ts');\n" },
+    files: ['adapters/rest/src/lazy.ts', 'adapters/usecases/src/types.ts', 'service/src/deep.ts', 'test/deep.test.ts'] },
+  { rule: 'undeclared-dependency', what: 'type-only subpath import, a dev tool in src/, unknown packages in a package test and in bench/',
+    plant: { 'engine/src/geometry/big.ts': "import type { Big } from 'big-lib/types';\nexport type B = Big;\n",
+      'adapters/usecases/src/clock.ts': "import check from 'dev-tool';\nexport const now = check;\n",
+      'engine/test/extra.test.ts': "import x from 'unknown-lib';\nx;\n",
+      'bench/other.ts': "import y from '@scope/thing/deep';\ny;\n" },
+    files: ['adapters/usecases/src/clock.ts', 'bench/other.ts', 'engine/src/geometry/big.ts', 'engine/test/extra.test.ts'] },
+  { rule: 'transport-in-engine', what: 'a /v1 path in engine/src',
+    plant: { 'engine/src/contract.ts': "export interface Part { w: number; h: number }\nexport const DESIGNS = '/v1/designs';\n" },
+    files: ['engine/src/contract.ts'] },
+  { rule: 'layer-direction', what: 'usecases imports an adapter above it (and so a package cycle); an engine folder cycle',
+    plant: { 'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/engine': '*', '@kerf/rest': '*' } }),
+      'adapters/usecases/src/web.ts': "import { routes } from '@kerf/rest';\nexport { routes };\n",
+      'engine/src/contract.ts': "import type { area } from './geometry/area.ts';\nexport interface Part { w: number; h: number }\nexport type Area = typeof area;\n" },
+    files: ['adapters/rest/package.json', 'adapters/usecases/src/web.ts', 'engine/src/contract.ts'] },
+  { rule: 'cli-through-usecases', what: 'quote without the use case; the engine value-imported through another commands file',
+    plant: { 'service/src/commands/quote.ts': "import { print } from './print.ts';\nexport const run = (): void => print(1);\n",
+      'service/src/commands/print.ts': "import { measure } from '@kerf/engine';\nexport const print = (x: unknown): void => console.log(x, measure);\n" },
+    files: ['service/src/commands/dfm.ts', 'service/src/commands/quote.ts', 'service/src/commands/quote.ts'] },
+  { rule: 'no-http-status-in-usecases', what: 'new X(404), status: 409, statusCode, status = 503, a retry-after header',
+    plant: { 'adapters/usecases/src/http.ts': [
+      'export class HttpError extends Error { constructor(readonly status: number, m: string) { super(m); } }',
+      "export const missing = (): never => { throw new HttpError(404, 'not_found'); };",
+      'export const conflict = { status: 409 };',
+      'export const statusCode = 0;',
+      'export function fail(res: { status: number }): void { res.status = 503; }',
+      "export const headers = { 'retry-after': '2' };",
+    ].join('\n') },
+    files: Array(5).fill('adapters/usecases/src/http.ts') },
+  { rule: 'fastify-in-service-only', what: 'an adapter creates fastify (default and named import)',
+    plant: { 'adapters/rest/src/server.ts': "import Fastify from 'fastify';\nexport const server = Fastify({ logger: false });\n",
+      'adapters/rest/src/named.ts': "import { fastify as make } from 'fastify';\nexport const server = make();\n" },
+    files: ['adapters/rest/src/named.ts', 'adapters/rest/src/server.ts'] },
+  { rule: 'no-test-builders-in-src', what: 'an examples file and TEST_OPS in src/',
+    plant: { 'engine/src/dfm/examples.ts': 'export const sheetPart = {};\n', 'engine/src/pool/worker.ts': 'const TEST_OPS = {};\nexport default TEST_OPS;\n' },
+    files: ['engine/src/dfm/examples.ts', 'engine/src/pool/worker.ts'] },
+  { rule: 'architecture-doc', what: 'a new adapter (found by the adapters/* glob) it does not mention; no Invariants heading',
+    plant: { 'ARCHITECTURE.md': '# Architecture\n\n`engine`, `adapters/usecases`, `adapters/rest`, `service`.\n\n## Rules\n',
+      'adapters/webhooks/package.json': json({ name: '@kerf/webhooks', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/usecases': '*' } }),
+      'adapters/webhooks/src/index.ts': "import { price } from '@kerf/usecases';\nexport const hook = price;\n" },
+    files: ['ARCHITECTURE.md', 'ARCHITECTURE.md'] },
+  { rule: 'architecture-doc', what: 'no ARCHITECTURE.md', plant: { 'ARCHITECTURE.md': null }, files: ['ARCHITECTURE.md'] },
+];
+
+for (const c of cases) {
+  test(`self-test: ${c.rule} fires exactly where planted (${c.what})`, () => {
+    const found = checkTree(c.plant);
+    assert.deepEqual(found.map((v) => `${v.rule} ${v.file}`).sort(), c.files.map((f) => `${c.rule} ${f}`).sort(), show(found));
+  });
+}
+
+test('self-test: cycles are reported as a path', () => {
+  const found = checkTree(cases.find((c) => c.rule === 'layer-direction')!.plant);
+  assert.ok(found.some((v) => v.message.includes('package import cycle: @kerf/rest -> @kerf/usecases -> @kerf/rest')), show(found));
+  assert.ok(found.some((v) => v.message.includes('folder cycle: contract.ts -> geometry -> contract.ts')), show(found));
+});
