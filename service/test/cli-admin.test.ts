@@ -1,4 +1,6 @@
-// `kerf admin ...` spawned as a user would run it, against a temporary embedded store.
+// `kerf admin ...` spawned as a user would run it, against a temporary embedded store. The CLI is
+// the service's (moved here from adapters/store/test/admin-cli.test.ts); the store's own tests call
+// its functions.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -6,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openStore } from '../src/index.ts';
-import { startMongoWireFake } from './support/mongoWireFake.ts';
+import { openStore } from '@kerf/store';
+// The wire fake is the store's test support (it needs the store's devDependency mingo, which only
+// adapters/store/node_modules has); reached by relative path until @kerf/store offers it as an entry.
+import { startMongoWireFake } from '../../adapters/store/test/support/mongoWireFake.ts';
 
-const KERF = fileURLToPath(new URL('../../../bin/kerf.mjs', import.meta.url));
+const KERF = fileURLToPath(new URL('../../bin/kerf.mjs', import.meta.url));
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
