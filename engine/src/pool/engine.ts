@@ -85,6 +85,7 @@ export class EnginePool {
     this.maxQueue = options.maxQueue === 0 ? 0 : positiveInt('maxQueue', options.maxQueue, DEFAULT_MAX_QUEUE);
     const recycleMb = positiveInt('recycleMemoryMb', options.recycleMemoryMb, Math.max(1, Math.floor(this.maxMemoryMb / 2)));
     this.settings = { memoryLimitBytes: this.maxMemoryMb * MB, recycleBytes: recycleMb * MB };
+    // a URL, so the worker's import() finds it wherever the worker file lives (a path is the caller's, from cwd)
     if (internal.opsModule) this.settings.opsModule = internal.opsModule.startsWith('file:') ? internal.opsModule : pathToFileURL(internal.opsModule).href;
     this.piscina = new Piscina({
       filename: fileURLToPath(new URL('./worker.mjs', import.meta.url)),
