@@ -1,15 +1,18 @@
 // Catalog lists with the contract's list envelope and opaque cursors. Catalogs are ordered data, so
 // a cursor names the last id seen: stable when entries are added.
-import type { UseCaseContext } from './context.ts';
-import type { CatalogEntry, CatalogKind } from './engine-api.ts';
-import { malformed, notFound } from './errors.ts';
+import type { Caller } from './caller.ts';
+import type { EngineContext, UseCaseContext } from './context.ts';
+import type { CatalogEntry } from './engine-api.ts';
+import { invalid, malformed, notFound } from './errors.ts';
+import { signedDownload } from './files.ts';
+import { HardwareModelInput, ListCatalogInput } from './schemas.ts';
+import { validateInput } from './validation.ts';
 
 export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 500;
 
 export interface ListEnvelope<T> { object: 'list'; data: T[]; has_more: boolean; next_cursor: string | null }
 
-export interface CatalogQuery { limit?: number; cursor?: string; process?: 'sheet_metal' | 'tube_laser' }
+export interface CatalogQuery { limit?: number; cursor?: string }
 
 function encodeCursor(kind: string, lastId: string): string {
   return Buffer.from(JSON.stringify({ c: kind, a: lastId })).toString('base64url');
@@ -38,8 +41,13 @@ export function paginate<T extends { id: string }>(kind: string, all: T[], query
   return { object: 'list', data, has_more: hasMore, next_cursor: hasMore && data.length ? encodeCursor(kind, data[data.length - 1].id) : null };
 }
 
-export async function listCatalog(ctx: UseCaseContext, kind: CatalogKind, query: CatalogQuery): Promise<ListEnvelope<CatalogEntry>> {
+/** A page of one catalog; catalogs are readable by every caller (interface.md 5.6). */
+export async function listCatalog(ctx: EngineContext, _caller: Caller, input: ListCatalogInput): Promise<ListEnvelope<CatalogEntry>> {
+  const query = validateInput(ListCatalogInput, input, { location: 'querystring' });
+  const kind = query.catalog;
+  if (query.process && kind !== 'finishes') throw invalid('parameter_unknown', "Unknown parameter 'process'.", 'process');
   let all = await ctx.engine.catalog(kind);
+  if (kind === 'studs' || kind === 'nuts' || kind === 'standoffs') all = all.map((h) => ({ ...h, model_url: ctx.links.hardwareModel(kind, h.id) }));
   if (kind === 'finishes' && query.process) {
     const p = query.process;
     all = all.filter((f) => {
@@ -52,12 +60,14 @@ export async function listCatalog(ctx: UseCaseContext, kind: CatalogKind, query:
   return paginate(kind, all, query);
 }
 
-export async function hardwareModelFile(ctx: UseCaseContext, kind: 'studs' | 'nuts' | 'standoffs', itemId: string) {
+/** The 3D model of a stud, nut or standoff, as a short-lived download URL. */
+export async function getHardwareModelUrl(ctx: UseCaseContext, _caller: Caller, input: HardwareModelInput): Promise<string> {
+  const { kind, item_id: itemId } = validateInput(HardwareModelInput, input, { location: 'params' });
   const items = await ctx.engine.catalog(kind);
   if (!items.some((i) => i.id === itemId)) throw notFound(kind.replace(/s$/, ''), itemId, 'item_id');
   const file = await ctx.engine.hardwareModel(kind, itemId);
   if (!file) throw notFound(`${kind.replace(/s$/, '')} model`, itemId, 'item_id');
   const key = `catalog/hardware/${kind}/${itemId}.${file.name.split('.').pop() ?? 'glb'}`;
   if (!(await ctx.store.blobs.exists(key))) await ctx.store.blobs.put(key, file.bytes, { contentType: file.contentType });
-  return ctx.signer.sign({ k: key, t: file.contentType, n: `${itemId}.${file.name.split('.').pop() ?? 'glb'}` });
+  return signedDownload(ctx, { k: key, t: file.contentType, n: `${itemId}.${file.name.split('.').pop() ?? 'glb'}` });
 }

@@ -1,5 +1,6 @@
 import type { Store } from '@kerf/store';
 import type { EngineApi } from './engine-api.ts';
+import type { Links } from './links.ts';
 import type { UrlSigner } from './signed-urls.ts';
 
 export interface Logger {
@@ -8,15 +9,20 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-/** What every use case runs against; the service builds one per process. */
-export interface UseCaseContext {
-  store: Store;
+/** What the use cases that keep nothing need: the engine, where resources live, a clock, ids. */
+export interface EngineContext {
   engine: EngineApi;
-  /** Public base URL without a trailing slash, e.g. `http://localhost:8080`. */
-  baseUrl: string;
-  signer: UrlSigner;
+  links: Links;
   log: Logger;
   now(): Date;
+  /** A new id with the contract's type prefix (`dfm`, `quo`, ...). */
+  newId(prefix: string): string;
+}
+
+/** What every other use case runs against; the service builds one per process. */
+export interface UseCaseContext extends EngineContext {
+  store: Store;
+  signer: UrlSigner;
   /** Wakes this process's job workers after an enqueue (other processes poll). */
   notifyJobs(): void;
   /** Aborted when the service shuts down: long waits (`Prefer: wait`) answer at once. */

@@ -1,13 +1,13 @@
 // Designs: upload -> durable queued design + analysis job; the public Design view; waiting for one.
 import { createHash } from 'node:crypto';
 import type { DesignRecord } from '@kerf/store';
-import type { Design, Part } from '@kerf/engine/contract.ts';
-import { EngineError } from '@kerf/engine/contract.ts';
-import { assertStepBytes } from '@kerf/engine/import/sniff.ts';
-import type { UseCaseContext } from './context.ts';
+import { EngineError, assertStepBytes, type Design, type Part } from '@kerf/engine';
+import { requireScope, type Caller } from './caller.ts';
+import type { EngineContext, UseCaseContext } from './context.ts';
 import type { AnalysisOutput } from './engine-api.ts';
-import { ApiError, invalid, notFound } from './errors.ts';
-import { newId } from './ids.ts';
+import { UseCaseError, invalid, notFound } from './errors.ts';
+import { DesignInput } from './schemas.ts';
+import { validateInput } from './validation.ts';
 
 export const ANALYZE_JOB = 'analyze_design';
 /** Longest `Prefer: wait=N` honoured, seconds. */
@@ -25,6 +25,18 @@ export type DesignRow = DesignRecord<DesignResult>;
 
 export function sourceKey(designId: string): string { return `designs/${designId}/source.step`; }
 export function fileKey(designId: string, name: string): string { return `designs/${designId}/files/${name}`; }
+
+/** An uploaded STEP file: its bytes travel beside the JSON-shaped input of other use cases. */
+export interface AnalyzeInput {
+  file_name: string;
+  bytes: Uint8Array;
+}
+
+/** POST /v1/analyze and its equivalents: the file becomes a durable queued design. */
+export async function analyzeDesign(ctx: UseCaseContext, caller: Caller, input: AnalyzeInput): Promise<Design> {
+  requireScope(caller, 'designs');
+  return submitDesign(ctx, { accountId: caller.accountId, fileName: input.file_name, bytes: input.bytes });
+}
 
 export interface SubmitInput {
   accountId: string;
@@ -50,7 +62,7 @@ export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Pro
     // The content is STEP (checked above); an odd extension is only worth a note in the logs.
     ctx.log.info({ fileName }, 'STEP upload without a .step/.stp extension');
   }
-  const id = newId('des');
+  const id = ctx.newId('des');
   const sha256 = createHash('sha256').update(input.bytes).digest('hex');
   const key = sourceKey(id);
   await ctx.store.blobs.put(key, input.bytes, { contentType: 'application/step' });
@@ -87,12 +99,18 @@ async function settleAbandoned(ctx: UseCaseContext, rec: DesignRow): Promise<Des
   return (await ctx.store.designs.transition<DesignResult>(rec.accountId, rec.id, ['queued', 'processing'], { status: 'failed', error })) ?? rec;
 }
 
-export async function getDesign(ctx: UseCaseContext, accountId: string, designId: string): Promise<Design> {
-  return toPublicDesign(ctx, await getDesignRow(ctx, accountId, designId));
+export async function getDesign(ctx: UseCaseContext, caller: Caller, input: DesignInput): Promise<Design> {
+  requireScope(caller, 'designs');
+  const { design_id } = validateInput(DesignInput, input, { location: 'params' });
+  return toPublicDesign(ctx, await getDesignRow(ctx, caller.accountId, design_id));
 }
 
 /** Polls until the design is ready or failed, or the window closes; returns the latest view. */
-export async function waitForDesign(ctx: UseCaseContext, accountId: string, designId: string, seconds: number): Promise<Design> {
+export async function waitForDesign(ctx: UseCaseContext, caller: Caller, input: DesignInput & { wait_seconds: number }): Promise<Design> {
+  requireScope(caller, 'designs');
+  const accountId = caller.accountId;
+  const designId = input.design_id;
+  const seconds = input.wait_seconds;
   const deadline = Date.now() + Math.min(Math.max(seconds, 0), MAX_WAIT_SECONDS) * 1000;
   for (;;) {
     const rec = await ctx.store.designs.get<DesignResult>(accountId, designId);
@@ -102,23 +120,21 @@ export async function waitForDesign(ctx: UseCaseContext, accountId: string, desi
   }
 }
 
-export function designUrl(ctx: UseCaseContext, designId: string): string {
-  return `${ctx.baseUrl}/v1/designs/${designId}`;
-}
+/** What a design view is made from: a stored row, or an analysis nobody keeps (`kerf dfm`). */
+export type DesignState = Pick<DesignRow, 'id' | 'status' | 'name' | 'createdAt' | 'result' | 'error'>;
 
-function publicPart(ctx: UseCaseContext, designId: string, part: Part): Part {
-  const base = `${designUrl(ctx, designId)}/parts/${part.id}`;
+function publicPart(ctx: Pick<EngineContext, 'links'>, designId: string, part: Part): Part {
   return {
     ...part,
-    model_url: `${base}/model`,
-    flat_pattern_model_url: part.flat_pattern ? `${base}/model?view=flat` : null,
-    image_url: `${base}/image`,
+    model_url: ctx.links.partModel(designId, part.id, 'formed'),
+    flat_pattern_model_url: part.flat_pattern ? ctx.links.partModel(designId, part.id, 'flat') : null,
+    image_url: ctx.links.partImage(designId, part.id),
   };
 }
 
-export function toPublicDesign(ctx: UseCaseContext, rec: DesignRow): Design {
+export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignState): Design {
   const r = rec.status === 'ready' ? rec.result : null;
-  const url = designUrl(ctx, rec.id);
+  const url = ctx.links.design(rec.id);
   return {
     id: rec.id,
     object: 'design',
@@ -130,8 +146,8 @@ export function toPublicDesign(ctx: UseCaseContext, rec: DesignRow): Design {
     formed_dimensions: r?.formed_dimensions ?? null,
     parts: r ? r.parts.map((p) => publicPart(ctx, rec.id, p)) : [],
     part_instances: r?.part_instances ?? [],
-    model_url: r ? `${url}/model` : null,
-    image_url: r ? `${url}/image` : null,
+    model_url: r ? ctx.links.designModel(rec.id) : null,
+    image_url: r ? ctx.links.designImage(rec.id) : null,
     error: rec.status === 'failed' ? rec.error ?? { code: 'analysis_failed', message: 'The analysis failed.' } : null,
   };
 }
@@ -144,7 +160,7 @@ export async function requireReadyDesign(ctx: UseCaseContext, accountId: string,
     throw invalid('design_failed', `Design '${designId}' failed analysis (${rec.error?.code ?? 'analysis_failed'}); upload a corrected file.`, param);
   }
   if (rec.status !== 'ready') {
-    throw new ApiError(422, 'invalid_request_error', 'design_not_ready', `Design '${designId}' is still ${rec.status}; poll its status_url until ready.`, { param, retryable: true, headers: { 'retry-after': '1' } });
+    throw new UseCaseError('invalid', 'invalid_request_error', 'design_not_ready', `Design '${designId}' is still ${rec.status}; poll its status_url until ready.`, { param, retryable: true, retryAfterSeconds: 1 });
   }
   return { row: rec, design: toPublicDesign(ctx, rec) };
 }

@@ -1,22 +1,21 @@
 // DFM reports: computed by the engine for a ready design and a configuration, kept immutable, with
 // production files made in the background (status in `production_files`).
 import type { Job } from '@kerf/store';
-import { EngineError } from '@kerf/engine/contract.ts';
-import type { UseCaseContext } from './context.ts';
+import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
+import { requireScope, type Caller } from './caller.ts';
+import type { EngineContext, UseCaseContext } from './context.ts';
 import { requireReadyDesign } from './designs.ts';
 import { collection, publicView, type Doc } from './documents.ts';
-import type { Design } from '@kerf/engine/contract.ts';
-import type { Configuration, DfmOutcome, ProductionFileKind, ProductionFilesPart } from './engine-api.ts';
-import { ApiError, invalid, notFound } from './errors.ts';
+import type { Configuration, DfmOutcome, ProductionFilesPart } from './engine-api.ts';
+import { fileUnavailable, invalid, notFound, unavailable } from './errors.ts';
+import { designFileNames, designFileUrl, signedDownload } from './files.ts';
 import type { JobKindHandlers } from './jobs.ts';
-import { newId } from './ids.ts';
-import { withFlatsUsed } from '@kerf/engine/dfm/flats-used.ts';
 import { designForConfiguration } from './material-flats.ts';
+import { presentDfmReport } from './present.ts';
+import { DfmInput, DfmPartImageInput, DfmRequest, ProductionFileInput, type ProductionFileKind } from './schemas.ts';
+import { validateInput } from './validation.ts';
 
 export const PRODUCTION_FILES_JOB = 'production_files';
-
-export interface DfmRequest { design_id: string; configuration?: Configuration; generate_production_files?: boolean }
-
 
 export interface DfmDoc extends Doc {
   object: 'dfm_report';
@@ -29,10 +28,8 @@ export interface DfmDoc extends Doc {
   _files?: Record<string, Partial<Record<ProductionFileKind, { key: string; contentType: string; name: string }>>>;
 }
 
-export function dfmUrl(ctx: UseCaseContext, id: string): string { return `${ctx.baseUrl}/v1/dfm/${id}`; }
-
-/** Engine DFM for one design; a configuration the engine refuses is a 422 naming the field. */
-export async function computeDfm(ctx: UseCaseContext, design: Design, configuration: Configuration, opts: { id: string; generateProductionFiles: boolean; paramPrefix?: string }): Promise<DfmOutcome> {
+/** Engine DFM for one design; a configuration the engine refuses is an error naming the field. */
+export async function computeDfm(ctx: EngineContext, design: Design, configuration: Configuration, opts: { id: string; generateProductionFiles: boolean; paramPrefix?: string }): Promise<DfmOutcome> {
   try {
     return await ctx.engine.dfm(design, configuration, { id: opts.id, now: ctx.now().toISOString(), generateProductionFiles: opts.generateProductionFiles });
   } catch (err) {
@@ -44,13 +41,15 @@ export async function computeDfm(ctx: UseCaseContext, design: Design, configurat
   }
 }
 
-export async function createDfmReport(ctx: UseCaseContext, accountId: string, req: DfmRequest, paramPrefix = ''): Promise<DfmDoc> {
-  const ready = await requireReadyDesign(ctx, accountId, req.design_id, `${paramPrefix}design_id`);
+/** POST /v1/dfm: the report of a ready design under a configuration, kept; production files follow. */
+export async function createDfmReport(ctx: UseCaseContext, caller: Caller, input: DfmRequest): Promise<DfmDoc> {
+  requireScope(caller, 'dfm');
+  const req = validateInput(DfmRequest, input);
+  const ready = await requireReadyDesign(ctx, caller.accountId, req.design_id, 'design_id');
   // The flats (and so every flat-based check) use the configured materials' K-factors.
   const { design } = await designForConfiguration(ctx, ready.row, ready.design, req.configuration);
-  const id = newId('dfm');
-  const report = await computeDfm(ctx, design, req.configuration ?? {}, { id, generateProductionFiles: req.generate_production_files !== false, paramPrefix });
-  return storeDfmReport(ctx, accountId, withFlatsUsed(report, design));
+  const report = await computeDfm(ctx, design, req.configuration ?? {}, { id: ctx.newId('dfm'), generateProductionFiles: req.generate_production_files !== false });
+  return storeDfmReport(ctx, caller.accountId, withFlatsUsed(report, design));
 }
 
 /** Keeps an engine DFM report (from /v1/dfm or inside a quote) and starts its production files. */
@@ -59,13 +58,9 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
   // The annotated images are kept with the report and written as files on first download: a quote
   // or report that nobody looks at costs no extra write.
   const images: Record<string, string> = {};
-  const parts = [];
-  for (const p of report.parts) {
-    const { image_svg, ...rest } = p;
-    if (typeof image_svg === 'string') images[p.part_id] = image_svg;
-    parts.push({ ...rest, image_url: `${dfmUrl(ctx, id)}/parts/${p.part_id}/image` });
-  }
-  const doc: DfmDoc = { ...report, id, object: 'dfm_report', parts, _image_svgs: images };
+  for (const p of report.parts) if (typeof p.image_svg === 'string') images[p.part_id] = p.image_svg;
+  const presented = presentDfmReport(ctx.links, withoutImages(report));
+  const doc: DfmDoc = { ...presented, id, object: 'dfm_report', _image_svgs: images };
   await collection(ctx, 'dfm_reports').create(accountId, doc, { id });
   if (doc.production_files.status === 'pending') {
     await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId });
@@ -74,15 +69,9 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
   return publicView(doc);
 }
 
-/** Signed URL of a DFM part image: the annotated SVG the report was made with, else the part's own view. */
-export async function dfmImageUrl(ctx: UseCaseContext, accountId: string, dfmId: string, partId: string, format: 'svg' | 'png'): Promise<string | null> {
-  const doc = await getDfmDoc(ctx, accountId, dfmId);
-  if (!(doc.parts as Array<{ part_id: string }>).some((p) => p.part_id === partId)) throw notFound('part', partId, 'part_id');
-  const svg = doc._image_svgs?.[partId];
-  if (format !== 'svg' || svg === undefined) return null;
-  const key = `dfm/${dfmId}/parts/${partId}/image.svg`;
-  if (!(await ctx.store.blobs.exists(key))) await ctx.store.blobs.put(key, Buffer.from(svg, 'utf8'), { contentType: 'image/svg+xml' });
-  return ctx.signer.sign({ k: key, t: 'image/svg+xml', n: `${dfmId}-${partId}.svg` });
+/** The report without its parts' inline SVGs (kilobytes each; served as image files instead). */
+export function withoutImages<T extends DfmOutcome>(report: T): T {
+  return { ...report, parts: report.parts.map(({ image_svg: _svg, ...rest }) => rest) };
 }
 
 export async function getDfmDoc(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc> {
@@ -91,23 +80,44 @@ export async function getDfmDoc(ctx: UseCaseContext, accountId: string, id: stri
   return rec.data as DfmDoc;
 }
 
-export async function getDfmReport(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc> {
-  return publicView(await getDfmDoc(ctx, accountId, id));
+export async function getDfmReport(ctx: UseCaseContext, caller: Caller, input: DfmInput): Promise<DfmDoc> {
+  requireScope(caller, 'dfm');
+  const { dfm_id } = validateInput(DfmInput, input, { location: 'params' });
+  return publicView(await getDfmDoc(ctx, caller.accountId, dfm_id));
 }
 
-export async function productionFileUrl(ctx: UseCaseContext, accountId: string, dfmId: string, partId: string, kind: ProductionFileKind): Promise<string> {
-  const doc = await getDfmDoc(ctx, accountId, dfmId);
+function requireReportPart(doc: DfmDoc, partId: string): void {
   if (!(doc.parts as Array<{ part_id: string }>).some((p) => p.part_id === partId)) throw notFound('part', partId, 'part_id');
-  const pf = doc.production_files;
-  if (pf.status === 'pending') {
-    throw new ApiError(503, 'api_error', 'production_files_pending', 'Production files are still being generated; retry shortly.', { retryable: true, headers: { 'retry-after': '2' } });
+}
+
+/** A DFM part image: the annotated SVG the report was made with, else the part's own view. */
+export async function getDfmPartImageUrl(ctx: UseCaseContext, caller: Caller, input: DfmPartImageInput): Promise<string> {
+  requireScope(caller, 'dfm');
+  const q = validateInput(DfmPartImageInput, input, { location: 'querystring' });
+  const doc = await getDfmDoc(ctx, caller.accountId, q.dfm_id);
+  requireReportPart(doc, q.part_id);
+  const svg = doc._image_svgs?.[q.part_id];
+  if (q.format === 'svg' && svg !== undefined) {
+    const key = `dfm/${q.dfm_id}/parts/${q.part_id}/image.svg`;
+    if (!(await ctx.store.blobs.exists(key))) await ctx.store.blobs.put(key, Buffer.from(svg, 'utf8'), { contentType: 'image/svg+xml' });
+    return signedDownload(ctx, { k: key, t: 'image/svg+xml', n: `${q.dfm_id}-${q.part_id}.svg` });
   }
+  return designFileUrl(ctx, caller.accountId, doc.design_id, designFileNames.partImage(q.part_id, q.view!, q.format!, q.width!), q.part_id);
+}
+
+export async function getProductionFileUrl(ctx: UseCaseContext, caller: Caller, input: ProductionFileInput): Promise<string> {
+  requireScope(caller, 'dfm');
+  const { dfm_id: dfmId, part_id: partId, kind } = validateInput(ProductionFileInput, input, { location: 'querystring' });
+  const doc = await getDfmDoc(ctx, caller.accountId, dfmId);
+  requireReportPart(doc, partId);
+  const pf = doc.production_files;
+  if (pf.status === 'pending') throw unavailable('production_files_pending', 'Production files are still being generated; retry shortly.', 2);
   const file = doc._files?.[partId]?.[kind];
   if (!file) {
     const why = pf.status === 'ready' ? `part '${partId}' has no ${kind} file` : pf.status === 'failed' ? `production file generation failed (${pf.error?.code ?? 'failed'})` : `production files were not generated (${pf.reason ?? 'skipped'})`;
-    throw new ApiError(404, 'not_found_error', 'file_unavailable', `No ${kind} file: ${why}.`, { param: 'kind' });
+    throw fileUnavailable(`No ${kind} file: ${why}.`, 'kind');
   }
-  return ctx.signer.sign({ k: file.key, t: file.contentType, n: file.name });
+  return signedDownload(ctx, { k: file.key, t: file.contentType, n: file.name });
 }
 
 export const productionFilesJob: JobKindHandlers = {

@@ -1,6 +1,8 @@
 // The engine as the use cases see it. The service composes it from the worker pool (or in-process
 // functions); use cases and routes never load WASM themselves.
-import type { Design, Part, PartInstance, Dimensions, SuggestedProcess } from '@kerf/engine/contract.ts';
+import type { Design, Part, PartInstance, Dimensions, SuggestedProcess } from '@kerf/engine';
+import type { CatalogName } from './links.ts';
+import type { ProductionFileKind } from './schemas.ts';
 
 /** A file the engine made while analyzing, kept as a blob beside the design. */
 export interface EngineFile {
@@ -27,30 +29,9 @@ export interface AnalyzeRequest {
   kFactorByPart?: Record<string, number>;
 }
 
-export type CatalogKind =
-  | 'materials'
-  | 'tube_profiles'
-  | 'finishes'
-  | 'powder_coat_colors'
-  | 'taps'
-  | 'studs'
-  | 'nuts'
-  | 'standoffs';
+export type CatalogKind = CatalogName;
 
 export interface CatalogEntry { id: string; [field: string]: unknown }
-
-export type ProductionFileKind =
-  | 'production_step'
-  | 'production_model'
-  | 'production_flat_step'
-  | 'production_flat_model'
-  | 'production_dxf'
-  | 'production_bend_lines_dxf';
-
-export const PRODUCTION_FILE_KINDS: readonly ProductionFileKind[] = [
-  'production_step', 'production_model', 'production_flat_step',
-  'production_flat_model', 'production_dxf', 'production_bend_lines_dxf',
-];
 
 export type Configuration = Record<string, unknown>;
 

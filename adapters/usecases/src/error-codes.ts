@@ -1,14 +1,14 @@
 // Every error code the service can hand a caller, with what it means and what to do about it: the
 // source of the error reference each error's doc_url points to. test/error-docs.test.ts fails when
 // the source produces a code that is missing here.
-import type { EngineErrorCode } from '@kerf/engine/contract.ts';
-import type { ErrorType } from './errors.ts';
+import type { EngineErrorCode } from '@kerf/engine';
+import type { ErrorKind, ErrorType } from './errors.ts';
 
 export interface ErrorCodeDoc {
   code: string;
   type: ErrorType;
-  /** HTTP statuses of the error responses that carry this code; empty when no error response does (a failed resource's `error.code`, or internal). */
-  status: number[];
+  /** What went wrong, as transports read it; null when no error response carries this code (a failed resource's `error.code`, or internal). */
+  kind: ErrorKind | null;
   retryable: boolean;
   /** What happened. */
   meaning: string;
@@ -21,8 +21,8 @@ type Entry = Omit<ErrorCodeDoc, 'code'>;
 // A failed upload check answers 422 with the engine's code; a failed analysis shows it as the
 // design's error.code.
 const engine = (meaning: string, action: string, retryable = false): Entry => ({
-  type: 'invalid_request_error', status: [422], retryable,
-  meaning: `${meaning} Returned as a 422 when the upload is rejected, or as the error.code of a failed design.`,
+  type: 'invalid_request_error', kind: 'invalid', retryable,
+  meaning: `${meaning} Returned as a validation error (invalid) when the upload is rejected, or as the error.code of a failed design.`,
   action,
 });
 
@@ -38,12 +38,12 @@ const ENGINE_CODES: Record<EngineErrorCode, Entry> = {
   analysis_failed: engine('The analysis could not complete: the engine failed on this file, or it crashed on it repeatedly.',
     'Check the model (or split a large assembly) and upload again; if the file is sound, report it with the request_id.'),
   queue_full: {
-    type: 'api_error', status: [], retryable: true,
+    type: 'api_error', kind: null, retryable: true,
     meaning: 'The engine had too many jobs waiting. Analyses wait and retry on their own, and a request that meets it is answered with service_unavailable, so callers normally never see this code.',
     action: 'Retry later.',
   },
   invalid_configuration: {
-    type: 'invalid_request_error', status: [422], retryable: false,
+    type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The configuration does not fit the design or the catalog: an unknown material, finish or hardware id, a part id not in the design, or a value out of range.',
     action: 'Correct the field named by `param` (catalog ids come from the /v1 catalog lists) and send the request again.',
   },
@@ -53,79 +53,81 @@ const CODES: Record<string, Entry> = {
   ...ENGINE_CODES,
 
   // Authentication
-  missing_api_key: { type: 'authentication_error', status: [401], retryable: false,
+  missing_api_key: { type: 'authentication_error', kind: 'unauthenticated', retryable: false,
     meaning: 'The request carries no API key.', action: 'Send the key as `Authorization: Bearer <key>`.' },
-  invalid_authorization_header: { type: 'authentication_error', status: [401], retryable: false,
+  invalid_authorization_header: { type: 'authentication_error', kind: 'unauthenticated', retryable: false,
     meaning: 'The Authorization header is not of the form `Bearer <key>`.', action: 'Send the key as `Authorization: Bearer <key>`.' },
-  invalid_api_key: { type: 'authentication_error', status: [401], retryable: false,
+  invalid_api_key: { type: 'authentication_error', kind: 'unauthenticated', retryable: false,
     meaning: 'The API key is unknown or has been revoked.', action: 'Use a current key; ask the operator for a new one if yours was revoked.' },
 
   // Malformed requests
-  invalid_json: { type: 'invalid_request_error', status: [400], retryable: false,
+  invalid_json: { type: 'invalid_request_error', kind: 'malformed', retryable: false,
     meaning: 'The body (or the JSON-encoded `request` form field) is empty or not valid JSON.', action: 'Send a valid JSON document.' },
-  invalid_content_length: { type: 'invalid_request_error', status: [400], retryable: false,
+  invalid_content_length: { type: 'invalid_request_error', kind: 'malformed', retryable: false,
     meaning: 'The Content-Length header does not match the body sent.', action: 'Let the HTTP client compute Content-Length.' },
-  invalid_cursor: { type: 'invalid_request_error', status: [400], retryable: false,
+  invalid_cursor: { type: 'invalid_request_error', kind: 'malformed', retryable: false,
     meaning: 'The pagination cursor is not one this list returned, or its entry no longer exists.', action: 'Pass `next_cursor` unchanged, or start again without a cursor.' },
-  invalid_idempotency_key: { type: 'invalid_request_error', status: [400], retryable: false,
+  invalid_idempotency_key: { type: 'invalid_request_error', kind: 'malformed', retryable: false,
     meaning: 'The Idempotency-Key header is not 1-255 printable ASCII characters.', action: 'Use a key such as a UUID.' },
-  invalid_request: { type: 'invalid_request_error', status: [400], retryable: false,
+  invalid_request: { type: 'invalid_request_error', kind: 'malformed', retryable: false,
     meaning: 'The HTTP layer rejected the request (usually 400; other 4xx statuses for other protocol faults).', action: 'Fix the request as the message says.' },
-  route_not_found: { type: 'invalid_request_error', status: [404], retryable: false,
+  route_not_found: { type: 'invalid_request_error', kind: 'not_found', retryable: false,
     meaning: 'No operation exists for this method and path.', action: 'Check the path and method against /v1/openapi.json.' },
-  file_too_large: { type: 'invalid_request_error', status: [413], retryable: false,
+  file_too_large: { type: 'invalid_request_error', kind: 'too_large', retryable: false,
     meaning: 'The uploaded file or the request body exceeds the size limit.', action: 'Upload a smaller file; the operator sets the limit (KERF_MAX_UPLOAD_BYTES).' },
-  unsupported_media_type: { type: 'invalid_request_error', status: [415], retryable: false,
+  unsupported_media_type: { type: 'invalid_request_error', kind: 'unsupported_media', retryable: false,
     meaning: 'The Content-Type is not one this operation accepts.', action: 'Send application/json, or multipart/form-data where the operation takes a file.' },
 
   // Validation
-  parameter_missing: { type: 'invalid_request_error', status: [422], retryable: false,
+  parameter_missing: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'A required parameter, field or file part is missing; `param` names it.', action: 'Add the parameter and send the request again.' },
-  parameter_unknown: { type: 'invalid_request_error', status: [422], retryable: false,
+  parameter_unknown: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The request has a parameter the operation does not define; `param` names it.', action: 'Remove it (check its spelling).' },
-  parameter_invalid: { type: 'invalid_request_error', status: [422], retryable: false,
+  parameter_invalid: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'A parameter has the wrong type or value; `param` names it and `details.issues` lists every problem found.', action: 'Correct the value and send the request again.' },
-  file_empty: { type: 'invalid_request_error', status: [422], retryable: false,
+  file_empty: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The uploaded file has no bytes.', action: 'Upload the STEP file itself.' },
-  design_not_ready: { type: 'invalid_request_error', status: [422], retryable: true,
+  design_not_ready: { type: 'invalid_request_error', kind: 'invalid', retryable: true,
     meaning: 'The design is still being analyzed.', action: "Poll the design's status_url until it is ready, then send the request again." },
-  design_failed: { type: 'invalid_request_error', status: [422], retryable: false,
+  design_failed: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The design failed analysis, so it cannot be checked or quoted; its error.code says why.', action: 'Upload a corrected file and use the new design.' },
-  dfm_design_mismatch: { type: 'invalid_request_error', status: [422], retryable: false,
+  dfm_design_mismatch: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The DFM report given belongs to another design.', action: "Pass the design_id of the DFM report, or a DFM report of this design." },
 
   // Not found and permissions
-  resource_missing: { type: 'not_found_error', status: [404], retryable: false,
+  resource_missing: { type: 'not_found_error', kind: 'not_found', retryable: false,
     meaning: 'No resource with that id exists for this account; `param` names the id.', action: 'Check the id; resources of other accounts are not visible.' },
-  file_unavailable: { type: 'not_found_error', status: [404], retryable: false,
+  file_unavailable: { type: 'not_found_error', kind: 'not_found', retryable: false,
     meaning: 'The file asked for does not exist for this resource: a part without a flat pattern, a file kind that does not apply, or a stored file that is gone.', action: 'Read the message; ask for a file kind that applies to the part, or upload the design again.' },
-  link_expired: { type: 'permission_error', status: [403], retryable: false,
+  insufficient_scope: { type: 'permission_error', kind: 'forbidden', retryable: false,
+    meaning: 'The credential (an OAuth token) was not granted the scope this operation needs; `details.required_scope` names it.', action: 'Reconnect and grant the scope, or use a credential that has it.' },
+  link_expired: { type: 'permission_error', kind: 'forbidden', retryable: false,
     meaning: 'The signed download link has expired.', action: 'Request the file again through the API for a fresh link.' },
-  invalid_signature: { type: 'permission_error', status: [403], retryable: false,
+  invalid_signature: { type: 'permission_error', kind: 'forbidden', retryable: false,
     meaning: 'The signed download link was altered or was not issued by this service.', action: 'Use the link exactly as the API returned it, or request a fresh one.' },
 
   // Conflicts
-  idempotency_key_reused: { type: 'idempotency_error', status: [409], retryable: false,
+  idempotency_key_reused: { type: 'idempotency_error', kind: 'conflict', retryable: false,
     meaning: 'The Idempotency-Key was already used with a different request.', action: 'Use a new key for a new request; reuse a key only to retry the identical request.' },
-  idempotency_key_in_use: { type: 'idempotency_error', status: [409], retryable: true,
+  idempotency_key_in_use: { type: 'idempotency_error', kind: 'conflict', retryable: true,
     meaning: 'The first request with this Idempotency-Key is still running.', action: 'Wait for Retry-After and retry with the same key to get its response.' },
-  review_link_expired: { type: 'invalid_request_error', status: [409], retryable: false,
+  review_link_expired: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
     meaning: 'The review link has expired; its configuration can no longer be saved.', action: 'Ask for a new review link.' },
-  review_link_changed: { type: 'invalid_request_error', status: [409], retryable: true,
+  review_link_changed: { type: 'invalid_request_error', kind: 'conflict', retryable: true,
     meaning: 'Someone else saved the review configuration meanwhile.', action: 'Reload the review page and make the change again.' },
 
   // Limits and the service itself
-  rate_limit_exceeded: { type: 'rate_limit_error', status: [429], retryable: true,
+  rate_limit_exceeded: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
     meaning: 'Too many requests for this API key (or address) in the current window.', action: 'Wait for Retry-After, then retry; spread requests out.' },
-  internal_error: { type: 'api_error', status: [500], retryable: true,
+  internal_error: { type: 'api_error', kind: 'internal', retryable: true,
     meaning: 'An unexpected failure in the service.', action: 'Retry with the same Idempotency-Key; report the request_id if it persists.' },
-  engine_unavailable: { type: 'api_error', status: [503], retryable: true,
+  engine_unavailable: { type: 'api_error', kind: 'unavailable', retryable: true,
     meaning: 'The engine cannot do this work right now, or this build lacks the module for it.', action: 'Wait for Retry-After and retry.' },
-  service_unavailable: { type: 'api_error', status: [503], retryable: true,
+  service_unavailable: { type: 'api_error', kind: 'unavailable', retryable: true,
     meaning: 'The analysis queue is full.', action: 'Wait for Retry-After and retry.' },
-  production_files_pending: { type: 'api_error', status: [503], retryable: true,
+  production_files_pending: { type: 'api_error', kind: 'unavailable', retryable: true,
     meaning: 'The production files of this DFM report are still being generated.', action: 'Wait for Retry-After and retry.' },
-  source_missing: { type: 'api_error', status: [], retryable: false,
+  source_missing: { type: 'api_error', kind: null, retryable: false,
     meaning: "The uploaded file was no longer stored when its analysis ran; appears as a failed design's error.code.", action: 'Upload the file again.' },
 };
 

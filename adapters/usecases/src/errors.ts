@@ -1,5 +1,6 @@
-// Errors a use case can end in, already classified the way every adapter reports them
-// (contract.md "Errors"): REST maps them to the envelope, MCP to tool errors, the CLI to exit codes.
+// Errors a use case can end in, classified without any transport in mind (contract.md "Errors"):
+// `type` is the contract's category, `kind` says what went wrong. REST maps the kind to an HTTP
+// status, MCP to a tool error, the CLI to an exit code, the web site to a message.
 
 export type ErrorType =
   | 'invalid_request_error'
@@ -11,41 +12,70 @@ export type ErrorType =
   | 'payment_error'
   | 'api_error';
 
-export interface ApiErrorOptions {
+export type ErrorKind =
+  /** the request cannot be read at all (bad JSON, a cursor we never issued) */
+  | 'malformed'
+  /** the request was read and a field is wrong (`param` names it) */
+  | 'invalid'
+  /** no credential, or one we do not know */
+  | 'unauthenticated'
+  /** the credential may not do this */
+  | 'forbidden'
+  | 'not_found'
+  /** the resource is in a state that refuses this (expired, changed meanwhile, key reused) */
+  | 'conflict'
+  | 'too_large'
+  | 'unsupported_media'
+  | 'payment_required'
+  | 'rate_limited'
+  /** a dependency cannot do it now; retry later */
+  | 'unavailable'
+  | 'internal';
+
+export interface UseCaseErrorOptions {
   param?: string | null;
   details?: Record<string, unknown> | null;
   retryable?: boolean;
-  /** extra response headers, e.g. Retry-After */
-  headers?: Record<string, string>;
+  /** when a retry may succeed, seconds */
+  retryAfterSeconds?: number;
 }
 
-export class ApiError extends Error {
-  readonly status: number;
+export class UseCaseError extends Error {
+  readonly kind: ErrorKind;
   readonly type: ErrorType;
   readonly code: string;
   readonly param: string | null;
   readonly details: Record<string, unknown> | null;
   readonly retryable: boolean;
-  readonly headers: Record<string, string>;
+  readonly retryAfterSeconds: number | null;
 
-  constructor(status: number, type: ErrorType, code: string, message: string, options: ApiErrorOptions = {}) {
+  constructor(kind: ErrorKind, type: ErrorType, code: string, message: string, options: UseCaseErrorOptions = {}) {
     super(message);
-    this.name = 'ApiError';
-    this.status = status;
+    this.name = 'UseCaseError';
+    this.kind = kind;
     this.type = type;
     this.code = code;
     this.param = options.param ?? null;
     this.details = options.details ?? null;
-    this.retryable = options.retryable ?? (status >= 500 || status === 429);
-    this.headers = options.headers ?? {};
+    this.retryable = options.retryable ?? (kind === 'unavailable' || kind === 'internal' || kind === 'rate_limited');
+    this.retryAfterSeconds = options.retryAfterSeconds ?? null;
   }
 }
 
-export const notFound = (what: string, id: string, param: string | null = null): ApiError =>
-  new ApiError(404, 'not_found_error', 'resource_missing', `No ${what} with id '${id}'.`, { param });
+export const notFound = (what: string, id: string, param: string | null = null): UseCaseError =>
+  new UseCaseError('not_found', 'not_found_error', 'resource_missing', `No ${what} with id '${id}'.`, { param });
 
-export const invalid = (code: string, message: string, param: string | null = null, details: Record<string, unknown> | null = null): ApiError =>
-  new ApiError(422, 'invalid_request_error', code, message, { param, details });
+export const invalid = (code: string, message: string, param: string | null = null, details: Record<string, unknown> | null = null): UseCaseError =>
+  new UseCaseError('invalid', 'invalid_request_error', code, message, { param, details });
 
-export const malformed = (code: string, message: string, param: string | null = null): ApiError =>
-  new ApiError(400, 'invalid_request_error', code, message, { param });
+export const malformed = (code: string, message: string, param: string | null = null): UseCaseError =>
+  new UseCaseError('malformed', 'invalid_request_error', code, message, { param });
+
+export const unavailable = (code: string, message: string, retryAfterSeconds: number): UseCaseError =>
+  new UseCaseError('unavailable', 'api_error', code, message, { retryable: true, retryAfterSeconds });
+
+export const fileUnavailable = (message: string, param: string | null = null): UseCaseError =>
+  new UseCaseError('not_found', 'not_found_error', 'file_unavailable', message, { param });
+
+export const internalError = (): UseCaseError =>
+  new UseCaseError('internal', 'api_error', 'internal_error', 'An unexpected error occurred; it is safe to retry with the same Idempotency-Key.', { retryable: true });

@@ -1,12 +1,15 @@
 // Design and part files behind the 307 redirects: a file the analysis kept, else one the engine makes
 // on demand from the stored source (then kept), handed out as a short-lived signed URL.
+import { requireScope, type Caller } from './caller.ts';
 import type { UseCaseContext } from './context.ts';
 import { fileKey, requireReadyDesign, type DesignRow } from './designs.ts';
-import { ApiError, notFound } from './errors.ts';
+import { UseCaseError, fileUnavailable, notFound } from './errors.ts';
+import { DesignImageInput, DesignInput, DownloadInput, IMAGE_VIEWS, PartImageInput, PartModelInput, PartStepInput } from './schemas.ts';
+import { validateInput } from './validation.ts';
 
 export type PartModelView = 'formed' | 'flat';
 export type PartStepView = 'source' | 'normalized' | 'flat';
-export type ImageView = 'iso' | 'top' | 'bottom' | 'front' | 'back' | 'left' | 'right' | 'flat';
+export type ImageView = (typeof IMAGE_VIEWS)[number];
 export type ImageFormat = 'svg' | 'png';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -31,38 +34,75 @@ function downloadName(row: DesignRow, name: string): string {
   return `${stem}-${name.replace(/\//g, '-')}`;
 }
 
+/** The design's model (GLB), as a short-lived download URL. */
+export async function getDesignModelUrl(ctx: UseCaseContext, caller: Caller, input: DesignInput): Promise<string> {
+  requireScope(caller, 'designs');
+  const { design_id } = validateInput(DesignInput, input, { location: 'params' });
+  return designFileUrl(ctx, caller.accountId, design_id, designFileNames.model());
+}
+
+export async function getDesignImageUrl(ctx: UseCaseContext, caller: Caller, input: DesignImageInput): Promise<string> {
+  requireScope(caller, 'designs');
+  const q = validateInput(DesignImageInput, input, { location: 'querystring' });
+  return designFileUrl(ctx, caller.accountId, q.design_id, designFileNames.image(q.view!, q.format!, q.width!));
+}
+
+export async function getPartModelUrl(ctx: UseCaseContext, caller: Caller, input: PartModelInput): Promise<string> {
+  requireScope(caller, 'designs');
+  const q = validateInput(PartModelInput, input, { location: 'querystring' });
+  return designFileUrl(ctx, caller.accountId, q.design_id, designFileNames.partModel(q.part_id, q.view!), q.part_id);
+}
+
+export async function getPartStepUrl(ctx: UseCaseContext, caller: Caller, input: PartStepInput): Promise<string> {
+  requireScope(caller, 'designs');
+  const q = validateInput(PartStepInput, input, { location: 'querystring' });
+  return designFileUrl(ctx, caller.accountId, q.design_id, designFileNames.partStep(q.part_id, q.view!), q.part_id);
+}
+
+export async function getPartImageUrl(ctx: UseCaseContext, caller: Caller, input: PartImageInput): Promise<string> {
+  requireScope(caller, 'designs');
+  const q = validateInput(PartImageInput, input, { location: 'querystring' });
+  return designFileUrl(ctx, caller.accountId, q.design_id, designFileNames.partImage(q.part_id, q.view!, q.format!, q.width!), q.part_id);
+}
+
 /** Signed URL of a design file, made and kept on first request. */
 export async function designFileUrl(ctx: UseCaseContext, accountId: string, designId: string, name: string, partId?: string): Promise<string> {
   const { row, design } = await requireReadyDesign(ctx, accountId, designId, 'design_id');
   if (partId !== undefined && !design.parts.some((p) => p.id === partId)) throw notFound('part', partId, 'part_id');
   const part = partId ? design.parts.find((p) => p.id === partId)! : null;
   if (part && /\/flat\.(glb|step)$/.test(name) && !part.flat_pattern && !part.tube) {
-    throw new ApiError(404, 'not_found_error', 'file_unavailable', `Part '${part.id}' has no flat pattern (${part.unsupported_reason ?? 'not unfolded'}).`, { param: 'view' });
+    throw fileUnavailable(`Part '${part.id}' has no flat pattern (${part.unsupported_reason ?? 'not unfolded'}).`, 'view');
   }
   let key = row.result?.fileKeys?.[name] ?? fileKey(designId, name);
   let contentType = contentTypeOf(name);
   if (!(await ctx.store.blobs.exists(key))) {
     const source = await ctx.store.blobs.get(row.sourceBlobKey);
-    if (!source) throw new ApiError(404, 'not_found_error', 'file_unavailable', 'The uploaded file is no longer stored.');
+    if (!source) throw fileUnavailable('The uploaded file is no longer stored.');
     // A single-part upload is its own source STEP.
     if (part && name.endsWith('/source.step') && design.parts.length === 1 && design.part_instances.length <= 1) {
       key = row.sourceBlobKey;
     } else {
       const file = await ctx.engine.designFile({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), name });
-      if (!file) throw new ApiError(404, 'not_found_error', 'file_unavailable', `The file '${name}' is not available for this design.`);
+      if (!file) throw fileUnavailable(`The file '${name}' is not available for this design.`);
       contentType = file.contentType;
       await ctx.store.blobs.put(key, file.bytes, { contentType });
     }
   }
-  return ctx.signer.sign({ k: key, t: contentType, n: downloadName(row, name) });
+  return signedDownload(ctx, { k: key, t: contentType, n: downloadName(row, name) });
 }
 
-/** The bytes behind a signed URL token. */
-export async function openDownload(ctx: UseCaseContext, token: string): Promise<{ body: Buffer; contentType: string; fileName: string }> {
+/** A short-lived URL for a stored blob: what every file operation answers with. */
+export function signedDownload(ctx: UseCaseContext, grant: { k: string; t: string; n: string }): string {
+  return ctx.links.download(ctx.signer.sign(grant));
+}
+
+/** The bytes behind a signed download token; the token is the credential (no caller). */
+export async function openDownload(ctx: UseCaseContext, input: DownloadInput): Promise<{ body: Buffer; contentType: string; fileName: string }> {
+  const { token } = validateInput(DownloadInput, input, { location: 'params' });
   const grant = ctx.signer.verify(token);
-  if (grant === 'expired') throw new ApiError(403, 'permission_error', 'link_expired', 'This download link has expired; request the file again for a fresh link.');
-  if (grant === 'invalid') throw new ApiError(403, 'permission_error', 'invalid_signature', 'This download link is not valid.');
+  if (grant === 'expired') throw new UseCaseError('forbidden', 'permission_error', 'link_expired', 'This download link has expired; request the file again for a fresh link.');
+  if (grant === 'invalid') throw new UseCaseError('forbidden', 'permission_error', 'invalid_signature', 'This download link is not valid.');
   const body = await ctx.store.blobs.get(grant.k);
-  if (!body) throw new ApiError(404, 'not_found_error', 'file_unavailable', 'The file behind this link no longer exists.');
+  if (!body) throw fileUnavailable('The file behind this link no longer exists.');
   return { body, contentType: grant.t, fileName: grant.n };
 }

@@ -1,22 +1,34 @@
-// @kerf/usecases: what REST, MCP and the CLI do, once.
-export * from './errors.ts';
-export * from './context.ts';
-export * from './engine-api.ts';
-export * from './signed-urls.ts';
-export * from './designs.ts';
-export * from './catalogs.ts';
-export * from './files.ts';
-export * from './dfm.ts';
-export * from './quotes.ts';
-export * from './review-links.ts';
-export * from './material-flats.ts';
-export * from './jobs.ts';
-export { analysisJob, FILE_QUOTE_JOB } from './analysis-job.ts';
+// @kerf/usecases: every operation a user can do, once. Each use case takes a Caller and an input
+// checked against its schema (./schemas.ts); REST, the web site, MCP and the CLI only translate.
 import type { JobKindHandlers } from './jobs.ts';
 import { analysisJob, FILE_QUOTE_JOB } from './analysis-job.ts';
 import { ANALYZE_JOB } from './designs.ts';
 import { PRODUCTION_FILES_JOB, productionFilesJob } from './dfm.ts';
 import { fileQuoteJob } from './quotes.ts';
+
+// the ports the service plugs in, and what runs against them
+export type { EngineContext, UseCaseContext, Logger } from './context.ts';
+export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration as EngineConfiguration, DfmOutcome, QuoteOutcome, ProductionFilesPart } from './engine-api.ts';
+export type { Links, CatalogName } from './links.ts';
+export { UrlSigner, loadSigningSecret, SIGNED_URL_TTL_MS, type DownloadGrant } from './signed-urls.ts';
+export { newId } from './ids.ts';
+export { JobWorker, type JobWorkerOptions, type JobKindHandlers, type FinalFailure } from './jobs.ts';
+
+// callers, errors, input schemas
+export { SCOPES, authenticate, apiKeyCaller, localCaller, requireScope, type Caller, type CallerVia, type Scope } from './caller.ts';
+export { UseCaseError, internalError, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from './errors.ts';
+export { ERROR_CODES, type ErrorCodeDoc } from './error-codes.ts';
+export { validateInput, validationError, makeAjv, type ValidationIssue } from './validation.ts';
+export * as schemas from './schemas.ts';
+
+// the use cases
+export { analyzeDesign, getDesign, waitForDesign, MAX_WAIT_SECONDS, type AnalyzeInput } from './designs.ts';
+export { getDesignModelUrl, getDesignImageUrl, getPartModelUrl, getPartStepUrl, getPartImageUrl, openDownload, contentTypeOf, designFileNames } from './files.ts';
+export { createDfmReport, getDfmReport, getDfmPartImageUrl, getProductionFileUrl } from './dfm.ts';
+export { createQuote, createFileQuote, getQuote, waitForQuote, type FileQuoteInput } from './quotes.ts';
+export { createReviewLink, getReviewLink, getReviewPage, saveReviewConfiguration, type ReviewPage } from './review-links.ts';
+export { listCatalog, getHardwareModelUrl, type ListEnvelope } from './catalogs.ts';
+export { checkFile, quoteFile, type CheckFileInput, type QuoteFileInput } from './file-checks.ts';
 
 /** Every job kind the service runs, by kind. */
 export const JOB_HANDLERS: Record<string, JobKindHandlers> = {

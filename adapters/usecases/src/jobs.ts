@@ -4,7 +4,7 @@
 // when their leases end.
 import { randomBytes } from 'node:crypto';
 import type { Job } from '@kerf/store';
-import { EngineError } from '@kerf/engine/contract.ts';
+import { EngineError } from '@kerf/engine';
 import type { UseCaseContext } from './context.ts';
 
 export type JobHandler = (ctx: UseCaseContext, job: Job) => Promise<void>;

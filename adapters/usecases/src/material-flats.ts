@@ -4,11 +4,11 @@
 // engine re-analyzes the stored source with those K values. The result is kept per (design, K map)
 // in the store, so each distinct configuration costs one analysis, in the worker pool.
 import { createHash } from 'node:crypto';
-import { EngineError, type Design } from '@kerf/engine/contract.ts';
+import { EngineError, type Design } from '@kerf/engine';
 import type { UseCaseContext } from './context.ts';
 import { toPublicDesign, type DesignResult, type DesignRow } from './designs.ts';
 import type { AnalysisOutput, Configuration } from './engine-api.ts';
-import { ApiError } from './errors.ts';
+import { fileUnavailable, unavailable } from './errors.ts';
 
 export interface ConfiguredDesign {
   design: Design;
@@ -56,7 +56,7 @@ export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow
     analysis = JSON.parse(cached.toString('utf8')) as CachedAnalysis;
   } else {
     const source = await ctx.store.blobs.get(row.sourceBlobKey);
-    if (!source) throw new ApiError(404, 'not_found_error', 'file_unavailable', 'The uploaded file is no longer stored; its flat cannot be recomputed for the configured material.', { param: 'design_id' });
+    if (!source) throw fileUnavailable('The uploaded file is no longer stored; its flat cannot be recomputed for the configured material.', 'design_id');
     let output: AnalysisOutput;
     try {
       output = await ctx.engine.analyze(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), { fileName: row.name, kFactorByPart });
@@ -64,7 +64,7 @@ export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow
       // The file analyzed once already: a failure now is the engine's state (busy, out of time), not the file's.
       if (err instanceof EngineError && err.code !== 'invalid_configuration') {
         ctx.log.warn({ design_id: row.id, code: err.code, err }, 'material K re-analysis failed');
-        throw new ApiError(503, 'api_error', 'engine_unavailable', `The flat for the configured material could not be computed now (${err.code}); retry later.`, { retryable: true, headers: { 'retry-after': '10' } });
+        throw unavailable('engine_unavailable', `The flat for the configured material could not be computed now (${err.code}); retry later.`, 10);
       }
       throw err;
     }

@@ -1,32 +1,23 @@
 // Quotes: DFM + price for each item. JSON quotes answer at once; a file quote (multipart) first
 // analyzes the upload and finishes in a job once the design is settled.
 import type { Job } from '@kerf/store';
-import type { Design } from '@kerf/engine/contract.ts';
-import type { UseCaseContext } from './context.ts';
+import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
+import { requireScope, type Caller } from './caller.ts';
+import type { EngineContext, UseCaseContext } from './context.ts';
 import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign } from './designs.ts';
 import { storeDfmReport } from './dfm.ts';
-import { EngineError } from '@kerf/engine/contract.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
-import type { Configuration } from './engine-api.ts';
+import type { QuoteOutcome } from './engine-api.ts';
 import { invalid, notFound } from './errors.ts';
-import { newId } from './ids.ts';
-import { withFlatsUsed } from '@kerf/engine/dfm/flats-used.ts';
 import { designForConfiguration, kMapKey } from './material-flats.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { FILE_QUOTE_JOB } from './analysis-job.ts';
+import { presentQuote } from './present.ts';
+import { FileQuoteRequest, QuoteInput, QuoteRequest, type QuoteItemRequest } from './schemas.ts';
+import { validateInput } from './validation.ts';
 
 export const QUOTE_VALIDITY_DAYS = 30;
 const WAIT_POLL_MS = 100;
-
-export interface QuoteItemRequest {
-  design_id: string;
-  quantity: number;
-  configuration?: Configuration;
-  client_reference_id?: string;
-  quantity_options?: number[];
-}
-export interface QuoteRequest { items: QuoteItemRequest[]; ship_to?: Record<string, unknown> }
-export type FileQuoteRequest = Omit<QuoteItemRequest, 'design_id'> & { ship_to?: Record<string, unknown> };
 
 type QuoteStatus = 'processing' | 'requires_input' | 'ready' | 'blocked' | 'expired' | 'failed';
 
@@ -38,12 +29,10 @@ export interface QuoteDoc extends Doc {
   _design_id?: string;
 }
 
-export function quoteUrl(ctx: UseCaseContext, id: string): string { return `${ctx.baseUrl}/v1/quotes/${id}`; }
-
 function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus): QuoteDoc {
   const now = ctx.now();
   return {
-    id, object: 'quote', status, status_url: quoteUrl(ctx, id), currency: 'usd',
+    id, object: 'quote', status, status_url: ctx.links.quote(id), currency: 'usd',
     amount_subtotal_cents: null, amount_shipping_cents: null, amount_tax_cents: null, amount_total_cents: null,
     items: [], requirements: [], fulfillment: null, manufacturing_warnings: [],
     production_files: { review_warning: null }, error: null,
@@ -72,36 +61,55 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     }
     itemRequests.push(key === item.design_id ? item : { ...item, design_id: key });
   }
-  const dfmIds = req.items.map(() => newId('dfm'));
-  let priced;
+  const priced = await engineQuote(ctx, id, { ...req, items: itemRequests }, designs);
+  const shown = presentQuote(ctx.links, priced);
+  const items = [];
+  for (let i = 0; i < priced.items.length; i++) {
+    const item = priced.items[i];
+    const used = designs[itemRequests[i]?.design_id ?? item.design_id];
+    const dfm = used ? withFlatsUsed(item.dfm, used) : item.dfm;
+    items.push({ ...shown.items[i], dfm: await storeDfmReport(ctx, accountId, dfm) });
+  }
+  return { ...shown, id, object: 'quote', status: priced.status, items, error: null };
+}
+
+/** The engine's DFM and price of a request whose designs are at hand; a refused configuration names its field. */
+export async function engineQuote(ctx: EngineContext, id: string, req: QuoteRequest, designs: Record<string, Design>): Promise<QuoteOutcome> {
+  const dfmIds = req.items.map(() => ctx.newId('dfm'));
   try {
-    priced = await ctx.engine.quote({ ...req, items: itemRequests }, designs, { id, now: ctx.now().toISOString(), dfmId: (i) => dfmIds[i] });
+    return await ctx.engine.quote(req, designs, { id, now: ctx.now().toISOString(), dfmId: (i) => dfmIds[i] });
   } catch (err) {
     if (err instanceof EngineError && err.code === 'invalid_configuration') {
       throw invalid('invalid_configuration', err.message, (err as EngineError & { param?: string }).param ?? 'items');
     }
     throw err;
   }
-  const items = [];
-  for (let i = 0; i < priced.items.length; i++) {
-    const item = priced.items[i];
-    const used = designs[itemRequests[i]?.design_id ?? item.design_id];
-    const dfm = used ? withFlatsUsed(item.dfm, used) : item.dfm;
-    items.push({ ...item, dfm: await storeDfmReport(ctx, accountId, dfm) });
-  }
-  return { ...priced, id, object: 'quote', status: priced.status, status_url: quoteUrl(ctx, id), items, error: null };
 }
 
-export async function createQuote(ctx: UseCaseContext, accountId: string, req: QuoteRequest): Promise<QuoteDoc> {
-  const id = newId('quo');
-  const doc = await priceQuote(ctx, accountId, id, req);
-  await collection(ctx, 'quotes').create(accountId, doc, { id });
+/** POST /v1/quotes (JSON): every item's DFM report and price, at once. */
+export async function createQuote(ctx: UseCaseContext, caller: Caller, input: QuoteRequest): Promise<QuoteDoc> {
+  requireScope(caller, 'quotes');
+  const req = validateInput(QuoteRequest, input);
+  const id = ctx.newId('quo');
+  const doc = await priceQuote(ctx, caller.accountId, id, req);
+  await collection(ctx, 'quotes').create(caller.accountId, doc, { id });
   return publicView(doc);
 }
 
-/** The multipart form: store and analyze the file; the quote finishes when the design does. */
-export async function createFileQuote(ctx: UseCaseContext, accountId: string, file: { fileName: string; bytes: Uint8Array }, req: FileQuoteRequest): Promise<QuoteDoc> {
-  const id = newId('quo');
+export interface FileQuoteInput {
+  file_name: string;
+  bytes: Uint8Array;
+  /** the quote request without design_id (FileQuoteRequest), as the transport received it */
+  request: unknown;
+}
+
+/** POST /v1/quotes (file form): store and analyze the file; the quote finishes when the design does. */
+export async function createFileQuote(ctx: UseCaseContext, caller: Caller, input: FileQuoteInput): Promise<QuoteDoc> {
+  requireScope(caller, 'quotes');
+  const req = validateInput(FileQuoteRequest, input.request, { prefix: 'request' });
+  const accountId = caller.accountId;
+  const file = { fileName: input.file_name, bytes: input.bytes };
+  const id = ctx.newId('quo');
   const design = await submitDesign(ctx, { accountId, fileName: file.fileName, bytes: file.bytes, fileQuoteId: id });
   const doc: QuoteDoc = {
     ...emptyQuote(ctx, id, 'processing'),
@@ -122,7 +130,13 @@ async function enqueueFileQuote(ctx: UseCaseContext, accountId: string, quoteId:
 }
 
 
-export async function getQuote(ctx: UseCaseContext, accountId: string, id: string): Promise<QuoteDoc> {
+export async function getQuote(ctx: UseCaseContext, caller: Caller, input: QuoteInput): Promise<QuoteDoc> {
+  requireScope(caller, 'quotes');
+  const { quote_id } = validateInput(QuoteInput, input, { location: 'params' });
+  return readQuote(ctx, caller.accountId, quote_id);
+}
+
+async function readQuote(ctx: UseCaseContext, accountId: string, id: string): Promise<QuoteDoc> {
   const rec = await collection(ctx, 'quotes').get(accountId, id);
   if (!rec) throw notFound('quote', id, 'quote_id');
   const doc = rec.data as QuoteDoc;
@@ -138,16 +152,18 @@ export async function getQuote(ctx: UseCaseContext, accountId: string, id: strin
   return publicView(doc);
 }
 
-export async function waitForQuote(ctx: UseCaseContext, accountId: string, id: string, seconds: number): Promise<QuoteDoc> {
-  const deadline = Date.now() + seconds * 1000;
+/** Polls until the quote leaves `processing`, or the window closes; returns the latest view. */
+export async function waitForQuote(ctx: UseCaseContext, caller: Caller, input: QuoteInput & { wait_seconds: number }): Promise<QuoteDoc> {
+  requireScope(caller, 'quotes');
+  const deadline = Date.now() + input.wait_seconds * 1000;
   for (;;) {
-    const q = await getQuote(ctx, accountId, id);
+    const q = await readQuote(ctx, caller.accountId, input.quote_id);
     if (q.status !== 'processing' || Date.now() >= deadline || ctx.shutdown?.aborted) return q;
     await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
   }
 }
 
-function multiPartQuote(ctx: UseCaseContext, doc: QuoteDoc, design: Design): QuoteDoc {
+function multiPartQuote(doc: QuoteDoc, design: Design): QuoteDoc {
   const requirement = {
     code: 'assembly_configuration_required',
     message: `The file holds ${design.parts.length} unique parts; quote design '${design.id}' with a configuration that lists every part (POST /v1/quotes with JSON items).`,
@@ -177,7 +193,7 @@ export const fileQuoteJob: JobKindHandlers = {
     } else {
       const design = toPublicDesign(ctx, row);
       if (design.parts.length > 1) {
-        next = multiPartQuote(ctx, doc, design);
+        next = multiPartQuote(doc, design);
       } else {
         const { ship_to, ...item } = doc._file_request;
         const priced = await priceQuote(ctx, job.accountId, doc.id, { items: [{ ...item, design_id: design.id }], ship_to });

@@ -2,25 +2,27 @@
 // agent reads it back before continuing (interface.md 4.1).
 import type { UseCaseContext } from './context.ts';
 import { isStoreError, type DocumentRecord } from '@kerf/store';
-import type { Design } from '@kerf/engine/contract.ts';
+import type { Design } from '@kerf/engine';
+import { requireScope, type Caller } from './caller.ts';
 import { requireReadyDesign, toPublicDesign, type DesignResult } from './designs.ts';
 import { computeDfm, getDfmDoc } from './dfm.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
-import type { Configuration } from './engine-api.ts';
-import { ApiError, invalid, notFound } from './errors.ts';
-import { newId } from './ids.ts';
+import { UseCaseError, invalid, notFound } from './errors.ts';
+import { ReviewLinkInput, ReviewLinkRequest, SaveReviewInput } from './schemas.ts';
+import { validateInput } from './validation.ts';
 
 export const REVIEW_LINK_DAYS = 30;
 
-export interface ReviewLinkRequest { design_id: string; configuration?: Configuration; dfm_id?: string }
-
-export async function createReviewLink(ctx: UseCaseContext, accountId: string, req: ReviewLinkRequest, websiteUrl = ctx.baseUrl): Promise<Doc> {
+export async function createReviewLink(ctx: UseCaseContext, caller: Caller, input: ReviewLinkRequest): Promise<Doc> {
+  requireScope(caller, 'designs');
+  const req = validateInput(ReviewLinkRequest, input);
+  const accountId = caller.accountId;
   await requireReadyDesign(ctx, accountId, req.design_id, 'design_id');
   if (req.dfm_id) {
     const dfm = await getDfmDoc(ctx, accountId, req.dfm_id).catch(() => { throw notFound('DFM report', req.dfm_id!, 'dfm_id'); });
     if (dfm.design_id !== req.design_id) throw invalid('dfm_design_mismatch', `DFM report '${req.dfm_id}' belongs to design '${dfm.design_id}', not '${req.design_id}'.`, 'dfm_id');
   }
-  const id = newId('rvl');
+  const id = ctx.newId('rvl');
   const now = ctx.now();
   const doc: Doc = {
     id,
@@ -28,7 +30,7 @@ export async function createReviewLink(ctx: UseCaseContext, accountId: string, r
     status: 'open',
     design_id: req.design_id,
     dfm_id: req.dfm_id ?? null,
-    review_url: `${websiteUrl}/review/${id}`,
+    review_url: ctx.links.reviewPage(id),
     configuration: req.configuration ?? {},
     configuration_updated_at: now.toISOString(),
     created_at: now.toISOString(),
@@ -38,8 +40,10 @@ export async function createReviewLink(ctx: UseCaseContext, accountId: string, r
   return publicView(doc);
 }
 
-export async function getReviewLink(ctx: UseCaseContext, accountId: string, id: string): Promise<Doc> {
-  const rec = await collection(ctx, 'review_links').get(accountId, id);
+export async function getReviewLink(ctx: UseCaseContext, caller: Caller, input: ReviewLinkInput): Promise<Doc> {
+  requireScope(caller, 'designs');
+  const { review_link_id: id } = validateInput(ReviewLinkInput, input, { location: 'params' });
+  const rec = await collection(ctx, 'review_links').get(caller.accountId, id);
   if (!rec) throw notFound('review link', id, 'review_link_id');
   const doc = rec.data;
   if (doc.status === 'open' && typeof doc.expires_at === 'string' && doc.expires_at < ctx.now().toISOString()) return publicView({ ...doc, status: 'expired' });
@@ -57,7 +61,9 @@ async function openLink(ctx: UseCaseContext, id: string): Promise<{ rec: Documen
   return { rec, expired };
 }
 
-export async function getReviewPage(ctx: UseCaseContext, id: string): Promise<ReviewPage> {
+/** The page behind review_url; the link's id is the credential (no caller). */
+export async function getReviewPage(ctx: UseCaseContext, input: ReviewLinkInput): Promise<ReviewPage> {
+  const { review_link_id: id } = validateInput(ReviewLinkInput, input, { location: 'params' });
   const { rec, expired } = await openLink(ctx, id);
   const row = await ctx.store.designs.get<DesignResult>(rec.accountId, String(rec.data.design_id));
   return {
@@ -68,18 +74,19 @@ export async function getReviewPage(ctx: UseCaseContext, id: string): Promise<Re
 }
 
 /** A person's edit on the review page: checked by the engine like any configuration, then kept. */
-export async function saveReviewConfiguration(ctx: UseCaseContext, id: string, configuration: Configuration): Promise<Doc> {
+export async function saveReviewConfiguration(ctx: UseCaseContext, input: SaveReviewInput): Promise<Doc> {
+  const { review_link_id: id, configuration } = validateInput(SaveReviewInput, input);
   const { rec, expired } = await openLink(ctx, id);
-  if (expired) throw new ApiError(409, 'invalid_request_error', 'review_link_expired', 'This review link has expired; ask for a new one.');
+  if (expired) throw new UseCaseError('conflict', 'invalid_request_error', 'review_link_expired', 'This review link has expired; ask for a new one.');
   const { design } = await requireReadyDesign(ctx, rec.accountId, String(rec.data.design_id), 'design_id');
-  const report = await computeDfm(ctx, design, configuration, { id: newId('dfm'), generateProductionFiles: false });
+  const report = await computeDfm(ctx, design, configuration, { id: ctx.newId('dfm'), generateProductionFiles: false });
   const now = ctx.now().toISOString();
   const next: Doc = { ...rec.data, status: 'saved', configuration: report.configuration, configuration_updated_at: now };
   try {
     const updated = await collection(ctx, 'review_links').update(rec.accountId, id, next, { expectedVersion: rec.version });
     return publicView(updated!.data);
   } catch (err) {
-    if (isStoreError(err, 'conflict')) throw new ApiError(409, 'invalid_request_error', 'review_link_changed', 'The configuration was changed by someone else meanwhile; reload the page.', { retryable: true });
+    if (isStoreError(err, 'conflict')) throw new UseCaseError('conflict', 'invalid_request_error', 'review_link_changed', 'The configuration was changed by someone else meanwhile; reload the page.', { retryable: true });
     throw err;
   }
 }

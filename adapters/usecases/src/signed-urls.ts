@@ -1,10 +1,10 @@
-// Short-lived download links the service itself serves (the 307 targets): the token names a blob and
-// how to send it, signed with HMAC-SHA256 under a server secret shared by every process on a store.
+// Short-lived download tokens (behind the 307 targets): the token names a blob and how to send it,
+// signed with HMAC-SHA256 under a server secret shared by every process on a store. Where a token is
+// redeemed is the transport's (Links.download).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isStoreError, type Store } from '@kerf/store';
 
 export const SIGNED_URL_TTL_MS = 15 * 60 * 1000;
-export const DOWNLOAD_PATH = '/v1/downloads';
 
 export interface DownloadGrant {
   /** blob key */
@@ -18,11 +18,11 @@ export interface DownloadGrant {
 }
 
 export class UrlSigner {
-  constructor(private readonly secret: Buffer, private readonly baseUrl: string, private readonly now: () => Date = () => new Date()) {}
+  constructor(private readonly secret: Buffer, private readonly now: () => Date = () => new Date()) {}
 
   sign(grant: Omit<DownloadGrant, 'e'>, ttlMs = SIGNED_URL_TTL_MS): string {
     const payload = Buffer.from(JSON.stringify({ ...grant, e: this.now().getTime() + ttlMs })).toString('base64url');
-    return `${this.baseUrl}${DOWNLOAD_PATH}/${payload}.${this.mac(payload)}`;
+    return `${payload}.${this.mac(payload)}`;
   }
 
   /** The grant of a token, or why it is refused. */

@@ -1,0 +1,52 @@
+// Who is asking: every use case takes a Caller, and checks its scope itself, so REST, MCP, the web
+// site and the CLI enforce the same rules (interface.md 5.6: scopes; catalogs are readable by all).
+import type { Store } from '@kerf/store';
+import { UseCaseError } from './errors.ts';
+
+export const SCOPES = ['designs', 'dfm', 'quotes', 'carts', 'orders', 'webhooks', 'payments'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** How the caller came in. */
+export type CallerVia = 'api_key' | 'oauth' | 'session' | 'cli';
+
+export interface Caller {
+  accountId: string;
+  scopes: readonly Scope[];
+  via: CallerVia;
+  /** the API key (or token) id, for logs */
+  credentialId: string | null;
+  /** may call operator actions */
+  operator: boolean;
+}
+
+/** An API key stands for its account: every scope. */
+export function apiKeyCaller(key: { accountId: string; keyId: string; operator: boolean }): Caller {
+  return { accountId: key.accountId, scopes: SCOPES, via: 'api_key', credentialId: key.keyId, operator: key.operator };
+}
+
+/** The local CLI runs as its user on their own files: no account, every scope. */
+export function localCaller(): Caller {
+  return { accountId: 'local', scopes: SCOPES, via: 'cli', credentialId: null, operator: false };
+}
+
+export function requireScope(caller: Caller, scope: Scope): void {
+  if (!caller.scopes.includes(scope)) {
+    throw new UseCaseError('forbidden', 'permission_error', 'insufficient_scope',
+      `This credential lacks the '${scope}' scope needed for this operation; reconnect granting it.`, { details: { required_scope: scope } });
+  }
+}
+
+/**
+ * The caller behind a bearer credential (null: none was sent). Header syntax is the transport's;
+ * this decides whether the credential is good.
+ */
+export async function authenticate(store: Store, token: string | null, malformedHeader = false): Promise<Caller> {
+  if (!token) {
+    throw malformedHeader
+      ? new UseCaseError('unauthenticated', 'authentication_error', 'invalid_authorization_header', 'The Authorization header must be `Bearer <API key>`.')
+      : new UseCaseError('unauthenticated', 'authentication_error', 'missing_api_key', 'No API key provided: send `Authorization: Bearer <API key>`.');
+  }
+  const key = await store.apiKeys.authenticate(token);
+  if (!key) throw new UseCaseError('unauthenticated', 'authentication_error', 'invalid_api_key', 'The API key is not valid or has been revoked.');
+  return apiKeyCaller(key);
+}

@@ -1,0 +1,63 @@
+// DFM and quotes of a STEP file at hand, kept nowhere: what `kerf dfm` and `kerf quote` run. They
+// need the engine but no store, and check their input exactly as the stored use cases do, so the
+// same bad input gives the same error from the CLI as from the API.
+import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
+import { requireScope, type Caller } from './caller.ts';
+import type { EngineContext } from './context.ts';
+import { toPublicDesign } from './designs.ts';
+import { computeDfm } from './dfm.ts';
+import type { AnalysisOutput, Configuration, DfmOutcome, QuoteOutcome } from './engine-api.ts';
+import { invalid } from './errors.ts';
+import { presentDfmReport, presentQuote } from './present.ts';
+import { engineQuote } from './quotes.ts';
+import { FileDfmRequest, FileQuoteRequest } from './schemas.ts';
+import { validateInput } from './validation.ts';
+
+interface FileAtHand { file_name: string; bytes: Uint8Array }
+export interface CheckFileInput extends FileAtHand { configuration?: unknown }
+export interface QuoteFileInput extends FileAtHand { request: unknown }
+
+/** The DFM report of a file under a configuration. */
+export async function checkFile(ctx: EngineContext, caller: Caller, input: CheckFileInput): Promise<DfmOutcome> {
+  requireScope(caller, 'dfm');
+  const { configuration } = validateInput(FileDfmRequest, input.configuration === undefined ? {} : { configuration: input.configuration });
+  const design = await analyzeFile(ctx, input, configuration);
+  const report = await computeDfm(ctx, design, configuration ?? {}, { id: ctx.newId('dfm'), generateProductionFiles: false });
+  return presentDfmReport(ctx.links, withFlatsUsed(report, design));
+}
+
+/** The quote of a file: one item, the file's design, with its full DFM report. */
+export async function quoteFile(ctx: EngineContext, caller: Caller, input: QuoteFileInput): Promise<QuoteOutcome> {
+  requireScope(caller, 'quotes');
+  const { ship_to, ...item } = validateInput(FileQuoteRequest, input.request);
+  const design = await analyzeFile(ctx, input, item.configuration);
+  const priced = await engineQuote(ctx, ctx.newId('quo'), { items: [{ ...item, design_id: design.id }], ...(ship_to ? { ship_to } : {}) }, { [design.id]: design });
+  // each item's DFM report states the flat it was priced with, as the service's quotes do
+  return presentQuote(ctx.links, { ...priced, items: priced.items.map((it) => ({ ...it, dfm: withFlatsUsed(it.dfm, design) })) });
+}
+
+/**
+ * The file's design with the flats its configuration calls for: each part whose configured material
+ * gives another K-factor than the default is flattened again with it (contract.md: the flat pattern
+ * uses the material's K-factor), the rule the stored designs follow too.
+ */
+async function analyzeFile(ctx: EngineContext, file: FileAtHand, configuration: Configuration | undefined): Promise<Design> {
+  const id = ctx.newId('des');
+  const createdAt = ctx.now().toISOString();
+  const view = (out: AnalysisOutput): Design =>
+    toPublicDesign(ctx, { id, status: 'ready', name: file.file_name, createdAt, result: { ...out, fileKeys: {} }, error: null });
+  const design = view(await analyze(ctx, file, {}));
+  const kFactorByPart = await ctx.engine.materialKFactors(design, configuration ?? {});
+  if (Object.keys(kFactorByPart).length === 0) return design;
+  return view(await analyze(ctx, file, { kFactorByPart }));
+}
+
+async function analyze(ctx: EngineContext, file: FileAtHand, options: { kFactorByPart?: Record<string, number> }): Promise<AnalysisOutput> {
+  try {
+    return await ctx.engine.analyze(file.bytes, { fileName: file.file_name, ...options });
+  } catch (err) {
+    // the file's own verdict, as an upload that fails its check gets it
+    if (err instanceof EngineError && err.code !== 'queue_full') throw invalid(err.code, `The file could not be analyzed: ${err.message}.`, 'file');
+    throw err;
+  }
+}

@@ -1,0 +1,62 @@
+// The engine answers in references (a report id and part ids, the catalog whose ids a requirement
+// wants); the contract's resources carry URLs. These turn one into the other, through Links, keeping
+// each field where the contract has it.
+import type { Links, CatalogName } from './links.ts';
+import type { DfmOutcome, QuoteOutcome } from './engine-api.ts';
+
+/** The engine's catalog kinds (kebab-case) by the contract's catalog names. */
+const CATALOG_BY_ENGINE_KIND: Record<string, CatalogName> = {
+  'materials': 'materials', 'tube-profiles': 'tube_profiles', 'finishes': 'finishes', 'powder-coat-colors': 'powder_coat_colors',
+  'taps': 'taps', 'studs': 'studs', 'nuts': 'nuts', 'standoffs': 'standoffs',
+};
+
+type Obj = Record<string, unknown>;
+
+/** A copy of `o` with `key` replaced in place by `[newKey, value]` (appended when absent). */
+function replaceKey(o: Obj, key: string, newKey: string, value: unknown): Obj {
+  const out: Obj = {};
+  let done = false;
+  for (const [k, v] of Object.entries(o)) {
+    if (k === key) { out[newKey] = value; done = true; } else if (k !== newKey) out[k] = v;
+  }
+  if (!done) out[newKey] = value;
+  return out;
+}
+
+/** A copy of `o` with `[key, value]` right after `after` (appended when `after` is absent). */
+function insertAfter(o: Obj, after: string, key: string, value: unknown): Obj {
+  if (!(after in o)) return { ...o, [key]: value };
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (k === key) continue;
+    out[k] = v;
+    if (k === after) out[key] = value;
+  }
+  return out;
+}
+
+export function presentRequirement(links: Links, r: Obj): Obj {
+  if (!('catalog' in r)) return r;
+  const name = CATALOG_BY_ENGINE_KIND[String(r.catalog)];
+  return replaceKey(r, 'catalog', 'allowed_values_url', name ? links.catalog(name) : null);
+}
+
+/** A DFM report as the contract shows it: part image URLs and requirement catalog URLs. */
+export function presentDfmReport<T extends DfmOutcome>(links: Links, report: T): T {
+  return {
+    ...report,
+    parts: report.parts.map((p) => insertAfter(p, 'capabilities', 'image_url', links.dfmPartImage(report.id, p.part_id))),
+    requirements: report.requirements.map((r) => presentRequirement(links, r)),
+  };
+}
+
+/** A quote as the contract shows it: its status_url, and each item's requirements and DFM report presented. */
+export function presentQuote<T extends QuoteOutcome>(links: Links, quote: T): T {
+  const items = quote.items.map((item) => ({
+    ...item,
+    requirements: Array.isArray(item.requirements) ? (item.requirements as Obj[]).map((r) => presentRequirement(links, r)) : item.requirements,
+    dfm: presentDfmReport(links, item.dfm),
+  }));
+  const requirements = Array.isArray(quote.requirements) ? (quote.requirements as Obj[]).map((r) => presentRequirement(links, r)) : quote.requirements;
+  return { ...insertAfter(quote, 'status', 'status_url', links.quote(quote.id)), items, requirements } as unknown as T;
+}

@@ -1,0 +1,194 @@
+// Input schemas of the use cases (contract.md request shapes), defined once: each use case checks
+// its input against its schema, and the transports derive theirs from the same objects (REST body,
+// query and path validation and OpenAPI; MCP tool input schemas; CLI option checks). Request shapes
+// are strict: an unknown or mistyped field is an error naming `param`.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** `type: [T, 'null']` as the contract writes it (an anyOf would change every validation message). */
+const orNull = <T>(schema: Record<string, unknown>): TSchema & { static: T | null } =>
+  Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
+
+const strict = { additionalProperties: false } as const;
+
+// ---- ids and shared pieces --------------------------------------------------------------------
+
+/** An id in a request body. */
+const Id = Type.String({ minLength: 1, maxLength: 200 });
+/** An id in a path. */
+const PathId = Type.String({ maxLength: 100 });
+const OptionalCatalogId = orNull<string>({ type: 'string', minLength: 1, maxLength: 200 });
+const enumOf = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+const Side = enumOf(['top', 'bottom'] as const);
+const HoleId = Type.Integer({ minimum: 0 });
+const list = <T extends TSchema>(items: T, maxItems = 1000) => Type.Array(items, { maxItems });
+
+const selections = {
+  material_id: Type.Optional(OptionalCatalogId),
+  tube_profile_id: Type.Optional(OptionalCatalogId),
+  powder_coat_color_id: Type.Optional(OptionalCatalogId),
+  finish_id: Type.Optional(OptionalCatalogId),
+};
+
+export const ACCEPTABLE_RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend'] as const;
+
+export const Configuration = Type.Object({
+  defaults: Type.Optional(Type.Object(selections, strict)),
+  parts: Type.Optional(list(Type.Object({
+    part_id: Id,
+    ...selections,
+    taps: Type.Optional(list(Type.Object({ hole_id: HoleId, tap_id: Id }, strict))),
+    studs: Type.Optional(list(Type.Object({ hole_id: HoleId, stud_id: Id, side: Type.Optional(Side) }, strict))),
+    nuts: Type.Optional(list(Type.Object({ hole_id: HoleId, nut_id: Id, side: Type.Optional(Side) }, strict))),
+    standoffs: Type.Optional(list(Type.Object({ hole_id: HoleId, standoff_id: Id, side: Type.Optional(Side) }, strict))),
+    countersinks: Type.Optional(list(Type.Object({
+      hole_id: HoleId,
+      outer_diameter_mm: Type.Number({ exclusiveMinimum: 0, maximum: 1000 }),
+      angle: Type.Unsafe<82 | 90>({ type: 'integer', enum: [82, 90] }),
+      side: Type.Optional(Side),
+    }, strict))),
+  }, strict), 500)),
+  assembly_operations: Type.Optional(list(Type.Object({
+    type: Type.Literal('weld'),
+    method: Type.Optional(enumOf(['auto', 'mig', 'tig'] as const)),
+    weld_length_mm: Type.Number({ exclusiveMinimum: 0, maximum: 1e6 }),
+    part_instance_ids: list(Id, 1000),
+    weld_finish: Type.Optional(enumOf(['none', 'rough', 'fine'] as const)),
+    joint_access: Type.Optional(enumOf(['open', 'tight', 'blind'] as const)),
+  }, strict), 200)),
+  accepted_risks: Type.Optional(list(Type.String({ minLength: 1, maxLength: 100 }), 50)),
+}, strict);
+export type Configuration = Static<typeof Configuration>;
+
+const ShipTo = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200 })), company: Type.Optional(Type.String({ maxLength: 200 })),
+  street1: Type.Optional(Type.String({ maxLength: 200 })), street2: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
+  city: Type.Optional(Type.String({ maxLength: 100 })), state: Type.Optional(Type.String({ maxLength: 50 })),
+  postal_code: Type.Optional(Type.String({ maxLength: 20 })), country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })),
+  phone: Type.Optional(Type.String({ maxLength: 40 })), email: Type.Optional(Type.String({ maxLength: 200 })),
+}, strict);
+export type ShipTo = Static<typeof ShipTo>;
+
+const Quantity = Type.Integer({ minimum: 1, maximum: 100000 });
+const QuantityOptions = Type.Array(Quantity, { maxItems: 10, uniqueItems: true });
+
+// ---- catalogs ---------------------------------------------------------------------------------
+
+export const CATALOG_NAMES = ['materials', 'tube_profiles', 'finishes', 'powder_coat_colors', 'taps', 'studs', 'nuts', 'standoffs'] as const;
+export const HARDWARE_MODEL_KINDS = ['studs', 'nuts', 'standoffs'] as const;
+
+export const ListCatalogInput = Type.Object({
+  catalog: enumOf(CATALOG_NAMES),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  /** finishes only */
+  process: Type.Optional(enumOf(['sheet_metal', 'tube_laser'] as const)),
+}, strict);
+export type ListCatalogInput = Static<typeof ListCatalogInput>;
+
+export const HardwareModelInput = Type.Object({ kind: enumOf(HARDWARE_MODEL_KINDS), item_id: PathId }, strict);
+export type HardwareModelInput = Static<typeof HardwareModelInput>;
+
+// ---- designs ----------------------------------------------------------------------------------
+
+export const IMAGE_VIEWS = ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'] as const;
+const imageOptions = {
+  view: Type.Optional(enumOf(IMAGE_VIEWS, { default: 'iso' })),
+  format: Type.Optional(enumOf(['svg', 'png'] as const, { default: 'svg' })),
+  width: Type.Optional(Type.Integer({ minimum: 64, maximum: 4096, default: 800 })),
+};
+
+export const DesignInput = Type.Object({ design_id: PathId }, strict);
+export type DesignInput = Static<typeof DesignInput>;
+export const DesignImageInput = Type.Object({ design_id: PathId, ...imageOptions }, strict);
+export type DesignImageInput = Static<typeof DesignImageInput>;
+export const PartModelInput = Type.Object({
+  design_id: PathId, part_id: PathId,
+  view: Type.Optional(enumOf(['formed', 'flat'] as const, { default: 'formed' })),
+}, strict);
+export type PartModelInput = Static<typeof PartModelInput>;
+export const PartStepInput = Type.Object({
+  design_id: PathId, part_id: PathId,
+  view: Type.Optional(enumOf(['source', 'normalized', 'flat'] as const, { default: 'normalized' })),
+}, strict);
+export type PartStepInput = Static<typeof PartStepInput>;
+export const PartImageInput = Type.Object({ design_id: PathId, part_id: PathId, ...imageOptions }, strict);
+export type PartImageInput = Static<typeof PartImageInput>;
+
+// ---- DFM --------------------------------------------------------------------------------------
+
+export const PRODUCTION_FILE_KINDS = [
+  'production_step', 'production_model', 'production_flat_step',
+  'production_flat_model', 'production_dxf', 'production_bend_lines_dxf',
+] as const;
+export type ProductionFileKind = (typeof PRODUCTION_FILE_KINDS)[number];
+
+export const DfmRequest = Type.Object({
+  design_id: Id,
+  configuration: Type.Optional(Configuration),
+  generate_production_files: Type.Optional(Type.Boolean()),
+}, strict);
+export type DfmRequest = Static<typeof DfmRequest>;
+
+export const DfmInput = Type.Object({ dfm_id: PathId }, strict);
+export type DfmInput = Static<typeof DfmInput>;
+export const ProductionFileInput = Type.Object({ dfm_id: PathId, part_id: PathId, kind: enumOf(PRODUCTION_FILE_KINDS) }, strict);
+export type ProductionFileInput = Static<typeof ProductionFileInput>;
+export const DfmPartImageInput = Type.Object({ dfm_id: PathId, part_id: PathId, ...imageOptions }, strict);
+export type DfmPartImageInput = Static<typeof DfmPartImageInput>;
+
+// ---- quotes -----------------------------------------------------------------------------------
+
+export const QuoteItemRequest = Type.Object({
+  design_id: Id,
+  quantity: Quantity,
+  configuration: Type.Optional(Configuration),
+  client_reference_id: Type.Optional(Type.String({ maxLength: 200 })),
+  quantity_options: Type.Optional(QuantityOptions),
+}, strict);
+export type QuoteItemRequest = Static<typeof QuoteItemRequest>;
+
+export const QuoteRequest = Type.Object({
+  items: Type.Array(QuoteItemRequest, { minItems: 1, maxItems: 50 }),
+  ship_to: Type.Optional(ShipTo),
+}, strict);
+export type QuoteRequest = Static<typeof QuoteRequest>;
+
+/** The multipart form's `request` field: a quote item without design_id (the file is the design). */
+export const FileQuoteRequest = Type.Object({
+  quantity: Quantity,
+  configuration: Type.Optional(Configuration),
+  client_reference_id: Type.Optional(Type.String({ maxLength: 200 })),
+  quantity_options: Type.Optional(QuantityOptions),
+  ship_to: Type.Optional(ShipTo),
+}, strict);
+export type FileQuoteRequest = Static<typeof FileQuoteRequest>;
+
+export const QuoteInput = Type.Object({ quote_id: PathId }, strict);
+export type QuoteInput = Static<typeof QuoteInput>;
+
+// ---- review links -----------------------------------------------------------------------------
+
+export const ReviewLinkRequest = Type.Object({
+  design_id: Id,
+  configuration: Type.Optional(Configuration),
+  dfm_id: Type.Optional(Id),
+}, strict);
+export type ReviewLinkRequest = Static<typeof ReviewLinkRequest>;
+
+export const ReviewLinkInput = Type.Object({ review_link_id: PathId }, strict);
+export type ReviewLinkInput = Static<typeof ReviewLinkInput>;
+
+export const SaveReviewInput = Type.Object({ review_link_id: PathId, configuration: Configuration }, strict);
+export type SaveReviewInput = Static<typeof SaveReviewInput>;
+
+// ---- downloads --------------------------------------------------------------------------------
+
+export const DownloadInput = Type.Object({ token: Type.String({ maxLength: 4096 }) }, strict);
+export type DownloadInput = Static<typeof DownloadInput>;
+
+// ---- checks of a local file (nothing kept) ----------------------------------------------------
+
+/** DFM of a file at hand (`kerf dfm`): the configuration; the file travels beside it. */
+export const FileDfmRequest = Type.Object({ configuration: Type.Optional(Configuration) }, strict);
+export type FileDfmRequest = Static<typeof FileDfmRequest>;
