@@ -1,10 +1,9 @@
-// Bearer authentication against the store's API keys. 401 without or with a bad credential; a
-// request that passes carries its account, and every lookup is scoped to it (foreign ids are 404).
+// Bearer credentials: the header's syntax is HTTP's, whether the credential is good is the use
+// cases' (authenticate). A request that passes carries its Caller; every lookup is scoped to it.
 import type { FastifyRequest } from 'fastify';
 import type { Store } from '@kerf/store';
-import { ApiError } from '@kerf/usecases/errors.ts';
-
-export interface Caller { accountId: string; keyId: string; operator: boolean }
+import { authenticate, type Caller } from '@kerf/usecases';
+import { HttpError } from './http-errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest { caller?: Caller }
@@ -17,24 +16,12 @@ export function bearerToken(request: FastifyRequest): string | null {
   return m ? m[1] : null;
 }
 
-export async function authenticate(store: Store, request: FastifyRequest): Promise<Caller> {
-  const token = bearerToken(request);
-  if (!token) {
-    const hasHeader = typeof request.headers.authorization === 'string';
-    throw new ApiError(401, 'authentication_error', hasHeader ? 'invalid_authorization_header' : 'missing_api_key',
-      hasHeader ? 'The Authorization header must be `Bearer <API key>`.' : 'No API key provided: send `Authorization: Bearer <API key>`.',
-      { headers: { 'www-authenticate': 'Bearer realm="kerf"' } });
-  }
-  const key = await store.apiKeys.authenticate(token);
-  if (!key) {
-    throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'The API key is not valid or has been revoked.',
-      { headers: { 'www-authenticate': 'Bearer realm="kerf", error="invalid_token"' } });
-  }
-  return { accountId: key.accountId, keyId: key.keyId, operator: key.operator };
+export async function authenticateRequest(store: Store, request: FastifyRequest): Promise<Caller> {
+  return authenticate(store, bearerToken(request), typeof request.headers.authorization === 'string');
 }
 
 /** The authenticated caller of a route (auth ran in onRequest). */
 export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw new ApiError(401, 'authentication_error', 'missing_api_key', 'Authentication required.');
+  if (!request.caller) throw new HttpError(401, 'authentication_error', 'missing_api_key', 'Authentication required.');
   return request.caller;
 }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '@kerf/store';
-import { ApiError } from '@kerf/usecases/errors.ts';
+import { HttpError } from './http-errors.ts';
 import { callerOf } from './auth.ts';
 import { isMultipartBody } from './multipart.ts';
 
@@ -39,7 +39,7 @@ export async function beginIdempotent(store: Store, request: FastifyRequest, rep
   if (raw === undefined) return false;
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (!KEY_PATTERN.test(key)) {
-    throw new ApiError(400, 'invalid_request_error', 'invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters.', { param: 'Idempotency-Key' });
+    throw new HttpError(400, 'invalid_request_error', 'invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters.', { param: 'Idempotency-Key' });
   }
   const { accountId } = callerOf(request);
   const result = await store.idempotency.begin(accountId, key, fingerprint(request));
@@ -54,11 +54,11 @@ export async function beginIdempotent(store: Store, request: FastifyRequest, rep
       await reply.code(result.status === 201 ? 200 : result.status).type('application/json').send(result.body);
       return true;
     case 'mismatch':
-      throw new ApiError(409, 'idempotency_error', 'idempotency_key_reused',
+      throw new HttpError(409, 'idempotency_error', 'idempotency_key_reused',
         'This Idempotency-Key was already used with a different request; use a new key for a new request.', { param: 'Idempotency-Key', retryable: false });
     case 'in_progress':
-      throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use',
-        'A request with this Idempotency-Key is still being processed; retry after a moment.', { param: 'Idempotency-Key', retryable: true, headers: { 'retry-after': '1' } });
+      throw new HttpError(409, 'idempotency_error', 'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed; retry after a moment.', { param: 'Idempotency-Key', retryable: true, retryAfterSeconds: 1 });
   }
 }
 

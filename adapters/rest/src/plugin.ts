@@ -1,19 +1,18 @@
-// The fastify app of the /v1 API: error envelope, strict validation, bearer auth, rate limit,
-// idempotency, multipart uploads, OpenAPI, and the routes. The service composes it with a store,
-// an engine and a config; tests build it the same way.
+// The /v1 API as a fastify plugin: error envelope, strict validation, bearer auth, rate limit,
+// idempotency, multipart uploads, OpenAPI, and the routes, all inside the plugin's own context. The
+// service creates the fastify instance and registers this plugin with the use-case context.
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { UseCaseContext } from '@kerf/usecases/context.ts';
-import { ApiError } from '@kerf/usecases/errors.ts';
-import { authenticate, bearerToken } from './auth.ts';
-import { ERROR_DOCS_PATH, sendError, toApiError } from './envelope.ts';
+import type { UseCaseContext } from '@kerf/usecases';
+import { authenticateRequest, bearerToken } from './auth.ts';
+import { ERROR_DOCS_PATH, sendError } from './envelope.ts';
+import { HttpError } from './http-errors.ts';
 import { beginIdempotent, finishIdempotent } from './idempotency.ts';
 import { readMultipart } from './multipart.ts';
-import { genRequestId } from './request-id.ts';
 import { validatorCompiler } from './validation.ts';
 import { catalogRoutes } from './routes/catalogs.ts';
 import { designRoutes } from './routes/designs.ts';
@@ -28,18 +27,21 @@ import { API_VERSION_HEADER_VALUE } from './version.ts';
 
 export const API_VERSION = API_VERSION_HEADER_VALUE;
 export const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-const JSON_BODY_LIMIT = 1024 * 1024;
+/** Largest JSON body, bytes (uploads have their own limit). */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+/** Longest path parameter the routes take: signed download tokens run to a few hundred characters. */
+export const MAX_PARAM_LENGTH = 4096;
 
-export interface RestConfig {
+export interface RestOptions {
+  useCases: UseCaseContext;
+  /** Public base URL without a trailing slash (OpenAPI servers, error doc_url). */
+  baseUrl: string;
   maxUploadBytes?: number;
   /** Requests per credential (or per IP without one) per window. */
   rateLimit?: { max: number; windowMs: number } | false;
-  /** fastify logger option: false, true, or pino options/instance via loggerInstance. */
-  logger?: FastifyServerOptions['logger'];
-  loggerInstance?: FastifyServerOptions['loggerInstance'];
 }
 
-/** Route-level switches, read by the app-wide hooks. */
+/** Route-level switches, read by the plugin's hooks. */
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** No bearer needed (signed downloads, docs). */
@@ -51,23 +53,26 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Promise<FastifyInstance> {
-  const maxUploadBytes = config.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-  const app = Fastify({
-    ...(config.loggerInstance ? { loggerInstance: config.loggerInstance } : { logger: config.logger ?? false }),
-    genReqId: genRequestId,
-    bodyLimit: JSON_BODY_LIMIT,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
-    // Signed download tokens are path parameters of a few hundred characters.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
-  });
+export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInstance, options: RestOptions) => {
+  const ctx = options.useCases;
+  const baseUrl = options.baseUrl;
+  const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
 
   // Responses are sent as built: response schemas document the API, they must not drop fields.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.setValidatorCompiler(validatorCompiler([]));
-  app.setErrorHandler((err, request, reply) => sendError(request, reply, err, ctx.baseUrl));
+  app.setErrorHandler((err, request, reply) => sendError(request, reply, err, baseUrl));
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new ApiError(404, 'invalid_request_error', 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), ctx.baseUrl));
+    sendError(request, reply, new HttpError(404, 'invalid_request_error', 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), baseUrl));
+
+  // Every route of this plugin: the JSON body limit, and a stable operation id for client generators (OpenAPI).
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= JSON_BODY_LIMIT;
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (!schema || schema.hide || schema.operationId) return;
+    const method = Array.isArray(route.method) ? route.method[0] : route.method;
+    schema.operationId = OPERATION_IDS[`${method} ${route.url}`] ?? `${String(method).toLowerCase()}${route.url.replace(/\/:?([a-z_-]+)/gi, (_m, w: string) => w.charAt(0).toUpperCase() + w.slice(1).replace(/[-_](.)/g, (_x, c: string) => c.toUpperCase()))}`;
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
@@ -78,8 +83,8 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
     limits: { fileSize: maxUploadBytes, files: 4, fields: 20, fieldSize: JSON_BODY_LIMIT, parts: 30 },
   });
 
-  if (config.rateLimit !== false) {
-    const rl = config.rateLimit ?? { max: 600, windowMs: 60_000 };
+  if (options.rateLimit !== false) {
+    const rl = options.rateLimit ?? { max: 600, windowMs: 60_000 };
     await app.register(rateLimit, {
       global: true,
       max: rl.max,
@@ -91,14 +96,14 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
       },
       allowList: (request: FastifyRequest) => isPublicUrl(request.url),
       errorResponseBuilder: (_request, context) => Object.assign(
-        new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(rl.windowMs / 1000)} s; retry after ${context.after}.`, { retryable: true }),
+        new HttpError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(rl.windowMs / 1000)} s; retry after ${context.after}.`, { retryable: true }),
         { statusCode: 429 }),
     });
   }
 
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config?.public || isPublicUrl(request.url) || !request.routeOptions.url) return;
-    request.caller = await authenticate(ctx.store, request);
+    request.caller = await authenticateRequest(ctx.store, request);
   });
 
   app.addHook('preValidation', async (request) => {
@@ -108,7 +113,7 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
     const ct = String(request.headers['content-type'] ?? '');
     const isJson = /^application\/(.+\+)?json\b/i.test(ct);
     if ((isMultipart && !accepts.includes('multipart')) || (!isMultipart && !(isJson && accepts.includes('json')))) {
-      throw new ApiError(415, 'invalid_request_error', 'unsupported_media_type',
+      throw new HttpError(415, 'invalid_request_error', 'unsupported_media_type',
         `Content-Type must be ${accepts.map((a) => (a === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ')}.`);
     }
     if (isMultipart) request.body = await readMultipart(request);
@@ -137,7 +142,7 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Kerf manufacturing API', version: API_VERSION, description: 'Sheet-metal and tube-laser parts from STEP files: analysis, DFM, quotes.' },
-      servers: [{ url: ctx.baseUrl }],
+      servers: [{ url: baseUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } } },
       security: [{ bearer: [] }],
     },
@@ -153,14 +158,6 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await errorDocRoutes(app);
 
-  // Stable operation ids for client generators (OpenAPI), one per route.
-  app.addHook('onRoute', (route) => {
-    const schema = route.schema as Record<string, unknown> | undefined;
-    if (!schema || schema.hide || schema.operationId) return;
-    const method = Array.isArray(route.method) ? route.method[0] : route.method;
-    schema.operationId = OPERATION_IDS[`${method} ${route.url}`] ?? `${String(method).toLowerCase()}${route.url.replace(/\/:?([a-z_-]+)/gi, (_m, w: string) => w.charAt(0).toUpperCase() + w.slice(1).replace(/[-_](.)/g, (_x, c: string) => c.toUpperCase()))}`;
-  });
-
   await app.register(async (v1) => {
     await catalogRoutes(v1, ctx);
     await designRoutes(v1, ctx);
@@ -171,9 +168,7 @@ export async function buildApp(ctx: UseCaseContext, config: RestConfig = {}): Pr
     await reviewPageRoutes(v1, ctx);
     await healthRoutes(v1, ctx);
   });
-
-  return app;
-}
+};
 
 const FILE_QUOTE_FORM = {
   type: 'object',
@@ -218,4 +213,3 @@ function isPublicUrl(url: string): boolean {
   return url.startsWith(ERROR_DOCS_PATH) || url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/') || url.startsWith('/v1/health');
 }
 
-export { toApiError };

@@ -1,6 +1,7 @@
-// JSON Schemas of the wire shapes (contract.md). They document the API (/v1/openapi.json), validate
-// request bodies strictly, and are what the end-to-end tests check every real response against.
-// Response objects allow added fields (contract: "fields may be added"); request bodies do not.
+// JSON Schemas of the responses (contract.md): they document the API (/v1/openapi.json) and are what
+// the end-to-end tests check every real response against. Response objects allow added fields
+// (contract: "fields may be added"). Request schemas are the use cases' (@kerf/usecases schemas).
+import { Type, type TObject } from '@sinclair/typebox';
 
 type S = Record<string, unknown>;
 
@@ -75,91 +76,11 @@ export function listSchema(item: S): S {
   return obj({ object: { type: 'string', const: 'list' }, data: arr(item), has_more: bool, next_cursor: strN });
 }
 
-export const listQuery: S = {
-  type: 'object',
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
-    cursor: { type: 'string', minLength: 1, maxLength: 200 },
-  },
-  additionalProperties: false,
-};
-
-// ---- configuration (request side: strict) ----------------------------------------------------
-
-const id = { type: 'string', minLength: 1, maxLength: 200 };
-const side = { type: 'string', enum: ['top', 'bottom'] };
-const holeId = { type: 'integer', minimum: 0 };
-const strict = (properties: S, required: string[] = []): S => ({ type: 'object', properties, required, additionalProperties: false });
-const list = (items: S, max = 1000): S => ({ type: 'array', items, maxItems: max });
-
-const optionalId = { type: ['string', 'null'], minLength: 1, maxLength: 200 };
-const selections = {
-  material_id: optionalId, tube_profile_id: optionalId, powder_coat_color_id: optionalId, finish_id: optionalId,
-};
-
-export const configurationSchema: S = strict({
-  defaults: strict(selections),
-  parts: list(strict({
-    part_id: id,
-    ...selections,
-    taps: list(strict({ hole_id: holeId, tap_id: id }, ['hole_id', 'tap_id'])),
-    studs: list(strict({ hole_id: holeId, stud_id: id, side }, ['hole_id', 'stud_id'])),
-    nuts: list(strict({ hole_id: holeId, nut_id: id, side }, ['hole_id', 'nut_id'])),
-    standoffs: list(strict({ hole_id: holeId, standoff_id: id, side }, ['hole_id', 'standoff_id'])),
-    countersinks: list(strict({ hole_id: holeId, outer_diameter_mm: { type: 'number', exclusiveMinimum: 0, maximum: 1000 }, angle: { type: 'integer', enum: [82, 90] }, side }, ['hole_id', 'outer_diameter_mm', 'angle'])),
-  }, ['part_id']), 500),
-  assembly_operations: list(strict({
-    type: { type: 'string', const: 'weld' },
-    method: { type: 'string', enum: ['auto', 'mig', 'tig'] },
-    weld_length_mm: { type: 'number', exclusiveMinimum: 0, maximum: 1e6 },
-    part_instance_ids: list(id, 1000),
-    weld_finish: { type: 'string', enum: ['none', 'rough', 'fine'] },
-    joint_access: { type: 'string', enum: ['open', 'tight', 'blind'] },
-  }, ['type', 'weld_length_mm', 'part_instance_ids']), 200),
-  accepted_risks: list({ type: 'string', minLength: 1, maxLength: 100 }, 50),
-});
-
-export const dfmRequestSchema: S = strict({
-  design_id: id,
-  configuration: configurationSchema,
-  generate_production_files: { type: 'boolean' },
-}, ['design_id']);
-
-const shipTo = strict({
-  name: { type: 'string', maxLength: 200 }, company: { type: 'string', maxLength: 200 },
-  street1: { type: 'string', maxLength: 200 }, street2: { type: ['string', 'null'], maxLength: 200 },
-  city: { type: 'string', maxLength: 100 }, state: { type: 'string', maxLength: 50 },
-  postal_code: { type: 'string', maxLength: 20 }, country: { type: 'string', minLength: 2, maxLength: 2 },
-  phone: { type: 'string', maxLength: 40 }, email: { type: 'string', maxLength: 200 },
-});
-
-export const quoteItemRequestSchema: S = strict({
-  design_id: id,
-  quantity: { type: 'integer', minimum: 1, maximum: 100000 },
-  configuration: configurationSchema,
-  client_reference_id: { type: 'string', maxLength: 200 },
-  quantity_options: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 100000 }, maxItems: 10, uniqueItems: true },
-}, ['design_id', 'quantity']);
-
-export const quoteRequestSchema: S = strict({
-  items: { type: 'array', items: quoteItemRequestSchema, minItems: 1, maxItems: 50 },
-  ship_to: shipTo,
-}, ['items']);
-
-/** The multipart form's `request` field: a quote item without design_id (the file is the design). */
-export const fileQuoteRequestSchema: S = strict({
-  quantity: { type: 'integer', minimum: 1, maximum: 100000 },
-  configuration: configurationSchema,
-  client_reference_id: { type: 'string', maxLength: 200 },
-  quantity_options: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 100000 }, maxItems: 10, uniqueItems: true },
-  ship_to: shipTo,
-}, ['quantity']);
-
-export const reviewLinkRequestSchema: S = strict({
-  design_id: id,
-  configuration: configurationSchema,
-  dfm_id: id,
-}, ['design_id']);
+/** A use case's input split the way HTTP carries it: path parameters, and the query string. */
+export function pathAndQuery(input: TObject, pathKeys: string[]): { params: TObject; querystring?: TObject } {
+  const rest = Object.keys(input.properties).filter((k) => !pathKeys.includes(k));
+  return rest.length ? { params: Type.Pick(input, pathKeys), querystring: Type.Omit(input, pathKeys) } : { params: input };
+}
 
 // ---- responses (open: fields may be added) ----------------------------------------------------
 
@@ -234,13 +155,3 @@ export function errorResponses(...statuses: number[]): Record<string, S> {
 
 export const redirectResponse: S = { description: 'Redirect to a short-lived signed download URL', type: 'null' };
 
-/** view/format/width of every image route (contract.md "Images"). */
-export const imageQuery: S = {
-  type: 'object',
-  properties: {
-    view: { type: 'string', enum: ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'], default: 'iso' },
-    format: { type: 'string', enum: ['svg', 'png'], default: 'svg' },
-    width: { type: 'integer', minimum: 64, maximum: 4096, default: 800 },
-  },
-  additionalProperties: false,
-};

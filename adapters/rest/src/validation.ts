@@ -1,25 +1,11 @@
 // Two Ajv instances: bodies are validated as sent (no coercion, no stripping: an unknown or mistyped
-// field is an error naming `param`); query strings and path params arrive as text and are coerced.
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+// field is an error naming `param`), as the use cases validate them; query strings and path params
+// arrive as text and are coerced first.
 import type { FastifySchemaCompiler } from 'fastify';
+import { makeAjv } from '@kerf/usecases';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({
-    coerceTypes: coerce ? 'array' : false,
-    removeAdditional: false,
-    useDefaults: true,
-    allErrors: false,
-    strict: false,
-  });
-  addFormats(ajv);
-  return ajv;
-}
-
-export const bodyAjv = makeAjv(false);
-export const queryAjv = makeAjv(true);
+const bodyAjv = makeAjv(false);
+const queryAjv = makeAjv(true);
 
 /** Multipart bodies are parsed and checked by the route itself (the schema only documents them). */
 export const MULTIPART_MARK = 'x-kerf-multipart';

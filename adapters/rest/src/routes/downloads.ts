@@ -1,20 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { UseCaseContext } from '@kerf/usecases/context.ts';
-import { openDownload } from '@kerf/usecases/files.ts';
+import { openDownload, schemas, type UseCaseContext } from '@kerf/usecases';
+import { DOWNLOAD_PATH } from '../links.ts';
 import { errorSchema } from '../schemas.ts';
 
 /** The targets of every 307: signed, short-lived, no bearer needed (the signature is the credential). */
 export async function downloadRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
-  app.get('/v1/downloads/:token', {
+  app.get(`${DOWNLOAD_PATH}/:token`, {
     config: { public: true },
     schema: {
       tags: ['files'], summary: 'Signed download (target of the 307 redirects)', security: [],
-      params: { type: 'object', properties: { token: { type: 'string', maxLength: 4096 } }, required: ['token'] },
+      params: schemas.DownloadInput,
       response: { 200: { description: 'The file', type: 'string', format: 'binary' }, 403: errorSchema, 404: errorSchema },
     },
   }, async (request, reply) => {
-    const { token } = request.params as { token: string };
-    const file = await openDownload(ctx, token);
+    const file = await openDownload(ctx, request.params as schemas.DownloadInput);
     reply.header('cache-control', 'private, max-age=300');
     reply.header('content-disposition', `attachment; filename="${file.fileName.replace(/"/g, '')}"`);
     return reply.type(file.contentType).send(file.body);

@@ -1,14 +1,18 @@
 // The error reference every error's doc_url points into, served by the service itself so that a
 // self-hosted operator's users can always open it.
 import type { FastifyInstance } from 'fastify';
-import { ERROR_CODES, type ErrorCodeDoc } from '@kerf/usecases/error-codes.ts';
+import { ERROR_CODES, type ErrorCodeDoc } from '@kerf/usecases';
 import { ERROR_DOCS_PATH } from '../envelope.ts';
 import { escapeHtml as esc } from '../html.ts';
+import { STATUS_BY_KIND } from '../http-errors.ts';
+
+/** The registry with the HTTP statuses of this adapter: none for a code no error response carries. */
+const DOCUMENTED = ERROR_CODES.map(({ code, type, kind, ...rest }) => ({ code, type, status: kind ? [STATUS_BY_KIND[kind]] : [], ...rest }));
 
 // Backticks in the registry mark names the caller types (headers, fields).
 const prose = (s: string): string => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
-function section(e: ErrorCodeDoc): string {
+function section(e: Omit<ErrorCodeDoc, 'kind'> & { status: number[] }): string {
   const status = e.status.length ? e.status.join(', ') : 'none (not an error response)';
   return `<section id="${esc(e.code)}"><h2><a href="#${esc(e.code)}"><code>${esc(e.code)}</code></a></h2>
 <p class="meta">type <code>${esc(e.type)}</code> · HTTP ${esc(status)} · retryable ${e.retryable ? 'yes' : 'no'}</p>
@@ -24,8 +28,8 @@ section{border-top:1px solid #ddd;padding:.3rem 0}h2{font-size:1.1rem;margin:.6r
 <h1>Kerf API errors</h1>
 <p>Every error response is <code>{"error": {type, code, message, param, details, request_id, retryable, doc_url}}</code>;
 <code>doc_url</code> links to the code's section below. The same list as JSON: <a href="${ERROR_DOCS_PATH}.json">${ERROR_DOCS_PATH}.json</a>.</p>
-<ul>${ERROR_CODES.map((e) => `<li><a href="#${esc(e.code)}">${esc(e.code)}</a></li>`).join('')}</ul>
-${ERROR_CODES.map(section).join('\n')}
+<ul>${DOCUMENTED.map((e) => `<li><a href="#${esc(e.code)}">${esc(e.code)}</a></li>`).join('')}</ul>
+${DOCUMENTED.map(section).join('\n')}
 </body></html>`;
 }
 
@@ -36,5 +40,5 @@ export async function errorDocRoutes(app: FastifyInstance): Promise<void> {
     return reply.type('text/html; charset=utf-8').send(html);
   });
   app.get(`${ERROR_DOCS_PATH}.json`, { config: { public: true }, schema: { hide: true } }, async () =>
-    ({ object: 'list', data: ERROR_CODES, has_more: false, next_cursor: null }));
+    ({ object: 'list', data: DOCUMENTED, has_more: false, next_cursor: null }));
 }

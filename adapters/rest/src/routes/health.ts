@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { UseCaseContext } from '@kerf/usecases/context.ts';
+import type { UseCaseContext } from '@kerf/usecases';
 import { API_VERSION_HEADER_VALUE } from '../version.ts';
 
 /** Liveness and store reachability, for load balancers and orchestrators (no key needed). */

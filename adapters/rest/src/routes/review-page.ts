@@ -2,15 +2,14 @@
 // configuration, edits it, and saves; the agent reads it back with GET /v1/review-links/{id}.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { UseCaseContext } from '@kerf/usecases/context.ts';
-import { getReviewPage, saveReviewConfiguration } from '@kerf/usecases/review-links.ts';
-import type { Configuration } from '@kerf/usecases/engine-api.ts';
-import { configurationSchema, errorSchema, reviewLinkSchema } from '../schemas.ts';
+import { Type } from '@sinclair/typebox';
+import { getReviewPage, saveReviewConfiguration, schemas, type ReviewPage, type UseCaseContext } from '@kerf/usecases';
+import { errorSchema, reviewLinkSchema } from '../schemas.ts';
 import { escapeHtml as esc } from '../html.ts';
 
 const mm = (v: unknown): string => (typeof v === 'number' ? v.toFixed(2) : '-');
 
-function page(nonce: string, p: Awaited<ReturnType<typeof getReviewPage>>): string {
+function page(nonce: string, p: ReviewPage): string {
   const d = p.design;
   const rows = (d?.parts ?? []).map((part) => `<tr><td><code>${esc(part.id)}</code></td><td>${esc(part.name)}</td><td>${esc(part.suggested_process)}</td>
     <td>${part.instance_count}</td><td>${mm(part.formed_dimensions.length_mm)} x ${mm(part.formed_dimensions.width_mm)} x ${mm(part.formed_dimensions.height_mm)}</td>
@@ -42,9 +41,9 @@ if (btn) btn.onclick = async () => {
 }
 
 export async function reviewPageRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
-  const params = { type: 'object', properties: { review_link_id: { type: 'string', maxLength: 100 } }, required: ['review_link_id'] };
+  const params = schemas.ReviewLinkInput;
   app.get('/review/:review_link_id', { config: { public: true }, schema: { hide: true, params } }, async (request, reply) => {
-    const p = await getReviewPage(ctx, (request.params as { review_link_id: string }).review_link_id);
+    const p = await getReviewPage(ctx, request.params as schemas.ReviewLinkInput);
     const nonce = randomBytes(16).toString('base64');
     reply.header('content-security-policy', `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
     reply.header('cache-control', 'no-store');
@@ -57,11 +56,8 @@ export async function reviewPageRoutes(app: FastifyInstance, ctx: UseCaseContext
     schema: {
       tags: ['review links'], summary: 'Save the configuration edited on the review page (the link id is the credential)', security: [],
       params,
-      body: { type: 'object', properties: { configuration: configurationSchema }, required: ['configuration'], additionalProperties: false },
+      body: Type.Omit(schemas.SaveReviewInput, ['review_link_id']),
       response: { 200: reviewLinkSchema, 404: errorSchema, 409: errorSchema, 415: errorSchema, 422: errorSchema, 429: errorSchema },
     },
-  }, async (request) => {
-    const { review_link_id } = request.params as { review_link_id: string };
-    return saveReviewConfiguration(ctx, review_link_id, (request.body as { configuration: Configuration }).configuration);
-  });
+  }, async (request) => saveReviewConfiguration(ctx, { ...(request.body as object), ...(request.params as schemas.ReviewLinkInput) } as schemas.SaveReviewInput));
 }
