@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { argv } from 'node:process';
 import { createRequire } from 'node:module';
 import pino from 'pino';
-import { configFromEnv } from '../service/src/config.ts';
-import { startService } from '../service/src/runtime.ts';
+import { configFromEnv, startService } from '@kerf/service';
 import { freePort } from '../test/helpers/service.ts';
 
 // autocannon ships no types: the little of it used here, typed.

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { Client, stepForm } from './helpers/client.ts';
 import { OpenApiChecker } from './helpers/openapi.ts';
-import { LocalEngine } from '../service/src/engine-local.ts';
-import { UrlSigner, loadSigningSecret } from '@kerf/usecases/signed-urls.ts';
+import { LocalEngine } from '@kerf/service';
+import { restLinks } from '@kerf/rest';
+import { UrlSigner, loadSigningSecret } from '@kerf/usecases';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 
@@ -65,8 +66,8 @@ describe('error statuses over HTTP', () => {
     const res = await fetch(`${t.url}/v1/downloads/abc.def`);
     assert.equal(res.status, 403);
     const secret = await loadSigningSecret(t.service.store);
-    const past = new UrlSigner(secret, t.url, () => new Date(Date.now() - 3600_000));
-    const url = past.sign({ k: 'designs/x/source.step', t: 'application/step', n: 'x.step' });
+    const past = new UrlSigner(secret, () => new Date(Date.now() - 3600_000));
+    const url = restLinks(t.url).download(past.sign({ k: 'designs/x/source.step', t: 'application/step', n: 'x.step' }));
     const expired = await fetch(url);
     assert.equal(expired.status, 403);
     assert.equal(((await expired.json()) as { error: { code: string } }).error.code, 'link_expired');
@@ -191,8 +192,7 @@ class FailingCatalogEngine extends LocalEngine {
 
 describe('500 and 503', () => {
   it('an unexpected failure is a retryable 500; an overloaded dependency is a 503 with Retry-After', async () => {
-    const { startService } = await import('../service/src/runtime.ts');
-    const { configFromEnv } = await import('../service/src/config.ts');
+    const { startService, configFromEnv } = await import('@kerf/service');
     const { freePort } = await import('./helpers/service.ts');
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
@@ -200,14 +200,14 @@ describe('500 and 503', () => {
     const pino = (await import('pino')).default;
     const dir = mkdtempSync(join(tmpdir(), 'kerf-e2e-'));
     const port = await freePort();
-    const engine = new FailingCatalogEngine(`http://127.0.0.1:${port}`);
+    const engine = new FailingCatalogEngine();
     const svc = await startService({ ...configFromEnv({}), port, host: '127.0.0.1', dataDir: dir, baseUrl: `http://127.0.0.1:${port}`, rateLimit: false }, { logger: pino({ level: 'silent' }), engine });
     try {
       await svc.listen();
       const acct = await svc.store.accounts.create({ email: 'x@test.local' });
       const key = (await svc.store.apiKeys.create(acct.id))!.api_key;
-      const openapi = await OpenApiChecker.load(svc.ctx.baseUrl);
-      const c = new Client(svc.ctx.baseUrl, key, openapi);
+      const openapi = await OpenApiChecker.load(`http://127.0.0.1:${port}`);
+      const c = new Client(`http://127.0.0.1:${port}`, key, openapi);
       const crash = await c.get('/v1/materials');
       assertEnvelope(crash, 500, 'api_error', 'internal_error');
       assert.equal(crash.body.error.retryable, true);

@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { Client, clientsFor, stepForm } from './helpers/client.ts';
-import { materialFlatKey } from '@kerf/usecases/material-flats.ts';
-import type { PoolEngine } from '../service/src/engine-pool.ts';
+import { materialFlatKey } from '@kerf/usecases/testing';
+import type { PoolEngine } from '@kerf/service';
 
 const fixture = (rel: string): string => new URL(`../fixtures/${rel}`, import.meta.url).pathname;
 /** A Friday: the ship dates must skip the weekend. */

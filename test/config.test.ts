@@ -1,7 +1,7 @@
 // Service configuration from the environment: defaults, and a precise error naming the variable.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { configFromEnv, ConfigError } from '../service/src/config.ts';
+import { configFromEnv, ConfigError } from '@kerf/service';
 
 describe('configFromEnv', () => {
   it('has the documented defaults', () => {

@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { startTestService, freePort, type TestService } from './helpers/service.ts';
 import { Client, clientsFor, pollDesign, pollProductionFiles, stepForm } from './helpers/client.ts';
 import { fixtureBytes } from './helpers/fixtures.ts';
-import { LocalEngine } from '../service/src/engine-local.ts';
-import { PoolEngine } from '../service/src/engine-pool.ts';
-import { PRODUCTION_FILE_KINDS } from '@kerf/usecases/engine-api.ts';
+import { LocalEngine, PoolEngine } from '@kerf/service';
+import { schemas } from '@kerf/usecases';
+
+const { PRODUCTION_FILE_KINDS } = schemas;
 
 // U channel (1.5 mm, two bends), bracket A and its mirror (2 mm, one bend each): three unique sheet parts.
 const ASSEMBLY = new URL('../fixtures/assembly/asm_instanced_products.step', import.meta.url).pathname;
@@ -52,7 +53,7 @@ describe('DFM production files of an assembly', () => {
 
   before(async () => {
     const port = await freePort();
-    engine = new CountingPoolEngine(`http://127.0.0.1:${port}`, { threads: 1, timeoutMs: 120_000, maxMemoryMb: 2048 });
+    engine = new CountingPoolEngine({ threads: 1, timeoutMs: 120_000, maxMemoryMb: 2048 });
     t = await startTestService({ port }, { engine });
     ({ a } = await clientsFor(t));
     const r = await a.post('/v1/analyze', { form: stepForm(ASSEMBLY) });
@@ -102,7 +103,7 @@ describe('DFM production files of an assembly', () => {
     const ids = design.parts.map((p: any) => p.id);
     const parts = [{ partId: ids[0], kFactor: 0.33 }, { partId: ids[1] }];
     const input = { design, source, parts, configuration: {} };
-    const [pool, local] = await Promise.all([engine.productionFiles(input), new LocalEngine(t.url).productionFiles(input)]);
+    const [pool, local] = await Promise.all([engine.productionFiles(input), new LocalEngine().productionFiles(input)]);
     assert.deepEqual(Object.keys(local).sort(), [ids[0], ids[1]].sort());
     for (const id of [ids[0], ids[1]]) {
       assert.deepEqual(Object.keys(pool[id]).sort(), Object.keys(local[id]).sort(), id);
@@ -114,7 +115,7 @@ describe('DFM production files of an assembly', () => {
         assert.equal(Buffer.from(pool[id][kind]!.bytes).toString('latin1'), Buffer.from(local[id][kind]!.bytes).toString('latin1'), `${id} ${kind}: same bytes`);
       }
     }
-    const single = await new LocalEngine(t.url).productionFiles({ design, source, parts: [{ partId: ids[0] }], configuration: {} });
+    const single = await new LocalEngine().productionFiles({ design, source, parts: [{ partId: ids[0] }], configuration: {} });
     const [withK] = dxfExtents(local[ids[0]].production_dxf!.bytes), [withoutK] = dxfExtents(single[ids[0]].production_dxf!.bytes);
     assert.ok(Math.abs(withK - withoutK) > 10 * EXTENT_TOL_MM, `the given K changes the flat: ${withK} vs ${withoutK}`);
   });

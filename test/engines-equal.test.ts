@@ -2,18 +2,16 @@
 // designs and the same design files: what a customer gets does not depend on where the work ran.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalEngine } from '../service/src/engine-local.ts';
-import { PoolEngine } from '../service/src/engine-pool.ts';
+import { LocalEngine, PoolEngine } from '@kerf/service';
 import { fixtureBytes } from './helpers/fixtures.ts';
-import type { Design } from '@kerf/engine/contract.ts';
+import type { Design } from '@kerf/engine';
 
 const fixture = (rel: string): Uint8Array => fixtureBytes(new URL(`../fixtures/${rel}`, import.meta.url).pathname);
-const BASE = 'http://127.0.0.1:1';
 
 describe('pool engine = in-process engine', () => {
   let pool: PoolEngine;
-  const local = new LocalEngine(BASE);
-  before(() => { pool = new PoolEngine(BASE, { threads: 1, timeoutMs: 120_000, maxMemoryMb: 2048 }); });
+  const local = new LocalEngine();
+  before(() => { pool = new PoolEngine({ threads: 1, timeoutMs: 120_000, maxMemoryMb: 2048 }); });
   after(async () => { await pool.close(); });
 
   for (const rel of ['sheet/offset_t1.5_r2_45.step', 'assembly/asm_brackets_mirror.step']) {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STATUS_BY_KIND } from '@kerf/rest';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,13 +31,16 @@ function producedCodes(): Produced[] {
   for (const file of dirs.flatMap((d) => { try { return sources(join(ROOT, d)); } catch { return []; } })) {
     const text = readFileSync(file, 'utf8');
     const where = relative(ROOT, file);
-    // The code argument may be a conditional between two literals.
-    for (const m of text.matchAll(/new ApiError\(\s*([^,]+?)\s*,\s*([^,]+?)\s*,\s*([^,]+),/g)) {
-      const status = /^\d{3}$/.test(m[1]) ? Number(m[1]) : null;
-      for (const c of m[3].matchAll(/'([a-z0-9_]+)'/g)) out.push({ code: c[1], status, type: literal(m[2]), where });
+    // The code argument may be a conditional between two literals. A use-case error names its kind,
+    // which the REST adapter turns into a status; an HTTP-layer error names its status.
+    for (const m of text.matchAll(/new (UseCaseError|HttpError)\(\s*([^,]+?)\s*,\s*([^,]+?)\s*,\s*([^,]+),/g)) {
+      const kind = literal(m[2]);
+      const status = m[1] === 'HttpError' ? (/^\d{3}$/.test(m[2]) ? Number(m[2]) : null) : kind ? STATUS_BY_KIND[kind as keyof typeof STATUS_BY_KIND] ?? null : null;
+      for (const c of m[4].matchAll(/'([a-z0-9_]+)'/g)) out.push({ code: c[1], status, type: literal(m[3]), where });
     }
     for (const m of text.matchAll(/\binvalid\(\s*'([a-z0-9_]+)'/g)) out.push({ code: m[1], status: 422, type: 'invalid_request_error', where });
     for (const m of text.matchAll(/\bmalformed\(\s*'([a-z0-9_]+)'/g)) out.push({ code: m[1], status: 400, type: 'invalid_request_error', where });
+    for (const m of text.matchAll(/\bunavailable\(\s*'([a-z0-9_]+)'/g)) out.push({ code: m[1], status: 503, type: 'api_error', where });
     for (const m of text.matchAll(/\bEngineError\(\s*'([a-z0-9_]+)'/g)) out.push({ code: m[1], status: null, type: null, where });
   }
   // Engine codes a caller can meet even if no literal throw of them is left in the source.
@@ -58,7 +62,7 @@ describe('error reference', () => {
       const res = await fetch(`${t.url}${path}`, { headers });
       const body = await res.json() as { error: { code: string; doc_url: string } };
       assert.equal(body.error.code, code);
-      assert.equal(body.error.doc_url, `${t.service.ctx.baseUrl}/docs/errors#${code}`);
+      assert.equal(body.error.doc_url, `${t.url}/docs/errors#${code}`);
       const doc = await fetch(body.error.doc_url);
       assert.equal(doc.status, 200);
       assert.match(doc.headers.get('content-type') ?? '', /^text\/html/);

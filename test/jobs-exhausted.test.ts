@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { fixtureBytes } from './helpers/fixtures.ts';
-import { ANALYZE_JOB, sourceKey } from '@kerf/usecases/designs.ts';
+import { ANALYZE_JOB, sourceKey } from '@kerf/usecases/testing';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,16 +2,15 @@
 // (base64url's last character carries spare bits) is accepted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UrlSigner } from '@kerf/usecases/signed-urls.ts';
+import { UrlSigner } from '@kerf/usecases';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 test('a download token is valid only exactly as signed: every other spelling of its MAC is refused', () => {
   const now = new Date('2026-11-23T12:00:00Z');
-  const signer = new UrlSigner(Buffer.alloc(32, 7), 'http://localhost', () => now);
+  const signer = new UrlSigner(Buffer.alloc(32, 7), () => now);
   for (let i = 0; i < 40; i++) {
-    const url = signer.sign({ k: `blob/${i}`, t: 'model/gltf-binary', n: `part-${i}.glb` });
-    const token = url.slice(url.lastIndexOf('/') + 1);
+    const token = signer.sign({ k: `blob/${i}`, t: 'model/gltf-binary', n: `part-${i}.glb` });
     assert.equal(typeof signer.verify(token), 'object', 'the token as signed');
     // a 32-byte MAC is 43 characters: the last one holds 4 bits of the MAC and 2 spare bits
     const last = ALPHABET.indexOf(token.at(-1)!);

@@ -1,31 +1,19 @@
 // EngineApi from the engine's functions, run in this process. The service swaps in the worker pool
 // version when it is available; the use cases cannot tell the difference.
-import { analyze, analyzeModel, type AnalyzedModel } from '@kerf/engine';
-import { EngineError, type Design } from '@kerf/engine/contract.ts';
-import { defaultCatalog, catalogEntries, findHardware, hardwareModelGlb, type Catalog, type CatalogKind as EngineCatalogKind, type Hardware } from '@kerf/engine/catalog/index.ts';
-import { productionFilesForModel, type ProductionFiles } from '@kerf/engine/files/generate.ts';
-import { materialKFactors } from '@kerf/engine/dfm/index.ts';
-import { designFileOf, isDesignFileName } from '@kerf/engine/design-files.ts';
-import { fileNameOf } from '@kerf/engine/files/kinds.ts';
-import type { AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration, DfmOutcome, EngineApi, EngineFile, ProductionFileKind, ProductionFilesPart, QuoteOutcome } from '@kerf/usecases/engine-api.ts';
-import { contentTypeOf } from '@kerf/usecases/files.ts';
+import {
+  analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, EngineError, fileNameOf, findHardware, hardwareModelGlb,
+  isDesignFileName, materialKFactors, productionFilesForModel, quote,
+  type AnalyzedModel, type Catalog, type CatalogKind as EngineCatalogKind, type Design, type Hardware, type ProductionFiles,
+} from '@kerf/engine';
+import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type QuoteOutcome, type schemas } from '@kerf/usecases';
+
+type ProductionFileKind = schemas.ProductionFileKind;
 
 const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
   materials: 'materials', tube_profiles: 'tube-profiles', finishes: 'finishes', powder_coat_colors: 'powder-coat-colors',
   taps: 'taps', studs: 'studs', nuts: 'nuts', standoffs: 'standoffs',
 };
 
-
-/** The engine's DFM and pricing modules, loaded when present (they land separately). */
-interface DfmModule { dfm(design: Design, configuration: unknown, catalog: Catalog, ctx: { id: string; now: string; baseUrl?: string; generateProductionFiles?: boolean }): unknown }
-interface QuoteModule { quote(request: unknown, designs: Record<string, Design>, catalog: Catalog, ctx: { id: string; now: string; baseUrl?: string; dfmId?: (i: number) => string }): unknown }
-
-async function optionalModule<T>(path: string): Promise<T | null> {
-  try { return (await import(path)) as T; } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return null;
-    throw err;
-  }
-}
 
 function file(name: string, bytes: Uint8Array): EngineFile {
   return { name, bytes, contentType: contentTypeOf(name) };
@@ -61,15 +49,13 @@ export function productionFilesOut(partIds: string[], files: ProductionFiles): R
 export class LocalEngine implements EngineApi {
   private readonly catalogData: Catalog = defaultCatalog();
 
-  constructor(private readonly baseUrl: string) {}
-
   async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
     const d = await analyze(bytes, options);
     return { suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
   }
 
   async catalog(kind: CatalogKind): Promise<CatalogEntry[]> {
-    return catalogEntries(this.catalogData, KIND_NAMES[kind], { baseUrl: this.baseUrl }) as CatalogEntry[];
+    return catalogEntries(this.catalogData, KIND_NAMES[kind]) as CatalogEntry[];
   }
 
   async materialKFactors(design: Design, configuration: Configuration): Promise<Record<string, number>> {
@@ -77,15 +63,11 @@ export class LocalEngine implements EngineApi {
   }
 
   async dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome> {
-    const mod = await optionalModule<DfmModule>('@kerf/engine/dfm/index.ts');
-    if (!mod) throw Object.assign(new Error('DFM is not available in this build'), { code: 'engine_unavailable' });
-    return mod.dfm(design, configuration, this.catalogData, { ...context, baseUrl: this.baseUrl }) as DfmOutcome;
+    return dfm(design, configuration, this.catalogData, context) as unknown as DfmOutcome;
   }
 
   async quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(i: number): string }): Promise<QuoteOutcome> {
-    const mod = await optionalModule<QuoteModule>('@kerf/engine/pricing/index.ts');
-    if (!mod) throw Object.assign(new Error('pricing is not available in this build'), { code: 'engine_unavailable' });
-    return mod.quote(request, designs, this.catalogData, { ...context, baseUrl: this.baseUrl }) as QuoteOutcome;
+    return quote(request, designs, this.catalogData, context) as unknown as QuoteOutcome;
   }
 
   private async model(source: Uint8Array, design: Design): Promise<AnalyzedModel> {

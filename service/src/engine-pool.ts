@@ -1,11 +1,8 @@
 // EngineApi over the engine's worker pool: the heavy work (STEP import, recognition, production
 // files, images) runs in worker threads with per-job time and memory limits, so the event loop keeps
 // answering requests and renewing job leases. DFM and pricing are pure and fast: they stay in-process.
-import { createEngine, type Engine, type EngineStats } from '@kerf/engine/pool/index.ts';
-import type { Design } from '@kerf/engine/contract.ts';
-import { isDesignFileName } from '@kerf/engine/design-files.ts';
-import type { AnalysisOutput, AnalyzeRequest, Configuration, EngineFile, ProductionFileKind, ProductionFilesPart } from '@kerf/usecases/engine-api.ts';
-import { contentTypeOf } from '@kerf/usecases/files.ts';
+import { createEngine, isDesignFileName, type Design, type Engine, type EngineStats } from '@kerf/engine';
+import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type schemas } from '@kerf/usecases';
 import { LocalEngine, productionFilesOut, productionRequest } from './engine-local.ts';
 
 
@@ -22,8 +19,8 @@ export interface PoolOptions { threads: number; timeoutMs: number; maxMemoryMb: 
 export class PoolEngine extends LocalEngine {
   private readonly pool: Engine;
 
-  constructor(baseUrl: string, options: PoolOptions) {
-    super(baseUrl);
+  constructor(options: PoolOptions) {
+    super();
     this.pool = createEngine({ threads: options.threads, timeoutMs: options.timeoutMs, maxMemoryMb: options.maxMemoryMb });
   }
 
@@ -32,7 +29,7 @@ export class PoolEngine extends LocalEngine {
     return { suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
   }
 
-  override async productionFiles(input: { design: Design; source: Uint8Array; parts: ProductionFilesPart[]; configuration: Configuration }): Promise<Record<string, Partial<Record<ProductionFileKind, EngineFile>>>> {
+  override async productionFiles(input: { design: Design; source: Uint8Array; parts: ProductionFilesPart[]; configuration: Configuration }): Promise<Record<string, Partial<Record<schemas.ProductionFileKind, EngineFile>>>> {
     const { partIds, kFactorByPart } = productionRequest(input.parts);
     return productionFilesOut(partIds, await this.pool.generateProductionFiles(input.source, { partIds, kinds: ['production'], kFactorByPart }));
   }

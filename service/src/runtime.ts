@@ -1,16 +1,14 @@
-// The composition root: store + engine + use-case context + fastify app + job worker, and their
-// orderly shutdown. `kerf serve` and the end-to-end tests both start the service through here.
-import type { FastifyInstance } from 'fastify';
+// The composition root: config -> store -> engine -> use-case context -> one fastify instance with
+// the transports registered as plugins -> job worker; and their orderly shutdown. `kerf serve` and
+// the end-to-end tests both start the service through here.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { openStore, type Store } from '@kerf/store';
-import { buildApp } from '@kerf/rest';
-import type { UseCaseContext } from '@kerf/usecases/context.ts';
-import type { EngineApi } from '@kerf/usecases/engine-api.ts';
-import { JobWorker } from '@kerf/usecases/jobs.ts';
-import { JOB_HANDLERS } from '@kerf/usecases';
-import { loadSigningSecret, UrlSigner } from '@kerf/usecases/signed-urls.ts';
+import { restApi, restLinks, MAX_PARAM_LENGTH } from '@kerf/rest';
+import { JobWorker, JOB_HANDLERS, loadSigningSecret, newId, UrlSigner, type EngineApi, type UseCaseContext } from '@kerf/usecases';
 import type { ServiceConfig } from './config.ts';
 import { createEngine } from './engine.ts';
+import { genRequestId } from './request-id.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -40,18 +38,25 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const secret = await loadSigningSecret(store);
   let worker: JobWorker | null = null;
   const shutdown = new AbortController();
+  const now = options.now ?? (() => new Date());
   const ctx: UseCaseContext = {
     store,
     engine,
-    baseUrl: config.baseUrl,
-    signer: new UrlSigner(secret, config.baseUrl),
+    links: restLinks(config.baseUrl),
+    signer: new UrlSigner(secret, now),
     log: log.child({ component: 'usecases' }),
-    now: options.now ?? (() => new Date()),
+    now,
+    newId,
     notifyJobs: () => worker?.wake(),
     shutdown: shutdown.signal,
   };
   worker = new JobWorker(ctx, JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.engineThreads });
-  const app = await buildApp(ctx, { maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit, loggerInstance: log });
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    genReqId: genRequestId,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+  });
+  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit });
   if (options.jobs !== false) worker.start();
 
   let closing: Promise<void> | null = null;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { openStore } from '@kerf/store';
 // The wire fake is the store's test support (it needs the store's devDependency mingo, which only
 // adapters/store/node_modules has); reached by relative path until @kerf/store offers it as an entry.
-import { startMongoWireFake } from '../../adapters/store/test/support/mongoWireFake.ts';
+import { startMongoWireFake } from '@kerf/store/testing';
 
 const KERF = fileURLToPath(new URL('../../bin/kerf.mjs', import.meta.url));
 

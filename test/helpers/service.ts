@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import pino from 'pino';
-import { configFromEnv, type ServiceConfig } from '../../service/src/config.ts';
-import { startService, type Service, type StartOptions } from '../../service/src/runtime.ts';
+import { configFromEnv, startService, type Service, type ServiceConfig, type StartOptions } from '@kerf/service';
 
 export interface TestService {
   url: string;
@@ -32,7 +31,7 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}, o
   const b = await service.store.accounts.create({ email: `b-${Date.now()}-${Math.random()}@test.local`, name: 'B' });
   const ka = await service.store.apiKeys.create(a.id);
   const kb = await service.store.apiKeys.create(b.id);
-  const url = service.ctx.baseUrl;
+  const url = config.baseUrl;
   return {
     url, service, dataDir, keyA: ka!.api_key, keyB: kb!.api_key, accountA: a.id, accountB: b.id,
     async close() {

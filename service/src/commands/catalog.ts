@@ -1,9 +1,14 @@
-// `kerf catalog KIND [--process sheet_metal|tube_laser]`: one catalog as {object:"list", data, has_more,
-// next_cursor} on stdout. Loads only the catalog module, never the importer.
+// `kerf catalog KIND [--process sheet_metal|tube_laser] [--base-url URL]`: one whole catalog as
+// {object:"list", data, has_more, next_cursor, catalog_version} on stdout, read through the same use
+// case as the API's catalog lists (so hardware carries its model_url under --base-url).
 import { stderr, stdout } from 'node:process';
-import { CATALOG_KINDS, catalogEntries, defaultCatalog, isCatalogKind } from '@kerf/engine/catalog/index.ts';
+import { CATALOG_KINDS, defaultCatalog, isCatalogKind } from '@kerf/engine';
+import { restLinks } from '@kerf/rest/links';
+import { listCatalog, localCaller, newId, type CatalogName, type CatalogEntry } from '@kerf/usecases';
+import { LocalEngine } from '../engine-local.ts';
 
 const USAGE = `usage: kerf catalog <${CATALOG_KINDS.join('|')}> [--process sheet_metal|tube_laser] [--base-url URL]\n`;
+const PAGE = 500;
 
 function fail(code: string, message: string, param?: string): number {
   stderr.write(JSON.stringify({ error: { code, message, ...(param ? { param } : {}) } }) + '\n');
@@ -31,8 +36,15 @@ export async function run(args: string[]): Promise<number> {
   if (kind === undefined) { stderr.write(USAGE); return 2; }
   if (!isCatalogKind(kind)) return fail('unknown_catalog', `unknown catalog '${kind}'; one of ${CATALOG_KINDS.join(', ')}`, 'kind');
   if (process && kind !== 'finishes') return fail('invalid_arguments', '--process applies to finishes only', 'process');
-  const catalog = defaultCatalog();
-  const data = catalogEntries(catalog, kind, { process, baseUrl });
-  stdout.write(JSON.stringify({ object: 'list', data, has_more: false, next_cursor: null, catalog_version: catalog.version }, null, 2) + '\n');
+  const ctx = { engine: new LocalEngine(), links: restLinks(baseUrl ?? ''), log: { info() {}, warn() {}, error() {} }, now: () => new Date(), newId };
+  const catalog = kind.replace(/-/g, '_') as CatalogName;
+  const data: CatalogEntry[] = [];
+  for (let cursor: string | undefined; ;) {
+    const page = await listCatalog(ctx, localCaller(), { catalog, limit: PAGE, ...(cursor ? { cursor } : {}), ...(process ? { process } : {}) });
+    data.push(...page.data);
+    if (!page.has_more || !page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  stdout.write(JSON.stringify({ object: 'list', data, has_more: false, next_cursor: null, catalog_version: defaultCatalog().version }, null, 2) + '\n');
   return 0;
 }

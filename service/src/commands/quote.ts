@@ -1,11 +1,10 @@
 // `kerf quote FILE --configuration JSON|@file --quantity N [--quantity-options a,b,c] [--ship-to JSON]
-// [--base-url URL] [--now ISO] [--images]`: analyzes the STEP file and prints the quote with each
-// item's full DFM report. Bad input: a JSON error on stderr and a non-zero exit.
+// [--base-url URL] [--now ISO] [--images]`: the quote of the STEP file with each item's full DFM
+// report, from the same use cases as POST /v1/quotes. Bad input: a JSON error on stderr and a
+// non-zero exit.
 import { stdout } from 'node:process';
-import { defaultCatalog } from '@kerf/engine/catalog/index.ts';
-import { parseQuoteRequest, quote } from '@kerf/engine/pricing/index.ts';
-import { parseConfiguration, withFlatsUsed } from '@kerf/engine/dfm/index.ts';
-import { CliError, analyzeFile, parseCommon, reportError, stableId, withoutImages } from './dfm.ts';
+import { localCaller, quoteFile } from '@kerf/usecases';
+import { CliError, localContext, parseCommon, readInput, reportError, withoutImages } from './local-check.ts';
 
 const USAGE = 'usage: kerf quote FILE --configuration JSON|@file.json --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--base-url URL] [--now ISO] [--images]\n';
 
@@ -29,18 +28,10 @@ export async function run(args: string[]): Promise<number> {
     if (st) {
       try { ship_to = JSON.parse(st[st.length - 1]); } catch (e) { throw new CliError('invalid_configuration', `--ship-to is not valid JSON: ${(e as Error).message}`, 'ship_to'); }
     }
-    // validate the request before the (slow) analysis
-    parseQuoteRequest({ items: [{ design_id: 'des_pending', quantity, configuration: a.configuration, ...(quantity_options ? { quantity_options } : {}) }], ...(ship_to !== undefined ? { ship_to } : {}) });
-    parseConfiguration(a.configuration);
-    const { design, digest } = await analyzeFile(a.file, a.configuration);
-    if (design.status !== 'ready') throw new CliError(design.error?.code ?? 'analysis_failed', design.error?.message ?? 'analysis failed', 'file', 1);
-    const request = { items: [{ design_id: design.id, quantity, configuration: a.configuration, ...(quantity_options ? { quantity_options } : {}) }], ...(ship_to !== undefined ? { ship_to } : {}) };
-    const now = a.now ?? new Date().toISOString();
-    const id = stableId('quo', digest, JSON.stringify(request), now);
-    const priced = quote(request, new Map([[design.id, design]]), defaultCatalog(), { id, now, baseUrl: a.baseUrl, dfmId: (i) => stableId('dfm', id, String(i)) });
-    // each item's DFM report states the flat it was priced with, as the service's quotes do
-    const q = { ...priced, items: priced.items.map((item) => ({ ...item, dfm: withFlatsUsed(item.dfm, design) })) };
-    stdout.write(JSON.stringify(a.images ? q : withoutImages(q), null, 2) + '\n');
+    const request = { quantity, ...(a.configuration !== undefined ? { configuration: a.configuration } : {}), ...(quantity_options ? { quantity_options } : {}), ...(ship_to !== undefined ? { ship_to } : {}) };
+    const file = await readInput(a.file);
+    const quote = await quoteFile(localContext(a, file.bytes, request), localCaller(), { ...file, request });
+    stdout.write(JSON.stringify(a.images ? quote : withoutImages(quote), null, 2) + '\n');
     return 0;
   } catch (err) {
     return reportError(err);
