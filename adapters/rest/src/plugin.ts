@@ -74,6 +74,14 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     schema.operationId = OPERATION_IDS[`${method} ${route.url}`] ?? `${String(method).toLowerCase()}${route.url.replace(/\/:?([a-z_-]+)/gi, (_m, w: string) => w.charAt(0).toUpperCase() + w.slice(1).replace(/[-_](.)/g, (_x, c: string) => c.toUpperCase()))}`;
   });
 
+  // A body-less request that still says Content-Type: application/json (clients send it on DELETE,
+  // some on GET and POST) is routed as having no body, not refused as invalid JSON.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') { done(null, undefined); return; }
+    parseJson(request, body as string, done);
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
     reply.header('kerf-version', API_VERSION);

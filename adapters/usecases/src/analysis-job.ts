@@ -3,6 +3,7 @@ import type { Job } from '@kerf/store';
 import type { UseCaseContext } from './context.ts';
 import { fileKey, type DesignResult } from './designs.ts';
 import type { JobKindHandlers } from './jobs.ts';
+import { designReviewLink } from './review-link-docs.ts';
 
 export const FILE_QUOTE_JOB = 'file_quote';
 
@@ -27,6 +28,8 @@ export const analysisJob: JobKindHandlers = {
     const { files: _files, ...rest } = out;
     void _files;
     await ctx.store.designs.transition<DesignResult>(accountId, designId, ['processing'], { status: 'ready', result: { ...rest, fileKeys }, error: null });
+    // made now so the first read costs nothing; a read makes it if this step never ran
+    await designReviewLink(ctx, accountId, designId);
     await afterDesignSettled(ctx, accountId, designId);
   },
   async failed(ctx, job, error) {

@@ -6,6 +6,7 @@ import { requireScope, type Caller } from './caller.ts';
 import type { EngineContext, UseCaseContext } from './context.ts';
 import type { AnalysisOutput } from './engine-api.ts';
 import { UseCaseError, invalid, notFound } from './errors.ts';
+import { designReviewLink } from './review-link-docs.ts';
 import { DesignInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
@@ -33,7 +34,7 @@ export interface AnalyzeInput {
 }
 
 /** POST /v1/analyze and its equivalents: the file becomes a durable queued design. */
-export async function analyzeDesign(ctx: UseCaseContext, caller: Caller, input: AnalyzeInput): Promise<Design> {
+export async function analyzeDesign(ctx: UseCaseContext, caller: Caller, input: AnalyzeInput): Promise<DesignView> {
   requireScope(caller, 'designs');
   return submitDesign(ctx, { accountId: caller.accountId, fileName: input.file_name, bytes: input.bytes });
 }
@@ -48,7 +49,7 @@ export interface SubmitInput {
 }
 
 /** Checks the file, stores it, and creates the queued design with its analysis job in one step. */
-export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Promise<Design> {
+export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Promise<DesignView> {
   // The name is shown back (design.name, download names): no paths, no control characters.
   const fileName = ((input.fileName || '').split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255) || 'upload.step';
   if (input.bytes.length === 0) throw invalid('file_empty', 'The uploaded file is empty.', 'file');
@@ -99,14 +100,20 @@ async function settleAbandoned(ctx: UseCaseContext, rec: DesignRow): Promise<Des
   return (await ctx.store.designs.transition<DesignResult>(rec.accountId, rec.id, ['queued', 'processing'], { status: 'failed', error })) ?? rec;
 }
 
-export async function getDesign(ctx: UseCaseContext, caller: Caller, input: DesignInput): Promise<Design> {
+export async function getDesign(ctx: UseCaseContext, caller: Caller, input: DesignInput): Promise<DesignView> {
   requireScope(caller, 'designs');
   const { design_id } = validateInput(DesignInput, input, { location: 'params' });
-  return toPublicDesign(ctx, await getDesignRow(ctx, caller.accountId, design_id));
+  return designView(ctx, await getDesignRow(ctx, caller.accountId, design_id));
+}
+
+/** The design as callers see it: a ready one with its own review link. */
+export async function designView(ctx: UseCaseContext, rec: DesignRow): Promise<DesignView> {
+  if (rec.status !== 'ready') return toPublicDesign(ctx, rec);
+  return toPublicDesign(ctx, rec, String((await designReviewLink(ctx, rec.accountId, rec.id)).id));
 }
 
 /** Polls until the design is ready or failed, or the window closes; returns the latest view. */
-export async function waitForDesign(ctx: UseCaseContext, caller: Caller, input: DesignInput & { wait_seconds: number }): Promise<Design> {
+export async function waitForDesign(ctx: UseCaseContext, caller: Caller, input: DesignInput & { wait_seconds: number }): Promise<DesignView> {
   requireScope(caller, 'designs');
   const accountId = caller.accountId;
   const designId = input.design_id;
@@ -115,7 +122,7 @@ export async function waitForDesign(ctx: UseCaseContext, caller: Caller, input: 
   for (;;) {
     const rec = await ctx.store.designs.get<DesignResult>(accountId, designId);
     if (!rec) throw notFound('design', designId, 'design_id');
-    if (rec.status === 'ready' || rec.status === 'failed' || Date.now() >= deadline || ctx.shutdown?.aborted) return toPublicDesign(ctx, rec);
+    if (rec.status === 'ready' || rec.status === 'failed' || Date.now() >= deadline || ctx.shutdown?.aborted) return designView(ctx, rec);
     await new Promise((r) => setTimeout(r, Math.min(WAIT_POLL_MS, Math.max(1, deadline - Date.now()))));
   }
 }
@@ -132,7 +139,10 @@ function publicPart(ctx: Pick<EngineContext, 'links'>, designId: string, part: P
   };
 }
 
-export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignState): Design {
+/** The contract's design: the engine's Design with the website review link of a ready design. */
+export type DesignView = Design & { review_url: string | null; review_link_id: string | null };
+
+export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignState, reviewLinkId: string | null = null): DesignView {
   const r = rec.status === 'ready' ? rec.result : null;
   const url = ctx.links.design(rec.id);
   return {
@@ -148,6 +158,8 @@ export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignSta
     part_instances: r?.part_instances ?? [],
     model_url: r ? ctx.links.designModel(rec.id) : null,
     image_url: r ? ctx.links.designImage(rec.id) : null,
+    review_url: r && reviewLinkId ? ctx.links.reviewPage(reviewLinkId) : null,
+    review_link_id: r ? reviewLinkId : null,
     error: rec.status === 'failed' ? rec.error ?? { code: 'analysis_failed', message: 'The analysis failed.' } : null,
   };
 }

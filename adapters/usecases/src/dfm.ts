@@ -11,7 +11,8 @@ import { fileUnavailable, invalid, notFound, unavailable } from './errors.ts';
 import { designFileNames, designFileUrl, signedDownload } from './files.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { designForConfiguration } from './material-flats.ts';
-import { presentDfmReport } from './present.ts';
+import { insertAfter, presentDfmReport } from './present.ts';
+import { newReviewLink } from './review-link-docs.ts';
 import { DfmInput, DfmPartImageInput, DfmRequest, ProductionFileInput, type ProductionFileKind } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
@@ -59,8 +60,11 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
   // or report that nobody looks at costs no extra write.
   const images: Record<string, string> = {};
   for (const p of report.parts) if (typeof p.image_svg === 'string') images[p.part_id] = p.image_svg;
+  // every report carries a website review link of its own, with its configuration (contract.md)
+  const link = await newReviewLink(ctx, accountId, { design_id: report.design_id, dfm_id: id, configuration: report.configuration });
   const presented = presentDfmReport(ctx.links, withoutImages(report));
-  const doc: DfmDoc = { ...presented, id, object: 'dfm_report', _image_svgs: images };
+  const withLink = insertAfter(insertAfter(presented, 'configuration', 'review_url', link.review_url), 'review_url', 'review_link_id', link.id);
+  const doc: DfmDoc = { ...(withLink as DfmOutcome), id, object: 'dfm_report', _image_svgs: images };
   await collection(ctx, 'dfm_reports').create(accountId, doc, { id });
   if (doc.production_files.status === 'pending') {
     await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId });

@@ -24,7 +24,7 @@ function replaceKey(o: Obj, key: string, newKey: string, value: unknown): Obj {
 }
 
 /** A copy of `o` with `[key, value]` right after `after` (appended when `after` is absent). */
-function insertAfter(o: Obj, after: string, key: string, value: unknown): Obj {
+export function insertAfter(o: Obj, after: string, key: string, value: unknown): Obj {
   if (!(after in o)) return { ...o, [key]: value };
   const out: Obj = {};
   for (const [k, v] of Object.entries(o)) {

@@ -4,15 +4,15 @@ import type { Job } from '@kerf/store';
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
 import { requireScope, type Caller } from './caller.ts';
 import type { EngineContext, UseCaseContext } from './context.ts';
-import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign } from './designs.ts';
-import { storeDfmReport } from './dfm.ts';
+import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign, type DesignRow } from './designs.ts';
+import { computeDfm, storeDfmReport } from './dfm.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
 import type { QuoteOutcome } from './engine-api.ts';
 import { invalid, notFound } from './errors.ts';
 import { designForConfiguration, kMapKey } from './material-flats.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { FILE_QUOTE_JOB } from './analysis-job.ts';
-import { presentQuote } from './present.ts';
+import { insertAfter, presentQuote } from './present.ts';
 import { FileQuoteRequest, QuoteInput, QuoteRequest, type QuoteItemRequest } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
@@ -29,10 +29,10 @@ export interface QuoteDoc extends Doc {
   _design_id?: string;
 }
 
-function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus): QuoteDoc {
+function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus, designId: string): QuoteDoc {
   const now = ctx.now();
   return {
-    id, object: 'quote', status, status_url: ctx.links.quote(id), currency: 'usd',
+    id, object: 'quote', status, status_url: ctx.links.quote(id), design_id: designId, currency: 'usd',
     amount_subtotal_cents: null, amount_shipping_cents: null, amount_tax_cents: null, amount_total_cents: null,
     items: [], requirements: [], fulfillment: null, manufacturing_warnings: [],
     production_files: { review_warning: null }, error: null,
@@ -70,7 +70,8 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     const dfm = used ? withFlatsUsed(item.dfm, used) : item.dfm;
     items.push({ ...shown.items[i], dfm: await storeDfmReport(ctx, accountId, dfm) });
   }
-  return { ...shown, id, object: 'quote', status: priced.status, items, error: null };
+  const withDesign = insertAfter(shown, 'status_url', 'design_id', req.items[0].design_id);
+  return { ...withDesign, id, object: 'quote', status: priced.status, items, error: null };
 }
 
 /** The engine's DFM and price of a request whose designs are at hand; a refused configuration names its field. */
@@ -112,7 +113,7 @@ export async function createFileQuote(ctx: UseCaseContext, caller: Caller, input
   const id = ctx.newId('quo');
   const design = await submitDesign(ctx, { accountId, fileName: file.fileName, bytes: file.bytes, fileQuoteId: id });
   const doc: QuoteDoc = {
-    ...emptyQuote(ctx, id, 'processing'),
+    ...emptyQuote(ctx, id, 'processing', design.id),
     items: [{ design_id: design.id, quantity: req.quantity, status: 'processing', client_reference_id: req.client_reference_id ?? null, unit_amount_cents: null, amount_cents: null, quantity_options: [], requirements: [] }],
     _file_request: req,
     _design_id: design.id,
@@ -163,7 +164,11 @@ export async function waitForQuote(ctx: UseCaseContext, caller: Caller, input: Q
   }
 }
 
-function multiPartQuote(doc: QuoteDoc, design: Design): QuoteDoc {
+/**
+ * A file of several unique parts cannot be priced from one item's configuration: the quote stops at
+ * requires_input, and its item still names the design and carries the DFM report of what is missing.
+ */
+async function multiPartQuote(ctx: UseCaseContext, accountId: string, doc: QuoteDoc, row: DesignRow, design: Design): Promise<QuoteDoc> {
   const requirement = {
     code: 'assembly_configuration_required',
     message: `The file holds ${design.parts.length} unique parts; quote design '${design.id}' with a configuration that lists every part (POST /v1/quotes with JSON items).`,
@@ -173,8 +178,12 @@ function multiPartQuote(doc: QuoteDoc, design: Design): QuoteDoc {
     field: 'items[0].configuration.parts',
     allowed_values_url: design.status_url,
   };
+  const configuration = doc._file_request?.configuration;
+  const configured = await designForConfiguration(ctx, row, design, configuration);
+  const report = await computeDfm(ctx, configured.design, configuration ?? {}, { id: ctx.newId('dfm'), generateProductionFiles: false, paramPrefix: 'request.' });
+  const dfm = await storeDfmReport(ctx, accountId, withFlatsUsed(report, configured.design));
   const item = (doc.items as Array<Record<string, unknown>>)[0];
-  return { ...doc, status: 'requires_input', items: [{ ...item, status: 'requires_input', requirements: [requirement] }], requirements: [requirement] };
+  return { ...doc, status: 'requires_input', items: [{ ...item, status: 'requires_input', dfm, requirements: [requirement] }], requirements: [requirement] };
 }
 
 export const fileQuoteJob: JobKindHandlers = {
@@ -193,7 +202,7 @@ export const fileQuoteJob: JobKindHandlers = {
     } else {
       const design = toPublicDesign(ctx, row);
       if (design.parts.length > 1) {
-        next = multiPartQuote(doc, design);
+        next = await multiPartQuote(ctx, job.accountId, doc, row, design);
       } else {
         const { ship_to, ...item } = doc._file_request;
         const priced = await priceQuote(ctx, job.accountId, doc.id, { items: [{ ...item, design_id: design.id }], ship_to });

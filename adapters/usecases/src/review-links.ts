@@ -6,12 +6,12 @@ import type { Design } from '@kerf/engine';
 import { requireScope, type Caller } from './caller.ts';
 import { requireReadyDesign, toPublicDesign, type DesignResult } from './designs.ts';
 import { computeDfm, getDfmDoc } from './dfm.ts';
-import { collection, isoPlus, publicView, type Doc } from './documents.ts';
+import { collection, publicView, type Doc } from './documents.ts';
+import { newReviewLink } from './review-link-docs.ts';
 import { UseCaseError, invalid, notFound } from './errors.ts';
 import { ReviewLinkInput, ReviewLinkRequest, SaveReviewInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
-export const REVIEW_LINK_DAYS = 30;
 
 export async function createReviewLink(ctx: UseCaseContext, caller: Caller, input: ReviewLinkRequest): Promise<Doc> {
   requireScope(caller, 'designs');
@@ -22,22 +22,7 @@ export async function createReviewLink(ctx: UseCaseContext, caller: Caller, inpu
     const dfm = await getDfmDoc(ctx, accountId, req.dfm_id).catch(() => { throw notFound('DFM report', req.dfm_id!, 'dfm_id'); });
     if (dfm.design_id !== req.design_id) throw invalid('dfm_design_mismatch', `DFM report '${req.dfm_id}' belongs to design '${dfm.design_id}', not '${req.design_id}'.`, 'dfm_id');
   }
-  const id = ctx.newId('rvl');
-  const now = ctx.now();
-  const doc: Doc = {
-    id,
-    object: 'review_link',
-    status: 'open',
-    design_id: req.design_id,
-    dfm_id: req.dfm_id ?? null,
-    review_url: ctx.links.reviewPage(id),
-    configuration: req.configuration ?? {},
-    configuration_updated_at: now.toISOString(),
-    created_at: now.toISOString(),
-    expires_at: isoPlus(now, REVIEW_LINK_DAYS),
-  };
-  await collection(ctx, 'review_links').create(accountId, doc, { id });
-  return publicView(doc);
+  return newReviewLink(ctx, accountId, { design_id: req.design_id, dfm_id: req.dfm_id ?? null, configuration: req.configuration ?? {} });
 }
 
 export async function getReviewLink(ctx: UseCaseContext, caller: Caller, input: ReviewLinkInput): Promise<Doc> {

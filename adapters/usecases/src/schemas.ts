@@ -56,7 +56,8 @@ export const Configuration = Type.Object({
     weld_finish: Type.Optional(enumOf(['none', 'rough', 'fine'] as const)),
     joint_access: Type.Optional(enumOf(['open', 'tight', 'blind'] as const)),
   }, strict), 200)),
-  accepted_risks: Type.Optional(list(Type.String({ minLength: 1, maxLength: 100 }), 50)),
+  // only the two risks a customer may accept; clients validate it as this enum (contract.md)
+  accepted_risks: Type.Optional(list(enumOf(ACCEPTABLE_RISKS), 50)),
 }, strict);
 export type Configuration = Static<typeof Configuration>;
 

@@ -43,7 +43,8 @@ function messageOf(issue: ValidationIssue, param: string | null, location: Input
   const where = param ? `'${param}'` : location === 'body' ? 'the request body' : `the ${location ?? 'request'}`;
   if (issue.keyword === 'required') return `Missing required parameter ${where}.`;
   if (issue.keyword === 'additionalProperties') return `Unknown parameter ${where}.`;
-  return `Invalid ${where}: ${issue.message ?? 'not valid'}.`;
+  const why = issue.message ?? 'not valid';
+  return param ? `Invalid ${where}: ${why}.` : `${where.charAt(0).toUpperCase()}${where.slice(1)} is invalid: ${why}.`;
 }
 
 /** The first issue as the error, every issue (up to 20) in `details.issues`. */
