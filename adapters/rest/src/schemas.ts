@@ -67,10 +67,26 @@ export const designSchema: S = obj({
   parts: arr(partSchema),
   part_instances: arr(obj({ id: str, part_id: str, instance_index: int })),
   model_url: strN, image_url: strN,
+  // a ready design's own website review link (null until ready)
+  review_url: strN, review_link_id: strN,
   error: nullable(obj({ code: str, message: str })),
 });
 
-export const catalogEntrySchema: S = obj({ id: str });
+
+const enumOf = (...values: string[]): S => ({ type: 'string', enum: values });
+const hardware = (extra: S = {}): S => obj({ id: str, size: str, thread_standard: enumOf('metric', 'unified'), hole_diameter_mm: num, ...extra });
+
+/** The fields existing clients read from each catalog (contract.md "Catalog entries"). */
+export const catalogEntrySchemas: Record<string, S> = {
+  materials: obj({ id: str, material: str, type: str, thickness_mm: num, thickness_in: num, display_thickness: str, description: str, bendable: bool, weight_g_per_cm2: num, k_factor: numN, min_bend_radius_mm: num }),
+  tube_profiles: obj({ id: str, material: str, type: str, shape: enumOf('round', 'square', 'rectangular'), display_name: str, outer_width_mm: numN, outer_height_mm: numN, outer_diameter_mm: numN, wall_thickness_mm: num, default_stock_length_mm: num }),
+  finishes: obj({ id: str, name: str, slug: str, description: str, category: str, type: str, processes: arr(enumOf('sheet_metal', 'tube_laser')), base_price_cents: int, price_per_cm2_cents: num }),
+  powder_coat_colors: obj({ id: str, name: str, slug: str, hex_color: str, price_multiplier: num, available: bool, viewer: { type: 'object' } }),
+  taps: hardware(),
+  studs: hardware(),
+  nuts: hardware(),
+  standoffs: hardware(),
+};
 
 export function listSchema(item: S): S {
   return obj({ object: { type: 'string', const: 'list' }, data: arr(item), has_more: bool, next_cursor: strN });
@@ -84,8 +100,12 @@ export function pathAndQuery(input: TObject, pathKeys: string[]): { params: TObj
 
 // ---- responses (open: fields may be added) ----------------------------------------------------
 
-const issue = obj({ code: str, message: str, severity: { type: 'string', enum: ['blocking', 'warning'] } });
-const requirement = obj({ code: str, message: str });
+const issue = obj({
+  code: str, message: str, severity: enumOf('blocking', 'warning'), accepted: bool,
+  source: enumOf('geometry', 'configuration', 'catalog', 'assembly'),
+  part_id: strN, hole_id: { type: ['integer', 'null'] }, bend_id: { type: ['integer', 'null'] },
+}, ['code', 'message', 'severity', 'accepted', 'source']);
+const requirement = obj({ code: str, message: str, part_id: strN, part_ids: arr(str), field: str, allowed_values_url: strN });
 
 export const dfmReportSchema: S = obj({
   id: str,
@@ -93,19 +113,25 @@ export const dfmReportSchema: S = obj({
   design_id: str,
   status: { type: 'string', enum: ['ready', 'requires_input', 'blocked'] },
   configuration: { type: 'object' },
+  review_url: str, review_link_id: str,
   parts: arr(obj({
-    part_id: str, status: str, issues: arr(issue),
+    part_id: str, status: enumOf('ready', 'requires_input', 'blocked'), issues: arr(issue),
+    image_url: str,
+    // plain messages (clients read list[str]); the same warnings with their codes beside them
+    production_warnings: arr(str),
+    production_warning_details: arr(obj({ code: str, message: str })),
     // the flat the part was checked and priced with: the configured material's K-factor, else the default
     k_factor: { ...numN, description: 'K-factor of the configured sheet material at this part\'s r/t (null without one or without bends)' },
     flat_pattern: flatPattern,
-  }, ['part_id', 'status', 'issues'])),
+  }, ['part_id', 'status', 'issues', 'image_url', 'production_warnings', 'production_warning_details'])),
   requirements: arr(requirement),
-  assembly_issues: arr({ type: 'object' }),
+  assembly_issues: arr(issue),
   production_files: obj({
     status: { type: 'string', enum: ['pending', 'ready', 'failed', 'skipped'] },
     reason: strN,
     error: nullable(obj({ code: str, message: str })),
     review_warning: nullable(obj({ design_id: str, code: str, message: str })),
+    corrections_applied: bool,
   }),
   created_at: { type: 'string', format: 'date-time' },
 });
@@ -115,6 +141,7 @@ export const quoteSchema: S = obj({
   object: { type: 'string', const: 'quote' },
   status: { type: 'string', enum: ['processing', 'requires_input', 'ready', 'blocked', 'expired', 'failed'] },
   status_url: str,
+  design_id: str,
   currency: { type: 'string', const: 'usd' },
   amount_subtotal_cents: { type: ['integer', 'null'] },
   amount_shipping_cents: { type: ['integer', 'null'] },
@@ -123,8 +150,11 @@ export const quoteSchema: S = obj({
   items: arr(obj({
     design_id: str, quantity: int, status: str,
     unit_amount_cents: { type: ['integer', 'null'] }, amount_cents: { type: ['integer', 'null'] },
+    assembly_operations_amount_cents: { type: ['integer', 'null'] },
     quantity_options: arr(obj({ quantity: int, unit_amount_cents: int, amount_cents: int })),
     requirements: arr(requirement),
+    // every item that got as far as DFM carries its full report, a requires_input file quote included
+    dfm: dfmReportSchema,
   }, ['design_id', 'quantity', 'status', 'quantity_options', 'requirements'])),
   requirements: arr(requirement),
   fulfillment: nullable({ type: 'object' }),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { getHardwareModelUrl, listCatalog, schemas, type CatalogName, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
-import { catalogEntrySchema, errorResponses, listSchema, redirectResponse } from '../schemas.ts';
+import { catalogEntrySchemas, errorResponses, listSchema, redirectResponse } from '../schemas.ts';
 
 const CATALOGS: Array<{ path: string; catalog: CatalogName; summary: string }> = [
   { path: '/v1/materials', catalog: 'materials', summary: 'List sheet materials' },
@@ -22,7 +22,7 @@ const listQuery = Type.Omit(schemas.ListCatalogInput, ['catalog', 'process']);
 export async function catalogRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
   for (const c of CATALOGS) {
     app.get(c.path, {
-      schema: { tags: ['catalogs'], summary: c.summary, querystring: c.catalog === 'finishes' ? finishesQuery : listQuery, response: { 200: listSchema(catalogEntrySchema), ...errorResponses() } },
+      schema: { tags: ['catalogs'], summary: c.summary, querystring: c.catalog === 'finishes' ? finishesQuery : listQuery, response: { 200: listSchema(catalogEntrySchemas[c.catalog]), ...errorResponses() } },
     }, async (request) => listCatalog(ctx, callerOf(request), { ...(request.query as object), catalog: c.catalog }));
   }
 
