@@ -156,13 +156,7 @@ export const QuoteRequest = Type.Object({
 export type QuoteRequest = Static<typeof QuoteRequest>;
 
 /** The multipart form's `request` field: a quote item without design_id (the file is the design). */
-export const FileQuoteRequest = Type.Object({
-  quantity: Quantity,
-  configuration: Type.Optional(Configuration),
-  client_reference_id: Type.Optional(Type.String({ maxLength: 200 })),
-  quantity_options: Type.Optional(QuantityOptions),
-  ship_to: Type.Optional(ShipTo),
-}, strict);
+export const FileQuoteRequest = Type.Composite([Type.Omit(QuoteItemRequest, ['design_id']), Type.Object({ ship_to: Type.Optional(ShipTo) })], strict);
 export type FileQuoteRequest = Static<typeof FileQuoteRequest>;
 
 export const QuoteInput = Type.Object({ quote_id: PathId }, strict);
