@@ -122,7 +122,7 @@ describe('bend rules', () => {
   test('a sharp modelled bend is made at the default radius (production warning, not blocked)', () => {
     const r = run([sheetPart({ bends: [bend(1, { radius_mm: 0 })] })], steel());
     assert.equal(r.status, 'ready');
-    assert.ok(r.parts[0].production_warnings.some((w) => w.code === 'sharp_bend_radius_applied'));
+    assert.ok(r.parts[0].production_warning_details.some((w) => w.code === 'sharp_bend_radius_applied'));
   });
   rule('bend_angle_too_large',
     () => run([sheetPart({ bends: [bend(1, { angle_degrees: 150 })] })], steel()),
@@ -136,10 +136,10 @@ describe('bend rules', () => {
   test('unmeasured flanges are a production warning', () => {
     const r = run([sheetPart({ bends: [bend(1, { flange_lengths_mm: undefined })] })], steel());
     assert.equal(r.status, 'ready');
-    assert.ok(r.parts[0].production_warnings.some((w) => w.code === 'flange_length_not_checked'));
+    assert.ok(r.parts[0].production_warning_details.some((w) => w.code === 'flange_length_not_checked'));
     // analyze() says null for a bend whose flanges it could not measure: the same warning
     const unmeasured = run([sheetPart({ bends: [bend(1, { flange_lengths_mm: null })] })], steel());
-    assert.ok(unmeasured.parts[0].production_warnings.some((w) => w.code === 'flange_length_not_checked'));
+    assert.ok(unmeasured.parts[0].production_warning_details.some((w) => w.code === 'flange_length_not_checked'));
   });
 });
 
@@ -248,9 +248,9 @@ describe('hole operations', () => {
     assert.equal(r.catalog_version, 'test.1');
     assert.ok(!codes(run([sheetPart()], cfg)).includes('tap_material_incompatible'));
     // hole 4 is 3.0 mm, the M3 major diameter: cut at the 2.5 mm tap drill instead
-    assert.ok(run([sheetPart()], cfg).parts[0].production_warnings.some((w) => w.code === 'tap_hole_cut_at_drill_size'));
+    assert.ok(run([sheetPart()], cfg).parts[0].production_warning_details.some((w) => w.code === 'tap_hole_cut_at_drill_size'));
     const atDrill = sheetPart({ holes: [hole(4, 2.5, [80, 60], 18.75)] });
-    assert.ok(!run([atDrill], cfg).parts[0].production_warnings.some((w) => w.code === 'tap_hole_cut_at_drill_size'));
+    assert.ok(!run([atDrill], cfg).parts[0].production_warning_details.some((w) => w.code === 'tap_hole_cut_at_drill_size'));
   });
   test('an operation issue names its hole and operation', () => {
     const r = op({ nuts: [{ hole_id: 4, nut_id: 'nut_cls_m3', side: 'top' }] });
@@ -520,5 +520,25 @@ describe('material K-factor', () => {
     assert.equal(ks.prt_bracket, 0.3798);
     assert.equal(typeof ks.prt_b, 'number');
     assert.notEqual(ks.prt_b, ks.prt_bracket, 'stainless bends with another K than mild steel');
+  });
+});
+
+describe('report shape existing clients read (contract.md "DFM report")', () => {
+  test('production_warnings are the messages as plain strings; production_warning_details the same warnings with codes, in order', () => {
+    const analysisWarning = { code: 'closed_corner', message: '1 edge(s) (10.0 mm) where flanges meet are cut apart in the flat' };
+    const p = sheetPart({ bends: [bend(1, { radius_mm: 0 })], warnings: [analysisWarning] });
+    const r = run([p], { defaults: { material_id: STEEL }, parts: [partCfg({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] })] });
+    const part = r.parts[0];
+    assert.deepEqual(part.production_warning_details.map((w) => w.code), ['closed_corner', 'sharp_bend_radius_applied', 'tap_hole_cut_at_drill_size']);
+    assert.ok(part.production_warnings.every((w) => typeof w === 'string'));
+    assert.deepEqual(part.production_warnings, part.production_warning_details.map((w) => w.message));
+    assert.equal(part.production_warnings[0], analysisWarning.message);
+    for (const d of part.production_warning_details) assert.deepEqual(Object.keys(d), ['code', 'message']);
+    const keys = Object.keys(part);
+    assert.equal(keys.indexOf('production_warning_details'), keys.indexOf('production_warnings') + 1);
+  });
+  test('a part without warnings has two empty lists', () => {
+    const part = run([sheetPart()], steel()).parts[0];
+    assert.deepEqual([part.production_warnings, part.production_warning_details], [[], []]);
   });
 });

@@ -42,7 +42,13 @@ export interface DfmPartReport {
   capabilities: Capabilities;
   /** the annotated flat view; the report id and part_id name it for whoever serves it */
   image_svg: string;
-  production_warnings: Warning[];
+  /**
+   * The production warnings' messages, as plain strings: existing clients of the live API parse
+   * this as list[str] (contract.md "DFM report").
+   */
+  production_warnings: string[];
+  /** The same warnings in the same order, with their codes. */
+  production_warning_details: Warning[];
   process: Part['suggested_process'];
   material_id: string | null;
   tube_profile_id: string | null;
@@ -155,13 +161,16 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
     const blockingNow = issues.some((i) => !i.accepted);
     const status: DfmStatus = blockingNow ? 'blocked' : r.requirements.length ? 'requires_input' : 'ready';
     const k = r.stock.kind === 'sheet' ? partKFactor(part, r.stock.material) : null;
+    // {code, message} only: a part's analysis warnings carry nothing else the report should repeat
+    const warnings: Warning[] = [...part.warnings, ...r.productionWarnings].map((w) => ({ code: w.code, message: w.message }));
     return {
       part_id: part.id,
       status,
       issues,
       capabilities: computeCapabilities(part, r.stock, catalog),
       image_svg: annotatedPartSvg(part, issues, partCfg),
-      production_warnings: [...part.warnings, ...r.productionWarnings],
+      production_warnings: warnings.map((w) => w.message),
+      production_warning_details: warnings,
       process: part.suggested_process,
       material_id: r.stock.kind === 'sheet' ? r.stock.material.id : null,
       tube_profile_id: r.stock.kind === 'tube' ? r.stock.profile.id : null,

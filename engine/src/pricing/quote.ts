@@ -287,7 +287,7 @@ export function priceItems(inputs: PricingInput[], shipToRaw: unknown, catalog: 
     amount_subtotal_cents: subtotal, amount_shipping_cents: amountShipping, amount_tax_cents: amountTax, amount_total_cents: subtotal + amountShipping + amountTax,
     tax: { status: taxState ? 'calculated' : 'destination_required', state: taxState, rate_percent: taxState ? STATE_TAX_RATE_PERCENT[taxState] : null, taxable_amount_cents: taxState ? subtotal : 0 },
     catalog_version: catalog.version,
-    manufacturing_warnings: items.flatMap((it) => it.dfm.parts.flatMap((p) => p.production_warnings.map((w) => ({ design_id: it.design_id, part_id: p.part_id, code: w.code, message: w.message })))),
+    manufacturing_warnings: items.flatMap((it) => it.dfm.parts.flatMap((p) => p.production_warning_details.map((w) => ({ design_id: it.design_id, part_id: p.part_id, code: w.code, message: w.message })))),
   };
 }
 
