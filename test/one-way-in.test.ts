@@ -10,6 +10,7 @@ import {
   type Caller, type Scope,
 } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { stepForm } from './helpers/client.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const L_BRACKET = 'fixtures/sheet/l_t2_r2.step';
@@ -70,5 +71,18 @@ describe('one way in', () => {
     assert.equal(cli.status, 2, cli.stderr);
     const cliError = (JSON.parse(cli.stderr.trim()) as { error: { code: string; param: string } }).error;
     assert.deepEqual({ code: cliError.code, param: cliError.param }, { code: restError.code, param: restError.param });
+  });
+
+  it('a file quote whose configuration the use case refuses ends failed with that code at once, not retried into analysis_failed', async () => {
+    const request = { quantity: 1, configuration: { parts: [{ part_id: 'prt_not_in_this_file' }] } };
+    const res = await fetch(`${t.url}/v1/quotes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.keyA}`, prefer: 'wait=30' },
+      body: stepForm(`${ROOT}${L_BRACKET}`, { request: JSON.stringify(request) }),
+    });
+    const quote = (await res.json()) as { status: string; error: { code: string; message: string } | null };
+    assert.equal(quote.status, 'failed');
+    assert.equal(quote.error?.code, 'invalid_configuration');
+    assert.match(quote.error!.message, /prt_not_in_this_file/);
   });
 });

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Job } from '@kerf/store';
 import { EngineError } from '@kerf/engine';
 import type { UseCaseContext } from './context.ts';
+import { UseCaseError } from './errors.ts';
 
 export type JobHandler = (ctx: UseCaseContext, job: Job) => Promise<void>;
 
@@ -141,10 +142,11 @@ export class JobWorker {
       else this.ctx.log.info(log, 'job done');
     } catch (err) {
       if (lost || this.released.has(job.id)) { this.ctx.log.warn(log, 'job failed after its lease was lost or released'); return; }
-      // The engine's verdict on a file is final; an engine that is merely busy is not.
-      const final = err instanceof EngineError && !TRANSIENT_ENGINE_CODES.has(err.code);
+      // The engine's verdict on a file is final, and so is a request the use case refused (a file
+      // quote's configuration that does not fit the design); an engine that is merely busy is not.
+      const final = (err instanceof EngineError && !TRANSIENT_ENGINE_CODES.has(err.code)) || (err instanceof UseCaseError && err.kind === 'invalid');
       const error = final
-        ? { code: (err as EngineError).code, message: (err as EngineError).message }
+        ? { code: (err as EngineError | UseCaseError).code, message: (err as Error).message }
         : { code: 'internal_error', message: (err as Error)?.message ?? String(err) };
       this.ctx.log[final ? 'info' : 'error']({ ...log, err }, 'job failed');
       try {
