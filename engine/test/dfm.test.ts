@@ -219,15 +219,37 @@ describe('hole operations', () => {
   rule('countersink_too_deep',
     () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 13.4, angle: 90, side: 'top' }] }),
     () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 13.4, angle: 90, side: 'top' }] }, 'mat_mild_steel_0_135in', sheetPart({ detected_thickness_mm: 3.43, bends: [bend(1, { radius_mm: 3.43 }), bend(2, { radius_mm: 3.43 })] })));
-  test('countersink_too_close_to_edge is an acceptable risk', () => {
+  test('countersink_too_close_to_edge: a warning that needs no acceptance (the part is not blocked)', () => {
     const p = sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [10, 8], 6)] });
-    const cfg = (risks: string[]) => ({ defaults: { material_id: 'mat_mild_steel_3_0mm' }, accepted_risks: risks, parts: [partCfg({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] })] });
-    assert.equal(run([p], cfg([])).parts[0].issues[0].severity, 'warning');
-    assert.equal(run([p], cfg(['countersink_too_close_to_edge'])).status, 'ready');
+    const cfg = { defaults: { material_id: 'mat_mild_steel_3_0mm' }, parts: [partCfg({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] })] };
+    const r = run([p], cfg);
+    assert.deepEqual(codes(r), ['countersink_too_close_to_edge']);
+    const i = r.parts[0].issues[0];
+    assert.deepEqual([i.severity, i.accepted, i.hole_id, i.operation], ['warning', false, 1, 'countersink']);
+    assert.doesNotMatch(i.message, /accept/i);
+    assert.equal(r.parts[0].status, 'ready');
+    assert.equal(r.status, 'ready');
+    assert.equal(r.production_files.status, 'pending');
+    // it is not a risk to accept: naming it is refused, naming the two risks leaves it unaccepted
+    assert.throws(() => run([p], { ...cfg, accepted_risks: ['countersink_too_close_to_edge'] }), (e: unknown) => e instanceof InvalidConfigurationError && e.param === 'configuration.accepted_risks[0]');
+    const both = run([p], { ...cfg, accepted_risks: ['hole_too_close_to_bend', 'countersink_too_close_to_bend'] });
+    assert.equal(both.parts[0].issues[0].accepted, false);
+    assert.equal(both.status, 'ready');
+    const far = sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [20, 20], 15)] });
+    assert.deepEqual(codes(run([far], cfg)), []);
   });
-  rule('countersink_too_close_to_edge',
-    () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] }, 'mat_mild_steel_3_0mm', sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [10, 8], 6)] })),
-    () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }] }, 'mat_mild_steel_3_0mm', sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [20, 20], 15)] })));
+  test('a non-blocking warning does not hide an unaccepted risk on the same part', () => {
+    // t 3, R 3: the hole is 11 mm from the bend (>= 2.5 t + R = 10.5), its countersink rim 9.3 mm
+    // (< 4 t + R = 15) and 4.3 mm from the edge (< 4 t = 12): two countersink warnings
+    const p = sheetPart({ detected_thickness_mm: 3, bends: [bend(1, { radius_mm: 3, flange_lengths_mm: [30, 30] })], holes: [hole(1, 3.4, [10, 8], 6, { id: 1, distance: 11 })] });
+    const cfg = (risks: string[], extra: Record<string, unknown> = {}) => ({ defaults: { material_id: 'mat_mild_steel_3_0mm' }, accepted_risks: risks, parts: [partCfg({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.73, angle: 90, side: 'top' }], ...extra })] });
+    const r = run([p], cfg([]));
+    assert.deepEqual(codes(r).sort(), ['countersink_too_close_to_bend', 'countersink_too_close_to_edge']);
+    assert.equal(r.status, 'blocked');
+    const ok = run([p], cfg(['countersink_too_close_to_bend']));
+    assert.equal(ok.status, 'ready');
+    assert.deepEqual(ok.parts[0].issues.map((i) => [i.code, i.accepted]).sort(), [['countersink_too_close_to_bend', true], ['countersink_too_close_to_edge', false]]);
+  });
   rule('countersink_invalid_diameter',
     () => op({ countersinks: [{ hole_id: 1, outer_diameter_mm: 6.6, angle: 90, side: 'top' }] }),
     () => op({ countersinks: [{ hole_id: 4, outer_diameter_mm: 4.0, angle: 90, side: 'top' }] }));
@@ -378,6 +400,8 @@ describe('configuration validation', () => {
     ['countersink angle out of enum', { parts: [{ part_id: 'prt_bracket', countersinks: [{ hole_id: 1, outer_diameter_mm: 8, angle: 100, side: 'top' }] }] }, 'configuration.parts[0].countersinks[0].angle'],
     ['negative countersink', { parts: [{ part_id: 'prt_bracket', countersinks: [{ hole_id: 1, outer_diameter_mm: -8, angle: 90 }] }] }, 'configuration.parts[0].countersinks[0].outer_diameter_mm'],
     ['unknown risk', { accepted_risks: ['anything_goes'] }, 'configuration.accepted_risks[0]'],
+    ['a warning that is not an acceptable risk', { accepted_risks: ['countersink_too_close_to_edge'] }, 'configuration.accepted_risks[0]'],
+    ['a blocking finding is not a risk to accept', { accepted_risks: ['hole_too_close_to_bend', 'hole_too_close_to_edge'] }, 'configuration.accepted_risks[1]'],
     ['unknown part id', { parts: [{ part_id: 'prt_other' }] }, 'configuration.parts[0].part_id'],
     ['part twice', { parts: [{ part_id: 'prt_bracket' }, { part_id: 'prt_bracket' }] }, 'configuration.parts[1].part_id'],
     ['weld without length', { assembly_operations: [{ type: 'weld', part_instance_ids: ['a', 'b'] }] }, 'configuration.assembly_operations[0].weld_length_mm'],

@@ -161,6 +161,9 @@ export function parseConfiguration(raw: unknown, root = 'configuration'): Config
       joint_access: oneOf(o, 'joint_access', q, ['open', 'tight', 'blind'] as const, 'open'),
     };
   });
+  // Only the two acceptable risks: existing clients validate accepted_risks as an enum of exactly
+  // these values (contract.md "Configuration"), so any other value, even another finding's code, is
+  // refused here rather than silently ignored. Other warnings need no acceptance.
   const accepted_risks = array(c.accepted_risks, `${root}.accepted_risks`).map((v, i) => {
     if (!(ACCEPTABLE_RISKS as readonly unknown[]).includes(v)) fail(`${root}.accepted_risks[${i}]`, `accepted_risks[${i}] must be one of ${ACCEPTABLE_RISKS.join(', ')}`);
     return v as string;

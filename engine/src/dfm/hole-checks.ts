@@ -170,7 +170,7 @@ export function countersinkFit(outer: number, angle: number, h: HoleInfo, ctx: S
   const minEdge = COUNTERSINK_EDGE_T_RATIO * t;
   if (edgeFromRim < minEdge) {
     out.push({ code: 'countersink_too_close_to_edge', severity: 'warning',
-      message: `Countersink rim of hole ${h.id} is ${mm(edgeFromRim)} from the edge; below ${mm(minEdge)} (4 x thickness) the edge may bulge. Accept the risk or move the hole.`,
+      message: `Countersink rim of hole ${h.id} is ${mm(edgeFromRim)} from the edge; below ${mm(minEdge)} (4 x thickness) the edge may bulge; move the hole if the edge must stay flat.`,
       details: { distance_mm: edgeFromRim, min_distance_mm: minEdge } });
   }
   const bend = nearestBend(ctx, h);

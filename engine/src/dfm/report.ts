@@ -10,6 +10,7 @@ import { computeCapabilities, type Capabilities } from './capabilities.ts';
 import { checkPart, type PartCheckResult } from './part-checks.ts';
 import { partKFactor } from './k-factor.ts';
 import { annotatedPartSvg } from './svg.ts';
+import { isAcceptableRisk } from './rules.ts';
 
 export type DfmStatus = 'ready' | 'requires_input' | 'blocked';
 
@@ -90,6 +91,15 @@ export interface DfmContext {
   generateProductionFiles?: boolean;
 }
 
+/**
+ * Whether an issue keeps its part (or, for assembly issues, the design) from being made: a blocking
+ * issue always does; a warning does only when it is one of the acceptable risks and was not accepted.
+ * Any other warning is reported and never blocks.
+ */
+function blocks(i: DfmIssue): boolean {
+  return i.severity === 'blocking' || (isAcceptableRisk(i.code) && !i.accepted);
+}
+
 function worst(statuses: DfmStatus[]): DfmStatus {
   if (statuses.includes('blocked')) return 'blocked';
   if (statuses.includes('requires_input')) return 'requires_input';
@@ -152,13 +162,14 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
     results.set(part.id, r);
     const issues: DfmIssue[] = r.findings.map((f) => ({
       code: f.code, message: f.message, severity: f.severity,
-      accepted: f.severity === 'warning' && accepted.has(f.code),
+      // only an acceptable risk can be accepted (and only a warning is one)
+      accepted: f.severity === 'warning' && isAcceptableRisk(f.code) && accepted.has(f.code),
       part_id: part.id, hole_id: f.hole_id, bend_id: f.bend_id ?? null, operation: f.operation, details: f.details,
     }));
     for (const q of r.requirements) {
       requirements.push({ code: q.code, message: q.message, part_id: part.id, part_ids: [part.id], field: q.field, catalog: q.catalog });
     }
-    const blockingNow = issues.some((i) => !i.accepted);
+    const blockingNow = issues.some(blocks);
     const status: DfmStatus = blockingNow ? 'blocked' : r.requirements.length ? 'requires_input' : 'ready';
     const k = r.stock.kind === 'sheet' ? partKFactor(part, r.stock.material) : null;
     // {code, message} only: a part's analysis warnings carry nothing else the report should repeat
@@ -180,7 +191,7 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
     };
   });
   const assembly_issues = assemblyChecks(design, config, results);
-  const status = worst([...parts.map((p) => p.status), ...(assembly_issues.length ? ['blocked' as const] : [])]);
+  const status = worst([...parts.map((p) => p.status), ...(assembly_issues.some(blocks) ? ['blocked' as const] : [])]);
   const generate = ctx.generateProductionFiles ?? true;
   const production_files: ProductionFilesState = status !== 'ready'
     ? { status: 'skipped', reason: `dfm_${status}`, error: null, review_warning: null }

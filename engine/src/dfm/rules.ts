@@ -29,8 +29,9 @@ export const HOLE_EDGE_MIN_ABS_MM = 0.508;
 export const HOLE_BEND_T_RATIO = 2.5;
 /**
  * Countersink to bend >= 4 t + R; countersink to edge >= 4 t (published), both from the countersink
- * rim. Both are risks a customer may accept (the edge or the bend may distort), not hard limits:
- * 4 t from the rim is conservative for plate.
+ * rim. Neither is a hard limit (4 t from the rim is conservative for plate): closer to a bend is a
+ * risk the customer must accept (the bend may distort it); closer to an edge is a warning that needs
+ * no acceptance (the edge may bulge), see ACCEPTABLE_RISKS.
  */
 export const COUNTERSINK_BEND_T_RATIO = 4;
 export const COUNTERSINK_EDGE_T_RATIO = 4;
@@ -56,9 +57,19 @@ export const TUBE_SIZE_TOL_REL = 0.01;
 export const TUBE_WALL_TOL_ABS_MM = 0.1;
 export const TUBE_WALL_TOL_REL = 0.1;
 
-/** Findings a customer may accept; everything else blocks until the design or configuration changes. */
-export const ACCEPTABLE_RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend', 'countersink_too_close_to_edge'] as const;
+/**
+ * The risks a customer must accept (configuration.accepted_risks) before the part can be made: a
+ * finding with one of these codes blocks until accepted. Exactly these two: clients of the live API
+ * validate accepted_risks as a two-value enum (contract.md "Configuration"), so a third value would
+ * break them. Every other finding is either `blocking` (the design or configuration must change) or
+ * a `warning` that is reported and never blocks (e.g. countersink_too_close_to_edge).
+ */
+export const ACCEPTABLE_RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend'] as const;
 export type AcceptableRisk = (typeof ACCEPTABLE_RISKS)[number];
+
+export function isAcceptableRisk(code: string): code is AcceptableRisk {
+  return (ACCEPTABLE_RISKS as readonly string[]).includes(code);
+}
 
 /** Thickness tolerance band of a material, mm. */
 export function thicknessTolerance(thicknessMm: number): number {
