@@ -21,9 +21,18 @@ const codes = (r: DfmReport): string[] => r.parts.flatMap((p) => p.issues.map((i
 const steel = (extra: Record<string, unknown> = {}, parts: unknown[] = []): unknown => ({ defaults: { material_id: STEEL, tube_profile_id: TUBE }, parts, ...extra });
 const partCfg = (o: Record<string, unknown>): Record<string, unknown> => ({ part_id: 'prt_bracket', ...o });
 
+const SOURCES = ['geometry', 'configuration', 'catalog', 'assembly'];
+/** Every issue of a report has the contract's keys in order and a source from the enum. */
+function assertIssueShapes(r: DfmReport): void {
+  for (const i of [...r.parts.flatMap((p) => p.issues), ...r.assembly_issues]) {
+    assert.deepEqual(Object.keys(i), ['code', 'message', 'severity', 'accepted', 'source', 'part_id', 'hole_id', 'bend_id', 'operation', 'details'], i.code);
+    assert.ok(SOURCES.includes(i.source), `${i.code}: source ${i.source}`);
+  }
+}
+
 /** Asserts the rule fires on `bad` and not on `good`. */
 function rule(code: string, bad: () => DfmReport, good: () => DfmReport): void {
-  test(`${code}: triggers`, () => { const r = bad(); assert.ok(codes(r).includes(code), `${code} expected, got ${codes(r).join(',')}`); assert.equal(r.status, 'blocked'); });
+  test(`${code}: triggers`, () => { const r = bad(); assert.ok(codes(r).includes(code), `${code} expected, got ${codes(r).join(',')}`); assert.equal(r.status, 'blocked'); assertIssueShapes(r); });
   test(`${code}: passes`, () => { const r = good(); assert.ok(!codes(r).includes(code), `${code} not expected, got ${codes(r).join(',')}`); });
 }
 
@@ -564,5 +573,49 @@ describe('report shape existing clients read (contract.md "DFM report")', () => 
   test('a part without warnings has two empty lists', () => {
     const part = run([sheetPart()], steel()).parts[0];
     assert.deepEqual([part.production_warnings, part.production_warning_details], [[], []]);
+  });
+});
+
+describe('issue source (contract.md "DFM report")', () => {
+  const sourceOf = (r: DfmReport, code: string): string[] => [...r.parts.flatMap((p) => p.issues), ...r.assembly_issues].filter((i) => i.code === code).map((i) => i.source);
+  const cs = (hole_id: number, outer = 6.73): Record<string, unknown> => ({ hole_id, outer_diameter_mm: outer, angle: 90, side: 'top' });
+  const cases: Array<[string, string, () => DfmReport]> = [
+    // the part's shape alone
+    ['hole_too_close_to_edge', 'geometry', () => run([sheetPart({ holes: [hole(1, 5, [40, 3], 1.0)] })], steel())],
+    ['hole_too_close_to_bend', 'geometry', () => run([sheetPart({ holes: [hole(1, 5, [40, 10], 20, { id: 1, distance: 4 })] })], steel())],
+    ['hole_too_small', 'geometry', () => run([sheetPart({ holes: [hole(1, 0.7, [40, 40], 20)] })], steel())],
+    ['flange_too_short', 'geometry', () => run([sheetPart({ bends: [bend(1, { flange_lengths_mm: [5, 70] })] })], steel())],
+    ['part_not_manufacturable', 'geometry', () => run([sheetPart({ manufacturable: false, unsupported_reason: 'not_unfoldable' })], steel())],
+    ['countersink_too_deep', 'geometry', () => run([sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [30, 30], 26, null, { countersink: { outer_diameter_mm: 10.5, angle_degrees: 90 } })] })], { defaults: { material_id: 'mat_mild_steel_3_0mm' } })],
+    // a selection where it was put
+    ['tap_hole_size_mismatch', 'configuration', () => run([sheetPart()], { defaults: { material_id: STEEL }, parts: [partCfg({ taps: [{ hole_id: 1, tap_id: 'tap_m3x0_5' }] })] })],
+    ['hardware_too_close_to_bend', 'configuration', () => run([sheetPart({ holes: [hole(1, 3.0, [40, 40], 20, { id: 1, distance: 6 })] })], { defaults: { material_id: STEEL }, parts: [partCfg({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] })] })],
+    ['countersink_too_deep', 'configuration', () => run([sheetPart()], { defaults: { material_id: STEEL }, parts: [partCfg({ countersinks: [cs(1, 13.4)] })] })],
+    ['countersink_too_close_to_edge', 'configuration', () => run([sheetPart({ detected_thickness_mm: 3, bends: [], holes: [hole(1, 3.4, [10, 8], 6)] })], { defaults: { material_id: 'mat_mild_steel_3_0mm' }, parts: [partCfg({ countersinks: [cs(1)] })] })],
+    ['invalid_hole_id', 'configuration', () => run([sheetPart()], { defaults: { material_id: STEEL }, parts: [partCfg({ taps: [{ hole_id: 99, tap_id: 'tap_m3x0_5' }] })] })],
+    ['duplicate_hole_operation', 'configuration', () => run([sheetPart()], { defaults: { material_id: STEEL }, parts: [partCfg({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }], studs: [{ hole_id: 4, stud_id: 'std_fh_m3_8', side: 'top' }] })] })],
+    ['color_requires_powder_coat', 'configuration', () => run([sheetPart()], { defaults: { material_id: STEEL, finish_id: 'fin_zinc_plate_clear', powder_coat_color_id: 'pcc_ral_9005_jet_black' } })],
+    // the selected catalog item cannot be used
+    ['thickness_mismatch', 'catalog', () => run([sheetPart()], { defaults: { material_id: 'mat_mild_steel_3_0mm' } })],
+    ['material_not_bendable', 'catalog', () => run([sheetPart({ detected_thickness_mm: 3.175 })], { defaults: { material_id: 'mat_6061_t6_0_125in' } })],
+    ['finish_not_available', 'catalog', () => run([sheetPart()], { defaults: { material_id: STEEL, finish_id: 'fin_anodize_clear' } })],
+    ['invalid_material_id', 'catalog', () => run([sheetPart()], { defaults: { material_id: 'mat_unobtainium' } })],
+    ['tube_profile_mismatch', 'catalog', () => run([tubePart()], { defaults: { tube_profile_id: 'tub_a500_square_2_00x2_00_0_120w' } })],
+    ['tap_stock_too_thin', 'catalog', () => run([sheetPart({ holes: [hole(1, 6.8, [40, 40], 20)] })], { defaults: { material_id: STEEL }, parts: [partCfg({ taps: [{ hole_id: 1, tap_id: 'tap_m8x1_25' }] })] })],
+    ['hardware_material_incompatible', 'catalog', () => run([sheetPart()], { defaults: { material_id: 'mat_304_0_060in' }, parts: [partCfg({ studs: [{ hole_id: 4, stud_id: 'std_fh_m3_8', side: 'top' }] })] })],
+    ['option_unavailable', 'catalog', () => run([sheetPart()], { defaults: { material_id: STEEL, powder_coat_color_id: 'pcc_ral_4005_blue_lilac' } })],
+    // welds
+    ['weld_needs_two_instances', 'assembly', () => run([sheetPart({ instance_count: 2 })], { defaults: { material_id: STEEL }, assembly_operations: [{ type: 'weld', weld_length_mm: 50, part_instance_ids: ['prt_bracket_i0', 'prt_bracket_i0'] }] })],
+  ];
+  for (const [code, source, make] of cases) {
+    test(`${code} -> ${source}`, () => {
+      const r = make();
+      assertIssueShapes(r);
+      assert.deepEqual([...new Set(sourceOf(r, code))], [source], `${code}: ${codes(r).join(',')}`);
+    });
+  }
+  test('assembly issues name no part', () => {
+    const r = cases.at(-1)![2]();
+    assert.deepEqual(r.assembly_issues.map((i) => [i.source, i.part_id, i.operation]), [['assembly', null, 'weld']]);
   });
 });

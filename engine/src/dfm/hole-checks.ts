@@ -13,6 +13,8 @@ import {
 } from './rules.ts';
 
 export type Severity = 'blocking' | 'warning';
+/** Where a DFM issue comes from (contract.md "DFM report" issue `source`); set where the finding is made. */
+export type IssueSource = 'geometry' | 'configuration' | 'catalog' | 'assembly';
 export interface Finding { code: string; message: string; severity: Severity; bend_id?: number | null; details: Record<string, unknown> }
 
 /** What the hole rules need to know about the part and its stock. */

@@ -1,6 +1,6 @@
 // DFM: configuration validation, rules, capabilities, annotated images and the report.
 export { dfm } from './report.ts';
-export type { DfmReport, DfmPartReport, DfmIssue, DfmRequirement, DfmStatus, DfmContext, ProductionFilesState } from './report.ts';
+export type { DfmReport, DfmPartReport, DfmIssue, DfmRequirement, DfmStatus, DfmContext, ProductionFilesState, IssueSource } from './report.ts';
 export { parseConfiguration, effectiveSelections, InvalidConfigurationError } from './configuration.ts';
 export type { Configuration, PartConfiguration, Selections, WeldOperation, Side } from './configuration.ts';
 export type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, HoleCapability } from './capabilities.ts';

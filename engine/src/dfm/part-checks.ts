@@ -4,7 +4,7 @@ import type { Catalog, CatalogKind, Hardware, HardwareKind, Material, TubeProfil
 import type { CatalogIndex } from '../catalog/index.ts';
 import type { PartConfiguration, Selections } from './configuration.ts';
 import {
-  checkHole, countersinkFit, hardwareHoleFit, hardwarePartFit, madeRadius, tapHoleFit, tapPartFit, type Finding, type SheetContext,
+  checkHole, countersinkFit, hardwareHoleFit, hardwarePartFit, madeRadius, tapHoleFit, tapPartFit, type Finding, type IssueSource, type SheetContext,
 } from './hole-checks.ts';
 import { finishUnavailableReason, type Stock } from './capabilities.ts';
 import {
@@ -12,8 +12,14 @@ import {
   TUBE_HOLE_MIN_WALL_RATIO, TUBE_SIZE_TOL_ABS_MM, TUBE_SIZE_TOL_REL, TUBE_WALL_TOL_ABS_MM, TUBE_WALL_TOL_REL, thicknessTolerance,
 } from './rules.ts';
 
-/** A finding located on the part. */
-export interface PartFinding extends Finding { hole_id: number | null; operation: string | null }
+/**
+ * A finding located on the part, with where it comes from (contract.md issue `source`): `geometry`,
+ * the part's shape alone against the shop's rules (a modelled countersink included); `catalog`, the
+ * selected catalog item cannot be used for this part (material, tube profile, finish, colour, or a
+ * tap / insert against the part's material and thickness); `configuration`, a selection that does not
+ * fit where it was put (a hole operation against its hole, conflicting selections).
+ */
+export interface PartFinding extends Finding { hole_id: number | null; operation: string | null; source: IssueSource }
 /** A missing selection; `catalog` is the list whose ids the field takes. */
 export interface Requirement { code: string; message: string; field: string; catalog: CatalogKind }
 export interface ProductionWarning { code: string; message: string }
@@ -29,9 +35,9 @@ export interface PartCheckResult {
 }
 
 const mm = (x: number): string => `${Number(x.toFixed(2))} mm`;
-const at = (f: Finding, hole_id: number | null = null, operation: string | null = null): PartFinding => ({ ...f, bend_id: f.bend_id ?? null, hole_id, operation });
-const blockingFinding = (code: string, message: string, details: Record<string, unknown> = {}, hole_id: number | null = null, operation: string | null = null, bend_id: number | null = null): PartFinding =>
-  ({ code, message, severity: 'blocking', details, hole_id, operation, bend_id });
+const at = (f: Finding, source: IssueSource, hole_id: number | null = null, operation: string | null = null): PartFinding => ({ ...f, bend_id: f.bend_id ?? null, hole_id, operation, source });
+const blockingFinding = (source: IssueSource, code: string, message: string, details: Record<string, unknown> = {}, hole_id: number | null = null, operation: string | null = null, bend_id: number | null = null): PartFinding =>
+  ({ code, message, severity: 'blocking', details, hole_id, operation, bend_id, source });
 
 /** What each process needs as stock: the selection field, its catalog, and how it is named. */
 const STOCK_FIELDS = {
@@ -42,7 +48,7 @@ const STOCK_FIELDS = {
 function resolveStock(part: Part, sel: Selections, partCfg: PartConfiguration | null, ix: CatalogIndex, findings: PartFinding[], requirements: Requirement[]): Stock {
   const s = STOCK_FIELDS[part.suggested_process];
   const wrong = partCfg?.[s.other];
-  if (wrong) findings.push(blockingFinding('stock_not_for_process', `Part ${part.name} is ${s.what}; ${s.other} ${wrong} does not apply. Select a ${s.field}.`, { [s.other]: wrong }));
+  if (wrong) findings.push(blockingFinding('catalog', 'stock_not_for_process', `Part ${part.name} is ${s.what}; ${s.other} ${wrong} does not apply. Select a ${s.field}.`, { [s.other]: wrong }));
   const id = sel[s.field];
   if (!id) {
     requirements.push({ code: s.required, field: s.field, catalog: s.catalog, message: `Select a ${s.noun} for part ${part.name}.` });
@@ -50,10 +56,10 @@ function resolveStock(part: Part, sel: Selections, partCfg: PartConfiguration | 
   }
   const entry = part.suggested_process === 'sheet_metal' ? ix.materials.get(id) : ix.tube_profiles.get(id);
   if (!entry) {
-    findings.push(blockingFinding(s.invalid, `${s.label} ${id} is not in the catalog.`, { [s.field]: id }));
+    findings.push(blockingFinding('catalog', s.invalid, `${s.label} ${id} is not in the catalog.`, { [s.field]: id }));
     return { kind: 'none', reason: `${s.label} ${id} is not in the catalog.` };
   }
-  if (!entry.available) findings.push(blockingFinding('option_unavailable', `${'name' in entry ? entry.name : entry.display_name} is not available.`, { [s.field]: entry.id }));
+  if (!entry.available) findings.push(blockingFinding('catalog', 'option_unavailable', `${'name' in entry ? entry.name : entry.display_name} is not available.`, { [s.field]: entry.id }));
   return entry.object === 'material' ? { kind: 'sheet', material: entry } : { kind: 'tube', profile: entry };
 }
 
@@ -62,7 +68,7 @@ function sheetChecks(part: Part, m: Material, findings: PartFinding[], warnings:
   if (part.detected_thickness_mm !== null) {
     const tol = thicknessTolerance(t);
     if (Math.abs(part.detected_thickness_mm - t) > tol) {
-      findings.push(blockingFinding('thickness_mismatch',
+      findings.push(blockingFinding('catalog', 'thickness_mismatch',
         `Part ${part.name} is ${mm(part.detected_thickness_mm)} thick; ${m.name} is ${mm(t)} (tolerance +-${mm(tol)}). Pick a material of the part's thickness.`,
         { detected_thickness_mm: part.detected_thickness_mm, material_thickness_mm: t, tolerance_mm: tol }));
     }
@@ -71,17 +77,17 @@ function sheetChecks(part: Part, m: Material, findings: PartFinding[], warnings:
   if (fp) {
     const maxL = m.max_sheet_size_mm.length_mm, maxW = m.max_sheet_size_mm.width_mm;
     if (fp.length_mm > maxL + SIZE_TOL_MM || fp.width_mm > maxW + SIZE_TOL_MM) {
-      findings.push(blockingFinding('part_too_large', `Flat pattern ${mm(fp.length_mm)} x ${mm(fp.width_mm)} does not fit the ${mm(maxL)} x ${mm(maxW)} sheet.`,
+      findings.push(blockingFinding('geometry', 'part_too_large', `Flat pattern ${mm(fp.length_mm)} x ${mm(fp.width_mm)} does not fit the ${mm(maxL)} x ${mm(maxW)} sheet.`,
         { flat_length_mm: fp.length_mm, flat_width_mm: fp.width_mm, max_length_mm: maxL, max_width_mm: maxW }));
     }
     const [minL, minW] = part.bend_count > 0 ? MIN_PART_BENT_MM : MIN_PART_CUT_MM;
     if (fp.length_mm < minL - SIZE_TOL_MM || fp.width_mm < minW - SIZE_TOL_MM) {
-      findings.push(blockingFinding('part_too_small', `Flat pattern ${mm(fp.length_mm)} x ${mm(fp.width_mm)} is below the ${mm(minL)} x ${mm(minW)} minimum for ${part.bend_count > 0 ? 'bent' : 'cut'} parts (too small to hold safely).`,
+      findings.push(blockingFinding('geometry', 'part_too_small', `Flat pattern ${mm(fp.length_mm)} x ${mm(fp.width_mm)} is below the ${mm(minL)} x ${mm(minW)} minimum for ${part.bend_count > 0 ? 'bent' : 'cut'} parts (too small to hold safely).`,
         { flat_length_mm: fp.length_mm, flat_width_mm: fp.width_mm, min_length_mm: minL, min_width_mm: minW }));
     }
   }
   if (part.bends.length > 0 && !m.bendable) {
-    findings.push(blockingFinding('material_not_bendable', `${m.name} is not bent in our shop (${m.type === 'aluminum_6061' ? 'it cracks' : 'outside the 0.030"-0.250" brake range'}); this part has ${part.bends.length} bend(s). Pick a bendable material.`,
+    findings.push(blockingFinding('catalog', 'material_not_bendable', `${m.name} is not bent in our shop (${m.type === 'aluminum_6061' ? 'it cracks' : 'outside the 0.030"-0.250" brake range'}); this part has ${part.bends.length} bend(s). Pick a bendable material.`,
       { bend_count: part.bends.length, material_id: m.id }));
     return;
   }
@@ -90,22 +96,22 @@ function sheetChecks(part: Part, m: Material, findings: PartFinding[], warnings:
     if (b.radius_mm < SHARP_BEND_RADIUS_MM) {
       warnings.push({ code: 'sharp_bend_radius_applied', message: `Bend ${b.id} is modelled sharp; it will be made with the ${mm(m.default_bend_radius_mm)} inner radius of ${m.name}.` });
     } else if (b.radius_mm < m.min_bend_radius_mm - BEND_RADIUS_TOL_MM) {
-      findings.push(blockingFinding('bend_radius_too_small', `Bend ${b.id} has inner radius ${mm(b.radius_mm)}; ${m.name} bends no tighter than ${mm(m.min_bend_radius_mm)}.`,
+      findings.push(blockingFinding('geometry', 'bend_radius_too_small', `Bend ${b.id} has inner radius ${mm(b.radius_mm)}; ${m.name} bends no tighter than ${mm(m.min_bend_radius_mm)}.`,
         { radius_mm: b.radius_mm, min_radius_mm: m.min_bend_radius_mm }, null, null, b.id));
     }
     if (b.angle_degrees > MAX_BEND_ANGLE_DEG) {
-      findings.push(blockingFinding('bend_angle_too_large', `Bend ${b.id} turns ${Number(b.angle_degrees.toFixed(1))} deg; the brake makes at most ${MAX_BEND_ANGLE_DEG} deg (no hems or closed bends).`,
+      findings.push(blockingFinding('geometry', 'bend_angle_too_large', `Bend ${b.id} turns ${Number(b.angle_degrees.toFixed(1))} deg; the brake makes at most ${MAX_BEND_ANGLE_DEG} deg (no hems or closed bends).`,
         { angle_degrees: b.angle_degrees, max_angle_degrees: MAX_BEND_ANGLE_DEG }, null, null, b.id));
     }
     if (b.length_mm > m.max_bend_length_mm + SIZE_TOL_MM) {
-      findings.push(blockingFinding('bend_too_long', `Bend ${b.id} is ${mm(b.length_mm)} long; the brake bends ${m.display_thickness} up to ${mm(m.max_bend_length_mm)}.`,
+      findings.push(blockingFinding('geometry', 'bend_too_long', `Bend ${b.id} is ${mm(b.length_mm)} long; the brake bends ${m.display_thickness} up to ${mm(m.max_bend_length_mm)}.`,
         { length_mm: b.length_mm, max_length_mm: m.max_bend_length_mm }, null, null, b.id));
     }
     const fl = b.flange_lengths_mm;
     if (fl) {
       const shortest = Math.min(fl[0], fl[1]);
       if (shortest < m.min_flange_length_mm - SIZE_TOL_MM) {
-        findings.push(blockingFinding('flange_too_short', `A flange of bend ${b.id} is ${mm(shortest)} long; ${m.display_thickness} needs ${mm(m.min_flange_length_mm)} (4 x thickness + radius) to sit on the die.`,
+        findings.push(blockingFinding('geometry', 'flange_too_short', `A flange of bend ${b.id} is ${mm(shortest)} long; ${m.display_thickness} needs ${mm(m.min_flange_length_mm)} (4 x thickness + radius) to sit on the die.`,
           { flange_length_mm: shortest, min_flange_length_mm: m.min_flange_length_mm }, null, null, b.id));
       }
     } else flangesMeasured = false;
@@ -115,15 +121,15 @@ function sheetChecks(part: Part, m: Material, findings: PartFinding[], warnings:
   }
   const ctx: SheetContext = { part, material: m, thickness: t };
   for (const h of part.holes) {
-    for (const f of checkHole(h, ctx)) findings.push(at(f, h.id, null));
+    for (const f of checkHole(h, ctx)) findings.push(at(f, 'geometry', h.id, null));
     // a countersink modelled in the part is made like a configured one and checked the same way
     if (h.countersink) {
       const angle = h.countersink.angle_degrees;
       if (!COUNTERSINK_ANGLES.some((a) => Math.abs(a - angle) <= COUNTERSINK_ANGLE_TOL_DEG)) {
-        findings.push(blockingFinding('countersink_angle_unsupported', `Hole ${h.id} is countersunk at ${Number(angle.toFixed(1))} deg; the shop's countersinks are ${COUNTERSINK_ANGLES.join(' and ')} deg.`,
+        findings.push(blockingFinding('geometry', 'countersink_angle_unsupported', `Hole ${h.id} is countersunk at ${Number(angle.toFixed(1))} deg; the shop's countersinks are ${COUNTERSINK_ANGLES.join(' and ')} deg.`,
           { angle_degrees: angle, angles_degrees: [...COUNTERSINK_ANGLES] }, h.id, 'countersink'));
       }
-      for (const f of countersinkFit(h.countersink.outer_diameter_mm, angle, h, ctx)) findings.push(at(f, h.id, 'countersink'));
+      for (const f of countersinkFit(h.countersink.outer_diameter_mm, angle, h, ctx)) findings.push(at(f, 'geometry', h.id, 'countersink'));
     }
   }
 }
@@ -144,17 +150,17 @@ function tubeChecks(part: Part, p: TubeProfile, findings: PartFinding[]): void {
   }
   if (!match) {
     const partSize = tube.profile === 'round' ? `${mm(tube.outer_diameter_mm ?? 0)} OD` : `${mm(tube.outer_width_mm ?? 0)} x ${mm(tube.outer_height_mm ?? 0)}`;
-    findings.push(blockingFinding('tube_profile_mismatch', `Part ${part.name} is a ${tube.profile} tube ${partSize} x ${mm(tube.wall_thickness_mm)} wall; ${p.display_name} is a different section.`,
+    findings.push(blockingFinding('catalog', 'tube_profile_mismatch', `Part ${part.name} is a ${tube.profile} tube ${partSize} x ${mm(tube.wall_thickness_mm)} wall; ${p.display_name} is a different section.`,
       { part_profile: tube.profile, part_outer_diameter_mm: tube.outer_diameter_mm, part_outer_width_mm: tube.outer_width_mm, part_outer_height_mm: tube.outer_height_mm, part_wall_thickness_mm: tube.wall_thickness_mm, tube_profile_id: p.id }));
   }
   if (tube.length_mm > p.default_stock_length_mm + SIZE_TOL_MM) {
-    findings.push(blockingFinding('part_too_long', `Tube length ${mm(tube.length_mm)} exceeds the ${mm(p.default_stock_length_mm)} stock length.`, { length_mm: tube.length_mm, max_length_mm: p.default_stock_length_mm }));
+    findings.push(blockingFinding('geometry', 'part_too_long', `Tube length ${mm(tube.length_mm)} exceeds the ${mm(p.default_stock_length_mm)} stock length.`, { length_mm: tube.length_mm, max_length_mm: p.default_stock_length_mm }));
   }
   const inner = (p.shape === 'round' ? p.outer_diameter_mm ?? 0 : Math.min(p.outer_width_mm ?? 0, p.outer_height_mm ?? 0)) - 2 * p.wall_thickness_mm;
   for (const h of part.holes) {
     const min = TUBE_HOLE_MIN_WALL_RATIO * p.wall_thickness_mm;
-    if (h.diameter_mm < min) findings.push(blockingFinding(h.shape === 'slot' ? 'slot_too_small' : 'hole_too_small', `Hole ${h.id} (${mm(h.diameter_mm)}) is smaller than the ${mm(min)} tube wall.`, { diameter_mm: h.diameter_mm, min_diameter_mm: min }, h.id));
-    if (h.diameter_mm > inner) findings.push(blockingFinding('hole_too_large', `Hole ${h.id} (${mm(h.diameter_mm)}) is wider than the ${mm(inner)} inside of the tube face.`, { diameter_mm: h.diameter_mm, max_diameter_mm: inner }, h.id));
+    if (h.diameter_mm < min) findings.push(blockingFinding('geometry', h.shape === 'slot' ? 'slot_too_small' : 'hole_too_small', `Hole ${h.id} (${mm(h.diameter_mm)}) is smaller than the ${mm(min)} tube wall.`, { diameter_mm: h.diameter_mm, min_diameter_mm: min }, h.id));
+    if (h.diameter_mm > inner) findings.push(blockingFinding('geometry', 'hole_too_large', `Hole ${h.id} (${mm(h.diameter_mm)}) is wider than the ${mm(inner)} inside of the tube face.`, { diameter_mm: h.diameter_mm, max_diameter_mm: inner }, h.id));
   }
 }
 
@@ -167,16 +173,17 @@ function operationChecks(part: Part, cfg: PartConfiguration | null, stock: Stock
   const csks = new Map<number, number>();
   const ops: Array<{ kind: OpKind; hole_id: number; run: (h: HoleInfo) => void }> = [];
   const ctx: SheetContext | null = stock.kind === 'sheet' ? { part, material: stock.material, thickness: stock.material.thickness_mm } : null;
-  const push = (fs: Finding[], h: HoleInfo, op: OpKind): void => { for (const f of fs) findings.push(at(f, h.id, op)); };
+  // the item against the part's material and thickness is the catalog's; against its hole, the configuration's
+  const push = (fs: Finding[], source: IssueSource, h: HoleInfo, op: OpKind): void => { for (const f of fs) findings.push(at(f, source, h.id, op)); };
   // a hole already countersunk in the model counts as its first countersink
   const n0 = (h: HoleInfo): number => (h.countersink && !csks.has(h.id) ? 1 : 0);
 
   for (const s of cfg.taps) ops.push({ kind: 'tap', hole_id: s.hole_id, run: (h) => {
     const tap = ix.taps.get(s.tap_id);
-    if (!tap) { findings.push(blockingFinding('invalid_tap_id', `Tap ${s.tap_id} is not in the catalog.`, { tap_id: s.tap_id }, h.id, 'tap')); return; }
+    if (!tap) { findings.push(blockingFinding('catalog', 'invalid_tap_id', `Tap ${s.tap_id} is not in the catalog.`, { tap_id: s.tap_id }, h.id, 'tap')); return; }
     if (!ctx) return;
-    push(tapPartFit(tap, ctx), h, 'tap');
-    push(tapHoleFit(tap, h), h, 'tap');
+    push(tapPartFit(tap, ctx), 'catalog', h, 'tap');
+    push(tapHoleFit(tap, h), 'configuration', h, 'tap');
     if (h.diameter_mm > tap.tap_drill_mm + 0.1 && h.diameter_mm <= tap.hole_diameter_max_mm) {
       warnings.push({ code: 'tap_hole_cut_at_drill_size', message: `Hole ${h.id} is modelled at the ${tap.thread} major diameter; it will be cut at the ${tap.tap_drill_mm} mm tap drill size.` });
     }
@@ -188,41 +195,41 @@ function operationChecks(part: Part, cfg: PartConfiguration | null, stock: Stock
   ];
   for (const [kind, op, sels] of hardware) for (const s of sels) ops.push({ kind: op, hole_id: s.hole_id, run: (h) => {
     const item = ix[kind].get(s.id) as Hardware | undefined;
-    if (!item) { findings.push(blockingFinding(`invalid_${op}_id`, `${op[0].toUpperCase()}${op.slice(1)} ${s.id} is not in the catalog.`, { [`${op}_id`]: s.id }, h.id, op)); return; }
+    if (!item) { findings.push(blockingFinding('catalog', `invalid_${op}_id`, `${op[0].toUpperCase()}${op.slice(1)} ${s.id} is not in the catalog.`, { [`${op}_id`]: s.id }, h.id, op)); return; }
     if (!ctx) return;
-    push(hardwarePartFit(item, ctx), h, op);
-    push(hardwareHoleFit(item, h, ctx), h, op);
+    push(hardwarePartFit(item, ctx), 'catalog', h, op);
+    push(hardwareHoleFit(item, h, ctx), 'configuration', h, op);
   } });
   for (const s of cfg.countersinks) ops.push({ kind: 'countersink', hole_id: s.hole_id, run: (h) => {
-    if (ctx) push(countersinkFit(s.outer_diameter_mm, s.angle, h, ctx), h, 'countersink');
+    if (ctx) push(countersinkFit(s.outer_diameter_mm, s.angle, h, ctx), 'configuration', h, 'countersink');
   } });
 
   for (const op of ops) {
     const h = holes.get(op.hole_id);
     if (!h) {
-      findings.push(blockingFinding('invalid_hole_id', `Part ${part.name} has no hole ${op.hole_id} (holes: ${part.holes.map((x) => x.id).join(', ') || 'none'}).`, { hole_id: op.hole_id }, op.hole_id, op.kind));
+      findings.push(blockingFinding('configuration', 'invalid_hole_id', `Part ${part.name} has no hole ${op.hole_id} (holes: ${part.holes.map((x) => x.id).join(', ') || 'none'}).`, { hole_id: op.hole_id }, op.hole_id, op.kind));
       continue;
     }
     if (stock.kind === 'tube') {
-      findings.push(blockingFinding('operation_not_available', `${op.kind} operations are not offered on tube parts.`, {}, h.id, op.kind));
+      findings.push(blockingFinding('configuration', 'operation_not_available', `${op.kind} operations are not offered on tube parts.`, {}, h.id, op.kind));
       continue;
     }
     if (op.kind === 'countersink') {
       const n = (csks.get(h.id) ?? 0) + 1 + (n0(h));
       csks.set(h.id, n);
-      if (n === 2) findings.push(blockingFinding('duplicate_hole_operation', h.countersink ? `Hole ${h.id} is already countersunk in the model; drop the configured countersink.` : `Hole ${h.id} has more than one countersink.`, {}, h.id, 'countersink'));
+      if (n === 2) findings.push(blockingFinding('configuration', 'duplicate_hole_operation', h.countersink ? `Hole ${h.id} is already countersunk in the model; drop the configured countersink.` : `Hole ${h.id} has more than one countersink.`, {}, h.id, 'countersink'));
     } else {
       const list = inserts.get(h.id) ?? [];
       list.push(op.kind);
       inserts.set(h.id, list);
-      if (list.length === 2) findings.push(blockingFinding('duplicate_hole_operation', `Hole ${h.id} has more than one tap or insert (${list.join(', ')}); one hole takes one.`, { operations: list }, h.id, op.kind));
+      if (list.length === 2) findings.push(blockingFinding('configuration', 'duplicate_hole_operation', `Hole ${h.id} has more than one tap or insert (${list.join(', ')}); one hole takes one.`, { operations: list }, h.id, op.kind));
     }
     op.run(h);
   }
   const countersunk = new Set([...csks.keys(), ...part.holes.filter((h) => h.countersink).map((h) => h.id)]);
   for (const holeId of countersunk) {
     const other = inserts.get(holeId);
-    if (other?.length) findings.push(blockingFinding('conflicting_hole_operations', `Hole ${holeId} cannot be countersunk and take a ${other[0]} too.`, { operations: ['countersink', ...other] }, holeId, 'countersink'));
+    if (other?.length) findings.push(blockingFinding('configuration', 'conflicting_hole_operations', `Hole ${holeId} cannot be countersunk and take a ${other[0]} too.`, { operations: ['countersink', ...other] }, holeId, 'countersink'));
   }
 }
 
@@ -233,19 +240,19 @@ function finishChecks(part: Part, sel: Selections, stock: Stock, ix: CatalogInde
   if (finishId) {
     const f = ix.finishes.get(finishId);
     if (!f) {
-      findings.push(blockingFinding('invalid_finish_id', `Finish ${finishId} is not in the catalog.`, { finish_id: finishId }, null, 'finish'));
+      findings.push(blockingFinding('catalog', 'invalid_finish_id', `Finish ${finishId} is not in the catalog.`, { finish_id: finishId }, null, 'finish'));
       finishId = null;
     } else {
       const why = stock.kind === 'none' ? null : finishUnavailableReason(f, part, stock);
-      if (why) findings.push(blockingFinding('finish_not_available', why, { finish_id: f.id }, null, 'finish'));
+      if (why) findings.push(blockingFinding('catalog', 'finish_not_available', why, { finish_id: f.id }, null, 'finish'));
       if (f.requires_color && !colorId) requirements.push({ code: 'powder_coat_color_required', field: 'powder_coat_color_id', catalog: 'powder-coat-colors', message: `Select a powder-coat colour for part ${part.name}.` });
-      if (!f.requires_color && colorId) findings.push(blockingFinding('color_requires_powder_coat', `A powder-coat colour was selected but the finish is ${f.name}; choose finish ${powder?.id ?? 'powder coat'} or drop the colour.`, { finish_id: f.id, powder_coat_color_id: colorId }, null, 'finish'));
+      if (!f.requires_color && colorId) findings.push(blockingFinding('configuration', 'color_requires_powder_coat', `A powder-coat colour was selected but the finish is ${f.name}; choose finish ${powder?.id ?? 'powder coat'} or drop the colour.`, { finish_id: f.id, powder_coat_color_id: colorId }, null, 'finish'));
     }
   }
   if (colorId) {
     const c = ix.powder_coat_colors.get(colorId);
-    if (!c) findings.push(blockingFinding('invalid_powder_coat_color_id', `Powder-coat colour ${colorId} is not in the catalog.`, { powder_coat_color_id: colorId }, null, 'finish'));
-    else if (!c.available) findings.push(blockingFinding('option_unavailable', `${c.name} is not available.`, { powder_coat_color_id: c.id }, null, 'finish'));
+    if (!c) findings.push(blockingFinding('catalog', 'invalid_powder_coat_color_id', `Powder-coat colour ${colorId} is not in the catalog.`, { powder_coat_color_id: colorId }, null, 'finish'));
+    else if (!c.available) findings.push(blockingFinding('catalog', 'option_unavailable', `${c.name} is not available.`, { powder_coat_color_id: c.id }, null, 'finish'));
   }
   return { finishId, colorId };
 }
@@ -255,7 +262,7 @@ export function checkPart(part: Part, sel: Selections, cfg: PartConfiguration | 
   const requirements: Requirement[] = [];
   const productionWarnings: ProductionWarning[] = [];
   if (!part.manufacturable) {
-    findings.push(blockingFinding('part_not_manufacturable', part.unsupported_message ?? `Part ${part.name} cannot be made (${part.unsupported_reason ?? 'unsupported'}).`, { reason: part.unsupported_reason }));
+    findings.push(blockingFinding('geometry', 'part_not_manufacturable', part.unsupported_message ?? `Part ${part.name} cannot be made (${part.unsupported_reason ?? 'unsupported'}).`, { reason: part.unsupported_reason }));
     const stock: Stock = { kind: 'none', reason: 'This part cannot be made.' };
     return { stock, findings, requirements, productionWarnings, finishId: null, colorId: null };
   }

@@ -8,9 +8,12 @@ import type { Catalog, CatalogKind, MaterialType } from '../catalog/types.ts';
 import { InvalidConfigurationError, effectiveSelections, parseConfiguration, type Configuration } from './configuration.ts';
 import { computeCapabilities, type Capabilities } from './capabilities.ts';
 import { checkPart, type PartCheckResult } from './part-checks.ts';
+import type { IssueSource } from './hole-checks.ts';
 import { partKFactor } from './k-factor.ts';
 import { annotatedPartSvg } from './svg.ts';
 import { isAcceptableRisk } from './rules.ts';
+
+export type { IssueSource };
 
 export type DfmStatus = 'ready' | 'requires_input' | 'blocked';
 
@@ -19,6 +22,8 @@ export interface DfmIssue {
   message: string;
   severity: 'blocking' | 'warning';
   accepted: boolean;
+  /** geometry (the part's shape), configuration (a selection where it was put), catalog (the selected item cannot be used), assembly (welds) */
+  source: IssueSource;
   part_id: string | null;
   hole_id: number | null;
   bend_id: number | null;
@@ -118,7 +123,7 @@ function assemblyChecks(design: Design, config: Configuration, results: Map<stri
   const instances = new Map(design.part_instances.map((i) => [i.id, i]));
   config.assembly_operations.forEach((op, index) => {
     const issue = (code: string, message: string, details: Record<string, unknown> = {}): void => {
-      out.push({ code, message, severity: 'blocking', accepted: false, part_id: null, hole_id: null, bend_id: null, operation: 'weld', details: { operation_index: index, ...details } });
+      out.push({ code, message, severity: 'blocking', accepted: false, source: 'assembly', part_id: null, hole_id: null, bend_id: null, operation: 'weld', details: { operation_index: index, ...details } });
     };
     const unknown = op.part_instance_ids.filter((id) => !instances.has(id));
     if (unknown.length) { issue('invalid_part_instance_id', `Weld ${index} names part instances that are not in design ${design.id}: ${unknown.join(', ')}.`, { part_instance_ids: unknown }); return; }
@@ -164,6 +169,7 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
       code: f.code, message: f.message, severity: f.severity,
       // only an acceptable risk can be accepted (and only a warning is one)
       accepted: f.severity === 'warning' && isAcceptableRisk(f.code) && accepted.has(f.code),
+      source: f.source,
       part_id: part.id, hole_id: f.hole_id, bend_id: f.bend_id ?? null, operation: f.operation, details: f.details,
     }));
     for (const q of r.requirements) {
