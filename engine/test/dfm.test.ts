@@ -574,6 +574,43 @@ describe('report shape existing clients read (contract.md "DFM report")', () => 
     const part = run([sheetPart()], steel()).parts[0];
     assert.deepEqual([part.production_warnings, part.production_warning_details], [[], []]);
   });
+  test('production_files.corrections_applied follows review_warning: false when the files are the model as drawn', () => {
+    const r = run([sheetPart()], steel());
+    assert.deepEqual(Object.keys(r.production_files), ['status', 'reason', 'error', 'review_warning', 'corrections_applied']);
+    assert.equal(r.production_files.corrections_applied, false);
+    // features made after cutting as modelled, a tap at the major diameter: no correction of the files
+    const louver = { code: 'formed_feature_ignored', message: 'a formed feature (louver, lance, emboss or dimple, 2.00 mm out of the sheet) at (1.0, 2.0, 3.0) is left out of the flat; the flat has no hole there' };
+    const hardware = { code: 'hardware_modelled', message: 'hardware (standoff, stud or nut: Ø6.00/Ø2.70 mm, 7.00 mm high) is modelled into the sheet at (70.0, 30.0, 2.0); it is left out of the flat and must be inserted after cutting; the flat has no hole there' };
+    const tapped = run([sheetPart({ warnings: [louver, hardware] })], { defaults: { material_id: STEEL }, parts: [partCfg({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] })] });
+    assert.equal(tapped.parts[0].production_warnings.length, 3);
+    assert.equal(tapped.production_files.corrections_applied, false);
+  });
+  test('corrections_applied: a sharp bend made with a radius, a closed corner cut at its seam', () => {
+    assert.equal(run([sheetPart({ bends: [bend(1, { radius_mm: 0 })] })], steel()).production_files.corrections_applied, true);
+    const corner = { code: 'closed_corner', message: '2 edge(s) (17.0 mm) where flanges meet are cut apart in the flat' };
+    const r = run([sheetPart(), sheetPart({ id: 'prt_box', name: 'box', warnings: [corner] })], steel());
+    assert.equal(r.production_files.corrections_applied, true, 'one part with a correction is enough');
+    // not ready: the files are skipped, the flag still says what they would carry
+    const blocked = run([sheetPart({ bends: [bend(1, { radius_mm: 0 })], holes: [hole(1, 0.7, [40, 40], 20)] })], steel());
+    assert.deepEqual([blocked.production_files.status, blocked.production_files.corrections_applied], ['skipped', true]);
+  });
+  test('corrections_applied: an extruded hole is cut at its pre-hole, not the bore (real model)', async () => {
+    const { analyze } = await import('../src/analyze.ts');
+    const { readFileSync } = await import('node:fs');
+    const file = (name: string) => new Uint8Array(readFileSync(new URL(`../../fixtures/corpus-lessons/${name}`, import.meta.url)));
+    const extruded = await analyze(file('extruded_hole_plate.step'), { fileName: 'extruded_hole_plate.step' });
+    const r = dfm(extruded, { defaults: { material_id: 'mat_mild_steel_1_0mm' } }, catalog, CTX);
+    const details = r.parts[0].production_warning_details;
+    const w = details.find((x) => x.code === 'formed_feature_ignored')!;
+    assert.match(w.message, /pre-hole there/);
+    assert.ok(r.parts[0].production_warnings.includes(w.message));
+    assert.equal(r.production_files.corrections_applied, true);
+    // a standoff modelled into the plate is inserted after cutting: left out, not corrected
+    const standoff = await analyze(file('blind_standoff_plate.step'), { fileName: 'blind_standoff_plate.step' });
+    const s = dfm(standoff, { defaults: { material_id: 'mat_mild_steel_2_0mm' } }, catalog, CTX);
+    assert.deepEqual(s.parts[0].production_warning_details.map((x) => x.code), ['hardware_modelled']);
+    assert.equal(s.production_files.corrections_applied, false);
+  });
 });
 
 describe('issue source (contract.md "DFM report")', () => {

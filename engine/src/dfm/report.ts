@@ -12,6 +12,7 @@ import type { IssueSource } from './hole-checks.ts';
 import { partKFactor } from './k-factor.ts';
 import { annotatedPartSvg } from './svg.ts';
 import { isAcceptableRisk } from './rules.ts';
+import { isAutomaticCorrection } from './corrections.ts';
 
 export type { IssueSource };
 
@@ -71,6 +72,12 @@ export interface ProductionFilesState {
   reason: string | null;
   error: { code: string; message: string } | null;
   review_warning: { design_id: string; code: string; message: string } | null;
+  /**
+   * true when the production files of this design differ from the model by a correction the engine
+   * applies on its own (e.g. an extruded hole cut at its pre-hole, a sharp bend made with a radius);
+   * the parts' production_warning_details say which. Decided by the design, whatever the status.
+   */
+  corrections_applied: boolean;
 }
 
 export interface DfmReport {
@@ -199,10 +206,11 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
   const assembly_issues = assemblyChecks(design, config, results);
   const status = worst([...parts.map((p) => p.status), ...(assembly_issues.some(blocks) ? ['blocked' as const] : [])]);
   const generate = ctx.generateProductionFiles ?? true;
-  const production_files: ProductionFilesState = status !== 'ready'
-    ? { status: 'skipped', reason: `dfm_${status}`, error: null, review_warning: null }
-    : generate ? { status: 'pending', reason: null, error: null, review_warning: null }
-      : { status: 'skipped', reason: 'not_requested', error: null, review_warning: null };
+  const corrections_applied = parts.some((p) => p.production_warning_details.some(isAutomaticCorrection));
+  const files = (state: ProductionFilesState['status'], reason: string | null): ProductionFilesState =>
+    ({ status: state, reason, error: null, review_warning: null, corrections_applied });
+  const production_files: ProductionFilesState = status !== 'ready' ? files('skipped', `dfm_${status}`)
+    : generate ? files('pending', null) : files('skipped', 'not_requested');
   return {
     id: ctx.id, object: 'dfm_report', design_id: design.id, status, configuration: config, parts, requirements,
     assembly_issues, production_files, catalog_version: catalog.version, created_at: ctx.now,

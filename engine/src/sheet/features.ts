@@ -80,6 +80,12 @@ export function extrusionPreHole(f: SheetFeature, thickness: number): number | n
   return d2 > 0 ? Math.sqrt(d2) : null;
 }
 
+/**
+ * The words of an extruded hole's warning when the flat cuts the computed pre-hole instead of the
+ * modelled bore: the DFM report reads them to say production files carry an automatic correction.
+ */
+export const EXTRUSION_PRE_HOLE_WORDS = 'pre-hole there';
+
 /** One warning line for a feature, with where it is and what the flat has there (sheet thickness in mm). */
 export function describeFeature(f: SheetFeature, holeDiameter: number | null, thickness: number): string {
   const at = `at (${f.center.map((x) => x.toFixed(1)).join(', ')})`;
@@ -91,7 +97,7 @@ export function describeFeature(f: SheetFeature, holeDiameter: number | null, th
     // the same rule the flat was cut with (index.ts), not a guess from the diameter it ended up with
     if (extrusionPreHole(f, thickness) === null) return `${head}; ${flat} (the bore): the collar holds more material than the bore's disc, so it cannot be drawn from this sheet as modelled`;
     if (holeDiameter === null) return `${head}; ${flat}`;
-    return `${head}; the flat cuts a Ø${holeDiameter.toFixed(2)} mm pre-hole there, the ring out to the Ø${f.boreDiameter!.toFixed(2)} mm bore being the collar's material (volume kept); check it against the tooling`;
+    return `${head}; the flat cuts a Ø${holeDiameter.toFixed(2)} mm ${EXTRUSION_PRE_HOLE_WORDS}, the ring out to the Ø${f.boreDiameter!.toFixed(2)} mm bore being the collar's material (volume kept); check it against the tooling`;
   }
   return `a formed feature (louver, lance, emboss or dimple, ${f.height.toFixed(2)} mm out of the sheet) ${at} is left out of the flat; ${flat}`;
 }
