@@ -94,6 +94,43 @@ describe('quote()', () => {
     assert.notEqual(r.items[0].dfm.id, r.items[1].dfm.id);
   });
 
+  test('contract fields: design_id after status, error after production_files, assembly_operations_amount_cents after amount_cents', () => {
+    const d2 = designOf([sheetPart({ id: 'prt_other' })], 'des_second');
+    const r = quote({ items: [{ design_id: design.id, quantity: 2, configuration: full }, { design_id: 'des_second', quantity: 1, configuration: { defaults: { material_id: STEEL } } }] }, { ...designs, des_second: d2 }, catalog, ctx);
+    assert.equal(r.design_id, design.id, 'the first item\'s design');
+    assert.equal(r.error, null);
+    const keys = Object.keys(r);
+    assert.equal(keys.indexOf('design_id'), keys.indexOf('status') + 1);
+    assert.equal(keys.indexOf('error'), keys.indexOf('production_files') + 1);
+    for (const it of r.items) {
+      const k = Object.keys(it);
+      assert.equal(k.indexOf('assembly_operations_amount_cents'), k.indexOf('amount_cents') + 1);
+      assert.equal(it.assembly_operations_amount_cents, 0, 'no assembly operations');
+    }
+    const unpriced = quote({ items: [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: STEEL } } }] }, designs, catalog, ctx);
+    assert.deepEqual([unpriced.items[0].amount_cents, unpriced.items[0].assembly_operations_amount_cents], [null, null], 'an item without a price has no assembly amount either');
+  });
+
+  test('a weld: assembly_operations_amount_cents is the assembly line items, part of amount_cents; totals unchanged', () => {
+    const weld = { type: 'weld', method: 'mig', weld_length_mm: 150, part_instance_ids: ['prt_bracket_i0', 'prt_tube_i0'], weld_finish: 'rough', joint_access: 'open' };
+    const welded = { ...full, assembly_operations: [weld, { ...weld, weld_length_mm: 40, part_instance_ids: ['prt_bracket_i0', 'prt_bracket_i1'] }] };
+    for (const quantity of [1, 7]) {
+      const r = quote({ items: [{ design_id: design.id, quantity, configuration: welded }] }, designs, catalog, ctx);
+      const it = r.items[0];
+      const assemblyLines = it.line_items.filter((l) => l.process === 'assembly');
+      assert.equal(assemblyLines.length, 1);
+      const fromBreakdown = assemblyLines[0].breakdown.filter((b) => b.type === 'welding' || b.type === 'weld_setup').reduce((a, b) => a + b.amount_cents, 0);
+      assert.ok(Number.isInteger(it.assembly_operations_amount_cents) && it.assembly_operations_amount_cents! > 0);
+      assert.equal(it.assembly_operations_amount_cents, fromBreakdown);
+      assert.equal(it.assembly_operations_amount_cents, assemblyLines[0].amount_cents);
+      const parts = it.line_items.filter((l) => l.process !== 'assembly').reduce((a, l) => a + l.amount_cents, 0);
+      assert.equal(it.amount_cents, parts + it.assembly_operations_amount_cents!, 'parts + assembly = the item');
+      const plain = quote({ items: [{ design_id: design.id, quantity, configuration: full }] }, designs, catalog, ctx);
+      assert.equal(it.amount_cents! - it.assembly_operations_amount_cents!, plain.items[0].amount_cents, 'the welds add exactly their own amount');
+      assert.equal(r.amount_subtotal_cents, it.amount_cents);
+    }
+  });
+
   test('service form: quote(items with their DFM, { catalog, shipTo, now }) prices without quote ids', () => {
     const report = dfm(design, full, catalog, { id: 'dfm_stored', now: NOW });
     const out = quote([{ design, quantity: 5, configuration: full, quantity_options: [1, 5], dfm: report }], { catalog, shipTo: shipTo, now: NOW });

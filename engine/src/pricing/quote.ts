@@ -36,6 +36,11 @@ export interface QuoteItem {
   /** null when a part has no stock selected or cannot be made, so it cannot be priced */
   unit_amount_cents: number | null;
   amount_cents: number | null;
+  /**
+   * The part of amount_cents that pays for the item's assembly operations (welds and their set-up:
+   * the `assembly` line items), integer cents; 0 without any, null when the item cannot be priced.
+   */
+  assembly_operations_amount_cents: number | null;
   quantity_options: QuantityOption[];
   dfm: DfmReport;
   requirements: DfmRequirement[];
@@ -59,6 +64,8 @@ export interface Quote {
   id: string;
   object: 'quote';
   status: 'requires_input' | 'ready' | 'blocked';
+  /** the first item's design (contract.md "Quote") */
+  design_id: string;
   currency: 'usd';
   amount_subtotal_cents: number;
   amount_shipping_cents: number;
@@ -70,6 +77,8 @@ export interface Quote {
   fulfillment: Fulfillment;
   manufacturing_warnings: Array<{ design_id: string; part_id: string; code: string; message: string }>;
   production_files: { review_warning: { design_id: string; code: string; message: string } | null };
+  /** null: a quote the engine cannot make is an error thrown, never a quote */
+  error: { code: string; message: string } | null;
   catalog_version: string;
   created_at: string;
   expires_at: string;
@@ -240,9 +249,12 @@ export function priceItems(inputs: PricingInput[], shipToRaw: unknown, catalog: 
       flags.bends ||= main.flags.bends; flags.inserts ||= main.flags.inserts; flags.welds ||= main.flags.welds;
       flags.finishDays = Math.max(flags.finishDays, main.flags.finishDays); flags.pieces += main.flags.pieces;
     }
+    // the assembly line items' amounts, already in amount_cents: the same numbers, so totals are unchanged
+    const assembly = main.lines.filter((l) => l.process === 'assembly').reduce((a, l) => a + l.amount_cents, 0);
     items.push({
       design_id: it.design.id, quantity: it.quantity, status: report.status, client_reference_id: it.client_reference_id ?? null,
-      unit_amount_cents: unit, amount_cents: unit === null ? null : unit * it.quantity, quantity_options: options, dfm: report,
+      unit_amount_cents: unit, amount_cents: unit === null ? null : unit * it.quantity,
+      assembly_operations_amount_cents: unit === null ? null : assembly, quantity_options: options, dfm: report,
       requirements: report.requirements, line_items: main.priceable ? main.lines : [],
     });
   });
@@ -326,10 +338,10 @@ function quoteRequest(requestRaw: unknown, designs: ReadonlyMap<string, Design> 
   const created = new Date(ctx.now);
   const expires = new Date(created.getTime() + catalog.rates.quote_validity_days * 86400000);
   return {
-    id: ctx.id, object: 'quote', status: worstStatus(priced.items.map((i) => i.status)), currency: 'usd',
+    id: ctx.id, object: 'quote', status: worstStatus(priced.items.map((i) => i.status)), design_id: priced.items[0].design_id, currency: 'usd',
     amount_subtotal_cents: priced.amount_subtotal_cents, amount_shipping_cents: priced.amount_shipping_cents, amount_tax_cents: priced.amount_tax_cents, amount_total_cents: priced.amount_total_cents,
     tax: priced.tax, items: priced.items, requirements: priced.items.flatMap((i) => i.requirements), fulfillment: priced.fulfillment,
-    manufacturing_warnings: priced.manufacturing_warnings, production_files: { review_warning: null }, catalog_version: catalog.version,
+    manufacturing_warnings: priced.manufacturing_warnings, production_files: { review_warning: null }, error: null, catalog_version: catalog.version,
     created_at: ctx.now, expires_at: expires.toISOString(),
   };
 }
