@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { catalogEntries, defaultCatalog, hardwareModelGlb, indexCatalog } from '../src/catalog/index.ts';
+import { CATALOG_KINDS, catalogEntries, defaultCatalog, hardwareModelGlb, indexCatalog, type CatalogKind } from '../src/catalog/index.ts';
 import { interpolateKFactor } from '../src/sheet/kfactor.ts';
+import { hardwareHoleFit, tapHoleFit } from '../src/dfm/hole-checks.ts';
+import { pricePart } from '../src/pricing/part-price.ts';
+import { hole, sheetPart } from './helpers/examples.ts';
 
 const require = createRequire(import.meta.url);
 const validator = require('gltf-validator') as { validateBytes(b: Uint8Array): Promise<{ issues: { numErrors: number; messages: unknown[] } }> };
@@ -130,4 +133,86 @@ test('catalogEntries gives hardware as catalog entries, without model URLs', () 
   assert.deepEqual(studs.map((s) => s.id), catalog.studs.map((s) => s.id));
   assert.ok(!('model_url' in studs[0]), 'kind and id name the model; the engine builds no URL');
   assert.throws(() => { (catalog.materials as unknown as unknown[]).push({}); }, 'catalog is frozen');
+});
+
+// contract.md "Catalog entries": the fields existing clients read, with their types
+type FieldCheck = (v: unknown) => boolean;
+const str: FieldCheck = (v) => typeof v === 'string' && v.length > 0;
+const num: FieldCheck = (v) => typeof v === 'number' && Number.isFinite(v);
+const int: FieldCheck = (v) => Number.isInteger(v);
+const bool: FieldCheck = (v) => typeof v === 'boolean';
+const numOrNull: FieldCheck = (v) => v === null || num(v);
+const oneOf = (...values: string[]): FieldCheck => (v) => values.includes(v as string);
+const listOf = (each: FieldCheck): FieldCheck => (v) => Array.isArray(v) && v.length > 0 && v.every(each);
+const obj: FieldCheck = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hardware = { id: str, size: str, thread_standard: oneOf('metric', 'unified'), hole_diameter_mm: (v: unknown) => num(v) && (v as number) > 0 };
+const CONTRACT_FIELDS: Record<CatalogKind, Record<string, FieldCheck>> = {
+  materials: { id: str, material: str, type: str, thickness_mm: num, thickness_in: num, display_thickness: str, description: str, bendable: bool, weight_g_per_cm2: num, k_factor: numOrNull, min_bend_radius_mm: num },
+  'tube-profiles': { id: str, material: str, type: str, shape: oneOf('round', 'square', 'rectangular'), display_name: str, outer_width_mm: numOrNull, outer_height_mm: numOrNull, outer_diameter_mm: numOrNull, wall_thickness_mm: num, default_stock_length_mm: num },
+  finishes: { id: str, name: str, slug: str, description: str, category: str, type: str, processes: listOf(oneOf('sheet_metal', 'tube_laser')), base_price_cents: int, price_per_cm2_cents: (v) => num(v) && (v as number) >= 0 },
+  'powder-coat-colors': { id: str, name: str, slug: str, hex_color: (v) => typeof v === 'string' && /^#[0-9A-F]{6}$/i.test(v), price_multiplier: num, available: bool, viewer: obj },
+  taps: hardware, studs: hardware, nuts: hardware, standoffs: hardware,
+};
+
+test('every entry of every catalog has the contract fields with their types and enums', () => {
+  assert.deepEqual(Object.keys(CONTRACT_FIELDS).sort(), [...CATALOG_KINDS].sort(), 'every catalog is checked');
+  for (const kind of CATALOG_KINDS) {
+    const entries = catalogEntries(catalog, kind) as Array<Record<string, unknown>>;
+    assert.ok(entries.length > 0, kind);
+    for (const e of entries) {
+      for (const [field, ok] of Object.entries(CONTRACT_FIELDS[kind])) {
+        assert.ok(field in e, `${kind} ${e.id}: no ${field}`);
+        assert.ok(ok(e[field]), `${kind} ${e.id}: ${field} = ${JSON.stringify(e[field])}`);
+      }
+    }
+  }
+});
+
+test('the added catalog fields agree with what the engine already used', () => {
+  for (const m of catalog.materials) {
+    assert.equal(m.k_factor, Number(interpolateKFactor(m.k_factor_table, m.default_bend_radius_mm / m.thickness_mm).toFixed(4)), m.id);
+    assert.ok(m.k_factor > 0 && m.k_factor <= 0.5, m.id);
+    assert.ok(m.description.startsWith(m.material), m.id);
+  }
+  assert.equal(indexCatalog(catalog).materials.get('mat_mild_steel_2_0mm')!.description, 'Mild Steel (A1011 CS), 2.0 mm (0.079 in)');
+  const slugs = new Set<string>();
+  for (const f of catalog.finishes) {
+    assert.match(f.slug, /^[a-z0-9]+(-[a-z0-9]+)*$/, f.id);
+    assert.ok(!slugs.has(f.slug), `duplicate slug ${f.slug}`);
+    slugs.add(f.slug);
+    assert.ok(['none', 'mechanical', 'coating', 'anodizing', 'plating'].includes(f.category), f.id);
+  }
+  assert.equal(indexCatalog(catalog).finishes.get('fin_powder_coat')!.slug, 'powder-coat');
+  for (const c of catalog.powder_coat_colors) assert.match(c.slug, /^ral-\d{4}-[a-z0-9-]+$/, c.id);
+  // sizes as clients name them
+  const ix = indexCatalog(catalog);
+  assert.deepEqual(['tap_m4x0_7', 'tap_8_32', 'tap_1_4_20', 'tap_10_32', 'tap_m2_5x0_45'].map((id) => ix.taps.get(id)!.size), ['M4', '#8-32', '1/4-20', '#10-32', 'M2.5']);
+  assert.deepEqual([ix.studs.get('std_fh_m4_10')!.size, ix.nuts.get('nut_cls_8_32')!.size, ix.standoffs.get('sto_so_6_32_0_250in')!.size], ['M4', '#8-32', '#6-32']);
+});
+
+test('hardware hole_diameter_mm is the hole the DFM hole checks accept for the item', () => {
+  const at = (d: number) => hole(1, d, [40, 40], 30);
+  const ctx = { part: sheetPart({ holes: [at(3)] }), material: indexCatalog(catalog).materials.get('mat_mild_steel_0_060in')!, thickness: 1.524 };
+  for (const t of catalog.taps) {
+    assert.equal(t.hole_diameter_mm, t.tap_drill_mm, t.id);
+    assert.equal(t.thread_standard, t.standard, t.id);
+    assert.deepEqual(tapHoleFit(t, at(t.hole_diameter_mm)).map((f) => f.code), [], t.id);
+  }
+  for (const h of [...catalog.studs, ...catalog.nuts, ...catalog.standoffs]) {
+    assert.equal(h.hole_diameter_mm, h.mounting_hole_mm, h.id);
+    assert.equal(h.thread_standard, h.standard, h.id);
+    assert.deepEqual(hardwareHoleFit(h, at(h.hole_diameter_mm), ctx).map((f) => f.code), [], h.id);
+  }
+});
+
+test('finish prices are the entries\' base_price_cents + area x price_per_cm2_cents (times the colour multiplier)', () => {
+  const ix = indexCatalog(catalog);
+  const part = sheetPart();
+  const stock = { kind: 'sheet' as const, material: ix.materials.get('mat_mild_steel_0_060in')! };
+  for (const f of catalog.finishes.filter((x) => x.type !== 'none')) {
+    const color = f.requires_color ? ix.powder_coat_colors.get('pcc_ral_3020_traffic_red')! : null;
+    const priced = pricePart({ part, stock, config: null, finish: f, color, quantity: 1 }, catalog, ix);
+    const finish = priced.breakdown.find((b) => b.type === 'finish')!;
+    assert.equal(finish.unit_amount_cents, Math.round((f.base_price_cents + part.surface_area_cm2 * f.price_per_cm2_cents) * (color?.price_multiplier ?? 1)), f.id);
+  }
 });

@@ -1,5 +1,5 @@
 // Finishes (priced by area) and powder-coat colours (RAL, with 3D viewer hints).
-import type { Finish, MaterialType, PowderCoatColor } from './types.ts';
+import type { Finish, FinishCategory, FinishType, MaterialType, PowderCoatColor } from './types.ts';
 
 const STEELS: MaterialType[] = ['mild_steel', 'galvanized_steel', 'chromoly_4130', 'steel_a500', 'steel_dom', 'steel_s235'];
 const STAINLESS: MaterialType[] = ['stainless_304', 'stainless_316'];
@@ -10,8 +10,19 @@ const ALL: MaterialType[] = [...STEELS, ...STAINLESS, ...ALUMINUM, ...COPPER_ALL
 /** Largest part the powder and plating lines take, mm (oven / tank length). */
 const FINISH_LINE_MAX_MM = 1200;
 
+const CATEGORY: Record<FinishType, FinishCategory> = {
+  none: 'none', deburr: 'mechanical', brush: 'mechanical', powder_coat: 'coating', anodize: 'anodizing', zinc_plate: 'plating',
+};
+
+/**
+ * Finishes are priced per finished part by base_price_cents + surface area (cm2) x price_per_cm2_cents,
+ * times the powder colour's price_multiplier (pricing/part-price.ts reads these same fields).
+ */
 export function buildFinishes(): Finish[] {
-  const f = (x: Omit<Finish, 'object' | 'available'>): Finish => ({ object: 'finish', available: true, ...x });
+  const f = (x: Omit<Finish, 'object' | 'available' | 'slug' | 'category'>): Finish => {
+    const { id, name, type, ...rest } = x;
+    return { id, object: 'finish', name, slug: id.replace(/^fin_/, '').replace(/_/g, '-'), category: CATEGORY[type], type, ...rest, available: true };
+  };
   return [
     f({ id: 'fin_none', name: 'None (as cut)', type: 'none', processes: ['sheet_metal', 'tube_laser'], compatible_material_types: ALL, requires_color: false, base_price_cents: 0, price_per_cm2_cents: 0, lead_time_days: 0, max_part_length_mm: 100000, description: 'Raw material with laser-cut edges.' }),
     f({ id: 'fin_deburr', name: 'Deburr (tumble)', type: 'deburr', processes: ['sheet_metal', 'tube_laser'], compatible_material_types: ALL, requires_color: false, base_price_cents: 150, price_per_cm2_cents: 0.01, lead_time_days: 1, max_part_length_mm: 900, description: 'Edges deburred and broken.' }),

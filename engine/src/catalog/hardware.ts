@@ -20,6 +20,20 @@ export const TAP_EDGE_DISTANCE_DIAMETERS = 1;
 /** Press-fit holes may be up to this much over the published mounting hole (laser kerf variation), mm. */
 export const PRESS_FIT_HOLE_TOLERANCE_MM = 0.08;
 
+/**
+ * Nominal size of a thread as clients name it: "M4" for M4x0.7, "#8-32" for a numbered unified size,
+ * "1/4-20" for a fractional one.
+ */
+export function threadSize(thread: string, standard: ThreadStandard): string {
+  if (standard === 'metric') {
+    const m = /^M\d+(?:\.\d+)?/.exec(thread);
+    if (!m) throw new Error(`metric thread ${thread} does not start with M<diameter>`);
+    return m[0];
+  }
+  const t = thread.replace(/\s+UN[CFS]?$/, '');
+  return /^\d+-\d+$/.test(t) ? `#${t}` : t;
+}
+
 /** [id suffix, thread, standard, major mm, pitch mm, tap drill mm, price cents] */
 type TapRow = [string, string, ThreadStandard, number, number, number, number];
 const TAPS: TapRow[] = [
@@ -45,6 +59,10 @@ export function buildTaps(): Tap[] {
     id: `tap_${suffix}`,
     object: 'tap',
     name: `${thread} tapped hole`,
+    size: threadSize(thread, standard),
+    thread_standard: standard,
+    // the hole the part is cut with: the tap drill (a hole modelled at the major diameter is cut at it)
+    hole_diameter_mm: r3(drill),
     standard,
     thread,
     major_diameter_mm: r3(major),
@@ -97,6 +115,7 @@ export function buildStuds(): Stud[] {
         out.push({
           id: `std_${series.toLowerCase()}_${tid}_${lengthId(len, standard)}`,
           object: 'stud', name: `${series} flush-head stud ${thread} x ${lengthText(len, standard)} (${v.body})`,
+          size: threadSize(thread, standard), thread_standard: standard, hole_diameter_mm: r3(hole),
           thread, standard, series, body_material: v.body,
           mounting_hole_mm: r3(hole), mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
           min_sheet_thickness_mm: r3(minSheet), min_center_to_edge_mm: r3(edge),
@@ -133,6 +152,7 @@ export function buildNuts(): Nut[] {
       out.push({
         id: `nut_${series.toLowerCase()}_${tid}`,
         object: 'nut', name: `${series} self-clinching nut ${thread} (${v.body})`,
+        size: threadSize(thread, standard), thread_standard: standard, hole_diameter_mm: hole,
         thread, standard, series, body_material: v.body,
         mounting_hole_mm: hole, mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
         min_sheet_thickness_mm: minSheet, min_center_to_edge_mm: edge,
@@ -164,6 +184,7 @@ export function buildStandoffs(): Standoff[] {
         out.push({
           id: `sto_${series.toLowerCase()}_${tid}_${lengthId(len, standard)}`,
           object: 'standoff', name: `${series} thru-threaded standoff ${thread} x ${lengthText(len, standard)} (${v.body})`,
+          size: threadSize(thread, standard), thread_standard: standard, hole_diameter_mm: hole,
           thread, standard, series, body_material: v.body,
           mounting_hole_mm: hole, mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
           min_sheet_thickness_mm: minSheet, min_center_to_edge_mm: edge,

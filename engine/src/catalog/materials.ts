@@ -1,7 +1,7 @@
 // Sheet materials: one SKU per material x thickness, inch gauges and metric thicknesses.
 // Figures from ../../../../shared/notes/manufacturing.md (published by real services) where they
 // exist; our own process figures (cut speed, price) are stated as named constants below.
-import { DEFAULT_K_TABLE, type KFactorTable } from '../sheet/kfactor.ts';
+import { DEFAULT_K_TABLE, interpolateKFactor, type KFactorTable } from '../sheet/kfactor.ts';
 import type { Material, MaterialType } from './types.ts';
 
 const MM_PER_IN = 25.4;
@@ -99,6 +99,10 @@ function sku(key: string, f: Family, thicknessMm: number, thicknessIn: number, u
   const display = unit === 'in'
     ? `${thicknessIn.toFixed(3)}" (${thicknessMm.toFixed(2)} mm${gauge ? `, ${gauge} ga` : ''})`
     : `${thicknessMm.toFixed(1)} mm (${thicknessIn.toFixed(3)}")`;
+  const description = unit === 'in'
+    ? `${f.material}, ${thicknessIn.toFixed(3)} in (${thicknessMm.toFixed(2)} mm)${gauge ? `, ${gauge} gauge` : ''}${bendable ? '' : ', cut only (not bent)'}`
+    : `${f.material}, ${thicknessMm.toFixed(1)} mm (${thicknessIn.toFixed(3)} in)${bendable ? '' : ', cut only (not bent)'}`;
+  const defaultRadius = round(Math.max(minRadius, thicknessMm), 3);
   return {
     id: `mat_${f.prefix}_${idThickness}`,
     object: 'material',
@@ -109,13 +113,15 @@ function sku(key: string, f: Family, thicknessMm: number, thicknessIn: number, u
     thickness_in: round(thicknessIn, 4),
     thickness_mm: round(thicknessMm, 3),
     display_thickness: display,
+    description,
     gauge,
     bendable,
     density_g_per_cm3: f.density,
     weight_g_per_cm2: round(f.density * thicknessMm / 10, 4),
+    k_factor: round(interpolateKFactor(f.kTable, defaultRadius / thicknessMm), 4),
     k_factor_table: f.kTable,
     min_bend_radius_mm: minRadius,
-    default_bend_radius_mm: round(Math.max(minRadius, thicknessMm), 3),
+    default_bend_radius_mm: defaultRadius,
     // rounded up so the stated minimum never undercuts the rule
     min_hole_diameter_mm: Math.ceil(Math.max(HOLE_MIN_T_RATIO * thicknessMm, HOLE_MIN_ABS_MM) * 1000) / 1000,
     min_flange_length_mm: round(FLANGE_MIN_T_RATIO * thicknessMm + minRadius, 2),

@@ -31,11 +31,18 @@ export interface Material {
   thickness_in: number;
   thickness_mm: number;
   display_thickness: string;
+  /** short human description, e.g. "Mild Steel (A1011 CS), 2.0 mm (0.079 in)" */
+  description: string;
   /** US gauge when the SKU is sold by gauge, else null */
   gauge: number | null;
   bendable: boolean;
   density_g_per_cm3: number;
   weight_g_per_cm2: number;
+  /**
+   * K-factor at the default inner bend radius (k_factor_table at default_bend_radius_mm / t): the
+   * figure clients read; a part's flat uses the table at its own r/t (dfm partKFactor)
+   */
+  k_factor: number;
   /** [r/t, K] rows, interpolated with interpolateKFactor */
   k_factor_table: KFactorTable;
   /** smallest inner bend radius the tooling makes in this SKU, mm */
@@ -80,11 +87,16 @@ export interface TubeProfile {
 }
 
 export type FinishType = 'none' | 'deburr' | 'brush' | 'powder_coat' | 'anodize' | 'zinc_plate';
+/** Kind of process a finish is: none, mechanical (deburr, brush), coating (powder), anodizing, plating. */
+export type FinishCategory = 'none' | 'mechanical' | 'coating' | 'anodizing' | 'plating';
 
 export interface Finish {
   id: string;
   object: 'finish';
   name: string;
+  /** the id without its prefix, hyphenated, e.g. "powder-coat" */
+  slug: string;
+  category: FinishCategory;
   type: FinishType;
   processes: Process[];
   /** material families this finish can be applied to */
@@ -119,7 +131,17 @@ export interface PowderCoatColor {
 
 export type ThreadStandard = 'metric' | 'unified';
 
-export interface Tap {
+/** Fields every hardware catalog (taps, studs, nuts, standoffs) has for clients (contract.md "Catalog entries"). */
+export interface HardwareSize {
+  /** nominal size, e.g. "M4", "#8-32", "1/4-20" */
+  size: string;
+  /** the same as `standard` */
+  thread_standard: ThreadStandard;
+  /** the hole the part must have for the item: a tap's tap drill, an insert's mounting hole, mm */
+  hole_diameter_mm: number;
+}
+
+export interface Tap extends HardwareSize {
   id: string;
   object: 'tap';
   name: string;
@@ -140,7 +162,7 @@ export interface Tap {
 
 export type HardwareKind = 'studs' | 'nuts' | 'standoffs';
 
-export interface HardwareBase {
+export interface HardwareBase extends HardwareSize {
   id: string;
   name: string;
   thread: string;
