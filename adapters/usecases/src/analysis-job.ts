@@ -25,7 +25,7 @@ export const analysisJob: JobKindHandlers = {
       await ctx.store.blobs.put(key, f.bytes, { contentType: f.contentType });
       fileKeys[f.name] = key;
     }
-    const { files: _files, ...rest } = out;
+    const { files: _files, engine_design_id: _engineId, ...rest } = out;
     void _files;
     await ctx.store.designs.transition<DesignResult>(accountId, designId, ['processing'], { status: 'ready', result: { ...rest, fileKeys }, error: null });
     // made now so the first read costs nothing; a read makes it if this step never ran

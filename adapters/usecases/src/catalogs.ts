@@ -5,6 +5,7 @@ import type { EngineContext, UseCaseContext } from './context.ts';
 import type { CatalogEntry } from './engine-api.ts';
 import { invalid, malformed, notFound } from './errors.ts';
 import { signedDownload } from './files.ts';
+import { insertAfter } from './present.ts';
 import { HardwareModelInput, ListCatalogInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
@@ -47,7 +48,8 @@ export async function listCatalog(ctx: EngineContext, _caller: Caller, input: Li
   const kind = query.catalog;
   if (query.process && kind !== 'finishes') throw invalid('parameter_unknown', "Unknown parameter 'process'.", 'process');
   let all = await ctx.engine.catalog(kind);
-  if (kind === 'studs' || kind === 'nuts' || kind === 'standoffs') all = all.map((h) => ({ ...h, model_url: ctx.links.hardwareModel(kind, h.id) }));
+  // where the contract has always shown it: after `available`
+  if (kind === 'studs' || kind === 'nuts' || kind === 'standoffs') all = all.map((h) => insertAfter(h, 'available', 'model_url', ctx.links.hardwareModel(kind, h.id)) as CatalogEntry);
   if (kind === 'finishes' && query.process) {
     const p = query.process;
     all = all.filter((f) => {

@@ -13,6 +13,8 @@ export interface EngineFile {
 }
 
 export interface AnalysisOutput {
+  /** The engine's own id for this file's design (`des_` + content hash); the service gives stored designs ids of its own. */
+  engine_design_id?: string;
   suggested_process: SuggestedProcess | null;
   formed_dimensions: Dimensions | null;
   parts: Part[];

@@ -22,7 +22,7 @@ type Entry = Omit<ErrorCodeDoc, 'code'>;
 // design's error.code.
 const engine = (meaning: string, action: string, retryable = false): Entry => ({
   type: 'invalid_request_error', kind: 'invalid', retryable,
-  meaning: `${meaning} Returned as a validation error (invalid) when the upload is rejected, or as the error.code of a failed design.`,
+  meaning: `${meaning} Returned as the error of a rejected upload, or as the error.code of a failed design.`,
   action,
 });
 

@@ -33,7 +33,9 @@ export async function quoteFile(ctx: EngineContext, caller: Caller, input: Quote
   const design = await analyzeFile(ctx, input, item.configuration);
   const priced = await engineQuote(ctx, ctx.newId('quo'), { items: [{ ...item, design_id: design.id }], ...(ship_to ? { ship_to } : {}) }, { [design.id]: design });
   // each item's DFM report states the flat it was priced with, as the service's quotes do
-  return presentQuote(ctx.links, { ...priced, items: priced.items.map((it) => ({ ...it, dfm: withFlatsUsed(it.dfm, design) })) });
+  const quote = presentQuote(ctx.links, { ...priced, items: priced.items.map((it) => ({ ...it, dfm: withFlatsUsed(it.dfm, design) })) });
+  // kept nowhere, so there is nothing to poll
+  return { ...quote, status_url: null };
 }
 
 /**
@@ -42,11 +44,13 @@ export async function quoteFile(ctx: EngineContext, caller: Caller, input: Quote
  * uses the material's K-factor), the rule the stored designs follow too.
  */
 async function analyzeFile(ctx: EngineContext, file: FileAtHand, configuration: Configuration | undefined): Promise<Design> {
-  const id = ctx.newId('des');
+  const first = await analyze(ctx, file, {});
+  // the id `kerf analyze` gives the same file, whatever the configuration
+  const id = first.engine_design_id ?? ctx.newId('des');
   const createdAt = ctx.now().toISOString();
-  const view = (out: AnalysisOutput): Design =>
+  const view = ({ engine_design_id: _id, ...out }: AnalysisOutput): Design =>
     toPublicDesign(ctx, { id, status: 'ready', name: file.file_name, createdAt, result: { ...out, fileKeys: {} }, error: null });
-  const design = view(await analyze(ctx, file, {}));
+  const design = view(first);
   const kFactorByPart = await ctx.engine.materialKFactors(design, configuration ?? {});
   if (Object.keys(kFactorByPart).length === 0) return design;
   return view(await analyze(ctx, file, { kFactorByPart }));

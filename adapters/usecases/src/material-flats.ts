@@ -68,7 +68,7 @@ export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow
       }
       throw err;
     }
-    const { files: _files, ...out } = output;
+    const { files: _files, engine_design_id: _engineId, ...out } = output;
     void _files;
     analysis = out;
     await ctx.store.blobs.put(key, Buffer.from(JSON.stringify(analysis), 'utf8'), { contentType: 'application/json' });
