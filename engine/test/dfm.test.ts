@@ -46,7 +46,7 @@ describe('statuses', () => {
     assert.equal(r.production_files.status, 'pending');
     assert.equal(r.id, 'dfm_test');
     assert.equal(r.parts[0].part_id, 'prt_bracket');
-    assert.ok(!('image_url' in r.parts[0]), 'the report id and part_id name the image; the engine builds no URL');
+    assert.equal(r.parts[0].image_url, null, 'the report id and part_id name the image; the engine builds no URL');
     assert.equal(r.parts[0].material_id, STEEL);
     assert.equal(r.parts[1].tube_profile_id, TUBE);
     assert.ok(r.parts[0].k_factor! > 0.3 && r.parts[0].k_factor! <= 0.5);

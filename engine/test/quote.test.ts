@@ -30,7 +30,7 @@ describe('quote()', () => {
     assert.equal(r.status, 'ready');
     assert.equal(r.currency, 'usd');
     assert.equal(r.id, 'quo_test');
-    assert.ok(!('status_url' in r), 'the id is the reference; the engine builds no URL');
+    assert.equal(r.status_url, null, 'the id is the reference; the engine builds no URL');
     assert.equal(r.catalog_version, catalog.version);
     assert.equal(r.expires_at, '2026-12-23T15:00:00.000Z');
     const it = r.items[0];
@@ -94,13 +94,14 @@ describe('quote()', () => {
     assert.notEqual(r.items[0].dfm.id, r.items[1].dfm.id);
   });
 
-  test('contract fields: design_id after status, error after production_files, assembly_operations_amount_cents after amount_cents', () => {
+  test('contract fields: status_url (null in the engine) and design_id after status, error after production_files, assembly_operations_amount_cents after amount_cents', () => {
     const d2 = designOf([sheetPart({ id: 'prt_other' })], 'des_second');
     const r = quote({ items: [{ design_id: design.id, quantity: 2, configuration: full }, { design_id: 'des_second', quantity: 1, configuration: { defaults: { material_id: STEEL } } }] }, { ...designs, des_second: d2 }, catalog, ctx);
     assert.equal(r.design_id, design.id, 'the first item\'s design');
     assert.equal(r.error, null);
     const keys = Object.keys(r);
-    assert.equal(keys.indexOf('design_id'), keys.indexOf('status') + 1);
+    assert.equal(keys.indexOf('status_url'), keys.indexOf('status') + 1);
+    assert.equal(keys.indexOf('design_id'), keys.indexOf('status_url') + 1);
     assert.equal(keys.indexOf('error'), keys.indexOf('production_files') + 1);
     for (const it of r.items) {
       const k = Object.keys(it);

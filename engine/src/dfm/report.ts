@@ -38,6 +38,8 @@ export interface DfmRequirement {
   part_id: string | null;
   part_ids: string[];
   field: string;
+  /** contract.md field; null here: the engine knows no transport, the service fills it from `catalog` */
+  allowed_values_url: null;
   /** the catalog whose ids `field` takes */
   catalog: CatalogKind;
 }
@@ -47,6 +49,8 @@ export interface DfmPartReport {
   status: DfmStatus;
   issues: DfmIssue[];
   capabilities: Capabilities;
+  /** null: the engine builds no URL (see image_svg); the service serves the image */
+  image_url: null;
   /** the annotated flat view; the report id and part_id name it for whoever serves it */
   image_svg: string;
   /**
@@ -180,7 +184,7 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
       part_id: part.id, hole_id: f.hole_id, bend_id: f.bend_id ?? null, operation: f.operation, details: f.details,
     }));
     for (const q of r.requirements) {
-      requirements.push({ code: q.code, message: q.message, part_id: part.id, part_ids: [part.id], field: q.field, catalog: q.catalog });
+      requirements.push({ code: q.code, message: q.message, part_id: part.id, part_ids: [part.id], field: q.field, allowed_values_url: null, catalog: q.catalog });
     }
     const blockingNow = issues.some(blocks);
     const status: DfmStatus = blockingNow ? 'blocked' : r.requirements.length ? 'requires_input' : 'ready';
@@ -192,6 +196,8 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
       status,
       issues,
       capabilities: computeCapabilities(part, r.stock, catalog),
+      // contract.md field, null in the engine: the report id and part_id name the image, the service serves it
+      image_url: null,
       image_svg: annotatedPartSvg(part, issues, partCfg),
       production_warnings: warnings.map((w) => w.message),
       production_warning_details: warnings,

@@ -64,6 +64,8 @@ export interface Quote {
   id: string;
   object: 'quote';
   status: 'requires_input' | 'ready' | 'blocked';
+  /** null: the engine builds no URL; the service fills it */
+  status_url: null;
   /** the first item's design (contract.md "Quote") */
   design_id: string;
   currency: 'usd';
@@ -338,7 +340,8 @@ function quoteRequest(requestRaw: unknown, designs: ReadonlyMap<string, Design> 
   const created = new Date(ctx.now);
   const expires = new Date(created.getTime() + catalog.rates.quote_validity_days * 86400000);
   return {
-    id: ctx.id, object: 'quote', status: worstStatus(priced.items.map((i) => i.status)), design_id: priced.items[0].design_id, currency: 'usd',
+    // status_url is the contract's; null here: the id is the reference, the service serves the quote
+    id: ctx.id, object: 'quote', status: worstStatus(priced.items.map((i) => i.status)), status_url: null, design_id: priced.items[0].design_id, currency: 'usd',
     amount_subtotal_cents: priced.amount_subtotal_cents, amount_shipping_cents: priced.amount_shipping_cents, amount_tax_cents: priced.amount_tax_cents, amount_total_cents: priced.amount_total_cents,
     tax: priced.tax, items: priced.items, requirements: priced.items.flatMap((i) => i.requirements), fulfillment: priced.fulfillment,
     manufacturing_warnings: priced.manufacturing_warnings, production_files: { review_warning: null }, error: null, catalog_version: catalog.version,
