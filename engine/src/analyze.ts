@@ -226,6 +226,8 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
     part_instances: partInstances,
     model_url: null,
     image_url: null,
+    review_url: null,
+    review_link_id: null,
     error: null,
   };
   return { design, parts, solids };

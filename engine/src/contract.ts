@@ -110,6 +110,9 @@ export interface Design {
   part_instances: PartInstance[];
   model_url: string | null;
   image_url: string | null;
+  /** the website review link a service makes for a ready design; null from the engine */
+  review_url: string | null;
+  review_link_id: string | null;
   error: { code: string; message: string } | null;
 }
 

@@ -8,7 +8,7 @@ import type { Design, Part } from '../src/contract.ts';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bytesOf = (p: string): Uint8Array => readFileSync(root + p);
 
-const DESIGN_KEYS = ['id', 'object', 'status', 'status_url', 'name', 'created_at', 'suggested_process', 'formed_dimensions', 'parts', 'part_instances', 'model_url', 'image_url', 'error'];
+const DESIGN_KEYS = ['id', 'object', 'status', 'status_url', 'name', 'created_at', 'suggested_process', 'formed_dimensions', 'parts', 'part_instances', 'model_url', 'image_url', 'review_url', 'review_link_id', 'error'];
 const PART_KEYS = ['id', 'name', 'suggested_process', 'manufacturable', 'unsupported_reason', 'instance_count', 'formed_dimensions', 'detected_thickness_mm', 'volume_mm3', 'surface_area_cm2', 'bend_count', 'bends', 'hole_count', 'holes', 'flat_pattern', 'flat_pattern_dimensions', 'cut_length_mm', 'tube', 'warnings', 'model_url', 'flat_pattern_model_url', 'image_url'];
 
 function assertWellFormed(d: Design): void {

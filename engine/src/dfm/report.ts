@@ -90,6 +90,9 @@ export interface DfmReport {
   design_id: string;
   status: DfmStatus;
   configuration: Configuration;
+  /** the website review link a service makes for the report; null from the engine */
+  review_url: null;
+  review_link_id: null;
   parts: DfmPartReport[];
   requirements: DfmRequirement[];
   assembly_issues: DfmIssue[];
@@ -218,7 +221,9 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
   const production_files: ProductionFilesState = status !== 'ready' ? files('skipped', `dfm_${status}`)
     : generate ? files('pending', null) : files('skipped', 'not_requested');
   return {
-    id: ctx.id, object: 'dfm_report', design_id: design.id, status, configuration: config, parts, requirements,
+    id: ctx.id, object: 'dfm_report', design_id: design.id, status, configuration: config,
+    // the service's website review link of this report (contract.md); none from the engine
+    review_url: null, review_link_id: null, parts, requirements,
     assembly_issues, production_files, catalog_version: catalog.version, created_at: ctx.now,
   };
 }
