@@ -184,6 +184,8 @@ export interface DesignTransition<R = unknown> {
   /** Set when given; `null` clears. Omitted keeps the stored value. */
   result?: R | null;
   error?: DesignError | null;
+  /** Recorded in the same single-record write as the change they report (see Outbox). */
+  events?: OutboxEvent[];
 }
 
 export interface DesignRepo {
@@ -306,7 +308,7 @@ export interface DocumentCollection<T> {
    * `key`: unique per (collection, account); a second create with the same key throws
    * StoreError 'duplicate' (param 'key'); read the first with getByKey.
    */
-  create(accountId: string, data: T, opts?: { id?: string; key?: string }): Promise<DocumentRecord<T>>;
+  create(accountId: string, data: T, opts?: { id?: string; key?: string; events?: OutboxEvent[] }): Promise<DocumentRecord<T>>;
   get(accountId: string, id: string): Promise<DocumentRecord<T> | null>;
   getByKey(accountId: string, key: string): Promise<DocumentRecord<T> | null>;
   /**
@@ -316,12 +318,45 @@ export interface DocumentCollection<T> {
   getUnscoped(id: string): Promise<DocumentRecord<T> | null>;
   /**
    * Replaces `data`. null when not found. With `expectedVersion`, throws StoreError 'conflict'
-   * when the stored version differs.
+   * when the stored version differs. `events` are appended to the document's outbox in the same
+   * write (see Outbox); nothing is recorded when the update does not apply.
    */
-  update(accountId: string, id: string, data: T, opts?: { expectedVersion?: number }): Promise<DocumentRecord<T> | null>;
+  update(accountId: string, id: string, data: T, opts?: { expectedVersion?: number; events?: OutboxEvent[] }): Promise<DocumentRecord<T> | null>;
   delete(accountId: string, id: string): Promise<boolean>;
   /** Field names in `filter` must match /^[A-Za-z_][A-Za-z0-9_]*$/. */
   list(accountId: string, opts?: ListOptions & { filter?: DocumentFilter }): Promise<Page<DocumentRecord<T>>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outbox: events recorded atomically with the state change they report, without multi-document
+// transactions. A design transition or a document create/update may carry `events`: they are kept
+// on that same record, in the same single-record write, as its pending outbox. A relay reads the
+// pending events (`pending`), hands them on idempotently (by event id), then `clear`s them; a crash
+// in between only means they are handed on again. Deleting a record drops its pending events.
+
+export interface OutboxEvent {
+  /** Unique (evt_...): consumers deduplicate on it. At most 100 characters. */
+  id: string;
+  /** e.g. 'design.ready'. */
+  type: string;
+  /** The event's content, JSON (shape owned by the use cases). */
+  payload: unknown;
+}
+
+export interface OutboxEntry {
+  /** Where the events wait: 'designs', or 'documents:<collection>'. Pass back to clear(). */
+  source: string;
+  accountId: string;
+  resourceId: string;
+  /** Oldest first, as recorded. Never empty. */
+  events: OutboxEvent[];
+}
+
+export interface Outbox {
+  /** Records with pending events across accounts and sources, least recently updated first. limit 1..1000, default 100. */
+  pending(opts?: { limit?: number }): Promise<OutboxEntry[]>;
+  /** Removes these events (by id) from the record's outbox; events recorded meanwhile stay. */
+  clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -392,6 +427,8 @@ export interface Store {
   readonly jobs: JobQueue;
   readonly idempotency: IdempotencyRepo;
   readonly blobs: BlobStore;
+  /** Pending events of designs and documents (see Outbox). */
+  readonly outbox: Outbox;
   /**
    * A typed document collection. `name`: /^[a-z][a-z0-9_]{0,62}$/ (e.g. 'dfm_reports', 'quotes',
    * 'review_links', 'carts', 'orders', 'webhook_endpoints'). `idPrefix` (default derived from the
@@ -410,7 +447,8 @@ export const KNOWN_ID_PREFIXES: Readonly<Record<string, string>> = {
   review_links: 'rvl',
   carts: 'crt',
   orders: 'ord',
-  webhook_endpoints: 'we',
+  webhook_endpoints: 'whe',
+  webhook_deliveries: 'whd',
   events: 'evt',
 };
 

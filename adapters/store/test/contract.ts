@@ -491,6 +491,67 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
       });
     });
 
+    describe('outbox', () => {
+      const ev = (id: string, type = 'design.ready', payload: unknown = { n: id }) => ({ id, type, payload });
+      const mine = async (accountIds: string[]) => (await store.outbox.pending({ limit: 1000 })).filter((e) => accountIds.includes(e.accountId));
+
+      it('records events in the same write as a design transition or a document change, only when it applies', async () => {
+        const a = await newAccount(store);
+        const d = await store.designs.create(a.id, newDesignInput());
+        assert.equal(await store.designs.transition(a.id, d.id, 'ready', { status: 'failed', events: [ev('evt_lost')] }), null, 'not in from');
+        assert.deepEqual(await mine([a.id]), [], 'a transition that does not apply records nothing');
+        clock.advance(1);
+        await store.designs.transition(a.id, d.id, 'queued', { status: 'ready', events: [ev('evt_1'), ev('evt_2', 'design.other')] });
+        clock.advance(1);
+        const quotes = store.documents<{ s: string }>('quotes');
+        const q = await quotes.create(a.id, { s: 'ready' }, { events: [ev('evt_3', 'quote.ready')] });
+        clock.advance(1);
+        await quotes.update(a.id, q.id, { s: 'expired' }, { events: [ev('evt_4', 'quote.failed')] });
+        await rejectsWith(quotes.update(a.id, q.id, { s: 'x' }, { expectedVersion: 1, events: [ev('evt_stale')] }), 'conflict', 'expectedVersion');
+        assert.deepEqual((await quotes.get(a.id, q.id))?.data, { s: 'expired' }, 'data is untouched by the outbox');
+        const pending = await mine([a.id]);
+        assert.deepEqual(pending, [
+          { source: 'designs', accountId: a.id, resourceId: d.id, events: [ev('evt_1'), ev('evt_2', 'design.other')] },
+          { source: 'documents:quotes', accountId: a.id, resourceId: q.id, events: [ev('evt_3', 'quote.ready'), ev('evt_4', 'quote.failed')] },
+        ]);
+        assert.equal((await store.designs.get(a.id, d.id))?.status, 'ready');
+      });
+
+      it('clears only the events handed on; events recorded meanwhile stay; survives reopen', async () => {
+        const a = await newAccount(store);
+        const d = await store.designs.create(a.id, newDesignInput());
+        await store.designs.transition(a.id, d.id, 'queued', { status: 'processing', events: [ev('evt_p1')] });
+        const [entry] = await mine([a.id]);
+        await store.designs.transition(a.id, d.id, 'processing', { status: 'ready', events: [ev('evt_p2')] });
+        await store.outbox.clear(entry, entry.events.map((e) => e.id));
+        assert.deepEqual((await mine([a.id])).map((e) => e.events.map((x) => x.id)), [['evt_p2']]);
+        const again = await env.open({ now: clock.now });
+        try {
+          assert.deepEqual((await again.outbox.pending({ limit: 1000 })).filter((e) => e.accountId === a.id).map((e) => e.events.map((x) => x.id)), [['evt_p2']], 'durable');
+        } finally {
+          await again.close();
+        }
+        await store.outbox.clear(entry, ['evt_p2']);
+        await store.outbox.clear(entry, ['evt_p2']);
+        assert.deepEqual(await mine([a.id]), []);
+        const c = store.documents<{ n: number }>('orders');
+        const o = await c.create(a.id, { n: 1 }, { events: [ev('evt_o1', 'order.status_changed')] });
+        await store.outbox.clear({ source: 'documents:orders', accountId: a.id, resourceId: o.id }, ['evt_o1']);
+        assert.deepEqual(await mine([a.id]), []);
+        await c.update(a.id, o.id, { n: 2 }, { events: [ev('evt_o2', 'order.status_changed')] });
+        assert.deepEqual((await mine([a.id])).map((e) => e.events.map((x) => x.id)), [['evt_o2']], 'a cleared record takes new events');
+      });
+
+      it('refuses malformed events and sources', async () => {
+        const a = await newAccount(store);
+        const c = store.documents<{ n: number }>('carts');
+        await rejectsWith(c.create(a.id, { n: 1 }, { events: [{ id: '', type: 'x', payload: null }] }), 'invalid_argument', 'events.id');
+        await rejectsWith(store.outbox.clear({ source: 'elsewhere', accountId: a.id, resourceId: 'x' }, []), 'invalid_argument', 'source');
+        await rejectsWith(store.outbox.pending({ limit: 0 }), 'invalid_argument', 'limit');
+        assert.equal((await c.list(a.id)).items.length, 0, 'nothing written');
+      });
+    });
+
     describe('idempotency', () => {
       it('starts, reports in progress, detects mismatch, replays', async () => {
         const a = await newAccount(store);

@@ -4,6 +4,8 @@ import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
 import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
 import { duplicateKeyFields, isDuplicateKey, keysetFilter, keysetSort, plainJson, toPage, type MongoContext } from './context.ts';
 import { COLLECTIONS } from './indexes.ts';
+import { checkOutboxEvents } from '../common/outbox.ts';
+import type { OutboxEvent } from '../port.ts';
 
 function toDoc<T>(d: Document): DocumentRecord<T> {
   return {
@@ -26,13 +28,15 @@ export class MongoDocuments<T> implements DocumentCollection<T> {
     this.col = ctx.db.collection(COLLECTIONS.documents);
   }
 
-  async create(accountId: string, data: T, opts: { id?: string; key?: string } = {}): Promise<DocumentRecord<T>> {
+  async create(accountId: string, data: T, opts: { id?: string; key?: string; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T>> {
+    const events = checkOutboxEvents(opts.events);
     const now = this.ctx.now();
     const id = opts.id === undefined ? newId(this.idPrefix, now) : checkNonEmpty(opts.id, 'id', 100);
     const key = opts.key === undefined ? null : checkNonEmpty(opts.key, 'key', 500);
     const doc: Document = { collection: this.collection, id, accountId: String(accountId), data: plainJson(data, 'data'), version: 1, createdAt: now, updatedAt: now };
     // Absent rather than null, so that the partial unique index on string keys ignores it.
     if (key !== null) doc.key = key;
+    if (events.length) doc.outbox = events;
     try {
       await this.col.insertOne(doc);
     } catch (err) {
@@ -62,12 +66,13 @@ export class MongoDocuments<T> implements DocumentCollection<T> {
     return d ? toDoc<T>(d) : null;
   }
 
-  async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number } = {}): Promise<DocumentRecord<T> | null> {
+  async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T> | null> {
+    const events = checkOutboxEvents(opts.events);
     const filter: Document = { collection: this.collection, id: String(id), accountId: String(accountId) };
     if (opts.expectedVersion !== undefined) filter.version = opts.expectedVersion;
     const d = await this.col.findOneAndUpdate(
       filter,
-      { $set: { data: plainJson(data, 'data'), updatedAt: this.ctx.now() }, $inc: { version: 1 } },
+      { $set: { data: plainJson(data, 'data'), updatedAt: this.ctx.now() }, $inc: { version: 1 }, ...(events.length ? { $push: { outbox: { $each: events } } } : {}) } as Document,
       { returnDocument: 'after' },
     );
     if (d) return toDoc<T>(d);

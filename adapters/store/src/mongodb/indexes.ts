@@ -22,6 +22,7 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   [COLLECTIONS.designs]: [
     { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'by_account' },
     { key: { accountId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'by_account_status' },
+    { key: { updatedAt: 1, _id: 1 }, name: 'outbox_pending', partialFilterExpression: { outbox: { $exists: true } } },
   ],
   [COLLECTIONS.jobs]: [
     // At most one queued or running job per (kind, resource): `active` is true exactly then.
@@ -34,6 +35,7 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
     { key: { collection: 1, id: 1 }, name: 'id_unique', unique: true },
     { key: { collection: 1, accountId: 1, key: 1 }, name: 'key_unique', unique: true, partialFilterExpression: { key: { $type: 'string' } } },
     { key: { collection: 1, accountId: 1, createdAt: -1, id: -1 }, name: 'by_account' },
+    { key: { updatedAt: 1, id: 1 }, name: 'outbox_pending', partialFilterExpression: { outbox: { $exists: true } } },
   ],
   [COLLECTIONS.idempotency]: [
     { key: { accountId: 1, key: 1 }, name: 'account_key_unique', unique: true },

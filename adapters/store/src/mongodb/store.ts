@@ -15,6 +15,7 @@ import { MongoDocuments } from './documents.ts';
 import { MongoIdempotency } from './idempotency.ts';
 import { ensureIndexes } from './indexes.ts';
 import { MongoJobs } from './jobs.ts';
+import { MongoOutbox } from './outbox.ts';
 
 export const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5000;
 const DEFAULT_DB_NAME = 'kerf';
@@ -68,6 +69,7 @@ class MongoStore implements Store {
   readonly jobs;
   readonly idempotency;
   readonly blobs;
+  readonly outbox;
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new MongoDocuments<unknown>(this.ctx, name, prefix));
 
@@ -79,6 +81,7 @@ class MongoStore implements Store {
     this.designs = new MongoDesigns(ctx, jobs);
     this.idempotency = new MongoIdempotency(ctx);
     this.blobs = new GridFsBlobs(ctx);
+    this.outbox = new MongoOutbox(ctx);
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {

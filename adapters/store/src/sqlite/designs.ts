@@ -8,6 +8,8 @@ import {
 import { isForeignKeyViolation, isUniqueViolation, parseJson, toJson, type SqliteContext } from './context.ts';
 import type { SqliteJobs } from './jobs.ts';
 import { keyset, toPage } from './paging.ts';
+import { appendEventsSql } from './outbox.ts';
+import { checkOutboxEvents } from '../common/outbox.ts';
 
 interface DesignRow {
   id: string;
@@ -77,6 +79,8 @@ export class SqliteDesigns implements DesignRepo {
     const params: Record<string, unknown> = { id: String(designId), accountId: String(accountId), status: change.status, now: this.ctx.now().toISOString(), from: JSON.stringify(fromList) };
     if (change.result !== undefined) { sets.push('result = @result'); params.result = change.result === null ? null : toJson(change.result, 'result'); }
     if (change.error !== undefined) { sets.push('error = @error'); params.error = change.error === null ? null : JSON.stringify({ code: change.error.code, message: change.error.message }); }
+    const events = appendEventsSql(checkOutboxEvents(change.events), params);
+    if (events) sets.push(events);
     const row = this.ctx.db.prepare(`UPDATE designs SET ${sets.join(', ')}
       WHERE id = @id AND account_id = @accountId AND status IN (SELECT value FROM json_each(@from)) RETURNING *`).get(params) as DesignRow | undefined;
     return row ? toDesign<R>(row) : null;

@@ -3,6 +3,9 @@ import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
 import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
 import { isUniqueViolation, toJson, type SqliteContext } from './context.ts';
 import { keyset, toPage } from './paging.ts';
+import { checkOutboxEvents } from '../common/outbox.ts';
+import { appendEventsSql } from './outbox.ts';
+import type { OutboxEvent } from '../port.ts';
 
 interface DocRow {
   id: string;
@@ -37,8 +40,8 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
 
   constructor(private readonly ctx: SqliteContext, private readonly collection: string, private readonly idPrefix: string) {
     const { db } = ctx;
-    this.insert = db.prepare(`INSERT INTO documents (collection, id, account_id, key, data, version, created_at, updated_at)
-      VALUES (@collection, @id, @accountId, @key, @data, 1, @now, @now) RETURNING *`);
+    this.insert = db.prepare(`INSERT INTO documents (collection, id, account_id, key, data, version, created_at, updated_at, outbox)
+      VALUES (@collection, @id, @accountId, @key, @data, 1, @now, @now, @outbox) RETURNING *`);
     this.byId = db.prepare('SELECT * FROM documents WHERE collection = ? AND id = ? AND account_id = ?');
     this.byKey = db.prepare('SELECT * FROM documents WHERE collection = ? AND account_id = ? AND key = ?');
     this.unscoped = db.prepare('SELECT * FROM documents WHERE collection = ? AND id = ?');
@@ -46,12 +49,13 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
     this.versionOf = db.prepare('SELECT version FROM documents WHERE collection = ? AND id = ? AND account_id = ?');
   }
 
-  async create(accountId: string, data: T, opts: { id?: string; key?: string } = {}): Promise<DocumentRecord<T>> {
+  async create(accountId: string, data: T, opts: { id?: string; key?: string; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T>> {
+    const events = checkOutboxEvents(opts.events);
     const now = this.ctx.now();
     const id = opts.id === undefined ? newId(this.idPrefix, now) : checkNonEmpty(opts.id, 'id', 100);
     const key = opts.key === undefined ? null : checkNonEmpty(opts.key, 'key', 500);
     try {
-      const row = this.insert.get({ collection: this.collection, id, accountId: String(accountId), key, data: toJson(data, 'data'), now: now.toISOString() }) as DocRow;
+      const row = this.insert.get({ collection: this.collection, id, accountId: String(accountId), key, data: toJson(data, 'data'), now: now.toISOString(), outbox: events.length ? JSON.stringify(events) : null }) as DocRow;
       return toDoc<T>(row);
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -79,13 +83,14 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
     return row ? toDoc<T>(row) : null;
   }
 
-  async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number } = {}): Promise<DocumentRecord<T> | null> {
+  async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T> | null> {
     const json = toJson(data, 'data');
-    const params: unknown[] = [json, this.ctx.now().toISOString(), this.collection, String(id), String(accountId)];
+    const params: Record<string, unknown> = { data: json, now: this.ctx.now().toISOString(), collection: this.collection, id: String(id), accountId: String(accountId) };
     let versionClause = '';
-    if (opts.expectedVersion !== undefined) { versionClause = 'AND version = ?'; params.push(opts.expectedVersion); }
-    const row = this.ctx.db.prepare(`UPDATE documents SET data = ?, version = version + 1, updated_at = ?
-      WHERE collection = ? AND id = ? AND account_id = ? ${versionClause} RETURNING *`).get(...params) as DocRow | undefined;
+    if (opts.expectedVersion !== undefined) { versionClause = 'AND version = @expectedVersion'; params.expectedVersion = opts.expectedVersion; }
+    const events = appendEventsSql(checkOutboxEvents(opts.events), params);
+    const row = this.ctx.db.prepare(`UPDATE documents SET data = @data, version = version + 1, updated_at = @now${events ? `, ${events}` : ''}
+      WHERE collection = @collection AND id = @id AND account_id = @accountId ${versionClause} RETURNING *`).get(params) as DocRow | undefined;
     if (row) return toDoc<T>(row);
     if (opts.expectedVersion !== undefined) {
       const current = this.versionOf.get(this.collection, String(id), String(accountId)) as { version: number } | undefined;

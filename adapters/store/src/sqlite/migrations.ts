@@ -131,6 +131,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX documents_by_account ON documents(collection, account_id, created_at, id);
     `,
   },
+  {
+    version: 3,
+    name: 'outbox: events pending on the design or document whose change they report',
+    sql: `
+      ALTER TABLE designs ADD COLUMN outbox TEXT;
+      ALTER TABLE documents ADD COLUMN outbox TEXT;
+      CREATE INDEX designs_outbox ON designs(updated_at, id) WHERE outbox IS NOT NULL;
+      CREATE INDEX documents_outbox ON documents(updated_at, id) WHERE outbox IS NOT NULL;
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */

@@ -15,6 +15,7 @@ import { SqliteDocuments } from './documents.ts';
 import { SqliteIdempotency } from './idempotency.ts';
 import { SqliteJobs } from './jobs.ts';
 import { migrate } from './migrations.ts';
+import { SqliteOutbox } from './outbox.ts';
 
 export const DATABASE_FILE = 'kerf.sqlite';
 /** How long a writer waits for another process's write lock before SQLITE_BUSY. */
@@ -57,6 +58,7 @@ class SqliteStore implements Store {
   readonly idempotency;
   readonly idempotencyRepo;
   readonly blobs;
+  readonly outbox;
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new SqliteDocuments<unknown>(this.ctx, name, prefix));
 
@@ -69,6 +71,7 @@ class SqliteStore implements Store {
     this.idempotencyRepo = new SqliteIdempotency(ctx);
     this.idempotency = this.idempotencyRepo;
     this.blobs = new FsBlobs(ctx, join(dataDir, 'blobs'), join(dataDir, 'tmp'));
+    this.outbox = new SqliteOutbox(ctx);
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {

@@ -1,0 +1,41 @@
+// Checks of outbox events and entries, shared by both stores so both refuse the same input.
+import { StoreError, type OutboxEvent } from '../port.ts';
+import { plainJson } from './json.ts';
+import { checkNonEmpty } from './validate.ts';
+
+export const DESIGNS_SOURCE = 'designs';
+export const DOCUMENTS_SOURCE_PREFIX = 'documents:';
+
+/** The events as stored (plain JSON copies); [] when none were given. */
+export function checkOutboxEvents(events: OutboxEvent[] | undefined): OutboxEvent[] {
+  if (events === undefined) return [];
+  if (!Array.isArray(events) || events.length > 100) throw new StoreError('invalid_argument', 'events must be an array of at most 100 events', 'events');
+  return events.map((e, i) => {
+    if (!e || typeof e !== 'object') throw new StoreError('invalid_argument', `events[${i}] must be an object`, 'events');
+    return {
+      id: checkNonEmpty(e.id, 'events.id', 100),
+      type: checkNonEmpty(e.type, 'events.type', 100),
+      payload: plainJson(e.payload ?? null, 'events.payload'),
+    };
+  });
+}
+
+export function checkOutboxLimit(limit: number | undefined): number {
+  const n = limit ?? 100;
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new StoreError('invalid_argument', 'limit must be an integer in 1..1000', 'limit');
+  return n;
+}
+
+export function checkEventIds(ids: string[]): string[] {
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw new StoreError('invalid_argument', 'eventIds must be an array of strings', 'eventIds');
+  return ids;
+}
+
+/** 'designs' or the collection of 'documents:<collection>'; anything else is invalid. */
+export function parseSource(source: string): { table: 'designs' } | { table: 'documents'; collection: string } {
+  if (source === DESIGNS_SOURCE) return { table: 'designs' };
+  if (typeof source === 'string' && source.startsWith(DOCUMENTS_SOURCE_PREFIX) && source.length > DOCUMENTS_SOURCE_PREFIX.length) {
+    return { table: 'documents', collection: source.slice(DOCUMENTS_SOURCE_PREFIX.length) };
+  }
+  throw new StoreError('invalid_argument', `unknown outbox source '${String(source)}'`, 'source');
+}

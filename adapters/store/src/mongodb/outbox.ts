@@ -1,0 +1,42 @@
+// The outbox on MongoDB: an `outbox` array field on the design or document itself, appended to by
+// the same single-document update that changes it ($push), so no transaction is needed; removed
+// ($unset) once the relay has emptied it.
+import type { Collection, Document } from 'mongodb';
+import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, parseSource } from '../common/outbox.ts';
+import type { Outbox, OutboxEntry, OutboxEvent } from '../port.ts';
+import type { MongoContext } from './context.ts';
+import { COLLECTIONS } from './indexes.ts';
+
+export class MongoOutbox implements Outbox {
+  private readonly designs: Collection<Document>;
+  private readonly documents: Collection<Document>;
+  constructor(ctx: MongoContext) {
+    this.designs = ctx.db.collection(COLLECTIONS.designs);
+    this.documents = ctx.db.collection(COLLECTIONS.documents);
+  }
+
+  async pending(opts: { limit?: number } = {}): Promise<OutboxEntry[]> {
+    const limit = checkOutboxLimit(opts.limit);
+    const projection = { _id: 1, id: 1, collection: 1, accountId: 1, outbox: 1, updatedAt: 1 };
+    const [d, o] = await Promise.all([
+      this.designs.find({ outbox: { $exists: true } }, { projection }).sort({ updatedAt: 1, _id: 1 }).limit(limit).toArray(),
+      this.documents.find({ outbox: { $exists: true } }, { projection }).sort({ updatedAt: 1, id: 1 }).limit(limit).toArray(),
+    ]);
+    const entries = [
+      ...d.map((x) => ({ at: x.updatedAt as Date, entry: { source: DESIGNS_SOURCE, accountId: String(x.accountId), resourceId: String(x._id), events: (x.outbox ?? []) as OutboxEvent[] } })),
+      ...o.map((x) => ({ at: x.updatedAt as Date, entry: { source: `${DOCUMENTS_SOURCE_PREFIX}${String(x.collection)}`, accountId: String(x.accountId), resourceId: String(x.id), events: (x.outbox ?? []) as OutboxEvent[] } })),
+    ];
+    return entries.sort((a, b) => a.at.getTime() - b.at.getTime()).slice(0, limit).map((e) => e.entry).filter((e) => e.events.length > 0);
+  }
+
+  async clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void> {
+    const ids = checkEventIds(eventIds);
+    const src = parseSource(entry.source);
+    const [col, filter]: [Collection<Document>, Document] = src.table === 'designs'
+      ? [this.designs, { _id: String(entry.resourceId), accountId: String(entry.accountId) }]
+      : [this.documents, { collection: src.collection, id: String(entry.resourceId), accountId: String(entry.accountId) }];
+    await col.updateOne({ ...filter, outbox: { $exists: true } }, { $pull: { outbox: { id: { $in: ids } } } } as Document);
+    // Only an array that is still empty goes: an event pushed meanwhile keeps it.
+    await col.updateOne({ ...filter, outbox: { $size: 0 } }, { $unset: { outbox: '' } });
+  }
+}

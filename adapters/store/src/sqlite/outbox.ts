@@ -1,0 +1,46 @@
+// The outbox on SQLite: a nullable JSON array column `outbox` on designs and documents, appended to
+// by the same UPDATE/INSERT that changes the record, read across both tables by the relay.
+import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, parseSource } from '../common/outbox.ts';
+import type { Outbox, OutboxEntry, OutboxEvent } from '../port.ts';
+import type { SqliteContext } from './context.ts';
+
+/** `outbox = <this>` appends the events (named parameters `ev0`, `ev1`, ...) to the array. */
+export function appendEventsSql(events: OutboxEvent[], params: Record<string, unknown>): string | null {
+  if (events.length === 0) return null;
+  const parts = events.map((e, i) => { params[`ev${i}`] = JSON.stringify(e); return `'$[#]', json(@ev${i})`; });
+  return `outbox = json_insert(coalesce(outbox, '[]'), ${parts.join(', ')})`;
+}
+
+interface Row { source: string; account_id: string; id: string; outbox: string }
+
+export class SqliteOutbox implements Outbox {
+  private readonly select;
+  constructor(private readonly ctx: SqliteContext) {
+    this.select = ctx.db.prepare(`SELECT source, account_id, id, outbox FROM (
+        SELECT '${DESIGNS_SOURCE}' AS source, account_id, id, outbox, updated_at FROM designs WHERE outbox IS NOT NULL
+        UNION ALL
+        SELECT '${DOCUMENTS_SOURCE_PREFIX}' || collection AS source, account_id, id, outbox, updated_at FROM documents WHERE outbox IS NOT NULL)
+      ORDER BY updated_at, id LIMIT ?`);
+  }
+
+  async pending(opts: { limit?: number } = {}): Promise<OutboxEntry[]> {
+    const rows = this.select.all(checkOutboxLimit(opts.limit)) as Row[];
+    return rows.map((r) => ({ source: r.source, accountId: r.account_id, resourceId: r.id, events: JSON.parse(r.outbox) as OutboxEvent[] }))
+      .filter((e) => e.events.length > 0);
+  }
+
+  async clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void> {
+    const ids = JSON.stringify(checkEventIds(eventIds));
+    const src = parseSource(entry.source);
+    const remaining = (table: string) => `(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_group_array(json(value)) END
+      FROM json_each(${table}.outbox) WHERE json_extract(value, '$.id') NOT IN (SELECT value FROM json_each(@ids)))`;
+    if (src.table === 'designs') {
+      this.ctx.db.prepare(`UPDATE designs SET outbox = ${remaining('designs')} WHERE id = @id AND account_id = @accountId AND outbox IS NOT NULL`)
+        .run({ ids, id: String(entry.resourceId), accountId: String(entry.accountId) });
+    } else {
+      this.ctx.db.prepare(`UPDATE documents SET outbox = ${remaining('documents')}
+        WHERE collection = @collection AND id = @id AND account_id = @accountId AND outbox IS NOT NULL`)
+        .run({ ids, collection: src.collection, id: String(entry.resourceId), accountId: String(entry.accountId) });
+    }
+  }
+}
