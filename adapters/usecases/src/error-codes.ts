@@ -116,6 +116,20 @@ const CODES: Record<string, Entry> = {
   review_link_changed: { type: 'invalid_request_error', kind: 'conflict', retryable: true,
     meaning: 'Someone else saved the review configuration meanwhile.', action: 'Reload the review page and make the change again.' },
 
+  // Payments (the PaymentProcessor port, adapters/usecases/src/payments.ts)
+  card_declined: { type: 'payment_error', kind: 'payment_required', retryable: false,
+    meaning: 'The off-session charge of the card on file was declined; the message carries the processor\'s decline reason (details.decline_code). Nothing was created.', action: 'Ask the customer to save another card (payment_method_setup_url), then pay again with a new Idempotency-Key.' },
+  payment_not_completed: { type: 'payment_error', kind: 'payment_required', retryable: false,
+    meaning: 'The payment cannot complete off-session, for example because the card needs the customer to authenticate. Nothing was created.', action: 'Ask the customer to update the saved card (payment_method_setup_url), then pay again.' },
+  no_payment_method: { type: 'payment_error', kind: 'conflict', retryable: false,
+    meaning: 'The account has no card on file to charge.', action: 'Save a card at the payment_method_setup_url of GET /v1/account, then send the request again.' },
+  payment_not_refundable: { type: 'payment_error', kind: 'conflict', retryable: false,
+    meaning: 'The payment cannot be refunded as asked: it did not succeed (yet), or the amount exceeds what is left to refund.', action: 'Check the payment status and the amount already refunded.' },
+  webhook_signature_invalid: { type: 'invalid_request_error', kind: 'malformed', retryable: false,
+    meaning: 'A payment processor webhook arrived without a valid signature (wrong secret, altered body or too old).', action: 'Check STRIPE_WEBHOOK_SECRET against the endpoint secret the processor shows.' },
+  payment_processor_unavailable: { type: 'api_error', kind: 'unavailable', retryable: true,
+    meaning: 'The payment processor could not be reached or answered with an error; no charge is made twice.', action: 'Wait for Retry-After and retry with the same Idempotency-Key.' },
+
   // Limits and the service itself
   rate_limit_exceeded: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
     meaning: 'Too many requests for this API key (or address) in the current window.', action: 'Wait for Retry-After, then retry; spread requests out.' },

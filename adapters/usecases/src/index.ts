@@ -12,6 +12,7 @@ export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntr
 export type { Links, CatalogName } from './links.ts';
 export { UrlSigner, loadSigningSecret, SIGNED_URL_TTL_MS, type DownloadGrant } from './signed-urls.ts';
 export { newId } from './ids.ts';
+export { paymentError, isFinalPayment, noPaymentMethod, paymentKeyReused, paymentNotRefundable, paymentNotFound, webhookSignatureInvalid, processorUnavailable, type PaymentProcessor, type Payment, type PaymentStatus, type PaymentAccount, type ChargeRequest, type SavedCard, type SavedCardState, type Refund, type RefundRequest, type RefundStatus, type PaymentListener } from './payments.ts';
 export { JobWorker, type JobWorkerOptions, type JobKindHandlers, type FinalFailure } from './jobs.ts';
 
 // callers, errors, input schemas
