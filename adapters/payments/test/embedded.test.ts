@@ -156,10 +156,14 @@ describe('embedded processor', () => {
     }
   });
 
-  it('paymentProcessorFromEnv: the embedded processor, its setup pages under the base URL', async () => {
+  it('paymentProcessorFromEnv: embedded without STRIPE_SECRET_KEY, Stripe with it', async () => {
     const embedded = paymentProcessorFromEnv({ store, baseUrl: 'https://kerf.example/' }, {});
     assert.equal(embedded.kind, 'embedded');
     assert.match(await embedded.paymentMethodSetupUrl({ id: 'acct_env' }), /^https:\/\/kerf\.example\/payment-methods\/setup\/seti_/);
+    const stripe = paymentProcessorFromEnv({ store, baseUrl: 'https://kerf.example' }, { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' });
+    assert.equal(stripe.kind, 'stripe');
+    assert.equal(typeof stripe.handleWebhook, 'function');
     await embedded.close();
+    await stripe.close();
   });
 });
