@@ -1,7 +1,8 @@
 // The analysis job: source blob -> engine -> design ready (or failed with the engine's error code).
 import type { Job } from '@kerf/store';
 import type { UseCaseContext } from './context.ts';
-import { fileKey, type DesignResult } from './designs.ts';
+import { designFailedEvent, fileKey, toPublicDesign, type DesignResult } from './designs.ts';
+import { newEvent } from './webhooks/events.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { designReviewLink } from './review-link-docs.ts';
 
@@ -14,7 +15,8 @@ export const analysisJob: JobKindHandlers = {
     if (!rec) return; // already finished (a previous attempt got through) or gone
     const source = await ctx.store.blobs.get(rec.sourceBlobKey);
     if (!source) {
-      await ctx.store.designs.transition(accountId, designId, ['processing'], { status: 'failed', error: { code: 'source_missing', message: 'The uploaded file is no longer stored.' } });
+      const error = { code: 'source_missing', message: 'The uploaded file is no longer stored.' };
+      await ctx.store.designs.transition(accountId, designId, ['processing'], { status: 'failed', error, events: [designFailedEvent(ctx, rec, error)] });
       return;
     }
     const kFactor = typeof rec.options.kFactor === 'number' ? rec.options.kFactor : undefined;
@@ -27,13 +29,16 @@ export const analysisJob: JobKindHandlers = {
     }
     const { files: _files, engine_design_id: _engineId, ...rest } = out;
     void _files;
-    await ctx.store.designs.transition<DesignResult>(accountId, designId, ['processing'], { status: 'ready', result: { ...rest, fileKeys }, error: null });
-    // made now so the first read costs nothing; a read makes it if this step never ran
-    await designReviewLink(ctx, accountId, designId);
+    const result: DesignResult = { ...rest, fileKeys };
+    // made before the design is ready, so that design.ready carries the design as GET shows it
+    const link = await designReviewLink(ctx, accountId, designId);
+    const ready = toPublicDesign(ctx, { ...rec, status: 'ready', result, error: null }, String(link.id));
+    await ctx.store.designs.transition<DesignResult>(accountId, designId, ['processing'], { status: 'ready', result, error: null, events: [newEvent(ctx, 'design.ready', ready)] });
     await afterDesignSettled(ctx, accountId, designId);
   },
   async failed(ctx, job, error) {
-    await ctx.store.designs.transition(job.accountId, job.resourceId, ['queued', 'processing'], { status: 'failed', error });
+    const rec = await ctx.store.designs.get<DesignResult>(job.accountId, job.resourceId);
+    if (rec) await ctx.store.designs.transition(job.accountId, job.resourceId, ['queued', 'processing'], { status: 'failed', error, events: [designFailedEvent(ctx, rec, error)] });
     await afterDesignSettled(ctx, job.accountId, job.resourceId);
   },
 };

@@ -2,6 +2,7 @@ import type { Store } from '@kerf/store';
 import type { EngineApi } from './engine-api.ts';
 import type { Links } from './links.ts';
 import type { UrlSigner } from './signed-urls.ts';
+import type { WebhookSender } from './webhooks/sender.ts';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -25,6 +26,8 @@ export interface UseCaseContext extends EngineContext {
   signer: UrlSigner;
   /** Wakes this process's job workers after an enqueue (other processes poll). */
   notifyJobs(): void;
+  /** Sends webhook deliveries (the webhooks adapter); without it, deliveries fail and are logged. */
+  webhooks?: WebhookSender;
   /** Aborted when the service shuts down: long waits (`Prefer: wait`) answer at once. */
   shutdown?: AbortSignal;
 }

@@ -9,6 +9,8 @@ import { UseCaseError, invalid, notFound } from './errors.ts';
 import { designReviewLink } from './review-link-docs.ts';
 import { DesignInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
+import { newEvent } from './webhooks/events.ts';
+import type { OutboxEvent } from '@kerf/store';
 
 export const ANALYZE_JOB = 'analyze_design';
 /** Longest `Prefer: wait=N` honoured, seconds. */
@@ -97,7 +99,12 @@ async function settleAbandoned(ctx: UseCaseContext, rec: DesignRow): Promise<Des
   if (analysis.length === 0 || analysis.some((j) => j.status === 'queued' || j.status === 'running' || j.status === 'done')) return rec;
   const last = analysis[analysis.length - 1];
   const error = { code: 'analysis_failed', message: `The analysis did not complete (${last.lastError?.code ?? 'failed'}); the file may be too large or complex.` };
-  return (await ctx.store.designs.transition<DesignResult>(rec.accountId, rec.id, ['queued', 'processing'], { status: 'failed', error })) ?? rec;
+  return (await ctx.store.designs.transition<DesignResult>(rec.accountId, rec.id, ['queued', 'processing'], { status: 'failed', error, events: [designFailedEvent(ctx, rec, error)] })) ?? rec;
+}
+
+/** design.failed with the design as GET shows it once failed, to record with that transition. */
+export function designFailedEvent(ctx: UseCaseContext, rec: DesignState, error: { code: string; message: string }): OutboxEvent {
+  return newEvent(ctx, 'design.failed', toPublicDesign(ctx, { ...rec, status: 'failed', result: null, error }));
 }
 
 export async function getDesign(ctx: UseCaseContext, caller: Caller, input: DesignInput): Promise<DesignView> {

@@ -15,6 +15,7 @@ import { insertAfter, presentDfmReport } from './present.ts';
 import { newReviewLink } from './review-link-docs.ts';
 import { DfmInput, DfmPartImageInput, DfmRequest, ProductionFileInput, type ProductionFileKind } from './schemas.ts';
 import { validateInput } from './validation.ts';
+import { newEvent } from './webhooks/events.ts';
 
 export const PRODUCTION_FILES_JOB = 'production_files';
 
@@ -156,20 +157,22 @@ export const productionFilesJob: JobKindHandlers = {
         files[partId][kind as ProductionFileKind] = { key, contentType: f.contentType, name: `${stem}-${partId}-${kind}.${ext}` };
       }
     }
-    await dfms.update(job.accountId, doc.id, { ...doc, _files: files, production_files: { ...doc.production_files, status: 'ready' } });
+    const ready: DfmDoc = { ...doc, _files: files, production_files: { ...doc.production_files, status: 'ready' } };
+    await dfms.update(job.accountId, doc.id, ready, { events: [newEvent(ctx, 'dfm_report.production_files.ready', publicView(ready))] });
   },
   async failed(ctx, job, error) {
     const dfms = collection(ctx, 'dfm_reports');
     const rec = await dfms.get(job.accountId, job.resourceId);
     if (!rec) return;
     const doc = rec.data as DfmDoc;
-    await dfms.update(job.accountId, doc.id, {
+    const failed: DfmDoc = {
       ...doc,
       production_files: {
         status: 'failed', reason: null, error,
         // Advisory only (rule 5): a person reviews the files before production.
         review_warning: { design_id: doc.design_id, code: 'production_files_failed', message: `Automatic production files could not be generated (${error.code}); our team will prepare them before production.` },
       },
-    });
+    };
+    await dfms.update(job.accountId, doc.id, failed, { events: [newEvent(ctx, 'dfm_report.production_files.failed', publicView(failed))] });
   },
 };

@@ -93,6 +93,8 @@ const CODES: Record<string, Entry> = {
     meaning: 'The design failed analysis, so it cannot be checked or quoted; its error.code says why.', action: 'Upload a corrected file and use the new design.' },
   dfm_design_mismatch: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The DFM report given belongs to another design.', action: "Pass the design_id of the DFM report, or a DFM report of this design." },
+  invalid_webhook_url: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
+    meaning: 'The webhook endpoint URL cannot receive deliveries: not an absolute URL, not https, or a private, loopback, link-local or cloud metadata address.', action: 'Use a public https URL of your receiver.' },
 
   // Not found and permissions
   resource_missing: { type: 'not_found_error', kind: 'not_found', retryable: false,
@@ -111,6 +113,8 @@ const CODES: Record<string, Entry> = {
     meaning: 'The Idempotency-Key was already used with a different request.', action: 'Use a new key for a new request; reuse a key only to retry the identical request.' },
   idempotency_key_in_use: { type: 'idempotency_error', kind: 'conflict', retryable: true,
     meaning: 'The first request with this Idempotency-Key is still running.', action: 'Wait for Retry-After and retry with the same key to get its response.' },
+  webhook_endpoint_changed: { type: 'invalid_request_error', kind: 'conflict', retryable: true,
+    meaning: 'The webhook endpoint changed while its secret was being rolled (another roll or a delete).', action: 'Read the endpoint again and retry the roll if it still exists.' },
   review_link_expired: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
     meaning: 'The review link has expired; its configuration can no longer be saved.', action: 'Ask for a new review link.' },
   review_link_changed: { type: 'invalid_request_error', kind: 'conflict', retryable: true,

@@ -5,6 +5,7 @@ import { analysisJob, FILE_QUOTE_JOB } from './analysis-job.ts';
 import { ANALYZE_JOB } from './designs.ts';
 import { PRODUCTION_FILES_JOB, productionFilesJob } from './dfm.ts';
 import { fileQuoteJob } from './quotes.ts';
+import { WEBHOOK_DELIVERY_JOB, webhookDeliveryJob } from './webhooks/delivery.ts';
 
 // the ports the service plugs in, and what runs against them
 export type { EngineContext, UseCaseContext, Logger } from './context.ts';
@@ -13,7 +14,8 @@ export type { Links, CatalogName } from './links.ts';
 export { UrlSigner, loadSigningSecret, SIGNED_URL_TTL_MS, type DownloadGrant } from './signed-urls.ts';
 export { newId } from './ids.ts';
 export { paymentError, isFinalPayment, noPaymentMethod, paymentKeyReused, paymentNotRefundable, paymentNotFound, webhookSignatureInvalid, processorUnavailable, type PaymentProcessor, type Payment, type PaymentStatus, type PaymentAccount, type ChargeRequest, type SavedCard, type SavedCardState, type Refund, type RefundRequest, type RefundStatus, type PaymentListener } from './payments.ts';
-export { JobWorker, type JobWorkerOptions, type JobKindHandlers, type FinalFailure } from './jobs.ts';
+export { JobWorker, RetryJobLater, type JobWorkerOptions, type JobKindHandlers, type FinalFailure } from './jobs.ts';
+export type { WebhookSender, WebhookRequest, WebhookOutcome } from './webhooks/sender.ts';
 
 // callers, errors, input schemas
 export { SCOPES, authenticate, apiKeyCaller, localCaller, requireScope, type Caller, type CallerVia, type Scope } from './caller.ts';
@@ -30,10 +32,21 @@ export { createQuote, createFileQuote, getQuote, waitForQuote, type FileQuoteInp
 export { createReviewLink, getReviewLink, getReviewPage, saveReviewConfiguration, type ReviewPage } from './review-links.ts';
 export { listCatalog, getHardwareModelUrl, type ListEnvelope } from './catalogs.ts';
 export { checkFile, quoteFile, type CheckFileInput, type QuoteFileInput } from './file-checks.ts';
+export {
+  createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint, deleteWebhookEndpoint, rollWebhookSecret, listWebhookDeliveries,
+  type EndpointView, type EndpointWithSecret,
+} from './webhooks/endpoints.ts';
+export { EVENT_TYPES, newEvent, emitEvent, relayEvents, EventRelay, type EventType, type EventBody, type EventRelayOptions } from './webhooks/events.ts';
+export { WEBHOOK_DELIVERY_JOB, RETRY_DELAYS_MS, MAX_DELIVERY_ATTEMPTS, DELIVERY_TIMEOUT_MS, type DeliveryDoc } from './webhooks/delivery.ts';
 
 /** Every job kind the service runs, by kind. */
 export const JOB_HANDLERS: Record<string, JobKindHandlers> = {
   [ANALYZE_JOB]: analysisJob,
   [PRODUCTION_FILES_JOB]: productionFilesJob,
   [FILE_QUOTE_JOB]: fileQuoteJob,
+};
+
+/** The webhook delivery job, run by a worker of its own (deliveries wait on receivers, not the engine). */
+export const WEBHOOK_JOB_HANDLERS: Record<string, JobKindHandlers> = {
+  [WEBHOOK_DELIVERY_JOB]: webhookDeliveryJob,
 };

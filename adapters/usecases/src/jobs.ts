@@ -10,6 +10,17 @@ import { UseCaseError } from './errors.ts';
 
 export type JobHandler = (ctx: UseCaseContext, job: Job) => Promise<void>;
 
+/**
+ * Thrown by a job handler to be run again after `delayMs` (its own back-off schedule), while the
+ * queue has attempts left; once they run out the job fails and its handler's `failed` is called.
+ */
+export class RetryJobLater extends Error {
+  constructor(readonly error: FinalFailure, readonly delayMs: number) {
+    super(error.message);
+    this.name = 'RetryJobLater';
+  }
+}
+
 /** The outcome is final (bad input, not a crash): record it on the resource, never retry. */
 export interface FinalFailure { code: string; message: string }
 
@@ -142,6 +153,16 @@ export class JobWorker {
       else this.ctx.log.info(log, 'job done');
     } catch (err) {
       if (lost || this.released.has(job.id)) { this.ctx.log.warn(log, 'job failed after its lease was lost or released'); return; }
+      if (err instanceof RetryJobLater) {
+        this.ctx.log.info({ ...log, code: err.error.code, retry_in_ms: err.delayMs }, 'job will run again');
+        try {
+          const after = await jobs.fail(job.id, this.workerId, err.error, { retry: true, retryDelayMs: err.delayMs });
+          if (after && after.status === 'failed') await handler.failed(this.ctx, job, err.error);
+        } catch (e) {
+          this.ctx.log.error({ ...log, err: e }, 'recording a job failure failed');
+        }
+        return;
+      }
       // The engine's verdict on a file is final, and so is a request the use case refused (a file
       // quote's configuration that does not fit the design); an engine that is merely busy is not.
       const final = (err instanceof EngineError && !TRANSIENT_ENGINE_CODES.has(err.code)) || (err instanceof UseCaseError && err.kind === 'invalid');

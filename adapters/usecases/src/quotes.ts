@@ -15,6 +15,14 @@ import { FILE_QUOTE_JOB } from './analysis-job.ts';
 import { insertAfter, presentQuote } from './present.ts';
 import { FileQuoteRequest, QuoteInput, QuoteRequest, type QuoteItemRequest } from './schemas.ts';
 import { validateInput } from './validation.ts';
+import { newEvent } from './webhooks/events.ts';
+import type { OutboxEvent } from '@kerf/store';
+
+/** quote.ready once a quote is settled (ready, requires_input or blocked), quote.failed when it failed. */
+function quoteEvents(ctx: UseCaseContext, doc: QuoteDoc): OutboxEvent[] {
+  if (doc.status === 'processing' || doc.status === 'expired') return [];
+  return [newEvent(ctx, doc.status === 'failed' ? 'quote.failed' : 'quote.ready', publicView(doc))];
+}
 
 export const QUOTE_VALIDITY_DAYS = 30;
 const WAIT_POLL_MS = 100;
@@ -93,7 +101,7 @@ export async function createQuote(ctx: UseCaseContext, caller: Caller, input: Qu
   const req = validateInput(QuoteRequest, input);
   const id = ctx.newId('quo');
   const doc = await priceQuote(ctx, caller.accountId, id, req);
-  await collection(ctx, 'quotes').create(caller.accountId, doc, { id });
+  await collection(ctx, 'quotes').create(caller.accountId, doc, { id, events: quoteEvents(ctx, doc) });
   return publicView(doc);
 }
 
@@ -211,12 +219,13 @@ export const fileQuoteJob: JobKindHandlers = {
     }
     const { _file_request: _r, ...rest } = next;
     void _r;
-    await quotes.update(job.accountId, doc.id, rest as QuoteDoc);
+    await quotes.update(job.accountId, doc.id, rest as QuoteDoc, { events: quoteEvents(ctx, rest as QuoteDoc) });
   },
   async failed(ctx, job, error) {
     const quotes = collection(ctx, 'quotes');
     const rec = await quotes.get(job.accountId, job.resourceId);
     if (!rec) return;
-    await quotes.update(job.accountId, job.resourceId, { ...(rec.data as QuoteDoc), status: 'failed', error });
+    const failed: QuoteDoc = { ...(rec.data as QuoteDoc), status: 'failed', error };
+    await quotes.update(job.accountId, job.resourceId, failed, { events: quoteEvents(ctx, failed) });
   },
 };

@@ -187,3 +187,38 @@ export type DownloadInput = Static<typeof DownloadInput>;
 /** DFM of a file at hand (`kerf dfm`): the configuration; the file travels beside it. */
 export const FileDfmRequest = Type.Object({ configuration: Type.Optional(Configuration) }, strict);
 export type FileDfmRequest = Static<typeof FileDfmRequest>;
+
+// ---- webhooks ---------------------------------------------------------------------------------
+
+/** Every event a manufacturing webhook endpoint can receive (contract.md "Manufacturing webhooks"). */
+export const EVENT_TYPES = [
+  'design.ready', 'design.failed',
+  'dfm_report.production_files.ready', 'dfm_report.production_files.failed',
+  'quote.ready', 'quote.failed',
+  'cart.checked_out', 'order.status_changed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const WebhookEndpointCreate = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  /** default: every event */
+  events: Type.Optional(Type.Array(enumOf(EVENT_TYPES), { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true })),
+  description: Type.Optional(orNull<string>({ type: 'string', maxLength: 500 })),
+}, strict);
+export type WebhookEndpointCreate = Static<typeof WebhookEndpointCreate>;
+
+export const WebhookEndpointInput = Type.Object({ endpoint_id: PathId }, strict);
+export type WebhookEndpointInput = Static<typeof WebhookEndpointInput>;
+
+export const ListWebhookEndpointsInput = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+}, strict);
+export type ListWebhookEndpointsInput = Static<typeof ListWebhookEndpointsInput>;
+
+export const WebhookDeliveriesInput = Type.Object({
+  endpoint_id: PathId,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+}, strict);
+export type WebhookDeliveriesInput = Static<typeof WebhookDeliveriesInput>;

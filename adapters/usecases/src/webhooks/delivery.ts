@@ -1,0 +1,149 @@
+// Delivering events: one job per (event, endpoint) on the store's job queue, so that several
+// service processes deliver each attempt once (claim with lease) and a restart resumes. Each attempt
+// is a record in the endpoint's delivery log (contract.md: `{id, event_id, event_type, status,
+// attempt, response_status, error, created_at, next_attempt_at, delivered_at}`), written `pending`
+// before it is made. A 2xx delivers; otherwise it is retried after 1 min, 5 min, 30 min, 2 h and
+// 8 h: 6 attempts. Delays follow the service clock (the store's), so tests run them in milliseconds.
+import { isStoreError, type DocumentCollection, type Job } from '@kerf/store';
+import type { UseCaseContext } from '../context.ts';
+import type { Doc } from '../documents.ts';
+import { RetryJobLater, type JobKindHandlers } from '../jobs.ts';
+import { endpoints, signingSecrets } from './endpoints.ts';
+import { getEventBody, type EventBody } from './events.ts';
+
+export const WEBHOOK_DELIVERY_JOB = 'webhook_delivery';
+export const DELIVERIES_COLLECTION = 'webhook_deliveries';
+/** Delay before attempt n+1 after attempt n failed (interface.md 6.2). */
+export const RETRY_DELAYS_MS: readonly number[] = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 8 * 3_600_000];
+export const MAX_DELIVERY_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'abandoned';
+
+export interface DeliveryDoc extends Doc {
+  object: 'webhook_delivery';
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt: number;
+  response_status: number | null;
+  error: string | null;
+  created_at: string;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  _endpoint_id: string;
+  /** `<event id>:<endpoint id>`: the job's resource id */
+  _delivery: string;
+}
+
+interface DeliveryPayload { event_id: string; endpoint_id: string }
+
+export function deliveries(ctx: UseCaseContext): DocumentCollection<DeliveryDoc> {
+  return ctx.store.documents<DeliveryDoc>(DELIVERIES_COLLECTION);
+}
+
+const deliveryKey = (eventId: string, endpointId: string): string => `${eventId}:${endpointId}`;
+const attemptKey = (delivery: string, attempt: number): string => `${delivery}:${attempt}`;
+
+/** The pending record of an attempt (or the one written before: a retried write finds it). */
+async function attemptRecord(ctx: UseCaseContext, accountId: string, event: { id: string; type: string }, endpointId: string, attempt: number, at: Date): Promise<DeliveryDoc> {
+  const delivery = deliveryKey(event.id, endpointId);
+  const id = ctx.newId('whd');
+  const doc: DeliveryDoc = {
+    id, object: 'webhook_delivery', event_id: event.id, event_type: event.type, status: 'pending', attempt,
+    response_status: null, error: null, created_at: ctx.now().toISOString(), next_attempt_at: at.toISOString(), delivered_at: null,
+    _endpoint_id: endpointId, _delivery: delivery,
+  };
+  try {
+    await deliveries(ctx).create(accountId, doc, { id, key: attemptKey(delivery, attempt) });
+    return doc;
+  } catch (err) {
+    if (!isStoreError(err, 'duplicate')) throw err;
+    return (await deliveries(ctx).getByKey(accountId, attemptKey(delivery, attempt)))!.data;
+  }
+}
+
+/** The relay's step for one subscribed endpoint: idempotent per (event, endpoint). */
+export async function scheduleDelivery(ctx: UseCaseContext, accountId: string, event: EventBody, endpointId: string): Promise<void> {
+  const first = await attemptRecord(ctx, accountId, event, endpointId, 1, ctx.now());
+  if (first.status !== 'pending') return; // handed on and attempted already
+  await ctx.store.jobs.enqueue<DeliveryPayload>({
+    kind: WEBHOOK_DELIVERY_JOB, resourceId: deliveryKey(event.id, endpointId), accountId,
+    payload: { event_id: event.id, endpoint_id: endpointId }, maxAttempts: MAX_DELIVERY_ATTEMPTS,
+  });
+}
+
+async function setStatus(ctx: UseCaseContext, accountId: string, doc: DeliveryDoc, change: Partial<DeliveryDoc>): Promise<void> {
+  await deliveries(ctx).update(accountId, doc.id, { ...doc, ...change });
+}
+
+async function pendingOf(ctx: UseCaseContext, accountId: string, filter: Record<string, string>): Promise<DeliveryDoc[]> {
+  const out: DeliveryDoc[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await deliveries(ctx).list(accountId, { limit: 100, cursor, filter: { ...filter, status: 'pending' } });
+    out.push(...page.items.map((r) => r.data));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+/** A deleted endpoint's deliveries not yet made are abandoned (their jobs find it gone and stop). */
+export async function abandonPendingDeliveries(ctx: UseCaseContext, accountId: string, endpointId: string): Promise<void> {
+  for (const d of await pendingOf(ctx, accountId, { _endpoint_id: endpointId })) {
+    await setStatus(ctx, accountId, d, { status: 'abandoned', next_attempt_at: null });
+  }
+}
+
+export const webhookDeliveryJob: JobKindHandlers = {
+  crashed: 'The webhook delivery',
+  async run(ctx: UseCaseContext, job: Job): Promise<void> {
+    const { accountId } = job;
+    const { event_id: eventId, endpoint_id: endpointId } = job.payload as DeliveryPayload;
+    const attempt = job.attempts;
+    const delivery = job.resourceId;
+    const endpoint = (await endpoints(ctx).get(accountId, endpointId))?.data;
+    if (!endpoint || !endpoint.active) {
+      for (const d of await pendingOf(ctx, accountId, { _delivery: delivery })) await setStatus(ctx, accountId, d, { status: 'abandoned', next_attempt_at: null });
+      return;
+    }
+    const event = await getEventBody(ctx, accountId, eventId);
+    if (!event) return;
+    const existing = await deliveries(ctx).getByKey(accountId, attemptKey(delivery, attempt));
+    if (existing && existing.data.status !== 'pending') return; // a late duplicate job: this attempt was made
+    const record = existing?.data ?? await attemptRecord(ctx, accountId, event, endpointId, attempt, ctx.now());
+    // an attempt whose process died before it reported
+    for (const d of await pendingOf(ctx, accountId, { _delivery: delivery })) {
+      if (d.attempt < attempt) await setStatus(ctx, accountId, d, { status: 'failed', error: 'interrupted: the service stopped during this attempt', next_attempt_at: null });
+    }
+    const now = ctx.now();
+    const outcome = ctx.webhooks
+      ? await ctx.webhooks.send({
+        url: endpoint.url, eventType: event.type, body: JSON.stringify(event), secrets: signingSecrets(endpoint, now),
+        timestamp: Math.floor(now.getTime() / 1000), timeoutMs: DELIVERY_TIMEOUT_MS,
+      })
+      : { delivered: false, responseStatus: null, error: 'webhook delivery is not configured on this service' };
+    const done = ctx.now();
+    if (outcome.delivered) {
+      await setStatus(ctx, accountId, record, { status: 'succeeded', response_status: outcome.responseStatus, error: null, next_attempt_at: null, delivered_at: done.toISOString() });
+      ctx.log.info({ event_id: eventId, endpoint_id: endpointId, attempt }, 'webhook delivered');
+      return;
+    }
+    const delay = attempt < MAX_DELIVERY_ATTEMPTS ? RETRY_DELAYS_MS[attempt - 1] : undefined;
+    const error = outcome.error ?? `the receiver answered ${outcome.responseStatus}`;
+    if (delay === undefined) {
+      await setStatus(ctx, accountId, record, { status: 'failed', response_status: outcome.responseStatus, error, next_attempt_at: null });
+      ctx.log.warn({ event_id: eventId, endpoint_id: endpointId, attempt }, 'webhook delivery failed for good');
+      return;
+    }
+    const next = new Date(done.getTime() + delay);
+    await setStatus(ctx, accountId, record, { status: 'failed', response_status: outcome.responseStatus, error, next_attempt_at: next.toISOString() });
+    await attemptRecord(ctx, accountId, event, endpointId, attempt + 1, next);
+    throw new RetryJobLater({ code: 'webhook_delivery_failed', message: error }, delay);
+  },
+  async failed(ctx, job, error) {
+    for (const d of await pendingOf(ctx, job.accountId, { _delivery: job.resourceId })) {
+      await setStatus(ctx, job.accountId, d, { status: 'failed', error: error.message, next_attempt_at: null });
+    }
+  },
+};

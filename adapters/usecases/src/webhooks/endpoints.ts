@@ -1,0 +1,151 @@
+// Webhook endpoints (contract.md "Manufacturing webhooks"): create (the secret shown once), list the
+// active ones, get, delete (deactivate; pending deliveries abandoned), roll the secret (the old one
+// keeps signing beside the new for 24 h), and the log of delivery attempts.
+import { randomBytes } from 'node:crypto';
+import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
+import { requireScope, type Caller } from '../caller.ts';
+import type { UseCaseContext } from '../context.ts';
+import { publicView, type Doc } from '../documents.ts';
+import { UseCaseError, invalid, malformed, notFound } from '../errors.ts';
+import type { ListEnvelope } from '../catalogs.ts';
+import { EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, WebhookEndpointCreate, WebhookEndpointInput } from '../schemas.ts';
+import { validateInput } from '../validation.ts';
+import { abandonPendingDeliveries, deliveries, type DeliveryDoc } from './delivery.ts';
+
+export const ENDPOINTS_COLLECTION = 'webhook_endpoints';
+/** How long a rolled secret keeps signing beside its successor. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface EndpointDoc extends Doc {
+  object: 'webhook_endpoint';
+  url: string;
+  events: string[];
+  description: string | null;
+  active: boolean;
+  created_at: string;
+  _secret: string;
+  _previous_secret?: string | null;
+  _previous_secret_until?: string | null;
+  _deleted_at?: string | null;
+}
+
+export type EndpointView = Omit<EndpointDoc, `_${string}`>;
+export type EndpointWithSecret = EndpointView & { secret: string };
+
+export function endpoints(ctx: UseCaseContext): DocumentCollection<EndpointDoc> {
+  return ctx.store.documents<EndpointDoc>(ENDPOINTS_COLLECTION);
+}
+
+const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+
+/** The secrets that sign a delivery now: the current one, and a rolled one for 24 h after the roll. */
+export function signingSecrets(doc: EndpointDoc, now: Date): string[] {
+  const out = [doc._secret];
+  if (doc._previous_secret && doc._previous_secret_until && doc._previous_secret_until > now.toISOString()) out.push(doc._previous_secret);
+  return out;
+}
+
+/** A store paging failure as the caller's error (a cursor we never issued). */
+async function paged<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isStoreError(err, 'invalid_cursor')) throw malformed('invalid_cursor', 'The cursor is not one this list returned; pass `next_cursor` unchanged.', 'cursor');
+    throw err;
+  }
+}
+
+function checkUrl(ctx: UseCaseContext, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid('invalid_webhook_url', `'${raw.slice(0, 200)}' is not an absolute URL.`, 'url');
+  }
+  const refused = ctx.webhooks ? ctx.webhooks.refuseUrl(url.href) : url.protocol === 'https:' ? null : 'webhook URLs must use https';
+  if (refused) throw invalid('invalid_webhook_url', `The webhook URL cannot be used: ${refused}.`, 'url');
+  return url.href;
+}
+
+export async function createWebhookEndpoint(ctx: UseCaseContext, caller: Caller, input: WebhookEndpointCreate): Promise<EndpointWithSecret> {
+  requireScope(caller, 'webhooks');
+  const req = validateInput(WebhookEndpointCreate, input);
+  const url = checkUrl(ctx, req.url);
+  const id = ctx.newId('whe');
+  const secret = newSecret();
+  const doc: EndpointDoc = {
+    id, object: 'webhook_endpoint', url,
+    events: req.events ? EVENT_TYPES.filter((t) => req.events!.includes(t)) : [...EVENT_TYPES],
+    description: req.description ?? null, active: true, created_at: ctx.now().toISOString(),
+    _secret: secret, _previous_secret: null, _previous_secret_until: null, _deleted_at: null,
+  };
+  await endpoints(ctx).create(caller.accountId, doc, { id });
+  return { ...publicView(doc), secret };
+}
+
+async function activeEndpoint(ctx: UseCaseContext, accountId: string, id: string): Promise<DocumentRecord<EndpointDoc>> {
+  const rec = await endpoints(ctx).get(accountId, id);
+  if (!rec || !rec.data.active) throw notFound('webhook endpoint', id, 'endpoint_id');
+  return rec;
+}
+
+export async function getWebhookEndpoint(ctx: UseCaseContext, caller: Caller, input: WebhookEndpointInput): Promise<EndpointView> {
+  requireScope(caller, 'webhooks');
+  const { endpoint_id } = validateInput(WebhookEndpointInput, input, { location: 'params' });
+  return publicView((await activeEndpoint(ctx, caller.accountId, endpoint_id)).data);
+}
+
+export async function listWebhookEndpoints(ctx: UseCaseContext, caller: Caller, input: ListWebhookEndpointsInput): Promise<ListEnvelope<EndpointView>> {
+  requireScope(caller, 'webhooks');
+  const q = validateInput(ListWebhookEndpointsInput, input ?? {}, { location: 'querystring' });
+  const page = await paged(() => endpoints(ctx).list(caller.accountId, { limit: q.limit, cursor: q.cursor ?? null, filter: { active: true } }));
+  return { object: 'list', data: page.items.map((r) => publicView(r.data)), has_more: page.hasMore, next_cursor: page.nextCursor };
+}
+
+/** Every active endpoint of an account (for the relay). */
+export async function activeEndpoints(ctx: UseCaseContext, accountId: string): Promise<EndpointDoc[]> {
+  const out: EndpointDoc[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await endpoints(ctx).list(accountId, { limit: 100, cursor, filter: { active: true }, order: 'asc' });
+    out.push(...page.items.map((r) => r.data));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+/** DELETE: the endpoint stops receiving; deliveries not yet made are abandoned. */
+export async function deleteWebhookEndpoint(ctx: UseCaseContext, caller: Caller, input: WebhookEndpointInput): Promise<void> {
+  requireScope(caller, 'webhooks');
+  const { endpoint_id } = validateInput(WebhookEndpointInput, input, { location: 'params' });
+  const rec = await activeEndpoint(ctx, caller.accountId, endpoint_id);
+  await endpoints(ctx).update(caller.accountId, endpoint_id, { ...rec.data, active: false, _deleted_at: ctx.now().toISOString() });
+  await abandonPendingDeliveries(ctx, caller.accountId, endpoint_id);
+}
+
+/** A new secret, returned once; the previous one keeps signing beside it for 24 h. */
+export async function rollWebhookSecret(ctx: UseCaseContext, caller: Caller, input: WebhookEndpointInput): Promise<EndpointWithSecret> {
+  requireScope(caller, 'webhooks');
+  const { endpoint_id } = validateInput(WebhookEndpointInput, input, { location: 'params' });
+  const rec = await activeEndpoint(ctx, caller.accountId, endpoint_id);
+  const secret = newSecret();
+  const doc: EndpointDoc = {
+    ...rec.data, _secret: secret, _previous_secret: rec.data._secret,
+    _previous_secret_until: new Date(ctx.now().getTime() + SECRET_OVERLAP_MS).toISOString(),
+  };
+  try {
+    await endpoints(ctx).update(caller.accountId, endpoint_id, doc, { expectedVersion: rec.version });
+  } catch (err) {
+    if (isStoreError(err, 'conflict')) throw new UseCaseError('conflict', 'invalid_request_error', 'webhook_endpoint_changed', 'The endpoint was changed meanwhile (another roll or a delete); read it and try again.', { retryable: true });
+    throw err;
+  }
+  return { ...publicView(doc), secret };
+}
+
+export async function listWebhookDeliveries(ctx: UseCaseContext, caller: Caller, input: WebhookDeliveriesInput): Promise<ListEnvelope<DeliveryDoc>> {
+  requireScope(caller, 'webhooks');
+  const q = validateInput(WebhookDeliveriesInput, input, { location: 'querystring' });
+  await activeEndpoint(ctx, caller.accountId, q.endpoint_id);
+  const page = await paged(() => deliveries(ctx).list(caller.accountId, { limit: q.limit, cursor: q.cursor ?? null, filter: { _endpoint_id: q.endpoint_id } }));
+  return { object: 'list', data: page.items.map((r) => publicView(r.data)), has_more: page.hasMore, next_cursor: page.nextCursor };
+}

@@ -1,0 +1,123 @@
+// Events (contract.md "Manufacturing webhooks"): `{id, type, created_at, data}` where data is the
+// object as GET returns it. An event is recorded in the same single-record write as the change it
+// reports (the store's outbox), so a crash can delay it, never lose it. The relay hands each pending
+// event on: kept in the `events` collection, one delivery job per subscribed endpoint, both
+// idempotent by event id, then cleared from the outbox.
+import { isStoreError, type OutboxEvent } from '@kerf/store';
+import type { UseCaseContext } from '../context.ts';
+import { publicView, type Doc } from '../documents.ts';
+import { scheduleDelivery } from './delivery.ts';
+import { activeEndpoints } from './endpoints.ts';
+
+export { EVENT_TYPES, type EventType } from '../schemas.ts';
+import type { EventType } from '../schemas.ts';
+
+/** The body every delivery of an event carries, byte for byte the same each time. */
+export interface EventBody { id: string; type: EventType; created_at: string; data: unknown }
+
+export const EVENTS_COLLECTION = 'events';
+
+/**
+ * An event to record with a state change: pass it as `events` to the design transition or the
+ * document create/update that makes the change, e.g.
+ * `orders.update(accountId, id, doc, { events: [newEvent(ctx, 'order.status_changed', orderView)] })`.
+ */
+export function newEvent(ctx: Pick<UseCaseContext, 'newId' | 'now'>, type: EventType, data: unknown): OutboxEvent {
+  const id = ctx.newId('evt');
+  const body: EventBody = { id, type, created_at: ctx.now().toISOString(), data };
+  return { id, type, payload: body };
+}
+
+/**
+ * Emits an event that goes with no single record write of its own (or follows one already made):
+ * recorded durably at once and relayed like every other. Returns the event id.
+ */
+export async function emitEvent(ctx: UseCaseContext, accountId: string, type: EventType, data: unknown): Promise<string> {
+  const event = newEvent(ctx, type, data);
+  await ctx.store.documents<Doc>(EVENTS_COLLECTION).create(accountId, event.payload as Doc, { id: event.id, events: [event] });
+  ctx.notifyJobs();
+  return event.id;
+}
+
+/** One pass over the outbox: hands on up to `limit` records' events; returns how many records it handled. */
+export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<number> {
+  const entries = await ctx.store.outbox.pending({ limit });
+  for (const entry of entries) {
+    for (const event of entry.events) await dispatch(ctx, entry.accountId, event);
+    await ctx.store.outbox.clear(entry, entry.events.map((e) => e.id));
+  }
+  if (entries.length > 0) ctx.notifyJobs();
+  return entries.length;
+}
+
+async function dispatch(ctx: UseCaseContext, accountId: string, event: OutboxEvent): Promise<void> {
+  const body = event.payload as EventBody;
+  const events = ctx.store.documents<Doc>(EVENTS_COLLECTION);
+  try {
+    await events.create(accountId, body as unknown as Doc, { id: event.id });
+  } catch (err) {
+    if (!isStoreError(err, 'duplicate')) throw err; // handed on before (a relay that died, or another process)
+  }
+  for (const endpoint of await activeEndpoints(ctx, accountId)) {
+    if ((endpoint.events as string[]).includes(body.type)) await scheduleDelivery(ctx, accountId, body, endpoint.id);
+  }
+}
+
+export async function getEventBody(ctx: UseCaseContext, accountId: string, eventId: string): Promise<EventBody | null> {
+  const rec = await ctx.store.documents<Doc>(EVENTS_COLLECTION).get(accountId, eventId);
+  return rec ? (publicView(rec.data) as unknown as EventBody) : null;
+}
+
+export interface EventRelayOptions {
+  /** How often the outbox is looked at when nothing woke the relay (other processes' events). */
+  pollMs?: number;
+}
+
+/** Runs relayEvents whenever woken and every `pollMs`; several processes may run one each. */
+export class EventRelay {
+  private readonly pollMs: number;
+  private active = false;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(private readonly ctx: UseCaseContext, opts: EventRelayOptions = {}) {
+    this.pollMs = opts.pollMs ?? 250;
+  }
+
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    this.wake();
+  }
+
+  wake(): void {
+    if (!this.active) return;
+    if (this.running) { this.again = true; return; }
+    this.running = this.pump().finally(() => { this.running = null; });
+  }
+
+  async stop(): Promise<void> {
+    this.active = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        while (this.active && (await relayEvents(this.ctx)) > 0) { /* until the outbox is empty */ }
+      } while (this.again && this.active);
+    } catch (err) {
+      this.ctx.log.error({ err }, 'event relay failed; retrying');
+    } finally {
+      if (this.active) {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = setTimeout(() => { this.timer = null; this.wake(); }, this.pollMs);
+        this.timer.unref();
+      }
+    }
+  }
+}
