@@ -1,11 +1,14 @@
-// The embedded processor: the contract suite on the embedded SQLite store, and what only it has
-// (its clock and settle trigger, durability across a store reopen, the setup session).
+// The embedded processor: the contract suite on the embedded SQLite store and on the MongoDB store,
+// and what only it has (its clock and settle trigger, durability across a store reopen, the setup
+// session).
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
 import { openStore, type Store } from '@kerf/store';
+import { startMongoWireFake } from '@kerf/store/testing';
 import { UseCaseError, type Payment } from '@kerf/usecases';
 import { EmbeddedPaymentProcessor, paymentProcessorFromEnv, TEST_CARDS } from '../src/index.ts';
 import { runProcessorContract } from './contract.ts';
@@ -18,42 +21,61 @@ class ManualClock {
 
 const sessionOf = (url: string): string => new URL(url).pathname.split('/').at(-1)!;
 
-runProcessorContract('embedded', {
-  async fresh() {
-    const dataDir = await mkdtemp(join(tmpdir(), 'kerf-payments-'));
-    const clock = new ManualClock();
-    const stores: Store[] = [];
-    const open = async (): Promise<EmbeddedPaymentProcessor> => {
-      const store = await openStore({ dataDir });
-      stores.push(store);
-      return new EmbeddedPaymentProcessor({ store, now: clock.now, settleIntervalMs: 0 });
-    };
-    const counter = await openStore({ dataDir });
-    stores.push(counter);
-    return {
-      open,
-      async saveCard(p, url, token) { await (p as EmbeddedPaymentProcessor).completeSetup(sessionOf(url), token); },
-      async settle(p) {
-        clock.advance(60_000);
-        await (p as EmbeddedPaymentProcessor).settleDue();
-      },
-      async chargeCount() {
-        let n = 0;
-        let cursor: string | null = null;
-        do {
-          const page = await counter.documents('payment_intents', { idPrefix: 'pi' }).list('payment_processor', { limit: 1000, cursor });
-          n += page.items.length;
-          cursor = page.nextCursor;
-        } while (cursor);
-        return n;
-      },
-      async cleanup() {
-        for (const s of stores) await s.close();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
-  },
-});
+/** The contract on a store opened by `openAt(dir)`: each open() is another store on the same database. */
+function runOnStore(label: string, openAt: (dataDir: string) => Promise<Store>, done: () => Promise<void> = async () => {}): void {
+  runProcessorContract(label, {
+    async fresh() {
+      const dataDir = await mkdtemp(join(tmpdir(), 'kerf-payments-'));
+      const clock = new ManualClock();
+      const stores: Store[] = [];
+      const open = async (): Promise<EmbeddedPaymentProcessor> => {
+        const store = await openAt(dataDir);
+        stores.push(store);
+        return new EmbeddedPaymentProcessor({ store, now: clock.now, settleIntervalMs: 0 });
+      };
+      const counter = await openAt(dataDir);
+      stores.push(counter);
+      return {
+        open,
+        async saveCard(p, url, token) { await (p as EmbeddedPaymentProcessor).completeSetup(sessionOf(url), token); },
+        async settle(p) {
+          clock.advance(60_000);
+          await (p as EmbeddedPaymentProcessor).settleDue();
+        },
+        async chargeCount() {
+          let n = 0;
+          let cursor: string | null = null;
+          do {
+            const page = await counter.documents('payment_intents', { idPrefix: 'pi' }).list('payment_processor', { limit: 1000, cursor });
+            n += page.items.length;
+            cursor = page.nextCursor;
+          } while (cursor);
+          return n;
+        },
+        async cleanup() {
+          for (const s of stores) await s.close();
+          await rm(dataDir, { recursive: true, force: true });
+          await done();
+        },
+      };
+    },
+  });
+}
+
+runOnStore('embedded, on the embedded SQLite store', (dataDir) => openStore({ dataDir }));
+
+// The same processor on the MongoDB store: through the real driver against the store's wire
+// stand-in (no server needed).
+let wire: Awaited<ReturnType<typeof startMongoWireFake>> | null = null;
+const dbNames = new Map<string, string>();
+const dbFor = (dataDir: string): string => {
+  if (!dbNames.has(dataDir)) dbNames.set(dataDir, `kerf_pay_${randomBytes(6).toString('hex')}`);
+  return dbNames.get(dataDir)!;
+};
+runOnStore('embedded, on the MongoDB store (driver against the wire stand-in)', async (dataDir) => {
+  wire ??= await startMongoWireFake({ replicaSet: 'rs0' });
+  return openStore({ mongodbUrl: wire.url, mongodbDbName: dbFor(dataDir), serverSelectionTimeoutMS: 2000 });
+}, async () => { await wire?.close(); wire = null; });
 
 describe('embedded processor', () => {
   let dataDir: string;

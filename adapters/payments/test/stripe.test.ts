@@ -94,6 +94,17 @@ describe('stripe processor', () => {
     assert.ok(fake.requests.includes('POST /v1/payment_intents'));
   });
 
+  it("the saved card is the customer's default payment method when set, else the newest card", async () => {
+    const customer = await customerWith('acct_default', 'pm_card_visa');
+    const visa = [...fake.paymentMethods.values()].find((pm) => pm.customer === customer)!;
+    fake.completeCheckout(sessionOf(await p.paymentMethodSetupUrl({ id: 'acct_default' })), 'pm_card_mastercard');
+    assert.equal((await p.savedCard('acct_default')).card?.brand, 'mastercard', 'the newest');
+    fake.setDefault(customer, visa.id);
+    assert.equal((await p.savedCard('acct_default')).card?.brand, 'visa', 'the default');
+    const pay = await p.charge({ account: { id: 'acct_default' }, amount_cents: 100, idempotency_key: 'default-1' });
+    assert.equal(pay.payment_method, visa.id);
+  });
+
   it('a webhook with a bad or missing signature is refused: webhook_signature_invalid', async () => {
     const customer = await customerWith('acct_sig', 'pm_card_processingThenSucceeds');
     assert.ok(customer);

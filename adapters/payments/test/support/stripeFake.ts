@@ -90,15 +90,22 @@ export class StripeFake {
 
   // ---- test controls (what a customer or the card network does) ------------------------------
 
-  /** The customer saved a card through Checkout: a payment method from the token, attached and made the default. */
+  /**
+   * The customer saved a card through Checkout in setup mode: a payment method from the token,
+   * attached to the customer. Like Stripe, this does not make it the customer's default
+   * (invoice_settings.default_payment_method); `setDefault` does (the Dashboard, or the API).
+   */
   attachCard(customerId: string, token: string): Obj {
     const customer = this.customers.get(customerId);
     const test = testCard(token);
     if (!customer || !test) throw new Error(`fake: unknown customer ${customerId} or token ${token}`);
     const pm = { id: id('pm'), object: 'payment_method', type: 'card', customer: customerId, created: nowSec(), card: { ...test.card }, metadata: {}, _token: token };
     this.paymentMethods.set(pm.id, pm);
-    customer.invoice_settings = { ...customer.invoice_settings, default_payment_method: pm.id };
     return pm;
+  }
+
+  setDefault(customerId: string, paymentMethodId: string): void {
+    this.customers.get(customerId)!.invoice_settings.default_payment_method = paymentMethodId;
   }
 
   completeCheckout(sessionId: string, token: string): void {
