@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   SCOPES, UseCaseError, createDfmReport, createQuote, createReviewLink, getDesign, getDfmReport, getQuote, listCatalog,
+  getWebhookEndpoint, deleteWebhookEndpoint, rollWebhookSecret, listWebhookDeliveries, createWebhookEndpoint, listWebhookEndpoints,
   type Caller, type Scope,
 } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
@@ -37,6 +38,10 @@ describe('one way in', () => {
       ['dfm', (c) => getDfmReport(ctx, c, { dfm_id: 'dfm_none' })],
       ['quotes', (c) => createQuote(ctx, c, { items: [{ design_id: 'des_none', quantity: 1 }] })],
       ['quotes', (c) => getQuote(ctx, c, { quote_id: 'quo_none' })],
+      ['webhooks', (c) => getWebhookEndpoint(ctx, c, { endpoint_id: 'whe_none' })],
+      ['webhooks', (c) => deleteWebhookEndpoint(ctx, c, { endpoint_id: 'whe_none' })],
+      ['webhooks', (c) => rollWebhookSecret(ctx, c, { endpoint_id: 'whe_none' })],
+      ['webhooks', (c) => listWebhookDeliveries(ctx, c, { endpoint_id: 'whe_none' })],
     ];
     for (const [scope, run] of cases) {
       const others = SCOPES.filter((s) => s !== scope);
@@ -48,6 +53,13 @@ describe('one way in', () => {
       const missing = await refusal(() => run(callerWith(t.accountA, [scope])));
       assert.equal(missing.code, 'resource_missing', scope);
     }
+    // an OAuth token without the webhooks scope cannot create or list endpoints either (contract.md)
+    for (const run of [(c: Caller) => createWebhookEndpoint(ctx, c, { url: 'https://hooks.example.com/kerf' }), (c: Caller) => listWebhookEndpoints(ctx, c, {})]) {
+      const denied = await refusal(() => run(callerWith(t.accountA, SCOPES.filter((s) => s !== 'webhooks'))));
+      assert.equal(denied.code, 'insufficient_scope');
+      assert.equal(denied.details?.required_scope, 'webhooks');
+    }
+    assert.equal((await listWebhookEndpoints(ctx, callerWith(t.accountA, ['webhooks']), {})).object, 'list');
     // catalogs are readable by every caller (interface.md 5.6)
     const page = await listCatalog(ctx, callerWith(t.accountA, []), { catalog: 'materials', limit: 1 });
     assert.equal(page.data.length, 1);

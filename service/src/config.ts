@@ -22,6 +22,10 @@ export interface ServiceConfig {
   logLevel: string;
   /** seconds to let running jobs finish on SIGTERM before releasing them */
   shutdownGraceMs: number;
+  /** allow webhook URLs on http:// loopback (local development and tests only) */
+  webhookAllowHttpLoopback: boolean;
+  /** webhook deliveries in flight at once per process */
+  webhookConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -34,6 +38,13 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer in ${min}..${max}, got '${raw}'`);
   return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got '${raw}'`);
 }
 
 function engineKind(raw: string | undefined): 'pool' | 'inprocess' {
@@ -63,5 +74,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     rateLimit: rateMax === 0 ? false : { max: rateMax, windowMs: int(env, 'KERF_RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000) },
     logLevel: env.LOG_LEVEL || 'info',
     shutdownGraceMs: int(env, 'KERF_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    webhookAllowHttpLoopback: flag(env, 'KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK'),
+    webhookConcurrency: int(env, 'KERF_WEBHOOK_CONCURRENCY', 8, 1, 256),
   };
 }

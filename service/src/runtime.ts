@@ -5,7 +5,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { openStore, type Store } from '@kerf/store';
 import { restApi, restLinks, MAX_PARAM_LENGTH } from '@kerf/rest';
-import { JobWorker, JOB_HANDLERS, loadSigningSecret, newId, UrlSigner, type EngineApi, type UseCaseContext } from '@kerf/usecases';
+import { EventRelay, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, UrlSigner, type EngineApi, type UseCaseContext } from '@kerf/usecases';
+import { createWebhookSender } from '@kerf/webhooks';
 import type { ServiceConfig } from './config.ts';
 import { createEngine } from './engine.ts';
 import { genRequestId } from './request-id.ts';
@@ -15,6 +16,10 @@ export interface Service {
   store: Store;
   ctx: UseCaseContext;
   worker: JobWorker;
+  /** Delivers webhooks (a worker of its own: deliveries wait on receivers, not on the engine). */
+  webhookWorker: JobWorker;
+  /** Hands events recorded with state changes on to their webhook deliveries. */
+  relay: EventRelay;
   log: Logger;
   /** Starts listening; returns the bound address (`http://host:port`). */
   listen(): Promise<string>;
@@ -29,14 +34,22 @@ export interface StartOptions {
   engine?: EngineApi;
   /** The service clock (created_at, expiry, ship dates); tests inject a fixed one. */
   now?: () => Date;
+  /**
+   * The store's clock (job leases, retry delays such as the webhook back-off); default the real
+   * clock. Tests that move time forward pass the same clock as `now`.
+   */
+  storeNow?: () => Date;
 }
 
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<Service> {
   const log = options.logger ?? pino({ level: config.logLevel, base: { pid: process.pid } });
-  const store = await openStore(config.mongodbUrl ? { mongodbUrl: config.mongodbUrl } : { dataDir: config.dataDir });
+  const storeClock = options.storeNow ? { now: options.storeNow } : {};
+  const store = await openStore(config.mongodbUrl ? { mongodbUrl: config.mongodbUrl, ...storeClock } : { dataDir: config.dataDir, ...storeClock });
   const engine = options.engine ?? (await createEngine(config, log));
   const secret = await loadSigningSecret(store);
   let worker: JobWorker | null = null;
+  let webhookWorker: JobWorker | null = null;
+  let relay: EventRelay | null = null;
   const shutdown = new AbortController();
   const now = options.now ?? (() => new Date());
   const ctx: UseCaseContext = {
@@ -47,31 +60,40 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     log: log.child({ component: 'usecases' }),
     now,
     newId,
-    notifyJobs: () => worker?.wake(),
+    notifyJobs: () => { worker?.wake(); relay?.wake(); webhookWorker?.wake(); },
+    webhooks: createWebhookSender({ allowHttpLoopback: config.webhookAllowHttpLoopback }),
     shutdown: shutdown.signal,
   };
   worker = new JobWorker(ctx, JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.engineThreads });
+  // The lease is renewed while a delivery waits on its receiver, so no other process repeats it.
+  webhookWorker = new JobWorker(ctx, WEBHOOK_JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.webhookConcurrency });
+  relay = new EventRelay(ctx, { pollMs: config.jobPollMs });
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     genReqId: genRequestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
   await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit });
-  if (options.jobs !== false) worker.start();
+  if (options.jobs !== false) {
+    worker.start();
+    relay.start();
+    webhookWorker.start();
+  }
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => (closing ??= (async () => {
     log.info('shutting down');
     shutdown.abort(); // requests waiting on `Prefer: wait` answer with the current state
     await app.close(); // stops accepting and waits for in-flight requests
-    await worker!.stop(config.shutdownGraceMs);
+    await relay!.stop();
+    await Promise.all([worker!.stop(config.shutdownGraceMs), webhookWorker!.stop(config.shutdownGraceMs)]);
     await engine.close();
     await store.close();
     log.info('stopped');
   })());
 
   return {
-    app, store, ctx, worker, log,
+    app, store, ctx, worker, webhookWorker, relay, log,
     async listen() {
       return app.listen({ port: config.port, host: config.host });
     },

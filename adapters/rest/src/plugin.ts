@@ -23,6 +23,7 @@ import { downloadRoutes } from './routes/downloads.ts';
 import { reviewPageRoutes } from './routes/review-page.ts';
 import { healthRoutes } from './routes/health.ts';
 import { errorDocRoutes } from './routes/error-docs.ts';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { API_VERSION_HEADER_VALUE } from './version.ts';
 
 export const API_VERSION = API_VERSION_HEADER_VALUE;
@@ -172,6 +173,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     await dfmRoutes(v1, ctx);
     await quoteRoutes(v1, ctx);
     await reviewLinkRoutes(v1, ctx);
+    await webhookEndpointRoutes(v1, ctx);
     await downloadRoutes(v1, ctx);
     await reviewPageRoutes(v1, ctx);
     await healthRoutes(v1, ctx);
@@ -215,6 +217,12 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/downloads/:token': 'download',
   'POST /review/:review_link_id': 'saveReviewConfiguration',
   'GET /v1/health': 'getHealth',
+  'GET /v1/webhook-endpoints': 'listWebhookEndpoints',
+  'POST /v1/webhook-endpoints': 'createWebhookEndpoint',
+  'GET /v1/webhook-endpoints/:endpoint_id': 'getWebhookEndpoint',
+  'DELETE /v1/webhook-endpoints/:endpoint_id': 'deleteWebhookEndpoint',
+  'GET /v1/webhook-endpoints/:endpoint_id/deliveries': 'listWebhookDeliveries',
+  'POST /v1/webhook-endpoints/:endpoint_id/roll-secret': 'rollWebhookSecret',
 };
 
 function isPublicUrl(url: string): boolean {

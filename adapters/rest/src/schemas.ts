@@ -176,6 +176,40 @@ export const reviewLinkSchema: S = obj({
   expires_at: { type: 'string', format: 'date-time' },
 });
 
+// ---- webhooks (contract.md "Manufacturing webhooks") ----
+
+export const webhookEndpointSchema: S = obj({
+  id: str,
+  object: { type: 'string', const: 'webhook_endpoint' },
+  url: str,
+  events: arr(str),
+  description: strN,
+  active: bool,
+  created_at: { type: 'string', format: 'date-time' },
+});
+
+/** The endpoint as created or with a rolled secret: the only responses that carry `secret`. */
+export const webhookEndpointWithSecretSchema: S = {
+  ...webhookEndpointSchema,
+  properties: { ...(webhookEndpointSchema.properties as S), secret: { type: 'string', pattern: '^whsec_' } },
+  required: [...(webhookEndpointSchema.required as string[]), 'secret'],
+};
+
+export const webhookDeliverySchema: S = obj({
+  id: str,
+  event_id: str,
+  event_type: str,
+  status: enumOf('pending', 'succeeded', 'failed', 'abandoned'),
+  attempt: int,
+  response_status: { type: ['integer', 'null'] },
+  error: strN,
+  created_at: { type: 'string', format: 'date-time' },
+  next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+  delivered_at: { type: ['string', 'null'], format: 'date-time' },
+});
+
+export const noContentResponse: S = { description: 'No content', type: 'null' };
+
 /** Standard error responses every authenticated route may give. */
 export function errorResponses(...statuses: number[]): Record<string, S> {
   const out: Record<string, S> = {};
