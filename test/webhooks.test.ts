@@ -9,6 +9,8 @@ import { Client, clientsFor, stepForm } from './helpers/client.ts';
 import { Receiver, signedWith, type Delivery } from './helpers/receiver.ts';
 
 const fixture = (rel: string): string => new URL(`../fixtures/${rel}`, import.meta.url).pathname;
+/** A STEP file without solids: its analysis fails with empty_model. */
+const EMPTY_STEP = "ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('e.step','2026-01-01',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n";
 
 describe('webhooks', () => {
   let t: TestService;
@@ -227,7 +229,7 @@ describe('webhooks', () => {
     const all = await endpoint('/all');
     const up = await a.post('/v1/analyze', { form: stepForm(fixture('sheet/l_t2_r2.step')), headers: { prefer: 'wait=60' } });
     assert.equal(up.body.status, 'ready');
-    const quote = await a.post('/v1/quotes', { json: { items: [{ design_id: up.body.id, quantity: 2, configuration: { defaults: { material_id: 'mat_mild_steel_2mm' } } }] } });
+    const quote = await a.post('/v1/quotes', { json: { items: [{ design_id: up.body.id, quantity: 2, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }] } });
     assert.equal(quote.status, 201, quote.text);
     await rx.until((ds) => ds.some((d) => d.path === '/quotes' && d.body.data.id === quote.body.id), 'quote.ready');
     const d = rx.to('/quotes').find((x) => x.body.data.id === quote.body.id)!;
@@ -237,6 +239,40 @@ describe('webhooks', () => {
     await rx.until((ds) => ds.some((x) => x.path === '/all' && x.body.type === 'quote.ready' && x.body.data.id === quote.body.id), 'quote.ready on the catch-all endpoint');
     await rx.until((ds) => ds.some((x) => x.path === '/all' && x.body.type === 'design.ready' && x.body.data.id === up.body.id), 'design.ready on the catch-all endpoint');
     assert.ok(rx.to('/quotes').every((x) => x.body.type === 'quote.ready'), 'a subscription gets only its events');
+    // a DFM report makes its production files in the background: announced when they are
+    const configuration = { parts: up.body.parts.map((p: { id: string }) => ({ part_id: p.id, material_id: 'mat_mild_steel_2_0mm' })) };
+    const dfm = await a.post('/v1/dfm', { json: { design_id: up.body.id, configuration } });
+    assert.equal(dfm.status, 201, dfm.text);
+    assert.ok(['pending', 'ready'].includes(dfm.body.production_files.status), JSON.stringify(dfm.body.production_files));
+    const dfmId = dfm.body.id;
+    await rx.until((ds) => ds.some((x) => x.path === '/all' && x.body.type.startsWith('dfm_report.production_files.') && x.body.data.id === dfmId), 'production files event', 120_000);
+    const pf = rx.to('/all').find((x) => x.body.type.startsWith('dfm_report.production_files.') && x.body.data.id === dfmId)!;
+    assertSigned(pf, [all.secret]);
+    const report = (await a.get(`/v1/dfm/${dfmId}`)).body;
+    assert.equal(report.production_files.status, 'ready');
+    assert.equal(pf.body.type, 'dfm_report.production_files.ready');
+    assert.deepEqual(pf.body.data, report);
     for (const ep of [q, all]) await a.request('DELETE', `/v1/webhook-endpoints/${ep.id}`);
+  });
+
+  it('a file that fails analysis emits design.failed, and its file quote quote.failed', async () => {
+    const ep = await endpoint('/failed', ['design.failed', 'quote.failed', 'quote.ready']);
+    const form = new FormData();
+    form.append('request', JSON.stringify({ quantity: 1 }));
+    form.append('file', new Blob([EMPTY_STEP]), 'empty.step');
+    const q = await a.post('/v1/quotes', { form });
+    assert.ok([201, 202].includes(q.status), q.text);
+    const designId = q.body.design_id;
+    await rx.until((ds) => ds.some((d) => d.path === '/failed' && d.body.type === 'quote.failed' && d.body.data.id === q.body.id), 'quote.failed');
+    await rx.until((ds) => ds.some((d) => d.path === '/failed' && d.body.type === 'design.failed' && d.body.data.id === designId), 'design.failed');
+    const df = rx.to('/failed').find((d) => d.body.type === 'design.failed')!;
+    const qf = rx.to('/failed').find((d) => d.body.type === 'quote.failed')!;
+    for (const d of [df, qf]) assertSigned(d, [ep.secret]);
+    assert.equal(df.body.data.error.code, 'empty_model');
+    assert.deepEqual(df.body.data, (await a.get(`/v1/designs/${designId}`)).body);
+    assert.equal(qf.body.data.status, 'failed');
+    assert.deepEqual(qf.body.data, (await a.get(`/v1/quotes/${q.body.id}`)).body);
+    assert.ok(!rx.to('/failed').some((d) => d.body.type === 'quote.ready'), 'a failed quote is never ready');
+    await a.request('DELETE', `/v1/webhook-endpoints/${ep.id}`);
   });
 });
