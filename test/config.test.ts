@@ -12,6 +12,8 @@ describe('configFromEnv', () => {
     assert.equal(c.mongodbUrl, undefined);
     assert.equal(c.maxUploadBytes, 50 * 1024 * 1024);
     assert.equal(c.engine, 'pool');
+    assert.equal(c.webhookAllowHttpLoopback, false, 'webhooks go to https only unless asked');
+    assert.equal(c.webhookConcurrency, 8);
   });
 
   it('reads every variable', () => {
@@ -22,9 +24,12 @@ describe('configFromEnv', () => {
     assert.equal(c.mongodbUrl, 'mongodb://db/kerf');
     assert.equal(c.maxUploadBytes, 1000);
     assert.equal(c.rateLimit, false);
+    const w = configFromEnv({ KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK: '1', KERF_WEBHOOK_CONCURRENCY: '3' });
+    assert.equal(w.webhookAllowHttpLoopback, true);
+    assert.equal(w.webhookConcurrency, 3);
   });
 
-  for (const [name, value] of [['PORT', 'http'], ['PORT', '70000'], ['KERF_MAX_UPLOAD_BYTES', '-1'], ['KERF_BASE_URL', 'ftp://x'], ['KERF_ENGINE', 'gpu'], ['KERF_JOB_LEASE_MS', '1.5']] as const) {
+  for (const [name, value] of [['PORT', 'http'], ['PORT', '70000'], ['KERF_MAX_UPLOAD_BYTES', '-1'], ['KERF_BASE_URL', 'ftp://x'], ['KERF_ENGINE', 'gpu'], ['KERF_JOB_LEASE_MS', '1.5'], ['KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK', 'yes'], ['KERF_WEBHOOK_CONCURRENCY', '0']] as const) {
     it(`refuses ${name}=${value} naming the variable`, () => {
       assert.throws(() => configFromEnv({ [name]: value }), (err: unknown) => err instanceof ConfigError && err.code === 'invalid_config' && err.message.includes(name));
     });

@@ -39,15 +39,25 @@ export async function emitEvent(ctx: UseCaseContext, accountId: string, type: Ev
   return event.id;
 }
 
-/** One pass over the outbox: hands on up to `limit` records' events; returns how many records it handled. */
+/**
+ * One pass over the outbox: hands on up to `limit` records' events; returns how many records it
+ * cleared. A record whose events cannot be handed on now stays for the next pass and does not hold
+ * up the others.
+ */
 export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<number> {
   const entries = await ctx.store.outbox.pending({ limit });
+  let cleared = 0;
   for (const entry of entries) {
-    for (const event of entry.events) await dispatch(ctx, entry.accountId, event);
-    await ctx.store.outbox.clear(entry, entry.events.map((e) => e.id));
+    try {
+      for (const event of entry.events) await dispatch(ctx, entry.accountId, event);
+      await ctx.store.outbox.clear(entry, entry.events.map((e) => e.id));
+      cleared += 1;
+    } catch (err) {
+      ctx.log.error({ err, source: entry.source, resource_id: entry.resourceId }, 'handing on events failed; retried on the next pass');
+    }
   }
-  if (entries.length > 0) ctx.notifyJobs();
-  return entries.length;
+  if (cleared > 0) ctx.notifyJobs();
+  return cleared;
 }
 
 async function dispatch(ctx: UseCaseContext, accountId: string, event: OutboxEvent): Promise<void> {

@@ -1,0 +1,99 @@
+// The event relay on a real store: a record whose events cannot be handed on now stays in the
+// outbox for the next pass without holding up the others, and a pass that is repeated (a relay that
+// died before clearing, or two processes at once) schedules each delivery once.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, type Store } from '@kerf/store';
+import { createWebhookEndpoint, emitEvent, newEvent, relayEvents, SCOPES, WEBHOOK_DELIVERY_JOB, type UseCaseContext } from '@kerf/usecases';
+
+describe('event relay', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kerf-relay-'));
+  let store: Store;
+  let failFor: string | null = null;
+  let ctx: UseCaseContext;
+  let accountId = '';
+  const errors: string[] = [];
+
+  before(async () => {
+    store = await openStore({ dataDir: dir });
+    // the store, except that creating one chosen event's document fails (a database hiccup)
+    const flaky = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop !== 'documents') return Reflect.get(target, prop, receiver);
+        return (name: string, opts?: { idPrefix?: string }) => {
+          const col = target.documents(name, opts);
+          if (name !== 'events') return col;
+          return new Proxy(col, {
+            get(c, p, r) {
+              if (p !== 'create') return Reflect.get(c, p, r);
+              return (acct: string, data: unknown, o?: { id?: string }) => (o?.id && o.id === failFor ? Promise.reject(new Error('disk hiccup')) : c.create(acct, data as never, o as never));
+            },
+          });
+        };
+      },
+    });
+    accountId = (await store.accounts.create({ email: `relay-${Date.now()}@test.local` })).id;
+    let n = 0;
+    ctx = {
+      store: flaky, engine: null as never, links: null as never, signer: null as never,
+      log: { info() {}, warn() {}, error(obj: object) { errors.push(String((obj as { err?: Error }).err?.message)); } },
+      now: () => new Date(), newId: (p: string) => `${p}_relaytest${++n}`, notifyJobs() {},
+      webhooks: { refuseUrl: () => null, send: async () => ({ delivered: true, responseStatus: 204, error: null }) },
+    };
+  });
+  after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps a record it cannot hand on for the next pass and hands on the others', async () => {
+    const caller = { accountId, scopes: SCOPES, via: 'api_key' as const, credentialId: null, operator: false };
+    const ep = await createWebhookEndpoint(ctx, caller, { url: 'https://hooks.example.com/kerf' });
+    const orders = store.documents<{ status: string }>('orders');
+    const first = newEvent(ctx, 'order.status_changed', { id: 'ord_a', status: 'in_production' });
+    const second = newEvent(ctx, 'order.status_changed', { id: 'ord_b', status: 'shipped' });
+    await orders.create(accountId, { status: 'in_production' }, { events: [first] });
+    await orders.create(accountId, { status: 'shipped' }, { events: [second] });
+    failFor = first.id;
+    assert.equal(await relayEvents(ctx), 1, 'the other record was handed on');
+    assert.deepEqual(errors, ['disk hiccup']);
+    const pending = (await store.outbox.pending()).filter((e) => e.accountId === accountId);
+    assert.deepEqual(pending.map((e) => e.events.map((x) => x.id)), [[first.id]], 'the failed one waits in the outbox');
+    assert.equal((await store.jobs.listForResource(`${second.id}:${ep.id}`)).length, 1);
+    assert.equal((await store.jobs.listForResource(`${first.id}:${ep.id}`)).length, 0);
+
+    failFor = null;
+    assert.equal(await relayEvents(ctx), 1);
+    assert.deepEqual((await store.outbox.pending()).filter((e) => e.accountId === accountId), []);
+    const jobs = await store.jobs.listForResource(`${first.id}:${ep.id}`);
+    assert.equal(jobs.length, 1);
+    assert.equal(jobs[0].kind, WEBHOOK_DELIVERY_JOB);
+  });
+
+  it('a repeated hand-on (the relay died before clearing) schedules each delivery once', async () => {
+    const eventId = await emitEvent(ctx, accountId, 'cart.checked_out', { id: 'crt_x', status: 'checked_out' });
+    const [entry] = (await store.outbox.pending()).filter((e) => e.accountId === accountId);
+    assert.equal(entry.events[0].id, eventId);
+    // hand it on twice without clearing in between, as two relays (or a dead and a new one) would
+    const realClear = store.outbox.clear.bind(store.outbox);
+    store.outbox.clear = async () => {};
+    try {
+      assert.equal(await relayEvents(ctx), 1);
+      assert.equal(await relayEvents(ctx), 1);
+    } finally {
+      store.outbox.clear = realClear;
+    }
+    assert.equal(await relayEvents(ctx), 1);
+    assert.equal(await relayEvents(ctx), 0, 'cleared now');
+    const endpoints = (await store.documents<{ id: string; active: boolean }>('webhook_endpoints').list(accountId, { filter: { active: true } })).items;
+    assert.ok(endpoints.length >= 1);
+    for (const ep of endpoints) {
+      assert.equal((await store.jobs.listForResource(`${eventId}:${ep.id}`)).length, 1, 'one delivery job per endpoint');
+      const attempts = await store.documents<{ attempt: number }>('webhook_deliveries').list(accountId, { filter: { _delivery: `${eventId}:${ep.id}` } });
+      assert.deepEqual(attempts.items.map((r) => r.data.attempt), [1], 'one attempt record');
+    }
+  });
+});
