@@ -167,7 +167,7 @@ describe('webhooks', () => {
         // next attempt at the schedule's delay after this one (by the service clock the header carries)
         const sent = Number(d.headers['x-svc-timestamp']) * 1000;
         const gap = Date.parse(rec.next_attempt_at) - sent;
-        assert.ok(gap >= RETRY_DELAYS_MS[attempt - 1] - 1000 && gap <= RETRY_DELAYS_MS[attempt - 1] + 5000, `attempt ${attempt}: next after ${gap} ms`);
+        assert.ok(gap >= RETRY_DELAYS_MS[attempt - 1] - 1000 && gap <= RETRY_DELAYS_MS[attempt - 1] + 30_000, `attempt ${attempt}: next after ${gap} ms`);
         const next = log.find((x) => x.attempt === attempt + 1)!;
         assert.equal(next.status, 'pending');
         assert.equal(next.next_attempt_at, rec.next_attempt_at);
