@@ -6,7 +6,7 @@ import { startService } from '../runtime.ts';
 
 export async function run(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    stdout.write('usage: kerf serve\nconfiguration from the environment: PORT, KERF_DATA_DIR, KERF_BASE_URL, MONGODB_URL, KERF_MAX_UPLOAD_BYTES\n');
+    stdout.write('usage: kerf serve\nconfiguration from the environment: PORT, KERF_DATA_DIR, KERF_BASE_URL, MONGODB_URL, KERF_MAX_UPLOAD_BYTES, KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK (README: Configuration)\n');
     return 0;
   }
   const config = configFromEnv();
