@@ -6,10 +6,9 @@
 // Exactly once: a charge is one document whose unique key is the idempotency key. Its outcome is
 // decided before it is written, so whoever loses the race to create it reads the winner's payment
 // (concurrent calls, other processes, a retry after a crash): one key, one charge.
-import { randomBytes } from 'node:crypto';
 import { isStoreError, type DocumentCollection, type DocumentRecord, type Store } from '@kerf/store';
 import {
-  UseCaseError, noPaymentMethod, paymentKeyReused, paymentNotRefundable, paymentNotFound,
+  UseCaseError, newId, noPaymentMethod, paymentKeyReused, paymentNotRefundable, paymentNotFound,
   type ChargeRequest, type Payment, type PaymentAccount, type PaymentListener, type PaymentProcessor,
   type Refund, type RefundRequest, type SavedCard, type SavedCardState,
 } from '@kerf/usecases';
@@ -92,9 +91,8 @@ export class EmbeddedPaymentProcessor implements PaymentProcessor {
 
   async paymentMethodSetupUrl(account: PaymentAccount, opts: { return_url?: string } = {}): Promise<string> {
     const customer = await this.ensureCustomer(account);
-    const id = `seti_${randomBytes(18).toString('base64url')}`;
-    await this.sessions.create(OWNER, { account_id: account.id, customer_id: customer.id, status: 'open', return_url: opts.return_url ?? null, payment_method: null }, { id });
-    return this.setupPageUrl(id);
+    const session = await this.sessions.create(OWNER, { account_id: account.id, customer_id: customer.id, status: 'open', return_url: opts.return_url ?? null, payment_method: null });
+    return this.setupPageUrl(session.id);
   }
 
   /** The setup page's answer: the customer chose a test card (a `pm_card_*` token). Idempotent per session. */
@@ -117,7 +115,7 @@ export class EmbeddedPaymentProcessor implements PaymentProcessor {
     const test = testCard(token);
     if (!test) throw invalidParam('payment_method', `Unknown test payment method '${token}'; use one of the pm_card_* test cards.`);
     const customer = await this.ensureCustomer({ id: accountId });
-    const method: SavedMethod = { id: `pm_${randomBytes(12).toString('hex')}`, token, card: { ...test.card }, created_at: this.now().toISOString() };
+    const method: SavedMethod = { id: newId('pm'), token, card: { ...test.card }, created_at: this.now().toISOString() };
     await this.updateCustomer(customer, (c) => ({ ...c, payment_methods: [...c.payment_methods, method], default_payment_method: method.id }));
     return { ...test.card };
   }
@@ -294,7 +292,7 @@ export class EmbeddedPaymentProcessor implements PaymentProcessor {
       const left = d.amount_cents - d.amount_refunded_cents;
       const amount = req.amount_cents ?? left;
       if (!Number.isInteger(amount) || amount < 1 || amount > left) throw paymentNotRefundable(`Payment ${rec.id} has ${left} cents left to refund; asked for ${amount}.`);
-      const refund: RefundEntry = { id: `re_${randomBytes(12).toString('hex')}`, payment_id: rec.id, amount_cents: amount, status: 'succeeded', created_at: this.now().toISOString(), idempotency_key: req.idempotency_key };
+      const refund: RefundEntry = { id: newId('re'), payment_id: rec.id, amount_cents: amount, status: 'succeeded', created_at: this.now().toISOString(), idempotency_key: req.idempotency_key };
       try {
         const updated = (await this.payments.update(OWNER, rec.id, { ...d, amount_refunded_cents: d.amount_refunded_cents + amount, refunds: [...d.refunds, refund] }, { expectedVersion: rec.version }))!;
         await this.listeners.emit(present(updated));
