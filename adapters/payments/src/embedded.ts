@@ -8,15 +8,14 @@
 // (concurrent calls, other processes, a retry after a crash): one key, one charge.
 import { isStoreError, type DocumentCollection, type DocumentRecord, type Store } from '@kerf/store';
 import {
-  UseCaseError, newId, noPaymentMethod, paymentKeyReused, paymentNotRefundable, paymentNotFound,
+  newId, noPaymentMethod, paymentKeyReused, paymentNotRefundable, paymentNotFound,
   type ChargeRequest, type Payment, type PaymentAccount, type PaymentListener, type PaymentProcessor,
   type Refund, type RefundRequest, type SavedCard, type SavedCardState,
 } from '@kerf/usecases';
+import { OWNER, checkCharge, invalidParam } from './common.ts';
 import { Listeners } from './listeners.ts';
 import { testCard, type CardBehaviour } from './test-cards.ts';
 
-/** The documents' owner: processor records are service-wide, like a processor's own account. */
-const OWNER = 'payment_processor';
 const DEFAULT_SETTLE_AFTER_MS = 3000;
 
 interface SavedMethod { id: string; token: string; card: SavedCard; created_at: string }
@@ -54,9 +53,6 @@ export interface EmbeddedProcessorOptions {
   setupPageUrl?: (sessionId: string) => string;
   onListenerError?: (err: unknown) => void;
 }
-
-const invalidParam = (param: string, message: string): UseCaseError =>
-  new UseCaseError('invalid', 'invalid_request_error', 'parameter_invalid', message, { param });
 
 export class EmbeddedPaymentProcessor implements PaymentProcessor {
   readonly kind = 'embedded';
@@ -154,9 +150,7 @@ export class EmbeddedPaymentProcessor implements PaymentProcessor {
   // ---- charges -----------------------------------------------------------------------------
 
   async charge(req: ChargeRequest): Promise<Payment> {
-    if (!Number.isInteger(req.amount_cents) || req.amount_cents < 1) throw invalidParam('amount_cents', 'The amount must be a positive whole number of cents.');
-    if (typeof req.idempotency_key !== 'string' || req.idempotency_key.length === 0 || req.idempotency_key.length > 255) throw invalidParam('idempotency_key', 'A charge needs an idempotency key of 1-255 characters.');
-    const currency = (req.currency ?? 'usd').toLowerCase();
+    const currency = checkCharge(req);
     const existing = await this.payments.getByKey(OWNER, req.idempotency_key);
     if (existing) return this.replay(existing, req, currency);
 

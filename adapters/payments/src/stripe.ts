@@ -14,9 +14,9 @@ import {
   type ChargeRequest, type Payment, type PaymentAccount, type PaymentListener, type PaymentProcessor, type Refund, type RefundRequest,
   type SavedCard, type SavedCardState,
 } from '@kerf/usecases';
+import { OWNER, checkCharge, invalidParam } from './common.ts';
 import { Listeners } from './listeners.ts';
 
-const OWNER = 'payment_processor';
 /** How many of a customer's payment intents a lookup by idempotency key reads at most. */
 const LOOKUP_LIMIT = 1000;
 
@@ -38,9 +38,6 @@ export interface StripeProcessorOptions {
 
 interface CustomerDoc { account_id: string; customer_id: string }
 interface ChargeDoc { account_id: string; payment_intent_id: string; amount_cents: number; currency: string }
-
-const invalidParam = (param: string, message: string): UseCaseError =>
-  new UseCaseError('invalid', 'invalid_request_error', 'parameter_invalid', message, { param });
 
 export class StripePaymentProcessor implements PaymentProcessor {
   readonly kind = 'stripe';
@@ -118,9 +115,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
   // ---- charges -----------------------------------------------------------------------------
 
   async charge(req: ChargeRequest): Promise<Payment> {
-    if (!Number.isInteger(req.amount_cents) || req.amount_cents < 1) throw invalidParam('amount_cents', 'The amount must be a positive whole number of cents.');
-    if (typeof req.idempotency_key !== 'string' || req.idempotency_key.length === 0 || req.idempotency_key.length > 255) throw invalidParam('idempotency_key', 'A charge needs an idempotency key of 1-255 characters.');
-    const currency = (req.currency ?? 'usd').toLowerCase();
+    const currency = checkCharge(req);
     const recorded = await this.charges.getByKey(OWNER, req.idempotency_key);
     if (recorded) {
       const d = recorded.data;
