@@ -28,11 +28,10 @@ export const analysisJob: JobKindHandlers = {
       fileKeys[f.name] = key;
     }
     const { files: _files, engine_design_id: _engineId, ...rest } = out;
-    void _files;
-    const result: DesignResult = { ...rest, fileKeys };
     // made before the design is ready, so that design.ready carries the design as GET shows it
-    const link = await designReviewLink(ctx, accountId, designId);
-    const ready = toPublicDesign(ctx, { ...rec, status: 'ready', result, error: null }, String(link.id));
+    const reviewLinkId = String((await designReviewLink(ctx, accountId, designId)).id);
+    const result: DesignResult = { ...rest, fileKeys, reviewLinkId };
+    const ready = toPublicDesign(ctx, { ...rec, status: 'ready', result, error: null }, reviewLinkId);
     await ctx.store.designs.transition<DesignResult>(accountId, designId, ['processing'], { status: 'ready', result, error: null, events: [newEvent(ctx, 'design.ready', ready)] });
     await afterDesignSettled(ctx, accountId, designId);
   },

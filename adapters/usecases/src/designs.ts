@@ -22,6 +22,8 @@ const STEP_EXTENSIONS = /\.(step|stp)$/i;
 export interface DesignResult extends AnalysisOutput {
   /** blob keys of the files the engine made, by relative name */
   fileKeys: Record<string, string>;
+  /** the design's own review link, made with the ready transition (absent on designs readied before links existed) */
+  reviewLinkId?: string;
 }
 
 export type DesignRow = DesignRecord<DesignResult>;
@@ -116,7 +118,9 @@ export async function getDesign(ctx: UseCaseContext, caller: Caller, input: Desi
 /** The design as callers see it: a ready one with its own review link. */
 export async function designView(ctx: UseCaseContext, rec: DesignRow): Promise<DesignView> {
   if (rec.status !== 'ready') return toPublicDesign(ctx, rec);
-  return toPublicDesign(ctx, rec, String((await designReviewLink(ctx, rec.accountId, rec.id)).id));
+  // kept on the result by the analysis job: a read costs no lookup; older designs get theirs now
+  const linkId = rec.result?.reviewLinkId ?? String((await designReviewLink(ctx, rec.accountId, rec.id)).id);
+  return toPublicDesign(ctx, rec, linkId);
 }
 
 /** Polls until the design is ready or failed, or the window closes; returns the latest view. */
