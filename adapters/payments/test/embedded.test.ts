@@ -151,6 +151,15 @@ describe('embedded processor', () => {
     await assert.rejects(p.completeSetup('seti_unknown', 'pm_card_visa'), (e: unknown) => e instanceof UseCaseError && e.code === 'resource_missing');
   });
 
+  it('a completed setup session answers the card it saved, also after the saved cards are removed', async () => {
+    const url = await p.paymentMethodSetupUrl({ id: 'acct_setup_gone' });
+    await p.completeSetup(sessionOf(url), 'pm_card_mastercard');
+    await p.detachPaymentMethods('acct_setup_gone');
+    const again = await p.completeSetup(sessionOf(url), 'pm_card_visa');
+    assert.deepEqual(again.card, { brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2034 });
+    assert.deepEqual(await p.savedCard('acct_setup_gone'), { has_saved_card: false, card: null }, 'the replay saves nothing');
+  });
+
   it('unknown test cards are refused by name; removing the saved cards leaves none', async () => {
     await assert.rejects(p.attachPaymentMethod('acct_bad', 'pm_card_unknown'), (e: unknown) => e instanceof UseCaseError && e.code === 'parameter_invalid' && e.param === 'payment_method');
     await assert.rejects(p.charge({ account: { id: 'acct_bad' }, amount_cents: 100, idempotency_key: 'bad-pm', payment_method: 'pm_nope' }),
