@@ -273,8 +273,9 @@ export class EmbeddedPaymentProcessor implements PaymentProcessor {
   // ---- refunds -------------------------------------------------------------------------------
 
   async refund(req: RefundRequest): Promise<Refund> {
-    let rec = await this.payments.getUnscoped(req.payment_id);
-    if (!rec || rec.accountId !== OWNER) throw paymentNotFound(req.payment_id);
+    const found = await this.payments.getUnscoped(req.payment_id);
+    if (!found || found.accountId !== OWNER) throw paymentNotFound(req.payment_id);
+    let rec = await this.settleIfDue(found); // refunds go by the payment's current state, as retrievePayment answers it
     for (;;) {
       const d = rec.data;
       const done = d.refunds.find((r) => r.idempotency_key === req.idempotency_key);

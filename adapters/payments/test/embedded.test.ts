@@ -121,6 +121,16 @@ describe('embedded processor', () => {
     assert.equal(done.decline_reason, 'insufficient_funds');
   });
 
+  it('a refund goes by the current state: a processing payment whose time has come is settled, then refunded', async () => {
+    await p.attachPaymentMethod('acct_refund_due', 'pm_card_processingThenSucceeds');
+    const pay = await p.charge({ account: { id: 'acct_refund_due' }, amount_cents: 700, idempotency_key: 'refund-due' });
+    await assert.rejects(p.refund({ payment_id: pay.id, idempotency_key: 'early' }), (e: unknown) => e instanceof UseCaseError && e.code === 'payment_not_refundable');
+    clock.advance(5000);
+    const refund = await p.refund({ payment_id: pay.id, idempotency_key: 'due' });
+    assert.equal(refund.amount_cents, 700);
+    assert.equal((await p.retrievePayment(pay.id))?.amount_refunded_cents, 700);
+  });
+
   it('everything survives a restart: cards, payments, refunds, pending settlements', async () => {
     await p.attachPaymentMethod('acct_durable', 'pm_card_visa');
     const paid = await p.charge({ account: { id: 'acct_durable' }, amount_cents: 800, idempotency_key: 'durable-1' });
