@@ -7,6 +7,7 @@ import type { Job } from '@kerf/store';
 import { EngineError } from '@kerf/engine';
 import type { UseCaseContext } from './context.ts';
 import { UseCaseError } from './errors.ts';
+import { Poller } from './poller.ts';
 
 export type JobHandler = (ctx: UseCaseContext, job: Job) => Promise<void>;
 
@@ -50,40 +51,30 @@ export class JobWorker {
   readonly workerId: string;
   private readonly leaseMs: number;
   private readonly concurrency: number;
-  private readonly pollMs: number;
+  private readonly poller: Poller;
   private running = new Set<Promise<void>>();
   private current = new Map<string, Job>();
   private released = new Set<string>();
-  private active = false;
-  private timer: NodeJS.Timeout | null = null;
-  private pumping = false;
-  private again = false;
 
   constructor(private readonly ctx: UseCaseContext, private readonly handlers: Record<string, JobKindHandlers>, opts: JobWorkerOptions = {}) {
     this.workerId = opts.workerId ?? `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
     this.concurrency = Math.max(1, opts.concurrency ?? 1);
-    this.pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
+    this.poller = new Poller(() => this.claimJobs(), opts.pollMs ?? DEFAULT_POLL_MS, (err) => this.ctx.log.error({ err }, 'job claim failed'));
   }
 
   start(): void {
-    if (this.active) return;
-    this.active = true;
-    this.wake();
+    this.poller.start();
   }
 
   /** Look for work now (after an enqueue in this process). */
   wake(): void {
-    if (!this.active) return;
-    if (this.pumping) { this.again = true; return; }
-    void this.pump();
+    this.poller.wake();
   }
 
   /** Stops claiming, then waits up to `graceMs` for running jobs; unfinished ones are released. */
   async stop(graceMs = 10_000): Promise<void> {
-    this.active = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    await this.poller.stop(); // a claim under way finishes first, so its job is among those waited for
     if (this.running.size === 0) return;
     const all = Promise.allSettled([...this.running]);
     await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
@@ -95,34 +86,13 @@ export class JobWorker {
     }
   }
 
-  private schedule(): void {
-    if (!this.active) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = null; this.wake(); }, this.pollMs);
-    this.timer.unref();
-  }
-
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    try {
-      do {
-        this.again = false;
-        while (this.active && this.running.size < this.concurrency) {
-          let job: Job | null;
-          try {
-            job = await this.ctx.store.jobs.claim(this.workerId, this.leaseMs, { kinds: Object.keys(this.handlers) });
-          } catch (err) {
-            this.ctx.log.error({ err }, 'job claim failed');
-            break;
-          }
-          if (!job) break;
-          const p = this.execute(job).finally(() => { this.running.delete(p); this.wake(); });
-          this.running.add(p);
-        }
-      } while (this.again && this.active);
-    } finally {
-      this.pumping = false;
-      this.schedule();
+  /** Claims jobs while there is room; a claim that fails ends the pass (logged by the poller). */
+  private async claimJobs(): Promise<void> {
+    while (this.poller.started && this.running.size < this.concurrency) {
+      const job = await this.ctx.store.jobs.claim(this.workerId, this.leaseMs, { kinds: Object.keys(this.handlers) });
+      if (!job) return;
+      const p = this.execute(job).finally(() => { this.running.delete(p); this.wake(); });
+      this.running.add(p);
     }
   }
 

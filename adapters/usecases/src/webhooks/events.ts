@@ -6,6 +6,7 @@
 import { isStoreError, type OutboxEvent } from '@kerf/store';
 import type { UseCaseContext } from '../context.ts';
 import { publicView, type Doc } from '../documents.ts';
+import { Poller } from '../poller.ts';
 import { scheduleDelivery } from './delivery.ts';
 import { activeEndpoints } from './endpoints.ts';
 
@@ -85,49 +86,23 @@ export interface EventRelayOptions {
 
 /** Runs relayEvents whenever woken and every `pollMs`; several processes may run one each. */
 export class EventRelay {
-  private readonly pollMs: number;
-  private active = false;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly poller: Poller;
 
-  constructor(private readonly ctx: UseCaseContext, opts: EventRelayOptions = {}) {
-    this.pollMs = opts.pollMs ?? 250;
+  constructor(ctx: UseCaseContext, opts: EventRelayOptions = {}) {
+    this.poller = new Poller(async () => {
+      while (this.poller.started && (await relayEvents(ctx)) > 0) { /* until the outbox is empty */ }
+    }, opts.pollMs ?? 250, (err) => ctx.log.error({ err }, 'event relay failed; retrying'));
   }
 
   start(): void {
-    if (this.active) return;
-    this.active = true;
-    this.wake();
+    this.poller.start();
   }
 
   wake(): void {
-    if (!this.active) return;
-    if (this.running) { this.again = true; return; }
-    this.running = this.pump().finally(() => { this.running = null; });
+    this.poller.wake();
   }
 
   async stop(): Promise<void> {
-    this.active = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  private async pump(): Promise<void> {
-    try {
-      do {
-        this.again = false;
-        while (this.active && (await relayEvents(this.ctx)) > 0) { /* until the outbox is empty */ }
-      } while (this.again && this.active);
-    } catch (err) {
-      this.ctx.log.error({ err }, 'event relay failed; retrying');
-    } finally {
-      if (this.active) {
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = setTimeout(() => { this.timer = null; this.wake(); }, this.pollMs);
-        this.timer.unref();
-      }
-    }
+    await this.poller.stop();
   }
 }
