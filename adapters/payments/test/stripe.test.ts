@@ -165,8 +165,15 @@ describe('stripe processor', () => {
 
   it('a wrong secret key is unavailable too, and never a charge', async () => {
     const wrongKey = new StripePaymentProcessor({ secretKey: 'sk_test_wrong', store, returnUrl: 'https://kerf.example/account', host: '127.0.0.1', port: fake.port, protocol: 'http', maxNetworkRetries: 0 });
+    const unavailable = (e: unknown) => e instanceof UseCaseError && e.code === 'payment_processor_unavailable';
+    await customerWith('acct_wrong_key', 'pm_card_visa'); // so that the charge below gets as far as creating the payment intent
     const before = fake.intentCount();
-    await assert.rejects(wrongKey.paymentMethodSetupUrl({ id: 'acct_wrong_key' }), (e: unknown) => e instanceof UseCaseError && e.code === 'payment_processor_unavailable');
+    const creates = () => fake.requests.filter((r) => r === 'POST /v1/payment_intents').length;
+    const createsBefore = creates();
+    await assert.rejects(wrongKey.paymentMethodSetupUrl({ id: 'acct_wrong_key' }), unavailable);
+    await assert.rejects(wrongKey.charge({ account: { id: 'acct_wrong_key' }, amount_cents: 100, idempotency_key: 'wrong-key-1', payment_method: 'pm_card_visa' }), unavailable);
+    assert.equal(creates(), createsBefore + 1, 'the charge was tried once, with the wrong key');
     assert.equal(fake.intentCount(), before);
+    assert.equal(await p.findPaymentByIdempotencyKey('acct_wrong_key', 'wrong-key-1'), null);
   });
 });
