@@ -11,7 +11,7 @@ import { fileUnavailable, invalid, notFound, unavailable } from './errors.ts';
 import { designFileNames, designFileUrl, signedDownload } from './files.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { designForConfiguration } from './material-flats.ts';
-import { insertAfter, presentDfmReport } from './present.ts';
+import { presentDfmReport } from './present.ts';
 import { newReviewLink } from './review-link-docs.ts';
 import { DfmInput, DfmPartImageInput, DfmRequest, ProductionFileInput, type ProductionFileKind } from './schemas.ts';
 import { validateInput } from './validation.ts';
@@ -64,8 +64,7 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
   // every report carries a website review link of its own, with its configuration (contract.md)
   const link = await newReviewLink(ctx, accountId, { design_id: report.design_id, dfm_id: id, configuration: report.configuration });
   const presented = presentDfmReport(ctx.links, withoutImages(report));
-  const withLink = insertAfter(insertAfter(presented, 'configuration', 'review_url', link.review_url), 'review_url', 'review_link_id', link.id);
-  const doc: DfmDoc = { ...(withLink as DfmOutcome), id, object: 'dfm_report', _image_svgs: images };
+  const doc: DfmDoc = { ...presented, review_url: link.review_url, review_link_id: link.id, id, object: 'dfm_report', _image_svgs: images };
   await collection(ctx, 'dfm_reports').create(accountId, doc, { id });
   if (doc.production_files.status === 'pending') {
     await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId });

@@ -1,6 +1,5 @@
 // The engine answers in references (a report id and part ids, the catalog whose ids a requirement
-// wants); the contract's resources carry URLs. These turn one into the other, through Links, keeping
-// each field where the contract has it.
+// wants) and leaves the contract's URL fields null in their places; these fill them through Links.
 import type { Links, CatalogName } from './links.ts';
 import type { DfmOutcome, QuoteOutcome } from './engine-api.ts';
 
@@ -11,17 +10,6 @@ const CATALOG_BY_ENGINE_KIND: Record<string, CatalogName> = {
 };
 
 type Obj = Record<string, unknown>;
-
-/** A copy of `o` with `key` replaced in place by `[newKey, value]` (appended when absent). */
-function replaceKey(o: Obj, key: string, newKey: string, value: unknown): Obj {
-  const out: Obj = {};
-  let done = false;
-  for (const [k, v] of Object.entries(o)) {
-    if (k === key) { out[newKey] = value; done = true; } else if (k !== newKey) out[k] = v;
-  }
-  if (!done) out[newKey] = value;
-  return out;
-}
 
 /** A copy of `o` with `[key, value]` right after `after` (appended when `after` is absent). */
 export function insertAfter(o: Obj, after: string, key: string, value: unknown): Obj {
@@ -35,17 +23,19 @@ export function insertAfter(o: Obj, after: string, key: string, value: unknown):
   return out;
 }
 
+/** The engine's requirement names its catalog and leaves allowed_values_url null: the URL takes its place. */
 export function presentRequirement(links: Links, r: Obj): Obj {
   if (!('catalog' in r)) return r;
-  const name = CATALOG_BY_ENGINE_KIND[String(r.catalog)];
-  return replaceKey(r, 'catalog', 'allowed_values_url', name ? links.catalog(name) : null);
+  const { catalog, ...rest } = r;
+  const name = CATALOG_BY_ENGINE_KIND[String(catalog)];
+  return { ...rest, allowed_values_url: name ? links.catalog(name) : null };
 }
 
 /** A DFM report as the contract shows it: part image URLs and requirement catalog URLs. */
 export function presentDfmReport<T extends DfmOutcome>(links: Links, report: T): T {
   return {
     ...report,
-    parts: report.parts.map((p) => insertAfter(p, 'capabilities', 'image_url', links.dfmPartImage(report.id, p.part_id))),
+    parts: report.parts.map((p) => ({ ...p, image_url: links.dfmPartImage(report.id, p.part_id) })),
     requirements: report.requirements.map((r) => presentRequirement(links, r)),
   };
 }
@@ -58,5 +48,5 @@ export function presentQuote<T extends QuoteOutcome>(links: Links, quote: T): T 
     dfm: presentDfmReport(links, item.dfm),
   }));
   const requirements = Array.isArray(quote.requirements) ? (quote.requirements as Obj[]).map((r) => presentRequirement(links, r)) : quote.requirements;
-  return { ...insertAfter(quote, 'status', 'status_url', links.quote(quote.id)), items, requirements } as unknown as T;
+  return { ...quote, status_url: links.quote(quote.id), items, requirements };
 }

@@ -12,7 +12,7 @@ import { invalid, notFound } from './errors.ts';
 import { designForConfiguration, kMapKey } from './material-flats.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { FILE_QUOTE_JOB } from './analysis-job.ts';
-import { insertAfter, presentQuote } from './present.ts';
+import { presentQuote } from './present.ts';
 import { FileQuoteRequest, QuoteInput, QuoteRequest, type QuoteItemRequest } from './schemas.ts';
 import { validateInput } from './validation.ts';
 import { newEvent } from './webhooks/events.ts';
@@ -78,8 +78,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     const dfm = used ? withFlatsUsed(item.dfm, used) : item.dfm;
     items.push({ ...shown.items[i], dfm: await storeDfmReport(ctx, accountId, dfm) });
   }
-  const withDesign = insertAfter(shown, 'status_url', 'design_id', req.items[0].design_id);
-  return { ...withDesign, id, object: 'quote', status: priced.status, items, error: null };
+  return { ...shown, id, object: 'quote', status: priced.status, items, error: null };
 }
 
 /** The engine's DFM and price of a request whose designs are at hand; a refused configuration names its field. */
