@@ -88,11 +88,14 @@ async function pendingOf(ctx: UseCaseContext, accountId: string, filter: Record<
   return out;
 }
 
+/** Every pending attempt record matching `filter` gets `change` and no next attempt. */
+async function closePending(ctx: UseCaseContext, accountId: string, filter: Record<string, string>, change: Partial<DeliveryDoc>): Promise<void> {
+  for (const d of await pendingOf(ctx, accountId, filter)) await setStatus(ctx, accountId, d, { ...change, next_attempt_at: null });
+}
+
 /** A deleted endpoint's deliveries not yet made are abandoned (their jobs find it gone and stop). */
 export async function abandonPendingDeliveries(ctx: UseCaseContext, accountId: string, endpointId: string): Promise<void> {
-  for (const d of await pendingOf(ctx, accountId, { _endpoint_id: endpointId })) {
-    await setStatus(ctx, accountId, d, { status: 'abandoned', next_attempt_at: null });
-  }
+  await closePending(ctx, accountId, { _endpoint_id: endpointId }, { status: 'abandoned' });
 }
 
 export const webhookDeliveryJob: JobKindHandlers = {
@@ -104,7 +107,7 @@ export const webhookDeliveryJob: JobKindHandlers = {
     const delivery = job.resourceId;
     const endpoint = (await endpoints(ctx).get(accountId, endpointId))?.data;
     if (!endpoint || !endpoint.active) {
-      for (const d of await pendingOf(ctx, accountId, { _delivery: delivery })) await setStatus(ctx, accountId, d, { status: 'abandoned', next_attempt_at: null });
+      await closePending(ctx, accountId, { _delivery: delivery }, { status: 'abandoned' });
       return;
     }
     const event = await getEventBody(ctx, accountId, eventId);
@@ -142,8 +145,6 @@ export const webhookDeliveryJob: JobKindHandlers = {
     throw new RetryJobLater({ code: 'webhook_delivery_failed', message: error }, delay);
   },
   async failed(ctx, job, error) {
-    for (const d of await pendingOf(ctx, job.accountId, { _delivery: job.resourceId })) {
-      await setStatus(ctx, job.accountId, d, { status: 'failed', error: error.message, next_attempt_at: null });
-    }
+    await closePending(ctx, job.accountId, { _delivery: job.resourceId }, { status: 'failed', error: error.message });
   },
 };
