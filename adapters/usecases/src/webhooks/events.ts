@@ -8,7 +8,7 @@ import type { UseCaseContext } from '../context.ts';
 import { publicView, type Doc } from '../documents.ts';
 import { Poller } from '../poller.ts';
 import { scheduleDelivery } from './delivery.ts';
-import { activeEndpoints } from './endpoints.ts';
+import { activeEndpoints, type EndpointDoc } from './endpoints.ts';
 
 export { EVENT_TYPES, type EventType } from '../schemas.ts';
 import type { EventType } from '../schemas.ts';
@@ -47,10 +47,13 @@ export async function emitEvent(ctx: UseCaseContext, accountId: string, type: Ev
  */
 export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<number> {
   const entries = await ctx.store.outbox.pending({ limit });
+  const endpointsOf = new Map<string, EndpointDoc[]>(); // an account's endpoints, listed once per pass
   let cleared = 0;
   for (const entry of entries) {
     try {
-      for (const event of entry.events) await dispatch(ctx, entry.accountId, event);
+      let subscribers = endpointsOf.get(entry.accountId);
+      if (!subscribers) endpointsOf.set(entry.accountId, subscribers = await activeEndpoints(ctx, entry.accountId));
+      for (const event of entry.events) await dispatch(ctx, entry.accountId, event, subscribers);
       await ctx.store.outbox.clear(entry, entry.events.map((e) => e.id));
       cleared += 1;
     } catch (err) {
@@ -61,7 +64,7 @@ export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<numb
   return cleared;
 }
 
-async function dispatch(ctx: UseCaseContext, accountId: string, event: OutboxEvent): Promise<void> {
+async function dispatch(ctx: UseCaseContext, accountId: string, event: OutboxEvent, endpoints: EndpointDoc[]): Promise<void> {
   const body = event.payload as EventBody;
   const events = ctx.store.documents<Doc>(EVENTS_COLLECTION);
   try {
@@ -69,7 +72,7 @@ async function dispatch(ctx: UseCaseContext, accountId: string, event: OutboxEve
   } catch (err) {
     if (!isStoreError(err, 'duplicate')) throw err; // handed on before (a relay that died, or another process)
   }
-  for (const endpoint of await activeEndpoints(ctx, accountId)) {
+  for (const endpoint of endpoints) {
     if ((endpoint.events as string[]).includes(body.type)) await scheduleDelivery(ctx, accountId, body, endpoint.id);
   }
 }
