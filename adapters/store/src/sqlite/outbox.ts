@@ -13,14 +13,23 @@ export function appendEventsSql(events: OutboxEvent[], params: Record<string, un
 
 interface Row { source: string; account_id: string; id: string; outbox: string }
 
+/** The outbox array of `table` without the events whose ids are `@ids`; NULL once none are left. */
+const remaining = (table: string): string => `(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_group_array(json(value)) END
+  FROM json_each(${table}.outbox) WHERE json_extract(value, '$.id') NOT IN (SELECT value FROM json_each(@ids)))`;
+
 export class SqliteOutbox implements Outbox {
   private readonly select;
-  constructor(private readonly ctx: SqliteContext) {
+  private readonly clearDesign;
+  private readonly clearDocument;
+  constructor(ctx: SqliteContext) {
     this.select = ctx.db.prepare(`SELECT source, account_id, id, outbox FROM (
         SELECT '${DESIGNS_SOURCE}' AS source, account_id, id, outbox, updated_at FROM designs WHERE outbox IS NOT NULL
         UNION ALL
         SELECT '${DOCUMENTS_SOURCE_PREFIX}' || collection AS source, account_id, id, outbox, updated_at FROM documents WHERE outbox IS NOT NULL)
       ORDER BY updated_at, id LIMIT ?`);
+    this.clearDesign = ctx.db.prepare(`UPDATE designs SET outbox = ${remaining('designs')} WHERE id = @id AND account_id = @accountId AND outbox IS NOT NULL`);
+    this.clearDocument = ctx.db.prepare(`UPDATE documents SET outbox = ${remaining('documents')}
+      WHERE collection = @collection AND id = @id AND account_id = @accountId AND outbox IS NOT NULL`);
   }
 
   async pending(opts: { limit?: number } = {}): Promise<OutboxEntry[]> {
@@ -32,15 +41,8 @@ export class SqliteOutbox implements Outbox {
   async clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void> {
     const ids = JSON.stringify(checkEventIds(eventIds));
     const src = parseSource(entry.source);
-    const remaining = (table: string) => `(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_group_array(json(value)) END
-      FROM json_each(${table}.outbox) WHERE json_extract(value, '$.id') NOT IN (SELECT value FROM json_each(@ids)))`;
-    if (src.table === 'designs') {
-      this.ctx.db.prepare(`UPDATE designs SET outbox = ${remaining('designs')} WHERE id = @id AND account_id = @accountId AND outbox IS NOT NULL`)
-        .run({ ids, id: String(entry.resourceId), accountId: String(entry.accountId) });
-    } else {
-      this.ctx.db.prepare(`UPDATE documents SET outbox = ${remaining('documents')}
-        WHERE collection = @collection AND id = @id AND account_id = @accountId AND outbox IS NOT NULL`)
-        .run({ ids, collection: src.collection, id: String(entry.resourceId), accountId: String(entry.accountId) });
-    }
+    const key = { ids, id: String(entry.resourceId), accountId: String(entry.accountId) };
+    if (src.table === 'designs') this.clearDesign.run(key);
+    else this.clearDocument.run({ ...key, collection: src.collection });
   }
 }
