@@ -8,7 +8,7 @@
 // (concurrent calls, other processes, a retry after a crash): one key, one charge.
 import { isStoreError, type DocumentCollection, type DocumentRecord, type Store } from '@kerf/store';
 import {
-  newId, noPaymentMethod, paymentKeyReused, paymentNotRefundable, paymentNotFound,
+  newId, noPaymentMethod, paymentKeyReused, paymentNotRefundable, notFound,
   type ChargeRequest, type Payment, type PaymentAccount, type PaymentListener, type PaymentProcessor,
   type Refund, type RefundRequest, type SavedCard, type SavedCardState,
 } from '@kerf/usecases';
@@ -94,7 +94,7 @@ export class EmbeddedPaymentProcessor implements PaymentProcessor {
   /** The setup page's answer: the customer chose a test card (a `pm_card_*` token). Idempotent per session. */
   async completeSetup(sessionId: string, token: string): Promise<{ account_id: string; card: SavedCard; return_url: string | null }> {
     const s = await this.sessions.getUnscoped(sessionId);
-    if (!s || s.accountId !== OWNER) throw paymentNotFound(sessionId);
+    if (!s || s.accountId !== OWNER) throw notFound('setup session', sessionId, 'session_id');
     if (s.data.status === 'completed') {
       // the card this session saved, whatever the account has on file since
       return { account_id: s.data.account_id, card: { ...testCard(s.data.payment_method!)!.card }, return_url: s.data.return_url };
@@ -233,7 +233,7 @@ export class EmbeddedPaymentProcessor implements PaymentProcessor {
   /** Settles one processing payment now, whatever the clock says (tests, an operator's trigger). */
   async settle(paymentId: string): Promise<Payment> {
     const rec = await this.payments.getUnscoped(paymentId);
-    if (!rec || rec.accountId !== OWNER) throw paymentNotFound(paymentId);
+    if (!rec || rec.accountId !== OWNER) throw notFound('payment', paymentId, 'payment_id');
     return present(await this.settleIfDue(rec, true));
   }
 
@@ -274,7 +274,7 @@ export class EmbeddedPaymentProcessor implements PaymentProcessor {
 
   async refund(req: RefundRequest): Promise<Refund> {
     const found = await this.payments.getUnscoped(req.payment_id);
-    if (!found || found.accountId !== OWNER) throw paymentNotFound(req.payment_id);
+    if (!found || found.accountId !== OWNER) throw notFound('payment', req.payment_id, 'payment_id');
     let rec = await this.settleIfDue(found); // refunds go by the payment's current state, as retrievePayment answers it
     for (;;) {
       const d = rec.data;

@@ -10,7 +10,7 @@
 import Stripe from 'stripe';
 import { isStoreError, type DocumentCollection, type Store } from '@kerf/store';
 import {
-  UseCaseError, noPaymentMethod, paymentKeyReused, paymentNotFound, paymentNotRefundable, processorUnavailable, webhookSignatureInvalid,
+  UseCaseError, noPaymentMethod, paymentKeyReused, notFound, paymentNotRefundable, processorUnavailable, webhookSignatureInvalid,
   type ChargeRequest, type Payment, type PaymentAccount, type PaymentListener, type PaymentProcessor, type Refund, type RefundRequest,
   type SavedCard, type SavedCardState,
 } from '@kerf/usecases';
@@ -191,7 +191,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
 
   async refund(req: RefundRequest): Promise<Refund> {
     const payment = await this.retrievePayment(req.payment_id);
-    if (!payment) throw paymentNotFound(req.payment_id);
+    if (!payment) throw notFound('payment', req.payment_id, 'payment_id');
     if (payment.status !== 'succeeded') throw paymentNotRefundable(`Payment ${req.payment_id} is ${payment.status}; only a succeeded payment can be refunded.`);
     try {
       const refund = await this.stripe.refunds.create({

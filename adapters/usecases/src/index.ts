@@ -13,13 +13,13 @@ export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntr
 export type { Links, CatalogName } from './links.ts';
 export { UrlSigner, loadSigningSecret, SIGNED_URL_TTL_MS, type DownloadGrant } from './signed-urls.ts';
 export { newId } from './ids.ts';
-export { paymentError, isFinalPayment, noPaymentMethod, paymentKeyReused, paymentNotRefundable, paymentNotFound, webhookSignatureInvalid, processorUnavailable, type PaymentProcessor, type Payment, type PaymentStatus, type PaymentAccount, type ChargeRequest, type SavedCard, type SavedCardState, type Refund, type RefundRequest, type RefundStatus, type PaymentListener } from './payments.ts';
+export { paymentError, noPaymentMethod, paymentKeyReused, paymentNotRefundable, webhookSignatureInvalid, processorUnavailable, type PaymentProcessor, type Payment, type PaymentStatus, type PaymentAccount, type ChargeRequest, type SavedCard, type SavedCardState, type Refund, type RefundRequest, type RefundStatus, type PaymentListener } from './payments.ts';
 export { JobWorker, RetryJobLater, type JobWorkerOptions, type JobKindHandlers, type FinalFailure } from './jobs.ts';
 export type { WebhookSender, WebhookRequest, WebhookOutcome } from './webhooks/sender.ts';
 
 // callers, errors, input schemas
 export { SCOPES, authenticate, apiKeyCaller, localCaller, requireScope, type Caller, type CallerVia, type Scope } from './caller.ts';
-export { UseCaseError, internalError, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from './errors.ts';
+export { UseCaseError, internalError, notFound, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from './errors.ts';
 export { ERROR_CODES, type ErrorCodeDoc } from './error-codes.ts';
 export { validateInput, validationError, makeAjv, type ValidationIssue } from './validation.ts';
 export * as schemas from './schemas.ts';

@@ -122,7 +122,6 @@ export interface PaymentProcessor {
 // Pure helpers
 
 /** A payment no later state will change (processing is the only open one; requires_action needs the customer). */
-export const isFinalPayment = (p: Payment): boolean => p.status !== 'processing';
 
 /**
  * The caller-facing error of a payment that did not go through (interface.md 7: 402 card_declined
@@ -149,9 +148,6 @@ export const paymentKeyReused = (key: string): UseCaseError =>
 
 export const paymentNotRefundable = (message: string): UseCaseError =>
   new UseCaseError('conflict', 'payment_error', 'payment_not_refundable', message);
-
-export const paymentNotFound = (paymentId: string): UseCaseError =>
-  new UseCaseError('not_found', 'not_found_error', 'resource_missing', `No payment with id '${paymentId}'.`, { param: 'payment_id' });
 
 export const webhookSignatureInvalid = (message: string): UseCaseError =>
   new UseCaseError('malformed', 'invalid_request_error', 'webhook_signature_invalid', message);
