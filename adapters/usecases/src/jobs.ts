@@ -74,10 +74,12 @@ export class JobWorker {
 
   /** Stops claiming, then waits up to `graceMs` for running jobs; unfinished ones are released. */
   async stop(graceMs = 10_000): Promise<void> {
-    await this.poller.stop(); // a claim under way finishes first, so its job is among those waited for
+    // a claim under way finishes first, so its job is among those waited for; a store that hangs
+    // on it gets the same grace as running jobs, and shutdown goes on
+    const graceOver = new Promise((r) => setTimeout(r, graceMs).unref());
+    await Promise.race([this.poller.stop(), graceOver]);
     if (this.running.size === 0) return;
-    const all = Promise.allSettled([...this.running]);
-    await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
+    await Promise.race([Promise.allSettled([...this.running]), graceOver]);
     // Jobs still running are handed back to the queue now rather than when their lease runs out.
     for (const job of this.current.values()) {
       this.released.add(job.id);
