@@ -1,0 +1,2 @@
+// @kerf/mcp: the MCP servers (hosted Streamable HTTP plugin, stdio) over the use cases.
+export {};
