@@ -27,5 +27,8 @@ export function restLinks(baseUrl: string, websiteUrl = baseUrl): Links {
     hardwareModel: (kind, itemId) => `${base}/v1/hardware/${kind}/${itemId}/model`,
     download: (token) => `${base}${DOWNLOAD_PATH}/${token}`,
     reviewPage: (id) => `${websiteUrl.replace(/\/+$/, '')}/review/${id}`,
+    cart: (id) => `${base}/v1/carts/${id}`,
+    cartPage: (token) => `${websiteUrl.replace(/\/+$/, '')}/checkout/${token}`,
+    order: (id) => `${base}/v1/orders/${id}`,
   };
 }

@@ -1,6 +1,7 @@
 import type { Store } from '@kerf/store';
 import type { EngineApi } from './engine-api.ts';
 import type { Links } from './links.ts';
+import type { PaymentProcessor } from './payments.ts';
 import type { UrlSigner } from './signed-urls.ts';
 import type { WebhookSender } from './webhooks/sender.ts';
 
@@ -30,4 +31,8 @@ export interface UseCaseContext extends EngineContext {
   webhooks?: WebhookSender;
   /** Aborted when the service shuts down: long waits (`Prefer: wait`) answer at once. */
   shutdown?: AbortSignal;
+  /** Charges cards (carts, later dropship); without it, paying answers payment_processor_unavailable. */
+  payments?: PaymentProcessor;
+  /** How long a recorded charge may stay unanswered before the reconciler looks it up; default 60 s. */
+  paymentReconcileAfterMs?: number;
 }

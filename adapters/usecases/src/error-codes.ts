@@ -134,6 +134,26 @@ const CODES: Record<string, Entry> = {
   payment_processor_unavailable: { type: 'api_error', kind: 'unavailable', retryable: true,
     meaning: 'The payment processor could not be reached or answered with an error; no charge is made twice.', action: 'Wait for Retry-After and retry with the same Idempotency-Key.' },
 
+  // Carts and orders
+  unsupported_country: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
+    meaning: 'The ship_to country is not US: carts and orders ship within the US only.', action: 'Use a US address (country "US").' },
+  unknown_shipping_option: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
+    meaning: "The shipping_option_id is not one of the cart's quote.fulfillment.shipping_options (or the cart has no ship_to yet, so no options).", action: 'Set ship_to, then pick an id from quote.fulfillment.shipping_options.' },
+  quote_not_ready: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
+    meaning: 'The quote is still processing, failed or expired, so no cart can be made from it.', action: 'Wait for the quote to be priced, or quote the items again.' },
+  cart_not_ready: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: 'The cart cannot be paid yet (interface.md rule 6): no ship_to, no shipping option selected, a quote that is not ready, or no calculated tax; `param` names what is missing.', action: 'PATCH the cart with what `param` names, then pay again.' },
+  cart_checked_out: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: 'The cart is already paid and checked out (details.order_id); it cannot change or be paid again.', action: 'Read the order; create a new cart for a new purchase.' },
+  cart_expired: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: "The cart's quote expired, so the cart can no longer change or be paid.", action: 'Create a new cart from the same items.' },
+  payment_in_progress: { type: 'invalid_request_error', kind: 'conflict', retryable: true,
+    meaning: 'A payment of this cart is under way under another Idempotency-Key (or the cart changed while it was charged).', action: 'Retry the first pay request with its own Idempotency-Key, or GET the cart until payment.status settles.' },
+  operator_required: { type: 'permission_error', kind: 'forbidden', retryable: false,
+    meaning: 'Operator actions (/v1/admin/...) need an operator API key.', action: 'Use a key made with `kerf admin create-api-key --operator`.' },
+  invalid_order_transition: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: "The order cannot move to that status from its current one (e.g. a delivered order back to in_production).", action: 'Read the order and pick a status the message lists.' },
+
   // Limits and the service itself
   rate_limit_exceeded: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
     meaning: 'Too many requests for this API key (or address) in the current window.', action: 'Wait for Retry-After, then retry; spread requests out.' },

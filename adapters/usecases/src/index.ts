@@ -6,6 +6,7 @@ import { ANALYZE_JOB } from './designs.ts';
 import { PRODUCTION_FILES_JOB, productionFilesJob } from './dfm.ts';
 import { fileQuoteJob } from './quotes.ts';
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryJob } from './webhooks/delivery.ts';
+import { PAYMENT_RECONCILE_JOB, paymentReconcileJob } from './pay.ts';
 
 // the ports the service plugs in, and what runs against them
 export type { EngineContext, UseCaseContext, Logger } from './context.ts';
@@ -37,6 +38,11 @@ export {
   type EndpointView, type EndpointWithSecret,
 } from './webhooks/endpoints.ts';
 export { EVENT_TYPES, newEvent, emitEvent, relayEvents, EventRelay, type EventType, type EventBody, type EventRelayOptions } from './webhooks/events.ts';
+export { getAccount, type AccountView } from './account.ts';
+export { createCart, createCartFromQuote, getCart, updateCart, getCartByToken, type CartDoc, type CartPayment, type CartTotals } from './carts.ts';
+export { payCart, settleCart, paymentUpdated, PAYMENT_RECONCILE_JOB, DEFAULT_RECONCILE_AFTER_MS, type PayResult } from './pay.ts';
+export { chargeKey, newIntent, chargeIntent, lookupIntent, type ChargeIntent } from './charge-once.ts';
+export { listOrders, getOrder, adminGetOrder, adminUpdateOrder, requireOperator, type OrderDoc, type OrderStatus, type CommerceContext } from './orders.ts';
 export { WEBHOOK_DELIVERY_JOB, RETRY_DELAYS_MS, MAX_DELIVERY_ATTEMPTS, DELIVERY_TIMEOUT_MS, type DeliveryDoc } from './webhooks/delivery.ts';
 
 /** Every job kind the service runs, by kind. */
@@ -44,6 +50,7 @@ export const JOB_HANDLERS: Record<string, JobKindHandlers> = {
   [ANALYZE_JOB]: analysisJob,
   [PRODUCTION_FILES_JOB]: productionFilesJob,
   [FILE_QUOTE_JOB]: fileQuoteJob,
+  [PAYMENT_RECONCILE_JOB]: paymentReconcileJob,
 };
 
 /** The webhook delivery job, run by a worker of its own (deliveries wait on receivers, not the engine). */

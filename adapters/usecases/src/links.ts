@@ -25,4 +25,8 @@ export interface Links {
   download(token: string): string;
   /** the web page where a person reviews a configuration */
   reviewPage(reviewLinkId: string): string;
+  cart(cartId: string): string;
+  /** the web site's checkout page of a cart; the token is its capability */
+  cartPage(token: string): string;
+  order(orderId: string): string;
 }

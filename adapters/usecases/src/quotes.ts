@@ -97,10 +97,14 @@ export async function engineQuote(ctx: EngineContext, id: string, req: QuoteRequ
 /** POST /v1/quotes (JSON): every item's DFM report and price, at once. */
 export async function createQuote(ctx: UseCaseContext, caller: Caller, input: QuoteRequest): Promise<QuoteDoc> {
   requireScope(caller, 'quotes');
-  const req = validateInput(QuoteRequest, input);
+  return storeQuote(ctx, caller.accountId, validateInput(QuoteRequest, input));
+}
+
+/** Prices a checked request and keeps it as a quote of the account (a cart's quote is one too). */
+export async function storeQuote(ctx: UseCaseContext, accountId: string, req: QuoteRequest): Promise<QuoteDoc> {
   const id = ctx.newId('quo');
-  const doc = await priceQuote(ctx, caller.accountId, id, req);
-  await collection(ctx, 'quotes').create(caller.accountId, doc, { id, events: quoteEvents(ctx, doc) });
+  const doc = await priceQuote(ctx, accountId, id, req);
+  await collection(ctx, 'quotes').create(accountId, doc, { id, events: quoteEvents(ctx, doc) });
   return publicView(doc);
 }
 
@@ -144,7 +148,7 @@ export async function getQuote(ctx: UseCaseContext, caller: Caller, input: Quote
   return readQuote(ctx, caller.accountId, quote_id);
 }
 
-async function readQuote(ctx: UseCaseContext, accountId: string, id: string): Promise<QuoteDoc> {
+export async function readQuote(ctx: UseCaseContext, accountId: string, id: string): Promise<QuoteDoc> {
   const rec = await collection(ctx, 'quotes').get(accountId, id);
   if (!rec) throw notFound('quote', id, 'quote_id');
   const doc = rec.data as QuoteDoc;

@@ -222,3 +222,84 @@ export const WebhookDeliveriesInput = Type.Object({
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
 }, strict);
 export type WebhookDeliveriesInput = Static<typeof WebhookDeliveriesInput>;
+
+// ---- carts, payment, orders (contract.md "Cart", "Order", "Account") -------------------------
+
+
+export const CartCreate = Type.Object({
+  items: Type.Array(QuoteItemRequest, { minItems: 1, maxItems: 50 }),
+  ship_to: Type.Optional(ShipTo),
+  shipping_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  client_reference_id: Type.Optional(Type.String({ maxLength: 200 })),
+}, strict);
+export type CartCreate = Static<typeof CartCreate>;
+
+/** A cart made from a quote the caller already has (the MCP create_checkout tool): its items and ship_to. */
+export const CartFromQuote = Type.Object({
+  quote_id: Id,
+  shipping_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  client_reference_id: Type.Optional(Type.String({ maxLength: 200 })),
+}, strict);
+export type CartFromQuote = Static<typeof CartFromQuote>;
+
+export const CartInput = Type.Object({ cart_id: PathId }, strict);
+export type CartInput = Static<typeof CartInput>;
+
+/** PATCH body: omitted fields keep their value; every PATCH re-quotes and bumps `revision`. */
+export const CartPatch = Type.Object({
+  items: Type.Optional(Type.Array(QuoteItemRequest, { minItems: 1, maxItems: 50 })),
+  ship_to: Type.Optional(ShipTo),
+  shipping_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+}, strict);
+export type CartPatch = Static<typeof CartPatch>;
+
+export const CartUpdate = Type.Composite([CartInput, CartPatch], strict);
+export type CartUpdate = Static<typeof CartUpdate>;
+
+export const PAYMENT_TYPES = ['card_on_file', 'payment_method'] as const;
+
+/** Pay body (contract.md): `{payment: {type: "card_on_file"} | {type: "payment_method", id}, customer_email?, customer_phone?}`. */
+export const CartPayBody = Type.Object({
+  payment: Type.Object({
+    type: enumOf(PAYMENT_TYPES),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  }, strict),
+  customer_email: Type.Optional(Type.String({ maxLength: 200 })),
+  customer_phone: Type.Optional(Type.String({ maxLength: 40 })),
+}, strict);
+export type CartPayBody = Static<typeof CartPayBody>;
+
+export const CartPay = Type.Composite([CartInput, CartPayBody, Type.Object({
+  /** the caller's Idempotency-Key: a retry with it answers the same payment */
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+})], strict);
+export type CartPay = Static<typeof CartPay>;
+
+export const ListOrdersInput = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+}, strict);
+export type ListOrdersInput = Static<typeof ListOrdersInput>;
+
+export const OrderInput = Type.Object({ order_id: PathId }, strict);
+export type OrderInput = Static<typeof OrderInput>;
+
+/** Operator: the statuses an order is moved to (contract.md "Operator surface"). */
+export const ORDER_ACTIONS = ['in_production', 'ready_for_pickup', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
+
+export const AdminOrderBody = Type.Object({
+  status: enumOf(ORDER_ACTIONS),
+  /** shipped: the parcel's tracking */
+  tracking: Type.Optional(Type.Object({
+    carrier: Type.String({ minLength: 1, maxLength: 100 }),
+    service: Type.Optional(orNull<string>({ type: 'string', maxLength: 100 })),
+    number: Type.String({ minLength: 1, maxLength: 200 }),
+    url: Type.Optional(orNull<string>({ type: 'string', maxLength: 2048 })),
+  }, strict)),
+  /** cancelled/refunded: why (kept on the event) */
+  reason: Type.Optional(Type.String({ maxLength: 500 })),
+}, strict);
+export type AdminOrderBody = Static<typeof AdminOrderBody>;
+
+export const AdminOrderUpdate = Type.Composite([OrderInput, AdminOrderBody], strict);
+export type AdminOrderUpdate = Static<typeof AdminOrderUpdate>;

@@ -46,7 +46,7 @@ export function signingSecrets(doc: EndpointDoc, now: Date): string[] {
 }
 
 /** A store paging failure as the caller's error (a cursor we never issued). */
-async function paged<T>(fn: () => Promise<T>): Promise<T> {
+export async function paged<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
