@@ -7,6 +7,7 @@ import { openStore, type Store } from '@kerf/store';
 import { restApi, restLinks, MAX_PARAM_LENGTH } from '@kerf/rest';
 import { EventRelay, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, UrlSigner, type EngineApi, type UseCaseContext } from '@kerf/usecases';
 import { createWebhookSender } from '@kerf/webhooks';
+import { createProvider, oauthServer } from '@kerf/oauth';
 import type { ServiceConfig } from './config.ts';
 import { createEngine } from './engine.ts';
 import { genRequestId } from './request-id.ts';
@@ -74,6 +75,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
   await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit });
+  const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });
+  await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl });
   if (options.jobs !== false) {
     worker.start();
     relay.start();

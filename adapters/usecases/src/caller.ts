@@ -2,6 +2,7 @@
 // site and the CLI enforce the same rules (interface.md 5.6: scopes; catalogs are readable by all).
 import type { Store } from '@kerf/store';
 import { UseCaseError } from './errors.ts';
+import { oauthCaller } from './oauth-records.ts';
 
 export const SCOPES = ['designs', 'dfm', 'quotes', 'carts', 'orders', 'webhooks', 'payments'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -37,16 +38,30 @@ export function requireScope(caller: Caller, scope: Scope): void {
 }
 
 /**
- * The caller behind a bearer credential (null: none was sent). Header syntax is the transport's;
+ * The caller behind a bearer credential (null: none was sent): an API key (every scope) or an OAuth
+ * access token (the scopes its connection granted). Header syntax is the transport's;
  * this decides whether the credential is good.
  */
-export async function authenticate(store: Store, token: string | null, malformedHeader = false): Promise<Caller> {
+export async function authenticate(store: Store, token: string | null, malformedHeader = false, now: Date = new Date()): Promise<Caller> {
   if (!token) {
     throw malformedHeader
       ? new UseCaseError('unauthenticated', 'authentication_error', 'invalid_authorization_header', 'The Authorization header must be `Bearer <API key>`.')
       : new UseCaseError('unauthenticated', 'authentication_error', 'missing_api_key', 'No API key provided: send `Authorization: Bearer <API key>`.');
   }
   const key = await store.apiKeys.authenticate(token);
-  if (!key) throw new UseCaseError('unauthenticated', 'authentication_error', 'invalid_api_key', 'The API key is not valid or has been revoked.');
-  return apiKeyCaller(key);
+  if (key) return apiKeyCaller(key);
+  const agent = await oauthCaller(store, token, now);
+  if (agent) return agent;
+  throw new UseCaseError('unauthenticated', 'authentication_error', 'invalid_api_key', 'The API key or access token is not valid, has expired or has been revoked.');
+}
+
+/**
+ * Account management (API keys, saved cards, web sessions, connections) is for the person: an API
+ * key or their signed-in session, never an agent's OAuth token (interface.md 5.7).
+ */
+export function requireAccountOwner(caller: Caller): void {
+  if (caller.via === 'oauth') {
+    throw new UseCaseError('forbidden', 'permission_error', 'agent_not_allowed',
+      'Agent credentials (OAuth access tokens) cannot manage API keys, saved cards, web sessions or connections; do this on the account page.');
+  }
 }

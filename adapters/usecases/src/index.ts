@@ -19,7 +19,8 @@ export { JobWorker, RetryJobLater, type JobWorkerOptions, type JobKindHandlers, 
 export type { WebhookSender, WebhookRequest, WebhookOutcome } from './webhooks/sender.ts';
 
 // callers, errors, input schemas
-export { SCOPES, authenticate, apiKeyCaller, localCaller, requireScope, type Caller, type CallerVia, type Scope } from './caller.ts';
+export { SCOPES, authenticate, apiKeyCaller, localCaller, requireScope, requireAccountOwner, type Caller, type CallerVia, type Scope } from './caller.ts';
+export { OAUTH_OWNER, GRANT_BOUND_MODELS, oauthCollection, oauthDocId, oauthOwner, isLive, findOAuthRecord, revokeGrantRecords, oauthCaller, type OAuthRecord } from './oauth-records.ts';
 export { UseCaseError, internalError, notFound, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from './errors.ts';
 export { ERROR_CODES, type ErrorCodeDoc } from './error-codes.ts';
 export { validateInput, validationError, makeAjv, type ValidationIssue } from './validation.ts';
@@ -37,6 +38,8 @@ export {
   createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint, deleteWebhookEndpoint, rollWebhookSecret, listWebhookDeliveries,
   type EndpointView, type EndpointWithSecret,
 } from './webhooks/endpoints.ts';
+export { listConnections, revokeConnection, consentedScopes, type Connection } from './connections.ts';
+export { createPasswordAccount, setPassword, signIn, signOut, sessionCaller, hashPassword, verifyPassword, SESSION_TTL_MS, SIGN_IN_LIMITS } from './web-accounts.ts';
 export { EVENT_TYPES, newEvent, emitEvent, relayEvents, EventRelay, type EventType, type EventBody, type EventRelayOptions } from './webhooks/events.ts';
 export { getAccount, type AccountView } from './account.ts';
 export { createCart, createCartFromQuote, getCart, updateCart, getCartByToken, type CartDoc, type CartPayment, type CartTotals } from './carts.ts';

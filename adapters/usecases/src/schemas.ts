@@ -303,3 +303,16 @@ export type AdminOrderBody = Static<typeof AdminOrderBody>;
 
 export const AdminOrderUpdate = Type.Composite([OrderInput, AdminOrderBody], strict);
 export type AdminOrderUpdate = Static<typeof AdminOrderUpdate>;
+
+// ---- web accounts and sessions, OAuth connections -------------------------------------------------
+
+const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' });
+/** Long enough to resist guessing; the cap keeps scrypt's input bounded. */
+const Password = Type.String({ minLength: 10, maxLength: 200 });
+
+export const SignUpInput = Type.Object({ email: Email, password: Password, name: Type.Optional(Type.String({ maxLength: 200 })) }, strict);
+export type SignUpInput = Static<typeof SignUpInput>;
+export const SignInInput = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 200 }), client_ip: Type.Optional(Type.String({ maxLength: 100 })) }, strict);
+export type SignInInput = Static<typeof SignInInput>;
+export const ListConnectionsInput = Type.Object({}, strict);
+export const ConnectionInput = Type.Object({ connection_id: PathId }, strict);

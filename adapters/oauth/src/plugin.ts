@@ -1,0 +1,133 @@
+// The authorization server as a fastify plugin: oidc-provider's Koa app answers its own routes
+// (fastify hands it the raw request), plus RFC 8414 and RFC 9728 discovery at the origin.
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { SCOPES } from '@kerf/usecases';
+import type Provider from 'oidc-provider';
+import type { Store } from '@kerf/store';
+import { DEVICE_POLL_INTERVAL_S, tooSoon } from './polling.ts';
+import { DEFAULT_SCOPE, LOOPBACK_HOSTS, OAUTH_ROUTES } from './provider.ts';
+
+export interface OAuthPluginOptions {
+  provider: Provider;
+  store: Store;
+  /** The API origin (issuer and resource). */
+  issuer: string;
+}
+
+/** Form and JSON bodies of the OAuth endpoints are small; oidc-provider itself stops at 56 KiB. */
+const BODY_LIMIT = 64 * 1024;
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'";
+
+/** RFC 9728: the API (and the MCP server on it) is protected by this authorization server. */
+export function protectedResourceMetadata(issuer: string): Record<string, unknown> {
+  return {
+    resource: issuer,
+    authorization_servers: [issuer],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Kerf API',
+    resource_documentation: `${issuer}/v1/docs`,
+  };
+}
+
+/** A redirect URI a client may register: https, or http on a loopback address (interface.md 5.4). */
+export function redirectUriProblem(uri: unknown): string | null {
+  if (typeof uri !== 'string') return 'redirect_uris must be strings';
+  const u = URL.parse(uri);
+  if (!u) return `${uri} is not an absolute URL`;
+  if (u.protocol === 'https:') return null;
+  if (u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname)) return null;
+  return `${uri} must use https, or http on 127.0.0.1 or [::1]`;
+}
+
+export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: FastifyInstance, { provider, store, issuer }) => {
+  provider.use(async (ctx, next) => {
+    ctx.set('content-security-policy', CSP);
+    ctx.set('x-content-type-options', 'nosniff');
+    await next();
+    // the API scopes are the resource's (RFC 8707), which oidc-provider does not list itself
+    if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
+      (ctx.body as Record<string, unknown>).scopes_supported = [...SCOPES, 'offline_access'];
+    }
+    // RFC 8628 makes interval optional (default 5 s); contract.md lists it
+    if (ctx.path === OAUTH_ROUTES.device_authorization && ctx.status === 200 && ctx.body && typeof ctx.body === 'object') {
+      (ctx.body as Record<string, unknown>).interval = DEVICE_POLL_INTERVAL_S;
+    }
+  });
+
+  const callback = provider.callback(); // after use(): the callback composes the middleware present now
+
+  // oidc-provider reads bodies itself; fastify reads them first (as text) and hands them on.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+
+  const handOver = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (typeof request.body === 'string') (request.raw as { body?: string }).body = request.body;
+    reply.hijack();
+    callback(request.raw, reply.raw);
+  };
+
+  const oauthError = (reply: FastifyReply, error: string, description: string) =>
+    reply.code(400).header('cache-control', 'no-store').send({ error, error_description: description });
+
+  app.get('/.well-known/oauth-protected-resource', async () => protectedResourceMetadata(issuer));
+  app.get('/.well-known/oauth-protected-resource/*', async () => protectedResourceMetadata(issuer));
+  app.get('/.well-known/openid-configuration', handOver);
+  app.get('/.well-known/oauth-authorization-server', async (request, reply) => {
+    request.raw.url = '/.well-known/openid-configuration';
+    return handOver(request, reply);
+  });
+
+  // a client that asks for no scope gets the default set (interface.md 5.6)
+  app.get(OAUTH_ROUTES.authorization, async (request, reply) => {
+    const url = new URL(request.raw.url ?? '/', 'http://x');
+    if (!url.searchParams.get('scope')) {
+      url.searchParams.set('scope', DEFAULT_SCOPE);
+      request.raw.url = url.pathname + url.search;
+    }
+    return handOver(request, reply);
+  });
+  app.post(OAUTH_ROUTES.device_authorization, async (request, reply) => {
+    if (typeof request.body === 'string' && /^application\/x-www-form-urlencoded/i.test(String(request.headers['content-type']))) {
+      const form = new URLSearchParams(request.body);
+      if (!form.get('scope')) form.set('scope', DEFAULT_SCOPE);
+      request.body = form.toString();
+    }
+    return handOver(request, reply);
+  });
+
+  // Public clients only, with redirect URIs of interface.md 5.4; oidc-provider checks the rest.
+  app.post(OAUTH_ROUTES.registration, async (request, reply) => {
+    let metadata: unknown;
+    try { metadata = JSON.parse(typeof request.body === 'string' ? request.body : ''); } catch { return oauthError(reply, 'invalid_client_metadata', 'the body must be a JSON object'); }
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return oauthError(reply, 'invalid_client_metadata', 'the body must be a JSON object');
+    const m = metadata as Record<string, unknown>;
+    if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none') {
+      return oauthError(reply, 'invalid_client_metadata', 'only public clients may register: token_endpoint_auth_method must be none');
+    }
+    const uris = Array.isArray(m.redirect_uris) ? m.redirect_uris : [];
+    for (const uri of uris) {
+      const problem = redirectUriProblem(uri);
+      if (problem) return oauthError(reply, 'invalid_redirect_uri', problem);
+    }
+    return handOver(request, reply);
+  });
+
+  app.post(OAUTH_ROUTES.token, async (request, reply) => {
+    if (typeof request.body === 'string') {
+      const form = new URLSearchParams(request.body);
+      const deviceCode = form.get('device_code');
+      if (form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:device_code' && deviceCode && deviceCode.length <= 200) {
+        const interval = await tooSoon(store, deviceCode);
+        if (interval !== null) {
+          return oauthError(reply, 'slow_down', `polling too often: wait ${interval} seconds between requests`);
+        }
+      }
+    }
+    return handOver(request, reply);
+  });
+
+  app.all('/v1/oauth/*', handOver);
+  app.all(OAUTH_ROUTES.code_verification, handOver);
+  app.all(`${OAUTH_ROUTES.code_verification}/*`, handOver);
+};

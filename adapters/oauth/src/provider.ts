@@ -1,0 +1,198 @@
+// The authorization server: panva's oidc-provider (certified; device flow RFC 8628, PKCE, dynamic
+// registration RFC 7591, refresh rotation with reuse detection, revocation RFC 7009, resource
+// indicators RFC 8707, `iss` RFC 9207, Client ID Metadata Documents), configured for interface.md 5.
+// The API origin is both the issuer and the one resource; tokens are opaque and kept in the store.
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { request as httpsRequest } from 'node:https';
+import type { Store } from '@kerf/store';
+import { OAUTH_OWNER, SCOPES, oauthCollection } from '@kerf/usecases';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { storeAdapter } from './adapter.ts';
+import { deviceConfirmPage, deviceInputPage, deviceSuccessPage, errorPage } from './pages.ts';
+
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const CONNECTION_TTL_S = 30 * 24 * 60 * 60;
+const DEVICE_CODE_TTL_S = 10 * 60;
+const AUTHORIZATION_CODE_TTL_S = 60;
+const INTERACTION_TTL_S = 60 * 60;
+const SESSION_TTL_S = 24 * 60 * 60;
+
+/** What a client gets when it asks for no scope (interface.md 5.6). */
+export const DEFAULT_SCOPE = 'designs dfm quotes carts orders';
+/** The pre-registered public client of the device flow. */
+export const DEVICE_CLIENT_ID = 'svc-agent';
+
+export const OAUTH_ROUTES = {
+  authorization: '/v1/oauth/authorize',
+  token: '/v1/oauth/token',
+  registration: '/v1/oauth/register',
+  revocation: '/v1/oauth/revoke',
+  device_authorization: '/v1/oauth/device/code',
+  code_verification: '/oauth/device',
+  jwks: '/v1/oauth/jwks',
+} as const;
+
+/** Where the web site shows an authorization's sign-in and consent. */
+export const CONSENT_PATH = '/oauth/consent';
+
+export interface ProviderOptions {
+  store: Store;
+  /** The API origin: issuer, resource and token audience. */
+  issuer: string;
+  /** Client ID Metadata Documents may be fetched from loopback over https with any certificate (tests only). */
+  allowLoopbackClientMetadata?: boolean;
+}
+
+interface Secrets { cookieKeys: string[]; signingKey: Record<string, unknown> }
+
+/**
+ * The cookie keys and the token signing key, made once and kept in the store so every process
+ * of the service signs and verifies alike.
+ */
+async function loadSecrets(store: Store): Promise<Secrets> {
+  const docs = store.documents<Secrets>('oauth_secrets');
+  const existing = await docs.getByKey(OAUTH_OWNER, 'secrets');
+  if (existing) return existing.data;
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const fresh: Secrets = {
+    cookieKeys: [randomBytes(32).toString('base64url')],
+    signingKey: { ...privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'ES256', kid: randomBytes(8).toString('hex') },
+  };
+  try {
+    return (await docs.create(OAUTH_OWNER, fresh, { key: 'secrets' })).data;
+  } catch {
+    return (await docs.getByKey(OAUTH_OWNER, 'secrets'))!.data; // another process made them first
+  }
+}
+
+export async function createProvider(opts: ProviderOptions): Promise<Provider> {
+  const { store, issuer } = opts;
+  const secrets = await loadSecrets(store);
+  const resourceServer = { scope: SCOPES.join(' '), audience: issuer, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'opaque' as const };
+
+  const configuration: Configuration = {
+    adapter: storeAdapter(store),
+    clients: [{
+      client_id: DEVICE_CLIENT_ID,
+      client_name: 'Kerf agent',
+      application_type: 'native',
+      grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    }],
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    clientAuthMethods: ['none'],
+    responseTypes: ['code'],
+    scopes: ['offline_access'],
+    cookies: { keys: secrets.cookieKeys },
+    jwks: { keys: [secrets.signingKey as never] },
+    routes: OAUTH_ROUTES,
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_S,
+      AuthorizationCode: AUTHORIZATION_CODE_TTL_S,
+      DeviceCode: DEVICE_CODE_TTL_S,
+      Grant: CONNECTION_TTL_S,
+      Interaction: INTERACTION_TTL_S,
+      Session: SESSION_TTL_S,
+      // a rotated refresh token lives as long as its connection has left, never past it
+      RefreshToken: (ctx: KoaContextWithOIDC) => {
+        const rotated = ctx?.oidc?.entities.RotatedRefreshToken;
+        return rotated ? rotated.remainingTTL : CONNECTION_TTL_S;
+      },
+    },
+    // each authorization is its own connection, listed and revoked on its own
+    loadExistingGrant: async () => undefined,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    async findAccount(_ctx, sub) {
+      const account = await store.accounts.get(sub);
+      return account ? { accountId: account.id, claims: async () => ({ sub: account.id }) } : undefined;
+    },
+    interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
+    renderError: async (ctx, out) => { ctx.type = 'html'; ctx.body = errorPage(out); },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      introspection: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      revocation: { enabled: true },
+      pushedAuthorizationRequests: { enabled: false },
+      registration: { enabled: true, issueRegistrationAccessToken: false },
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource: async (ctx, form, _out, err) => { ctx.body = deviceInputPage(form, err ? 'That code is not valid or has expired; check it and try again.' : null); },
+        userCodeConfirmSource: async (ctx, form, client, _info, userCode) => { ctx.body = deviceConfirmPage(form, client.clientName ?? client.clientId, userCode); },
+        successSource: async (ctx) => { ctx.body = deviceSuccessPage(ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId ?? 'the agent'); },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => issuer,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, resource) => {
+          if (resource !== issuer && resource !== `${issuer}/`) throw new errors.InvalidTarget();
+          return resourceServer;
+        },
+      },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+      } as never,
+    },
+  };
+  if (opts.allowLoopbackClientMetadata) configuration.fetch = loopbackFetch;
+
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = true;
+  allowLoopbackPortForEveryClient(provider);
+  return provider;
+}
+
+/**
+ * RFC 8252 7.3 for every client, not only native ones: an http loopback redirect URI matches a
+ * registered one whatever its port (interface.md 5.4); everything else matches exactly.
+ */
+function allowLoopbackPortForEveryClient(provider: Provider): void {
+  const Client = provider.Client as unknown as { prototype: { redirectUriAllowed(v: string): boolean; redirectUris: string[] } };
+  const exact = Client.prototype.redirectUriAllowed;
+  Client.prototype.redirectUriAllowed = function redirectUriAllowed(value: string) {
+    if (exact.call(this, value)) return true;
+    const strip = (uri: string): string | null => {
+      const u = URL.parse(uri);
+      if (!u || u.protocol !== 'http:' || !LOOPBACK_HOSTS.has(u.hostname)) return null;
+      u.port = '';
+      return u.href;
+    };
+    const wanted = strip(value);
+    return wanted !== null && this.redirectUris.some((r) => strip(r) === wanted);
+  };
+}
+
+export const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * Tests serve client metadata documents from a loopback https server with a self-made certificate:
+ * with the flag, loopback is fetched with any certificate; other hosts go through the default fetch
+ * (and oidc-provider's guard against private addresses).
+ */
+async function loopbackFetch(url: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const target = new URL(url instanceof Request ? url.url : url);
+  if (!LOOPBACK_HOSTS.has(target.hostname)) return globalThis.fetch(url, init);
+  return new Promise((resolve, reject) => {
+    const headers = Object.fromEntries(new Headers(init.headers).entries());
+    const req = httpsRequest(target, { method: init.method ?? 'GET', headers, rejectUnauthorized: false, signal: init.signal ?? undefined }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 500, headers: out }));
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

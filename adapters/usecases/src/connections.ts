@@ -1,0 +1,69 @@
+// OAuth connections (interface.md 5): an agent's grant on a person's account, listed and revoked on
+// the account page. Only the person manages them: an API key or their web session, never an agent.
+import { requireAccountOwner, SCOPES, type Caller, type Scope } from './caller.ts';
+import type { UseCaseContext } from './context.ts';
+import { notFound } from './errors.ts';
+import { isLive, oauthCollection, oauthDocId, revokeGrantRecords } from './oauth-records.ts';
+import { ConnectionInput, ListConnectionsInput } from './schemas.ts';
+import { validateInput } from './validation.ts';
+
+export interface Connection {
+  id: string;
+  object: 'connection';
+  client_id: string;
+  client_name: string;
+  scopes: Scope[];
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}
+
+/** Connections listed at once; a person with more revokes some first. */
+const MAX_LISTED = 200;
+
+function grantedScopes(payload: Record<string, unknown>): Scope[] {
+  const resources = (payload.resources ?? {}) as Record<string, unknown>;
+  const words = Object.values(resources).flatMap((s) => (typeof s === 'string' ? s.split(' ') : []));
+  return SCOPES.filter((s) => words.includes(s));
+}
+
+export async function listConnections(ctx: UseCaseContext, caller: Caller, input: unknown): Promise<{ object: 'list'; data: Connection[] }> {
+  requireAccountOwner(caller);
+  validateInput(ListConnectionsInput, input ?? {});
+  const page = await oauthCollection(ctx.store, 'Grant').list(caller.accountId, { limit: MAX_LISTED });
+  const now = ctx.now();
+  const data = page.items.filter((d) => isLive(d.data, now) && typeof d.data.payload.jti === 'string').map((d): Connection => {
+    const p = d.data.payload;
+    const clientId = String(p.clientId ?? '');
+    return {
+      id: String(p.jti),
+      object: 'connection',
+      client_id: clientId,
+      client_name: d.data.clientName ?? clientId,
+      scopes: grantedScopes(p),
+      created_at: d.createdAt,
+      last_used_at: d.data.lastUsedAt ?? null,
+      expires_at: d.data.expiresAt,
+    };
+  });
+  return { object: 'list', data };
+}
+
+/** Revokes the connection: its grant, refresh and access tokens stop working at once. */
+export async function revokeConnection(ctx: UseCaseContext, caller: Caller, input: unknown): Promise<{ id: string; object: 'connection'; revoked: true }> {
+  requireAccountOwner(caller);
+  const { connection_id } = validateInput(ConnectionInput, input, { location: 'path' });
+  const grant = await oauthCollection(ctx.store, 'Grant').get(caller.accountId, oauthDocId(connection_id));
+  if (!grant) throw notFound('connection', connection_id, 'connection_id');
+  await revokeGrantRecords(ctx.store, connection_id);
+  return { id: connection_id, object: 'connection', revoked: true };
+}
+
+/**
+ * What a consent grants: the requested scopes the person left checked; `payments` only together
+ * with `carts` (interface.md 5.6). Catalogs and the account summary need no scope.
+ */
+export function consentedScopes(requested: readonly string[], checked: readonly string[]): Scope[] {
+  const granted = SCOPES.filter((s) => requested.includes(s) && checked.includes(s));
+  return granted.includes('payments') && !granted.includes('carts') ? granted.filter((s) => s !== 'payments') : granted;
+}
