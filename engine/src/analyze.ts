@@ -1,11 +1,12 @@
 // analyze(bytes) -> Design: import, topology, unique parts with instance counts, then per unique
 // part the tube recogniser, else the sheet recogniser, mapped onto the contract's snake_case shapes.
 import { createHash } from 'node:crypto';
-import { EngineError, type Design, type Dimensions, type Part, type PartInstance, type SuggestedProcess } from './contract.ts';
+import { EngineError, type Design, type Dimensions, type IgnoredBody, type Part, type PartInstance, type SuggestedProcess } from './contract.ts';
 import type { Refusal, Rigid, Solid, TubeAnalysis } from './geometry/model.ts';
-import { importStep } from './import/index.ts';
+import { importStepDetailed, type BodyOrigin } from './import/index.ts';
 import { buildSolid } from './geometry/topology.ts';
-import { groupInstances } from './parts/instances.ts';
+import { groupInstances, type InstanceGroup } from './parts/instances.ts';
+import { dropCoincident } from './parts/duplicates.ts';
 import { dimensionsIn, principalFrame } from './parts/frame.ts';
 import { recognizeTube } from './tube/index.ts';
 import { isWallHole } from './tube/wall-holes.ts';
@@ -79,7 +80,18 @@ function recognize(solid: Solid, kFactor: number | undefined): PartAnalysis {
   }
 }
 
-function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount: number): { part: Part; frame: Rigid } {
+/** A body with a volume below this share of its box diagonal cubed encloses nothing. */
+const ZERO_VOLUME_SHARE = 1e-9;
+
+/** An open shell bounds no volume: nothing to recognise, the part says which body and why. */
+function openShellRefusal(solid: Solid, origin: Extract<BodyOrigin, { kind: 'open_shell' }>): Refusal {
+  return {
+    kind: 'refused', reason: 'open_shell', process: 'sheet_metal',
+    message: `body '${solid.name}' is an open shell (a surface model, ${origin.faces} face(s)) that stays open after sewing its edges within the sewing tolerance: it encloses no volume, so it cannot be made; export it as a closed solid`,
+  };
+}
+
+function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount: number, origin: BodyOrigin = { kind: 'solid' }): { part: Part; frame: Rigid } {
   const frame = analysis.kind === 'refused' ? principalFrame(solid) : analysis.frame;
   const base: Part = {
     id,
@@ -91,18 +103,20 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
     instance_count: instanceCount,
     formed_dimensions: roundDims(dimensionsIn(solid.points, frame)),
     detected_thickness_mm: null,
-    volume_mm3: round(solid.volume),
+    volume_mm3: origin.kind === 'open_shell' ? 0 : round(solid.volume),
     surface_area_cm2: round(solid.area / 100),
     bend_count: 0,
     bends: [],
     hole_count: 0,
     holes: [],
+    blind_features: [],
     flat_pattern: null,
     flat_pattern_dimensions: null,
     cut_length_mm: null,
     tube: null,
     warnings: [
-      ...(solid.openEdges ? [{ code: 'open_shell', message: `the exported solid has ${solid.openEdges} open triangle side(s) (small gaps between faces); volume and area near them are approximate` }] : []),
+      ...(origin.kind === 'sewn' ? [{ code: 'sewn_shells', message: `body '${solid.name}' was exported as a surface model (${origin.faces} faces in open shells); they were sewn into a closed solid, which is what was analysed` }] : []),
+      ...(solid.openEdges && origin.kind !== 'open_shell' ? [{ code: 'open_shell', message: `the exported solid has ${solid.openEdges} open triangle side(s) (small gaps between faces); volume and area near them are approximate` }] : []),
       ...(analysis.kind === 'refused' ? [] : analysis.warnings.map((w) => ({ code: w.code, message: w.message }))),
     ],
     model_url: null,
@@ -174,6 +188,10 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
       });
     base.hole_count = base.holes.length;
   }
+  if (analysis.kind !== 'refused') base.blind_features = (analysis.blindFeatures ?? []).map((b) => ({
+    id: b.id, kind: b.kind, center_mm: [round(b.flatCenter[0]), round(b.flatCenter[1])], position_mm: [round(b.position[0]), round(b.position[1]), round(b.position[2])],
+    size_mm: round(b.size), length_mm: b.length === null ? null : round(b.length), depth_mm: round(b.depth), side: b.side, hole_id: b.holeId, face_ids: b.faceIds,
+  }));
   return { part: base, frame };
 }
 
@@ -198,14 +216,32 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
   checkOptions(opts);
   if (!(bytes instanceof Uint8Array)) throw new EngineError('invalid_step', 'the input is not a byte array');
   const fileHash = hex(bytes);
-  const imported = await importStep(bytes);
+  const { solids: imported, origins } = await importStepDetailed(bytes);
   const solids = imported.map((s, i) => buildSolid(s, i));
-  const groups = groupInstances(solids);
+  const ignored: IgnoredBody[] = [];
+  const closed: number[] = [], open: number[] = [];
+  solids.forEach((s, i) => {
+    if (origins[i].kind === 'open_shell') { open.push(i); return; }
+    const size = Math.hypot(...[0, 1, 2].map((k) => s.bbox.max[k] - s.bbox.min[k]));
+    if (Math.abs(s.volume) <= ZERO_VOLUME_SHARE * size ** 3) {
+      ignored.push({ name: s.name, reason: 'zero_volume', message: `body '${s.name}' is a closed shell enclosing no volume (${s.volume.toExponential(2)} mm3 in a ${size.toFixed(3)} mm box): nothing to make` });
+    } else closed.push(i);
+  });
+  // unique parts among the closed bodies (indices back into solids); each open shell is its own part
+  const grouped: InstanceGroup[] = groupInstances(closed.map((i) => solids[i])).map((g) => ({
+    representative: closed[g.representative], members: g.members.map((m) => ({ solid: closed[m.solid], transform: m.transform })),
+  }));
+  const { groups, duplicates } = dropCoincident(grouped, solids);
+  for (const d of duplicates) {
+    ignored.push({ name: solids[d.solid].name, reason: 'duplicate', message: `body '${solids[d.solid].name}' lies exactly on body '${solids[d.of].name}' (the same shape at the same place): counted once` });
+  }
+  for (const i of open) groups.push({ representative: i, members: [{ solid: i, transform: { rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], translation: [0, 0, 0] } }] });
   const parts: AnalyzedPart[] = groups.map((g, gi) => {
     const solid = solids[g.representative];
     const id = `prt_${hex(`${fileHash}:part:${gi}`).slice(0, 24)}`;
-    const analysis = recognize(solid, opts.kFactorByPart?.[id] ?? opts.kFactor);
-    const { part, frame } = toPart(id, solid, analysis, g.members.length);
+    const origin = origins[g.representative];
+    const analysis = origin.kind === 'open_shell' ? openShellRefusal(solid, origin) : recognize(solid, opts.kFactorByPart?.[id] ?? opts.kFactor);
+    const { part, frame } = toPart(id, solid, analysis, g.members.length, origin);
     const instances = g.members.map((m) => ({ id: `pin_${hex(`${fileHash}:instance:${m.solid}`).slice(0, 24)}`, solidIndex: m.solid, transform: m.transform }));
     return { part, solid, analysis, frame, instances };
   });
@@ -229,6 +265,7 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
     review_url: null,
     review_link_id: null,
     error: null,
+    ignored_bodies: ignored,
   };
   return { design, parts, solids };
 }

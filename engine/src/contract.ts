@@ -10,7 +10,9 @@ export type UnsupportedReason =
   | 'not_sheet_metal'
   | 'unsupported_geometry'
   | 'touching_flanges'
-  | 'non_cylindrical_bend';
+  | 'non_cylindrical_bend'
+  /** the body is an open shell (surface model) that does not close even after sewing */
+  | 'open_shell';
 
 export interface Dimensions { length_mm: number; width_mm: number; height_mm: number }
 
@@ -114,7 +116,15 @@ export interface Design {
   review_url: string | null;
   review_link_id: string | null;
   error: { code: string; message: string } | null;
+  /**
+   * (added) bodies of the file that are not parts, each with why: `zero_volume` (a closed shell
+   * enclosing nothing), `duplicate` (the same body twice at the same place). Every body of the file
+   * is either a part (open shells included, as parts refused `open_shell`) or listed here.
+   */
+  ignored_bodies: IgnoredBody[];
 }
+
+export interface IgnoredBody { name: string; reason: 'zero_volume' | 'duplicate'; message: string }
 
 /** Engine error codes; the message says precisely what was wrong. */
 export type EngineErrorCode =

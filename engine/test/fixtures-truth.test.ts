@@ -54,7 +54,7 @@ function perfectDesign(f: TruthFixture, k: number | undefined): Design {
   }));
   return {
     id: 'des_x', object: 'design', status: 'ready', status_url: null, name: f.file, created_at: '', suggested_process: 'sheet_metal',
-    formed_dimensions: null, parts: parts.reverse(), model_url: null, image_url: null, review_url: null, review_link_id: null, error: null,
+    formed_dimensions: null, parts: parts.reverse(), model_url: null, image_url: null, review_url: null, review_link_id: null, error: null, ignored_bodies: [],
     part_instances: parts.flatMap((p) => Array.from({ length: p.instance_count }, (_, i) => ({ id: `pin_${n++}`, part_id: p.id, instance_index: i }))),
   };
 }

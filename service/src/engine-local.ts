@@ -51,7 +51,7 @@ export class LocalEngine implements EngineApi {
 
   async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
     const d = await analyze(bytes, options);
-    return { engine_design_id: d.id, suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
+    return { engine_design_id: d.id, suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances, ignored_bodies: d.ignored_bodies };
   }
 
   async catalog(kind: CatalogKind): Promise<CatalogEntry[]> {

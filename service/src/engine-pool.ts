@@ -26,7 +26,7 @@ export class PoolEngine extends LocalEngine {
 
   override async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
     const d = await this.pool.analyze(bytes, options);
-    return { engine_design_id: d.id, suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances };
+    return { engine_design_id: d.id, suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances, ignored_bodies: d.ignored_bodies };
   }
 
   override async productionFiles(input: { design: Design; source: Uint8Array; parts: ProductionFilesPart[]; configuration: Configuration }): Promise<Record<string, Partial<Record<schemas.ProductionFileKind, EngineFile>>>> {

@@ -172,6 +172,8 @@ export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignSta
     review_url: r && reviewLinkId ? ctx.links.reviewPage(reviewLinkId) : null,
     review_link_id: r ? reviewLinkId : null,
     error: rec.status === 'failed' ? rec.error ?? { code: 'analysis_failed', message: 'The analysis failed.' } : null,
+    // designs analysed before bodies were accounted for have none recorded
+    ignored_bodies: r?.ignored_bodies ?? [],
   };
 }
 

@@ -1,6 +1,6 @@
 // The engine as the use cases see it. The service composes it from the worker pool (or in-process
 // functions); use cases and routes never load WASM themselves.
-import type { Design, Part, PartInstance, Dimensions, SuggestedProcess } from '@kerf/engine';
+import type { Design, IgnoredBody, Part, PartInstance, Dimensions, SuggestedProcess } from '@kerf/engine';
 import type { CatalogName } from './links.ts';
 import type { ProductionFileKind } from './schemas.ts';
 
@@ -19,6 +19,8 @@ export interface AnalysisOutput {
   formed_dimensions: Dimensions | null;
   parts: Part[];
   part_instances: PartInstance[];
+  /** Bodies of the file that are not parts, with why (absent from engines that do not report them). */
+  ignored_bodies?: IgnoredBody[];
   /** Files worth keeping (models, normalized/flat STEP); others are made on demand. */
   files?: EngineFile[];
 }

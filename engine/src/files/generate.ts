@@ -95,7 +95,9 @@ export async function productionFilesForModel(stepBytes: Uint8Array, parts: Mode
         options.onFile?.({ partId: mp.part.id, kind, ms: performance.now() - t0, bytes: bytes.byteLength });
       };
 
-      await emit('production_step', async () => {
+      // an open shell (refused open_shell) has no exact solid to write
+      const openShell = mp.analysis.kind === 'refused' && mp.analysis.reason === 'open_shell';
+      if (!openShell) await emit('production_step', async () => {
         exact ??= await readExactSolids(stepBytes);
         const target = { volume: mp.solid.volume, centroid: meshCentroid(mp.solid), bboxMin: mp.solid.bbox.min, bboxMax: mp.solid.bbox.max };
         const match = matchSolid(exact, target);

@@ -1,28 +1,13 @@
 // Exact B-rep work with OCCT (replicad-opencascadejs, ~23 MB of WASM): loaded lazily, once per
 // thread, and only by the threads that write production STEP files. occt-import-js stays the
 // importer; this module re-reads the source STEP here only to keep the exact surfaces.
-import { createRequire } from 'node:module';
 import { EngineError } from '../contract.ts';
 import type { Contour, Rigid, Vec3 } from '../geometry/model.ts';
 import { arcSweep } from '../sheet/segments.ts';
 import { kernelEdges } from './kernel-contour.ts';
-
-// The generated typings of the OCCT bindings are 1.6 MB; the dozen calls made here do not need them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type OC = any;
-
-let ocPromise: Promise<OC> | null = null;
-
-export function loadExactKernel(): Promise<OC> {
-  if (!ocPromise) {
-    const require = createRequire(import.meta.url);
-    const wasmPath = require.resolve('replicad-opencascadejs/wasm');
-    ocPromise = import('replicad-opencascadejs').then((m) =>
-      (m.default as (o: object) => Promise<OC>)({ locateFile: () => wasmPath, print: () => {}, printErr: () => {} }));
-    ocPromise.catch(() => { ocPromise = null; });
-  }
-  return ocPromise;
-}
+import { loadExactKernel, scratchName, type OC } from '../import/exact-kernel.ts';
+import { exactBodies, readStepShape, type ExactBodies } from '../import/sew.ts';
+import { unwrapStepBytes } from '../import/sniff.ts';
 
 export interface ExactSolid {
   /** TopoDS_Shape; owned by the caller's ExactModel, released by its dispose() */
@@ -34,9 +19,6 @@ export interface ExactSolid {
 }
 
 export interface ExactModel { solids: ExactSolid[]; dispose(): void }
-
-let fileCounter = 0;
-function scratchName(ext: string): string { return `/kerf-${process.pid}-${++fileCounter}.${ext}`; }
 
 function measure(oc: OC, shape: unknown): { volume: number; centroid: Vec3; bboxMin: Vec3; bboxMax: Vec3 } {
   const props = new oc.GProp_GProps();
@@ -53,35 +35,20 @@ function measure(oc: OC, shape: unknown): { volume: number; centroid: Vec3; bbox
   return { volume: Math.abs(volume), centroid, bboxMin, bboxMax };
 }
 
-/** Every solid of a STEP file with its exact volume, centroid and bounding box (file units -> mm by OCCT). */
+/** Every solid of a STEP file (surface models sewn into solids as the importer does, see
+ * import/sew.ts) with its exact volume, centroid and bounding box (file units -> mm by OCCT). */
 export async function readExactSolids(stepBytes: Uint8Array): Promise<ExactModel> {
   const oc = await loadExactKernel();
-  const name = scratchName('step');
-  oc.FS.writeFile(name, stepBytes);
-  const reader = new oc.STEPControl_Reader();
-  const owned: Array<{ delete(): void }> = [reader];
+  const owned: Array<{ delete(): void }> = [];
+  let bodies: ExactBodies | null = null;
+  const release = () => { bodies?.dispose(); for (const o of owned.splice(0).reverse()) { try { o.delete(); } catch { /* released with its parent */ } } };
   try {
-    const status = reader.ReadFile(name);
-    if (status !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) throw new EngineError('invalid_step', 'the exact kernel could not read the STEP file');
-    const progress = new oc.Message_ProgressRange();
-    reader.TransferRoots(progress);
-    progress.delete();
-    const root = reader.OneShape();
-    owned.push(root);
-    const solids: ExactSolid[] = [];
-    const explorer = new oc.TopExp_Explorer(root, oc.TopAbs_ShapeEnum.TopAbs_SOLID, oc.TopAbs_ShapeEnum.TopAbs_SHAPE);
-    for (; explorer.More(); explorer.Next()) {
-      const shape = explorer.Current();
-      owned.push(shape);
-      solids.push({ shape, ...measure(oc, shape) });
-    }
-    explorer.delete();
-    return { solids, dispose: () => { for (const o of owned.splice(0)) o.delete(); } };
+    bodies = exactBodies(oc, readStepShape(oc, unwrapStepBytes(stepBytes), owned));
+    const solids = bodies.bodies.filter((b) => b.kind !== 'open').map((b) => ({ shape: b.shape, ...measure(oc, b.shape) }));
+    return { solids, dispose: release };
   } catch (err) {
-    for (const o of owned.splice(0)) o.delete();
+    release();
     throw err;
-  } finally {
-    try { oc.FS.unlink(name); } catch { /* already gone */ }
   }
 }
 

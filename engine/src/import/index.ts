@@ -2,8 +2,11 @@
 import { EngineError } from '../contract.ts';
 import type { ImportedSolid } from '../geometry/model.ts';
 import { loadOcct, resetOcct, type OcctParams, type OcctMesh } from './occt.ts';
-import { assertStepBytes, declaredSolidCount, declaresSurfacesOnly, unwrapStepBytes } from './sniff.ts';
-import { attachVoids, splitShells, type Shell } from './split.ts';
+import { assertStepBytes, declaredSolidCount, declaresSurfaceModel, declaresSurfacesOnly, unwrapStepBytes } from './sniff.ts';
+import { attachVoids, mergeShells, splitShells, type Shell } from './split.ts';
+import { loadExactKernel } from './exact-kernel.ts';
+import { exactBodies, meshBody, readStepShape, type ExactBodies } from './sew.ts';
+import { bodyNames, meshNames } from './names.ts';
 
 export { loadOcct } from './occt.ts';
 export { assertStepBytes } from './sniff.ts';
@@ -14,14 +17,6 @@ export const IMPORT_PARAMS: OcctParams = { linearUnit: 'millimeter' };
 
 function toFloat64(a: ArrayLike<number>): Float64Array { return a instanceof Float64Array ? a : Float64Array.from(a); }
 function toUint32(a: ArrayLike<number>): Uint32Array { return a instanceof Uint32Array ? a : Uint32Array.from(a); }
-
-/** Names a STEP writer puts when the CAD model had none: not worth showing as a part name. */
-const PLACEHOLDER_NAME = /^(open cascade step translator\b.*|none|unnamed|\$)$/i;
-
-function meshName(mesh: OcctMesh, i: number): string {
-  const name = typeof mesh.name === 'string' ? mesh.name.trim() : '';
-  return name && !PLACEHOLDER_NAME.test(name) ? name : `Solid ${i + 1}`;
-}
 
 function noSolid(bytes: Uint8Array): EngineError {
   return new EngineError('empty_model', declaresSurfacesOnly(bytes)
@@ -37,9 +32,34 @@ export function isSolidShell(s: Shell): boolean {
   return s.boundaryEdges === 0 || s.boundaryEdges <= MAX_OPEN_SIDE_SHARE * s.indices.length;
 }
 
-export interface ImportResult { solids: ImportedSolid[]; openShells: number }
+/** What became of one body of the file. */
+export type BodyOrigin =
+  /** a closed solid as the file has it */
+  | { kind: 'solid' }
+  /** open shells or loose faces of a surface model, sewn into this closed solid */
+  | { kind: 'sewn'; faces: number }
+  /** a shell that stays open after sewing: bounds no volume, cannot be made */
+  | { kind: 'open_shell'; faces: number; openEdges: number };
 
-/** Reads a STEP file; every closed shell of every mesh becomes one solid, in file order. */
+export interface ImportResult {
+  solids: ImportedSolid[];
+  /** per solid (same order): where it came from */
+  origins: BodyOrigin[];
+}
+
+function checkMesh(name: string, positions: Float64Array, indices: Uint32Array): void {
+  for (let k = 0; k < positions.length; k++) {
+    if (!Number.isFinite(positions[k])) throw new EngineError('unsupported_geometry', `solid '${name}' has non-finite coordinates`);
+  }
+  const vertexCount = positions.length / 3;
+  for (let k = 0; k < indices.length; k++) {
+    if (indices[k] >= vertexCount) throw new EngineError('unsupported_geometry', `solid '${name}' has a triangle referring to a missing vertex`);
+  }
+}
+
+/** Reads a STEP file: every closed shell of every mesh becomes one solid, in file order; shells that
+ * stay open are bodies too (origin open_shell). A file with surface models is read through the exact
+ * kernel, which sews its open shells first (see sew.ts). */
 export async function importStepDetailed(upload: Uint8Array): Promise<ImportResult> {
   const bytes = unwrapStepBytes(upload);
   assertStepBytes(bytes);
@@ -57,41 +77,70 @@ export async function importStepDetailed(upload: Uint8Array): Promise<ImportResu
     throw new EngineError('invalid_step', 'the STEP file is corrupt: the STEP reader could not read its solids');
   }
   const meshes = Array.isArray(result.meshes) ? result.meshes : [];
+  const names = meshNames(result, bytes);
+  if (declaresSurfaceModel(bytes)) {
+    const sewn = await importSewn(bytes, meshes, names);
+    if (sewn.solids.length === 0) throw noSolid(bytes);
+    return sewn;
+  }
   const solids: ImportedSolid[] = [];
-  let openShells = 0;
+  const origins: BodyOrigin[] = [];
+  const open: ImportedSolid[] = [];
   meshes.forEach((mesh, i) => {
     const positions = toFloat64(mesh.attributes?.position?.array ?? []);
     const indices = toUint32(mesh.index?.array ?? []);
     if (indices.length === 0) return;
-    for (let k = 0; k < positions.length; k++) {
-      if (!Number.isFinite(positions[k])) throw new EngineError('unsupported_geometry', `solid '${meshName(mesh, i)}' has non-finite coordinates`);
-    }
-    const vertexCount = positions.length / 3;
-    for (let k = 0; k < indices.length; k++) {
-      if (indices[k] >= vertexCount) throw new EngineError('unsupported_geometry', `solid '${meshName(mesh, i)}' has a triangle referring to a missing vertex`);
-    }
+    checkMesh(names[i], positions, indices);
     const faceRanges = (mesh.brep_faces ?? []).map((f) => ({ first: f.first, last: f.last }));
     if (faceRanges.length === 0) faceRanges.push({ first: 0, last: indices.length / 3 - 1 });
-    const shells: Shell[] = splitShells({ name: meshName(mesh, i), positions, indices, faceRanges });
-    const solidShells = shells.filter(isSolidShell);
-    openShells += shells.length - solidShells.length;
-    const closed = attachVoids(solidShells);
-    closed.forEach((s, k) => {
-      solids.push({
-        name: closed.length > 1 ? `${s.name} (${k + 1})` : s.name,
-        positions: s.positions,
-        indices: s.indices,
-        faceRanges: s.faceRanges,
-        ...(s.boundaryEdges > 0 ? { openEdges: s.boundaryEdges } : {}),
-      });
-    });
+    const shells: Shell[] = splitShells({ name: names[i], positions, indices, faceRanges });
+    const closed = attachVoids(shells.filter(isSolidShell));
+    const gaps = shells.filter((s) => !isSolidShell(s));
+    const count = closed.length + gaps.length;
+    let k = 0;
+    const named = (s: Shell) => (count > 1 ? `${s.name} (${++k})` : s.name);
+    for (const s of closed) {
+      solids.push({ name: named(s), positions: s.positions, indices: s.indices, faceRanges: s.faceRanges, ...(s.boundaryEdges > 0 ? { openEdges: s.boundaryEdges } : {}) });
+      origins.push({ kind: 'solid' });
+    }
+    for (const s of gaps) open.push({ name: named(s), positions: s.positions, indices: s.indices, faceRanges: s.faceRanges, openEdges: s.boundaryEdges });
   });
   if (solids.length === 0) {
     const declared = declaredSolidCount(bytes);
     if (declared > 0) throw new EngineError('invalid_step', `the STEP file is corrupt: it declares ${declared} solid(s) but none could be read as a closed solid`);
-    throw openShells > 0 ? new EngineError('empty_model', `the STEP file has ${openShells} open surface model(s) but no closed solid`) : noSolid(bytes);
+    throw open.length > 0 ? new EngineError('empty_model', `the STEP file has ${open.length} open surface model(s) but no closed solid`) : noSolid(bytes);
   }
-  return { solids, openShells };
+  // shells torn open beside readable solids are bodies of the design too, never dropped
+  for (const s of open) { solids.push(s); origins.push({ kind: 'open_shell', faces: s.faceRanges.length, openEdges: s.openEdges ?? 0 }); }
+  return { solids, origins };
+}
+
+/** Surface-model files: the exact kernel reads every body, sews the open shells and meshes them. */
+async function importSewn(bytes: Uint8Array, meshes: OcctMesh[], names: string[]): Promise<ImportResult> {
+  const oc = await loadExactKernel();
+  const owned: Array<{ delete(): void }> = [];
+  let exact: ExactBodies | null = null;
+  try {
+    exact = exactBodies(oc, readStepShape(oc, bytes, owned));
+    const bodyMeshes = exact.bodies.map((b) => meshBody(oc, b.shape));
+    const labels = bodyNames(bodyMeshes, meshes, names);
+    const solids: ImportedSolid[] = [];
+    const origins: BodyOrigin[] = [];
+    exact.bodies.forEach((b, i) => {
+      const m = bodyMeshes[i], name = labels[i];
+      if (m.indices.length === 0) return;
+      checkMesh(name, m.positions, m.indices);
+      // one exact body is one body even where its mesh does not weld into one shell
+      const shell = splitShells({ name, ...m }).reduce((a, c) => mergeShells(a, c));
+      const openEdges = shell.boundaryEdges;
+      solids.push({ name, positions: shell.positions, indices: shell.indices, faceRanges: shell.faceRanges, ...(openEdges > 0 ? { openEdges } : {}) });
+      origins.push(b.kind === 'solid' ? { kind: 'solid' } : b.kind === 'sewn' ? { kind: 'sewn', faces: b.faces } : { kind: 'open_shell', faces: b.faces, openEdges });
+    });
+    return { solids, origins };
+  } finally {
+    exact?.dispose();
+    for (const o of owned.reverse()) { try { o.delete(); } catch { /* released with its parent */ } }
+  }
 }
 
 export async function importStep(bytes: Uint8Array): Promise<ImportedSolid[]> {

@@ -76,3 +76,10 @@ export function declaresSurfacesOnly(bytes: Uint8Array): boolean {
   const text = new TextDecoder('latin1').decode(bytes);
   return /=\s*(SHELL_BASED_SURFACE_MODEL|OPEN_SHELL|GEOMETRIC_CURVE_SET)\s*\(/i.test(text);
 }
+
+/** True when the STEP text declares a surface model (open shells, shell-based models) at all, solids
+ * or not: such bodies must be sewn before they can be counted (see sew.ts). */
+export function declaresSurfaceModel(bytes: Uint8Array): boolean {
+  const text = new TextDecoder('latin1').decode(bytes);
+  return /=\s*(SHELL_BASED_SURFACE_MODEL|OPEN_SHELL)\s*\(/i.test(text);
+}

@@ -118,7 +118,8 @@ function boxOf(s: Shell): { min: number[]; max: number[] } {
   return { min, max };
 }
 
-function merge(outer: Shell, inner: Shell): Shell {
+/** The two shells as one (the second's faces after the first's). */
+export function mergeShells(outer: Shell, inner: Shell): Shell {
   const n = outer.positions.length / 3, tris = outer.indices.length / 3;
   const indices = new Uint32Array(outer.indices.length + inner.indices.length);
   indices.set(outer.indices, 0);
@@ -148,7 +149,7 @@ export function attachVoids(shells: Shell[]): Shell[] {
     const host = outers
       .filter((o) => [0, 1, 2].every((k) => o.box.min[k] <= inner.box.min[k] && o.box.max[k] >= inner.box.max[k]) && o.v > -inner.v)
       .sort((a, b) => a.v - b.v)[0];
-    if (host) result.set(host, merge(result.get(host)!, inner.s));
+    if (host) result.set(host, mergeShells(result.get(host)!, inner.s));
     else loose.push(inner.s);
   }
   // keep file order: outers in their order, unattached inverted shells after them

@@ -69,6 +69,6 @@ export function designOf(parts: Part[], id = 'des_example'): Design {
     id, object: 'design', status: 'ready', status_url: null, name: 'example.step', created_at: '2026-11-22T00:00:00.000Z',
     suggested_process: parts[0]?.suggested_process ?? null,
     formed_dimensions: parts[0]?.formed_dimensions ?? null,
-    parts, part_instances, model_url: null, image_url: null, review_url: null, review_link_id: null, error: null,
+    parts, part_instances, model_url: null, image_url: null, review_url: null, review_link_id: null, error: null, ignored_bodies: [],
   };
 }
