@@ -16,6 +16,8 @@ export interface ServiceConfig {
   analysisTimeoutMs: number;
   /** per engine worker, MB */
   engineMaxMemoryMb: number;
+  /** engine jobs waiting for a thread, per process (beyond them: queue_full) */
+  engineMaxQueue: number;
   jobLeaseMs: number;
   jobPollMs: number;
   rateLimit: { max: number; windowMs: number } | false;
@@ -75,6 +77,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     engineMaxMemoryMb: int(env, 'KERF_ENGINE_MAX_MEMORY_MB', 2048, 64, 65536),
     jobLeaseMs: int(env, 'KERF_JOB_LEASE_MS', 30_000, 500, 3_600_000),
     jobPollMs: int(env, 'KERF_JOB_POLL_MS', 250, 10, 60_000),
+    engineMaxQueue: int(env, 'KERF_ENGINE_MAX_QUEUE', 256, 1, 100_000),
     rateLimit: rateMax === 0 ? false : { max: rateMax, windowMs: int(env, 'KERF_RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000) },
     logLevel: env.LOG_LEVEL || 'info',
     shutdownGraceMs: int(env, 'KERF_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

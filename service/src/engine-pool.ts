@@ -4,6 +4,7 @@
 import { createEngine, isDesignFileName, type Design, type Engine, type EngineStats } from '@kerf/engine';
 import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type schemas } from '@kerf/usecases';
 import { LocalEngine, productionFilesOut, productionRequest } from './engine-local.ts';
+import { InteractiveGate } from './interactive-gate.ts';
 
 
 /** Part files the pool makes directly, by the name the use cases ask for. */
@@ -14,14 +15,20 @@ const PART_FILE_KINDS: Record<string, string> = {
   'flat.step': 'production_flat_step',
 };
 
-export interface PoolOptions { threads: number; timeoutMs: number; maxMemoryMb: number }
+export interface PoolOptions { threads: number; timeoutMs: number; maxMemoryMb: number; maxQueue?: number }
+
+/** Interactive jobs (images, models for a waiting client) waiting for the gate, per process. */
+export const INTERACTIVE_MAX_WAITING = 32;
 
 export class PoolEngine extends LocalEngine {
   private readonly pool: Engine;
+  /** Half the threads at most make files for waiting clients; the others stay free for analyses. */
+  private readonly interactive: InteractiveGate;
 
   constructor(options: PoolOptions) {
     super();
-    this.pool = createEngine({ threads: options.threads, timeoutMs: options.timeoutMs, maxMemoryMb: options.maxMemoryMb });
+    this.pool = createEngine({ threads: options.threads, timeoutMs: options.timeoutMs, maxMemoryMb: options.maxMemoryMb, maxQueue: options.maxQueue });
+    this.interactive = new InteractiveGate(Math.max(1, Math.floor(options.threads / 2)), INTERACTIVE_MAX_WAITING);
   }
 
   override async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
@@ -34,12 +41,16 @@ export class PoolEngine extends LocalEngine {
     return productionFilesOut(partIds, await this.pool.generateProductionFiles(input.source, { partIds, kinds: ['production'], kFactorByPart }));
   }
 
-  override async designFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null> {
+  override async designFile(input: { design: Design; source: Uint8Array; name: string; signal?: AbortSignal }): Promise<EngineFile | null> {
+    return this.interactive.run(input.signal, () => this.makeDesignFile(input));
+  }
+
+  private async makeDesignFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null> {
     // A one-part design's model and image are its part's: made in the pool too.
     const only = input.design.parts.length === 1 && input.design.part_instances.length <= 1 ? input.design.parts[0] : null;
     if (only && (input.name === 'model.glb' || /^image-[a-z]+-\d+\.(svg|png)$/.test(input.name))) {
       const partName = input.name === 'model.glb' ? 'formed.glb' : input.name;
-      const file = await this.designFile({ ...input, name: `parts/${only.id}/${partName}` });
+      const file = await this.makeDesignFile({ ...input, name: `parts/${only.id}/${partName}` });
       return file ? { ...file, name: input.name } : null;
     }
     const m = /^parts\/([^/]+)\/(.+)$/.exec(input.name);

@@ -12,5 +12,5 @@ export async function createEngine(config: ServiceConfig, log: Logger): Promise<
     return new LocalEngine();
   }
   log.info({ threads: config.engineThreads, timeout_ms: config.analysisTimeoutMs, max_memory_mb: config.engineMaxMemoryMb }, 'engine: worker pool');
-  return new PoolEngine({ threads: config.engineThreads, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.engineMaxMemoryMb });
+  return new PoolEngine({ threads: config.engineThreads, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.engineMaxMemoryMb, maxQueue: config.engineMaxQueue });
 }

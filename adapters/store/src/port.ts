@@ -277,6 +277,13 @@ export interface JobQueue {
    * longer running for this worker.
    */
   fail(jobId: string, workerId: string, error: DesignError, opts?: { retry?: boolean; retryDelayMs?: number }): Promise<Job | null>;
+  /**
+   * Hands a running job back without counting its run: queued again, due after `delayMs`, with the
+   * attempts it had before this claim (the engine was busy or the service stopped: not the job's
+   * fault, so it must not use up the job's attempts). false when the job is no longer running for
+   * this worker.
+   */
+  defer(jobId: string, workerId: string, delayMs: number): Promise<boolean>;
   get<P = unknown>(jobId: string): Promise<Job<P> | null>;
   /** Jobs for a resource, oldest first (for status pages and tests). */
   listForResource(resourceId: string): Promise<Job[]>;

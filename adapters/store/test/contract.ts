@@ -319,6 +319,26 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         assert.equal(await store.jobs.fail(j.id, 'w', { code: 'x', message: 'y' }), null, 'no longer running');
       });
 
+      it('defers a running job without using up an attempt', async () => {
+        const a = await newAccount(store);
+        const kind = `k${Date.now()}defer`;
+        const j = await store.jobs.enqueue({ kind, resourceId: 'r1', accountId: a.id, maxAttempts: 1 });
+        for (let i = 0; i < 3; i++) {
+          assert.equal((await store.jobs.claim('w', 60_000, { kinds: [kind] }))?.attempts, 1);
+          assert.equal(await store.jobs.defer(j.id, 'other', 0), false, 'only the holder defers');
+          assert.equal(await store.jobs.defer(j.id, 'w', 2000), true);
+          const back = await store.jobs.get(j.id);
+          assert.equal(back?.status, 'queued');
+          assert.equal(back?.attempts, 0);
+          assert.equal(await store.jobs.claim('w', 60_000, { kinds: [kind] }), null, 'not before its delay');
+          clock.advance(2000);
+        }
+        const last = await store.jobs.claim('w', 60_000, { kinds: [kind] });
+        assert.equal(last?.exhausted, false, 'deferred runs are not counted as runs that died');
+        assert.equal(await store.jobs.complete(j.id, 'w'), true);
+        assert.equal(await store.jobs.defer(j.id, 'w', 0), false, 'no longer running');
+      });
+
       it('honours a first-run delay and claims oldest first', async () => {
         const a = await newAccount(store);
         const kind = `k${Date.now()}d`;

@@ -31,6 +31,11 @@ export interface UseCaseContext extends EngineContext {
   webhooks?: WebhookSender;
   /** Aborted when the service shuts down: long waits (`Prefer: wait`) answer at once. */
   shutdown?: AbortSignal;
+  /**
+   * Aborted when the client this work is for has gone away (an interactive request whose connection
+   * closed): engine work still waiting for it is dropped instead of run for nobody.
+   */
+  signal?: AbortSignal;
   /** Charges cards (carts, later dropship); without it, paying answers payment_processor_unavailable. */
   payments?: PaymentProcessor;
   /** How long a recorded charge may stay unanswered before the reconciler looks it up; default 60 s. */

@@ -89,6 +89,6 @@ export interface EngineApi {
   /** A 3D model of a hardware catalog item (stud, nut, standoff); null when there is none. */
   hardwareModel(kind: 'studs' | 'nuts' | 'standoffs', itemId: string): Promise<EngineFile | null>;
   /** Files made on demand from the source (part STEP views, images); null when unavailable. */
-  designFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null>;
+  designFile(input: { design: Design; source: Uint8Array; name: string; signal?: AbortSignal }): Promise<EngineFile | null>;
   close(): Promise<void>;
 }

@@ -82,7 +82,7 @@ export async function designFileUrl(ctx: UseCaseContext, accountId: string, desi
     if (part && name.endsWith('/source.step') && design.parts.length === 1 && design.part_instances.length <= 1) {
       key = row.sourceBlobKey;
     } else {
-      const file = await ctx.engine.designFile({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), name });
+      const file = await ctx.engine.designFile({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), name, signal: ctx.signal });
       if (!file) throw fileUnavailable(`The file '${name}' is not available for this design.`);
       contentType = file.contentType;
       await ctx.store.blobs.put(key, file.bytes, { contentType });

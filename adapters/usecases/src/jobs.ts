@@ -44,8 +44,17 @@ export interface JobWorkerOptions {
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
-const TRANSIENT_ENGINE_CODES = new Set<string>(['queue_full']);
 const DEFAULT_POLL_MS = 250;
+/**
+ * A job that meets a full engine queue waits this long (ms, times a random 1..2 so deferred jobs do
+ * not all come back at once) and keeps its attempts: a busy engine says nothing about the job.
+ */
+export const ENGINE_BUSY_RETRY_MS = 1000;
+
+/** The engine (or a queue in front of it) had no room: run the job again later. */
+function engineBusy(err: unknown): boolean {
+  return (err instanceof EngineError || err instanceof UseCaseError) && err.code === 'queue_full';
+}
 
 export class JobWorker {
   readonly workerId: string;
@@ -83,7 +92,7 @@ export class JobWorker {
     // Jobs still running are handed back to the queue now rather than when their lease runs out.
     for (const job of this.current.values()) {
       this.released.add(job.id);
-      await this.ctx.store.jobs.fail(job.id, this.workerId, { code: 'shutdown', message: 'the service stopped while this job was running' }, { retry: true, retryDelayMs: 0 }).catch(() => null);
+      await this.ctx.store.jobs.defer(job.id, this.workerId, 0).catch(() => false);
       this.ctx.log.warn({ job_id: job.id, kind: job.kind }, 'job released at shutdown');
     }
   }
@@ -125,6 +134,12 @@ export class JobWorker {
       else this.ctx.log.info(log, 'job done');
     } catch (err) {
       if (lost || this.released.has(job.id)) { this.ctx.log.warn(log, 'job failed after its lease was lost or released'); return; }
+      if (engineBusy(err)) {
+        const delayMs = Math.round(ENGINE_BUSY_RETRY_MS * (1 + Math.random()));
+        this.ctx.log.warn({ ...log, retry_in_ms: delayMs }, 'engine busy: job deferred, its attempts kept');
+        await jobs.defer(job.id, this.workerId, delayMs).catch((e: unknown) => this.ctx.log.error({ ...log, err: e }, 'deferring a job failed'));
+        return;
+      }
       if (err instanceof RetryJobLater) {
         this.ctx.log.info({ ...log, code: err.error.code, retry_in_ms: err.delayMs }, 'job will run again');
         try {
@@ -137,7 +152,7 @@ export class JobWorker {
       }
       // The engine's verdict on a file is final, and so is a request the use case refused (a file
       // quote's configuration that does not fit the design); an engine that is merely busy is not.
-      const final = (err instanceof EngineError && !TRANSIENT_ENGINE_CODES.has(err.code)) || (err instanceof UseCaseError && err.kind === 'invalid');
+      const final = err instanceof EngineError || (err instanceof UseCaseError && err.kind === 'invalid');
       const error = final
         ? { code: (err as EngineError | UseCaseError).code, message: (err as Error).message }
         : { code: 'internal_error', message: (err as Error)?.message ?? String(err) };

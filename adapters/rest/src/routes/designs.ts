@@ -4,6 +4,7 @@ import {
   waitForDesign, schemas, MAX_WAIT_SECONDS, type UseCaseContext,
 } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
+import { whileClientWaits } from '../client-gone.ts';
 import { HttpError } from '../http-errors.ts';
 import { isMultipartBody } from '../multipart.ts';
 import { MULTIPART_MARK } from '../validation.ts';
@@ -53,21 +54,21 @@ export async function designRoutes(app: FastifyInstance, ctx: UseCaseContext): P
 
   app.get('/v1/designs/:design_id/model', {
     schema: { tags: ['designs'], summary: 'Download the design model (GLB, 307)', params: schemas.DesignInput, response: { 307: redirectResponse, ...errorResponses(422) } },
-  }, async (request, reply) => reply.redirect(await getDesignModelUrl(ctx, callerOf(request), request.params as schemas.DesignInput), 307));
+  }, async (request, reply) => reply.redirect(await getDesignModelUrl(whileClientWaits(ctx, request, reply), callerOf(request), request.params as schemas.DesignInput), 307));
 
   app.get('/v1/designs/:design_id/image', {
     schema: { tags: ['designs'], summary: 'Design image (307)', ...pathAndQuery(schemas.DesignImageInput, ['design_id']), response: { 307: redirectResponse, ...errorResponses(422) } },
-  }, async (request, reply) => reply.redirect(await getDesignImageUrl(ctx, callerOf(request), inputOf(request)), 307));
+  }, async (request, reply) => reply.redirect(await getDesignImageUrl(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)), 307));
 
   app.get('/v1/designs/:design_id/parts/:part_id/model', {
     schema: { tags: ['designs'], summary: 'Download a part model (GLB, 307)', ...pathAndQuery(schemas.PartModelInput, ['design_id', 'part_id']), response: { 307: redirectResponse, ...errorResponses(422) } },
-  }, async (request, reply) => reply.redirect(await getPartModelUrl(ctx, callerOf(request), inputOf(request)), 307));
+  }, async (request, reply) => reply.redirect(await getPartModelUrl(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)), 307));
 
   app.get('/v1/designs/:design_id/parts/:part_id/step', {
     schema: { tags: ['designs'], summary: 'Download a part STEP file (307)', ...pathAndQuery(schemas.PartStepInput, ['design_id', 'part_id']), response: { 307: redirectResponse, ...errorResponses(422) } },
-  }, async (request, reply) => reply.redirect(await getPartStepUrl(ctx, callerOf(request), inputOf(request)), 307));
+  }, async (request, reply) => reply.redirect(await getPartStepUrl(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)), 307));
 
   app.get('/v1/designs/:design_id/parts/:part_id/image', {
     schema: { tags: ['designs'], summary: 'Part image (307)', ...pathAndQuery(schemas.PartImageInput, ['design_id', 'part_id']), response: { 307: redirectResponse, ...errorResponses(422) } },
-  }, async (request, reply) => reply.redirect(await getPartImageUrl(ctx, callerOf(request), inputOf(request)), 307));
+  }, async (request, reply) => reply.redirect(await getPartImageUrl(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)), 307));
 }

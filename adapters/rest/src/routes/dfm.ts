@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createDfmReport, getDfmPartImageUrl, getDfmReport, getProductionFileUrl, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
+import { whileClientWaits } from '../client-gone.ts';
 import { dfmReportSchema, errorResponses, pathAndQuery, redirectResponse } from '../schemas.ts';
 import { inputOf } from './designs.ts';
 
@@ -24,12 +25,12 @@ export async function dfmRoutes(app: FastifyInstance, ctx: UseCaseContext): Prom
       tags: ['dfm'], summary: 'Download a production file (307)', ...pathAndQuery(schemas.ProductionFileInput, ['dfm_id', 'part_id']),
       response: { 307: redirectResponse, ...errorResponses() },
     },
-  }, async (request, reply) => reply.redirect(await getProductionFileUrl(ctx, callerOf(request), inputOf(request)), 307));
+  }, async (request, reply) => reply.redirect(await getProductionFileUrl(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)), 307));
 
   app.get('/v1/dfm/:dfm_id/parts/:part_id/image', {
     schema: {
       tags: ['dfm'], summary: 'Part image of a DFM report (307)', ...pathAndQuery(schemas.DfmPartImageInput, ['dfm_id', 'part_id']),
       response: { 307: redirectResponse, ...errorResponses(422) },
     },
-  }, async (request, reply) => reply.redirect(await getDfmPartImageUrl(ctx, callerOf(request), inputOf(request)), 307));
+  }, async (request, reply) => reply.redirect(await getDfmPartImageUrl(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)), 307));
 }

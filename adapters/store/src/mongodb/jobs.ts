@@ -118,6 +118,16 @@ export class MongoJobs implements JobQueue {
     return d ? toJob(d) : null;
   }
 
+  async defer(jobId: string, workerId: string, delayMs: number): Promise<boolean> {
+    if (!Number.isFinite(delayMs) || delayMs < 0) checkPositiveMs(delayMs, 'delayMs');
+    const now = this.ctx.now();
+    const r = await this.col.updateOne(
+      { _id: String(jobId), workerId: String(workerId), status: 'running', attempts: { $gt: 0 } } as Document,
+      { $set: { status: 'queued', workerId: null, leaseUntil: null, runAfter: new Date(now.getTime() + delayMs), updatedAt: now }, $inc: { attempts: -1 } },
+    );
+    return r.matchedCount === 1;
+  }
+
   async get<P = unknown>(jobId: string): Promise<Job<P> | null> {
     const d = await this.col.findOne({ _id: String(jobId) } as Document);
     return d ? toJob<P>(d) : null;

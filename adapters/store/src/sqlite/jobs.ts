@@ -42,6 +42,7 @@ export class SqliteJobs implements JobQueue {
   private readonly done;
   private readonly running;
   private readonly requeue;
+  private readonly putBack;
   private readonly dead;
   private readonly bury;
   private readonly byId;
@@ -69,6 +70,8 @@ export class SqliteJobs implements JobQueue {
     this.running = db.prepare(`SELECT * FROM jobs WHERE id = ? AND worker_id = ? AND status = 'running'`);
     this.requeue = db.prepare(`UPDATE jobs SET status = 'queued', worker_id = NULL, lease_until = NULL, run_after = @runAfter,
         last_error = @error, updated_at = @now WHERE id = @id RETURNING *`);
+    this.putBack = db.prepare(`UPDATE jobs SET status = 'queued', worker_id = NULL, lease_until = NULL, run_after = @runAfter,
+        attempts = MAX(attempts - 1, 0), updated_at = @now WHERE id = @id AND worker_id = @workerId AND status = 'running'`);
     this.dead = db.prepare(`UPDATE jobs SET status = 'failed', lease_until = NULL, last_error = @error, updated_at = @now
       WHERE id = @id RETURNING *`);
     this.bury = db.prepare(`UPDATE jobs SET status = 'failed', lease_until = NULL, last_error = @error, updated_at = @now
@@ -137,6 +140,12 @@ export class SqliteJobs implements JobQueue {
     if (!Number.isFinite(delay) || delay < 0) checkPositiveMs(delay, 'retryDelayMs');
     const row = this.failTx.immediate(String(jobId), String(workerId), { code: error.code, message: error.message }, opts.retry !== false, delay);
     return row ? toJob(row) : null;
+  }
+
+  async defer(jobId: string, workerId: string, delayMs: number): Promise<boolean> {
+    if (!Number.isFinite(delayMs) || delayMs < 0) checkPositiveMs(delayMs, 'delayMs');
+    const now = this.ctx.now();
+    return this.putBack.run({ id: String(jobId), workerId: String(workerId), runAfter: new Date(now.getTime() + delayMs).toISOString(), now: now.toISOString() }).changes === 1;
   }
 
   async get<P = unknown>(jobId: string): Promise<Job<P> | null> {
