@@ -1,5 +1,44 @@
 #!/usr/bin/env node
-// The `kerf` command: registers tsx so the TypeScript sources run as they are, then hands over to the CLI.
-import { register } from 'tsx/esm/api';
-register();
-await import('../service/src/cli.ts');
+// The `kerf` command of a checkout (and `npm start`): runs the compiled CLI in service/dist, which
+// `npm install` builds (the root `prepare` script). Where the TypeScript sources changed after that
+// build (someone at work, the tests that spawn this file), it runs the sources through tsx instead, so
+// the CLI is always what is on disk; tsx is a development tool and is not loaded otherwise.
+// Installed packages use @kerf/service's own bin, which only runs the build.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Newest mtime (ms) of the .ts files under dir, 0 when there are none. */
+function newestSource(dir) {
+  let newest = 0;
+  let entries;
+  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return 0; }
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when some package's sources are newer than its last build (or it has none). */
+function buildIsStale() {
+  const packages = ['engine', 'service', ...readdirSync(join(root, 'adapters')).map((a) => join('adapters', a))];
+  return packages.some((pkg) => {
+    const sources = Math.max(newestSource(join(root, pkg, 'src')), newestSource(join(root, pkg, 'test', 'support')));
+    if (sources === 0) return false; // not a package
+    try { return sources > statSync(join(root, pkg, 'dist', '.tsbuildinfo')).mtimeMs; } catch { return true; }
+  });
+}
+
+// without tsx (npm install --omit=dev) the build is all there is
+const tsx = buildIsStale() ? await import('tsx/esm/api').catch(() => null) : null;
+if (tsx) {
+  // the root tsconfig maps @kerf/* to the sources, whatever the working directory
+  tsx.register({ tsconfig: join(root, 'tsconfig.json') });
+  await import(pathToFileURL(join(root, 'service/src/cli.ts')).href);
+} else {
+  await import('../service/dist/src/cli.js');
+}

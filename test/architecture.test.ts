@@ -20,11 +20,27 @@ test('the repository keeps its architecture', () => {
 // ---- self-test on a synthetic workspace --------------------------------------------------------
 
 const json = (o: object): string => JSON.stringify(o, null, 2);
+/** An entry point as packages ship it: built from <x>.ts into dist/. */
+const built = (x: string): object => ({ types: `./dist/${x}.d.ts`, default: `./dist/${x}.js` });
+/** The root tsconfig.json mapping each entry point to its source (development runs the sources). */
+const devPaths = (paths: Record<string, string>): string => `{\n  // comments are allowed\n  "compilerOptions": { "paths": ${JSON.stringify(Object.fromEntries(Object.entries(paths).map(([k, v]) => [k, [v]])))} }\n}\n`;
+const PATHS: Record<string, string> = {
+  '@kerf/engine': './engine/src/index.ts', '@kerf/engine/testing': './engine/src/testing.ts', '@kerf/usecases': './adapters/usecases/src/index.ts',
+  '@kerf/rest': './adapters/rest/src/index.ts', '@kerf/service': './service/src/index.ts',
+};
+/** A package's tsconfig.build.json, referencing the builds of the packages it depends on. */
+const buildConfig = (...refs: string[]): string => json({ extends: '../tsconfig.base.json', include: ['src'], references: refs.map((path) => ({ path })) });
 const CLEAN: Record<string, string> = {
+  'tsconfig.json': devPaths(PATHS),
+  'tsconfig.build.json': json({ files: [], references: ['engine', 'adapters/usecases', 'adapters/rest', 'service'].map((d) => ({ path: `./${d}/tsconfig.build.json` })) }),
+  'engine/tsconfig.build.json': buildConfig(),
+  'adapters/usecases/tsconfig.build.json': buildConfig('../../engine/tsconfig.build.json'),
+  'adapters/rest/tsconfig.build.json': buildConfig('../usecases/tsconfig.build.json'),
+  'service/tsconfig.build.json': buildConfig('../engine/tsconfig.build.json', '../adapters/usecases/tsconfig.build.json', '../adapters/rest/tsconfig.build.json'),
   'package.json': json({ name: 'synth', private: true, type: 'module', workspaces: ['engine', 'adapters/*', 'service'],
     devDependencies: { 'dev-tool': '1', '@kerf/engine': '*', '@kerf/service': '*' } }),
   'ARCHITECTURE.md': '# Architecture\n\n`engine` < `adapters/usecases` < `adapters/rest` < `service`.\n\n## Invariants\n\n- layers point down\n',
-  'engine/package.json': json({ name: '@kerf/engine', exports: { '.': './src/index.ts', './testing': './src/testing.ts' }, dependencies: { 'geom-lib': '1' } }),
+  'engine/package.json': json({ name: '@kerf/engine', exports: { '.': built('src/index'), './testing': built('src/testing') }, dependencies: { 'geom-lib': '1' } }),
   'engine/src/contract.ts': 'export interface Part { w: number; h: number }\n',
   'engine/src/geometry/area.ts': "import type { Part } from '../contract.ts';\nexport const area = (p: Part): number => p.w * p.h;\n",
   'engine/src/index.ts': [
@@ -40,7 +56,7 @@ const CLEAN: Record<string, string> = {
   ].join('\n'),
   'engine/src/testing.ts': 'export const sample = { w: 1, h: 2 };\n',
   'engine/test/area.test.ts': "import { area } from '../src/geometry/area.ts';\nimport check from 'dev-tool';\nimport { sample } from '@kerf/engine/testing';\ncheck(area(sample));\n",
-  'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/engine': '*' } }),
+  'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': built('src/index') }, dependencies: { '@kerf/engine': '*' } }),
   'adapters/usecases/src/index.ts': [
     "import { measure } from '@kerf/engine';",
     "import type { Part } from '@kerf/engine';",
@@ -49,14 +65,14 @@ const CLEAN: Record<string, string> = {
     'const buffer = new Uint8Array(256);',
     "export function price(p: Part): object { if (p.w > MAX_PAGE_SIZE) throw new NotFound('too_big'); return { status: 'ready', amount: measure(p) * 200 + buffer.length }; }",
   ].join('\n'),
-  'adapters/rest/package.json': json({ name: '@kerf/rest', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/usecases': '*', fastify: '5' } }),
+  'adapters/rest/package.json': json({ name: '@kerf/rest', exports: { '.': built('src/index') }, dependencies: { '@kerf/usecases': '*', fastify: '5' } }),
   'adapters/rest/src/index.ts': [
     "import type { FastifyInstance } from 'fastify';",
     "import { price } from '@kerf/usecases';",
     '// the service calls Fastify() and registers these routes',
     "export function routes(app: FastifyInstance): void { app.get('/v1/price', async (_req, reply) => reply.header('retry-after', '1').code(404).send(price({ w: 1, h: 1 }))); }",
   ].join('\n'),
-  'service/package.json': json({ name: '@kerf/service', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/engine': '*', '@kerf/usecases': '*', '@kerf/rest': '*', fastify: '5' } }),
+  'service/package.json': json({ name: '@kerf/service', exports: { '.': built('src/index') }, dependencies: { '@kerf/engine': '*', '@kerf/usecases': '*', '@kerf/rest': '*', fastify: '5' } }),
   'service/src/index.ts': "import Fastify from 'fastify';\nimport { routes } from '@kerf/rest';\nexport const app = Fastify();\nroutes(app);\n",
   'service/src/commands/dfm.ts': "import { price } from '@kerf/usecases';\nimport type { Part } from '@kerf/engine';\nimport { print } from './print.ts';\nexport const run = (p: Part): void => print(price(p));\n",
   'service/src/commands/quote.ts': "import { price } from '@kerf/usecases';\nimport { type Part as P } from '@kerf/engine';\nimport { print } from './print.ts';\nexport const run = (): void => print(price({ w: 2, h: 2 } as P));\n",
@@ -87,9 +103,18 @@ test('self-test: the clean synthetic tree has no violations (comments and string
 
 const cases: Array<{ rule: string; what: string; plant: Record<string, string | null>; files: string[] }> = [
   { rule: 'exports-closed', what: 'a wildcard export; five entry points',
-    plant: { 'engine/package.json': json({ name: '@kerf/engine', exports: { '.': './src/index.ts', './testing': './src/testing.ts', './*': './src/*' }, dependencies: { 'geom-lib': '1' } }),
-      'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': './a.ts', './b': './b.ts', './c': './c.ts', './d': './d.ts', './e': './e.ts' }, dependencies: { '@kerf/engine': '*' } }) },
+    plant: { 'engine/package.json': json({ name: '@kerf/engine', exports: { '.': built('src/index'), './testing': built('src/testing'), './*': './src/*' }, dependencies: { 'geom-lib': '1' } }),
+      'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: Object.fromEntries(['.', './b', './c', './d', './e'].map((k) => [k, built('src/index')])), dependencies: { '@kerf/engine': '*' } }),
+      'tsconfig.json': devPaths({ ...PATHS, ...Object.fromEntries(['b', 'c', 'd', 'e'].map((k) => [`@kerf/usecases/${k}`, './adapters/usecases/src/index.ts'])) }) },
     files: ['adapters/usecases/package.json', 'engine/package.json'] },
+  { rule: 'exports-built', what: 'an entry point that is TypeScript source; one built from a missing file; an entry without its dev path; no build config; a build left out of the solution; a build that does not build its dependency first',
+    plant: { 'engine/package.json': json({ name: '@kerf/engine', exports: { '.': './src/index.ts', './testing': built('src/testing') }, dependencies: { 'geom-lib': '1' } }),
+      'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': built('src/gone') }, dependencies: { '@kerf/engine': '*' } }),
+      'tsconfig.json': devPaths({ ...PATHS, '@kerf/engine/testing': './engine/src/index.ts', '@kerf/usecases': './adapters/usecases/src/gone.ts' }),
+      'adapters/rest/tsconfig.build.json': null,
+      'tsconfig.build.json': json({ files: [], references: ['engine', 'adapters/usecases', 'adapters/rest'].map((d) => ({ path: `${d}/tsconfig.build.json` })) }),
+      'service/tsconfig.build.json': buildConfig('../engine/tsconfig.build.json', '../adapters/rest/tsconfig.build.json') },
+    files: ['engine/package.json', 'tsconfig.json', 'adapters/usecases/package.json', 'adapters/rest/tsconfig.build.json', 'tsconfig.build.json', 'service/tsconfig.build.json'] },
   { rule: 'internal-import', what: 'relative path into another package (root test/, import type) and deep package paths (export from, dynamic import)',
     plant: { 'test/deep.test.ts': "import { area } from '../engine/src/geometry/area.ts';\narea;\n",
       'adapters/usecases/src/types.ts': "import type { Part } from '../../../engine/src/contract.ts';\nexport type P = Part;\n",
@@ -106,7 +131,8 @@ const cases: Array<{ rule: string; what: string; plant: Record<string, string | 
     plant: { 'engine/src/contract.ts': "export interface Part { w: number; h: number }\nexport const DESIGNS = '/v1/designs';\n" },
     files: ['engine/src/contract.ts'] },
   { rule: 'layer-direction', what: 'usecases imports an adapter above it (and so a package cycle); an engine folder cycle',
-    plant: { 'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/engine': '*', '@kerf/rest': '*' } }),
+    plant: { 'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': built('src/index') }, dependencies: { '@kerf/engine': '*', '@kerf/rest': '*' } }),
+      'adapters/usecases/tsconfig.build.json': buildConfig('../../engine/tsconfig.build.json', '../rest/tsconfig.build.json'),
       'adapters/usecases/src/web.ts': "import { routes } from '@kerf/rest';\nexport { routes };\n",
       'engine/src/contract.ts': "import type { area } from './geometry/area.ts';\nexport interface Part { w: number; h: number }\nexport type Area = typeof area;\n" },
     files: ['adapters/rest/package.json', 'adapters/usecases/src/web.ts', 'engine/src/contract.ts'] },
@@ -133,7 +159,10 @@ const cases: Array<{ rule: string; what: string; plant: Record<string, string | 
     files: ['engine/src/dfm/examples.ts', 'engine/src/pool/worker.ts'] },
   { rule: 'architecture-doc', what: 'a new adapter (found by the adapters/* glob) it does not mention; no Invariants heading',
     plant: { 'ARCHITECTURE.md': '# Architecture\n\n`engine`, `adapters/usecases`, `adapters/rest`, `service`.\n\n## Rules\n',
-      'adapters/webhooks/package.json': json({ name: '@kerf/webhooks', exports: { '.': './src/index.ts' }, dependencies: { '@kerf/usecases': '*' } }),
+      'adapters/webhooks/package.json': json({ name: '@kerf/webhooks', exports: { '.': built('src/index') }, dependencies: { '@kerf/usecases': '*' } }),
+      'adapters/webhooks/tsconfig.build.json': buildConfig('../usecases/tsconfig.build.json'),
+      'tsconfig.json': devPaths({ ...PATHS, '@kerf/webhooks': './adapters/webhooks/src/index.ts' }),
+      'tsconfig.build.json': json({ files: [], references: ['engine', 'adapters/usecases', 'adapters/rest', 'adapters/webhooks', 'service'].map((d) => ({ path: `${d}/tsconfig.build.json` })) }),
       'adapters/webhooks/src/index.ts': "import { price } from '@kerf/usecases';\nexport const hook = price;\n" },
     files: ['ARCHITECTURE.md', 'ARCHITECTURE.md'] },
   { rule: 'architecture-doc', what: 'no ARCHITECTURE.md', plant: { 'ARCHITECTURE.md': null }, files: ['ARCHITECTURE.md'] },

@@ -23,7 +23,7 @@ const layerOf = (p: Pkg): number | undefined => LAYERS[p.dir] ?? (p.dir.startsWi
 
 export function checkArchitecture(root: string): Violation[] {
   const repo = loadRepo(root);
-  return [exportsClosed, internalImport, undeclaredDependency, transportInEngine, layerDirection, cliThroughUsecases,
+  return [exportsClosed, exportsBuilt, internalImport, undeclaredDependency, transportInEngine, layerDirection, cliThroughUsecases,
     noHttpStatusInUsecases, fastifyInServiceOnly, noTestBuildersInSrc, architectureDoc].flatMap((rule) => rule(repo));
 }
 
@@ -32,7 +32,8 @@ export function checkArchitecture(root: string): Violation[] {
 function walk(root: string, dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((d) => {
     const rel = dir ? `${dir}/${d.name}` : d.name;
-    if (d.name === 'node_modules' || d.name.startsWith('.')) return [];
+    // dist/ is the build's output (JS + .d.ts) of the sources read here
+    if (d.name === 'node_modules' || d.name === 'dist' || d.name.startsWith('.')) return [];
     return d.isDirectory() ? walk(root, rel) : d.isFile() ? [rel] : [];
   });
 }
@@ -139,6 +140,52 @@ function exportsClosed(repo: Repo): Violation[] {
     return [...keys.filter((k) => k.includes('*')).map((k) => v(`${p.name} exports "${k}": a wildcard opens every file; list the entry points`)),
       ...(keys.length > 4 ? [v(`${p.name} has ${keys.length} entry points (at most 4): ${keys.join(', ')}`)] : [])];
   });
+}
+
+/** A tsconfig file's JSON (comments allowed), or null when it is missing or unreadable. */
+function readTsconfig(root: string, file: string): { compilerOptions?: { paths?: Record<string, string[]> }; references?: Array<{ path: string }> } | null {
+  if (!existsSync(join(root, file))) return null;
+  const { config, error } = ts.parseConfigFileTextToJson(file, readFileSync(join(root, file), 'utf8'));
+  return error ? null : config;
+}
+
+/**
+ * Each entry point is built JavaScript with its types (`{ types: ./dist/X.d.ts, default: ./dist/X.js }`,
+ * so an installed package works under plain node) built from the source X.ts by the package's
+ * tsconfig.build.json, which the root tsconfig.build.json references along with the builds of its
+ * @kerf dependencies; the root tsconfig.json maps the entry to X.ts, so development (tsc, tsx) runs
+ * the sources without a build.
+ */
+function exportsBuilt(repo: Repo): Violation[] {
+  const out: Violation[] = [];
+  const paths = readTsconfig(repo.root, 'tsconfig.json')?.compilerOptions?.paths ?? {};
+  const solution = (readTsconfig(repo.root, 'tsconfig.build.json')?.references ?? []).map((r) => posix.normalize(r.path));
+  const buildOf = (p: Pkg): string => `${p.dir}/tsconfig.build.json`;
+  for (const p of repo.packages) {
+    const v = (file: string, message: string): number => out.push({ rule: 'exports-built', file, message });
+    const e = p.json.exports;
+    for (const [key, target] of Object.entries(e !== null && typeof e === 'object' && !Array.isArray(e) ? e : {})) {
+      if (key.includes('*')) continue; // not an entry point: exports-closed reports it
+      const t = target as { types?: unknown; default?: unknown } | string;
+      const m = typeof t === 'object' && t !== null && typeof t.default === 'string' ? /^\.\/dist\/(.+)\.js$/.exec(t.default) : null;
+      if (!m || typeof t !== 'object' || Object.keys(t).join() !== 'types,default' || t.types !== `./dist/${m[1]}.d.ts`) {
+        v(pkgFile(p), `export "${key}" must be { "types": "./dist/X.d.ts", "default": "./dist/X.js" } (built from X.ts), got ${JSON.stringify(target)}`);
+        continue;
+      }
+      const source = `./${p.dir}/${m[1]}.ts`;
+      if (!existsSync(join(repo.root, source))) v(pkgFile(p), `export "${key}" is built from ${source}, which does not exist`);
+      const name = p.name + key.slice(1);
+      if (JSON.stringify(paths[name]) !== JSON.stringify([source])) v('tsconfig.json', `paths["${name}"] must be ["${source}"] (development runs the sources), got ${JSON.stringify(paths[name])}`);
+    }
+    const build = readTsconfig(repo.root, buildOf(p));
+    if (!build) { v(buildOf(p), `${p.name} has no tsconfig.build.json: nothing builds its dist/`); continue; }
+    if (!solution.includes(buildOf(p))) v('tsconfig.build.json', `does not reference ${buildOf(p)}: npm run build leaves ${p.name} unbuilt`);
+    const refs = (build.references ?? []).map((r) => posix.normalize(posix.join(p.dir, r.path)));
+    for (const dep of Object.keys(p.json.dependencies ?? {}).map((d) => repo.byName.get(d)).filter((d): d is Pkg => !!d)) {
+      if (!refs.includes(buildOf(dep))) v(buildOf(p), `does not reference ${buildOf(dep)}: ${dep.name} must be built first`);
+    }
+  }
+  return out;
 }
 
 function internalImport(repo: Repo): Violation[] {

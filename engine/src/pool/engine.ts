@@ -51,6 +51,9 @@ const DEFAULT_MAX_MEMORY_MB = 2048;
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_QUEUE = 256;
 const MB = 1048576;
+/** Built (dist/*.js): the compiled worker. Sources run through tsx (development, tests): worker.mjs,
+ * which registers tsx in the thread first (a worker thread does not inherit a `register()`ed loader). */
+const WORKER_FILE = import.meta.url.endsWith('.ts') ? './worker.mjs' : './worker.js';
 
 function positiveInt(name: string, v: number | undefined, fallback: number): number {
   if (v === undefined) return fallback;
@@ -88,7 +91,7 @@ export class EnginePool {
     // a URL, so the worker's import() finds it wherever the worker file lives (a path is the caller's, from cwd)
     if (internal.opsModule) this.settings.opsModule = internal.opsModule.startsWith('file:') ? internal.opsModule : pathToFileURL(internal.opsModule).href;
     this.piscina = new Piscina({
-      filename: fileURLToPath(new URL('./worker.mjs', import.meta.url)),
+      filename: fileURLToPath(new URL(WORKER_FILE, import.meta.url)),
       minThreads: this.threads,
       maxThreads: this.threads,
       // long-lived threads keep their WASM modules warm; they are replaced only on purpose
