@@ -1,13 +1,15 @@
 // The composition root: config -> store -> engine -> use-case context -> one fastify instance with
 // the transports registered as plugins -> job worker; and their orderly shutdown. `kerf serve` and
 // the end-to-end tests both start the service through here.
+import { createHash } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { openStore, type Store } from '@kerf/store';
 import { restApi, restLinks, MAX_PARAM_LENGTH } from '@kerf/rest';
 import { EventRelay, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, UrlSigner, type EngineApi, type UseCaseContext } from '@kerf/usecases';
 import { createWebhookSender } from '@kerf/webhooks';
-import { createProvider, oauthServer } from '@kerf/oauth';
+import { consentPort, createProvider, oauthServer } from '@kerf/oauth';
+import { webSite } from '@kerf/web';
 import type { ServiceConfig } from './config.ts';
 import { createEngine } from './engine.ts';
 import { genRequestId } from './request-id.ts';
@@ -77,6 +79,13 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit });
   const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });
   await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl });
+  await app.register(webSite, {
+    useCases: ctx,
+    consent: consentPort(oauthProvider, store, config.baseUrl),
+    signupOpen: config.signupOpen,
+    cookieSecret: createHash('sha256').update(secret).update('web cookies').digest('base64url'),
+    secureCookies: config.baseUrl.startsWith('https:'),
+  });
   if (options.jobs !== false) {
     worker.start();
     relay.start();

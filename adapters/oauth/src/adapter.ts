@@ -6,6 +6,8 @@ import { OAUTH_OWNER, GRANT_BOUND_MODELS, oauthCollection, oauthDocId, oauthOwne
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 
+const EXPIRED_DEVICE_CODE_GRACE_MS = 60 * 60 * 1000;
+
 /** The instant a record with `expiresIn` seconds left expires, or null. */
 function expiry(now: Date, expiresIn: number | undefined): string | null {
   return typeof expiresIn === 'number' ? new Date(now.getTime() + expiresIn * 1000).toISOString() : null;
@@ -99,7 +101,11 @@ export class StoreAdapter implements Adapter {
   }
 
   private live(doc: { data: OAuthRecord } | null): AdapterPayload | undefined {
-    if (!doc || !isLive(doc.data, this.now())) return undefined;
+    if (!doc) return undefined;
+    // a device code is handed back for a while after it expired, so polling answers expired_token
+    // (oidc-provider checks `exp` itself) instead of an unknown code
+    const grace = this.model === 'DeviceCode' ? EXPIRED_DEVICE_CODE_GRACE_MS : 0;
+    if (!isLive(doc.data, new Date(this.now().getTime() - grace))) return undefined;
     return doc.data.payload as AdapterPayload;
   }
 }

@@ -103,8 +103,12 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
         return rotated ? rotated.remainingTTL : CONNECTION_TTL_S;
       },
     },
-    // each authorization is its own connection, listed and revoked on its own
-    loadExistingGrant: async () => undefined,
+    // each authorization is its own connection, listed and revoked on its own: only the grant the
+    // person just made on the consent page counts, never one from an earlier authorization
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     async findAccount(_ctx, sub) {

@@ -122,13 +122,13 @@ export async function signIn(ctx: UseCaseContext, input: unknown): Promise<{ ses
 }
 
 /** The person behind a session cookie, with every scope (it is their own account), or null. */
-export async function sessionCaller(ctx: UseCaseContext, sessionToken: string | null | undefined): Promise<Caller | null> {
+export async function sessionCaller(ctx: UseCaseContext, sessionToken: string | null | undefined): Promise<{ caller: Caller; email: string } | null> {
   if (!sessionToken || sessionToken.length > 100) return null;
   const doc = await ctx.store.documents<SessionDoc>(SESSIONS).getUnscoped(sha256Id(sessionToken));
   if (!doc || Date.parse(doc.data.expiresAt) <= ctx.now().getTime()) return null;
   const account = await ctx.store.accounts.get(doc.accountId);
   if (!account) return null;
-  return { accountId: account.id, scopes: SCOPES, via: 'session', credentialId: doc.id.slice(0, 12), operator: false };
+  return { caller: { accountId: account.id, scopes: SCOPES, via: 'session', credentialId: doc.id.slice(0, 12), operator: false }, email: account.email };
 }
 
 export async function signOut(ctx: UseCaseContext, sessionToken: string | null | undefined): Promise<void> {

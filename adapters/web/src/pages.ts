@@ -1,0 +1,71 @@
+// The pages: sign in, sign up, account (connections), OAuth consent.
+import { alert, html, layout, raw, type Html } from './html.ts';
+
+const SCOPE_TEXT: Record<string, string> = {
+  designs: 'Upload designs and read them',
+  dfm: 'Run manufacturability (DFM) checks',
+  quotes: 'Create and read quotes',
+  carts: 'Create carts for you to check out',
+  orders: 'Read your orders',
+  webhooks: 'Manage webhook endpoints',
+  payments: 'Pay carts with your saved card (needs carts)',
+};
+
+export function signInPage(o: { csrf: string; next: string; error?: string | null; email?: string; signupOpen: boolean }): string {
+  return layout('Sign in', html`${alert(o.error)}
+<form method="post" action="/signin">
+<input type="hidden" name="_csrf" value="${o.csrf}"><input type="hidden" name="next" value="${o.next}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>
+${o.signupOpen ? html`<p>No account? <a href="/signup?next=${encodeURIComponent(o.next)}">Sign up</a></p>` : raw('')}`);
+}
+
+export function signUpPage(o: { csrf: string; next: string; error?: string | null; email?: string }): string {
+  return layout('Sign up', html`${alert(o.error)}
+<form method="post" action="/signup">
+<input type="hidden" name="_csrf" value="${o.csrf}"><input type="hidden" name="next" value="${o.next}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}">
+<label for="password">Password (at least 10 characters)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="10" required>
+<button type="submit">Create account</button>
+</form>
+<p>Have an account? <a href="/signin?next=${encodeURIComponent(o.next)}">Sign in</a></p>`);
+}
+
+export interface ConnectionRow { id: string; client_name: string; client_id: string; scopes: string[]; created_at: string; last_used_at: string | null }
+
+export function accountPage(o: { email: string; csrf: string; connections: ConnectionRow[]; notice?: string | null }): string {
+  const rows: Html[] = o.connections.map((c) => html`<tr>
+<td>${c.client_name}${c.client_name !== c.client_id ? html`<br><small>${c.client_id}</small>` : raw('')}</td>
+<td>${c.scopes.join(' ') || '(none)'}</td><td>${c.created_at}</td><td>${c.last_used_at ?? 'never'}</td>
+<td><form method="post" action="/account/connections/${encodeURIComponent(c.id)}/revoke"><input type="hidden" name="_csrf" value="${o.csrf}">
+<button type="submit" class="secondary" aria-label="Revoke ${c.client_name}">Revoke</button></form></td></tr>`);
+  return layout('Account', html`${o.notice ? html`<p role="status">${o.notice}</p>` : raw('')}
+<p>Signed in as <strong>${o.email}</strong>.</p>
+<section id="connections"><h2>Connected agents</h2>
+${rows.length ? html`<table><thead><tr><th scope="col">Client</th><th scope="col">Scopes</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"></th></tr></thead><tbody>${rows}</tbody></table>`
+    : html`<p>No agent is connected to your account.</p>`}
+</section>`, { email: o.email, csrf: o.csrf });
+}
+
+export function consentPage(o: {
+  uid: string; csrf: string; email: string; clientName: string; clientId: string; redirectHost: string | null; device: boolean; requested: string[];
+}): string {
+  const boxes: Html[] = o.requested.map((s) => html`<label><input type="checkbox" name="scope" value="${s}"${s === 'payments' ? raw('') : raw(' checked')}> <code>${s}</code>: ${SCOPE_TEXT[s] ?? s}</label>`);
+  return layout('Connect an agent', html`<p><strong id="client-name">${o.clientName}</strong> asks to connect to your Kerf account (<strong>${o.email}</strong>).</p>
+${o.clientName !== o.clientId ? html`<p><small>Client: <code>${o.clientId}</code></small></p>` : raw('')}
+${o.redirectHost ? html`<p>After you decide, you go back to <strong id="redirect-host">${o.redirectHost}</strong>.</p>` : raw('')}
+${o.device ? html`<p>You started this from a device code.</p>` : raw('')}
+<form method="post" action="/oauth/consent/${encodeURIComponent(o.uid)}">
+<input type="hidden" name="_csrf" value="${o.csrf}">
+<fieldset><legend>It may:</legend>${boxes.length ? boxes : html`<p>read catalogs and your account summary</p>`}</fieldset>
+<p><small>Catalogs and your account summary are readable by every connection. It can never manage API keys, saved cards, sessions or other connections.</small></p>
+<button type="submit" name="decision" value="approve">Connect</button>
+<button type="submit" name="decision" value="deny" class="secondary">Decline</button>
+</form>`, { email: o.email, csrf: o.csrf });
+}
+
+export function messagePage(title: string, message: string, opts: { email?: string | null; csrf?: string } = {}): string {
+  return layout(title, html`<p role="alert">${message}</p>`, opts);
+}

@@ -1,0 +1,199 @@
+// The web site as a fastify plugin: sign up / in / out, the account page's connections, and the
+// OAuth consent page (authorize and device). Forms post without JavaScript; every form carries a
+// CSRF token (@fastify/csrf-protection, its secret in a signed cookie); the session is an httpOnly
+// SameSite=Lax cookie holding a random token the store knows only by its sha256.
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import {
+  UseCaseError, consentedScopes, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
+  type Caller, type UseCaseContext,
+} from '@kerf/usecases';
+import { accountPage, consentPage, messagePage, signInPage, signUpPage } from './pages.ts';
+
+/** The pending authorization behind an interaction, as the consent page shows it. */
+export interface ConsentRequest {
+  uid: string;
+  kind: 'authorization' | 'device';
+  clientId: string;
+  clientName: string;
+  redirectHost: string | null;
+  requestedScopes: string[];
+}
+
+/** What the authorization server offers the consent page (the service passes @kerf/oauth's consentPort). */
+export interface ConsentPort {
+  request(req: IncomingMessage, res: ServerResponse): Promise<ConsentRequest | null>;
+  approve(req: IncomingMessage, res: ServerResponse, accountId: string, granted: readonly string[]): Promise<string>;
+  deny(req: IncomingMessage, res: ServerResponse): Promise<string>;
+}
+
+export interface WebOptions {
+  useCases: UseCaseContext;
+  consent?: ConsentPort;
+  /** KERF_SIGNUP=closed turns the sign-up page off. */
+  signupOpen: boolean;
+  /** Signs the CSRF secret cookie; the same in every process. */
+  cookieSecret: string;
+  /** Set Secure on cookies (the site is served over https). */
+  secureCookies: boolean;
+}
+
+export const SESSION_COOKIE = 'kerf_session';
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+// the consent form's answer is a redirect to the client's own redirect URI, which form-action governs too
+const CONSENT_CSP = CSP.replace("form-action 'self'", "form-action 'self' http: https:");
+
+type Form = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined): string => (Array.isArray(v) ? v[0] ?? '' : v ?? '');
+const many = (v: string | string[] | undefined): string[] => (Array.isArray(v) ? v : v ? [v] : []);
+
+/** Where to go after signing in: a path of this site only (never another origin). */
+function safeNext(value: unknown): string {
+  const s = typeof value === 'string' ? value : '';
+  return s.startsWith('/') && !s.startsWith('//') && !s.startsWith('/\\') && s.length < 2000 ? s : '/account';
+}
+
+const STATUS_OF_KIND: Record<string, number> = { invalid: 400, malformed: 400, unauthenticated: 401, forbidden: 403, not_found: 404, rate_limited: 429, conflict: 409 };
+
+export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstance, opts: WebOptions) => {
+  const ctx = opts.useCases;
+  const cookieBase = { httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies, path: '/' };
+  await app.register(cookie, { secret: opts.cookieSecret });
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(csrf, { cookieOpts: { ...cookieBase, signed: true } });
+  const pico = dirname(createRequire(import.meta.url).resolve('@picocss/pico/css/pico.min.css'));
+  await app.register(fastifyStatic, { root: pico, prefix: '/assets/', decorateReply: false, allowedPath: (path) => path === '/pico.min.css' });
+
+  app.addHook('onSend', async (request, reply) => {
+    if (!reply.getHeader('content-security-policy')) reply.header('content-security-policy', CSP);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('cache-control', 'no-store');
+  });
+
+  const person = async (request: FastifyRequest): Promise<{ caller: Caller; email: string } | null> =>
+    sessionCaller(ctx, request.cookies[SESSION_COOKIE]);
+  const page = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
+  const startSession = (reply: FastifyReply, token: string, expiresAt: string) =>
+    reply.setCookie(SESSION_COOKIE, token, { ...cookieBase, expires: new Date(expiresAt) });
+
+  app.setErrorHandler(async (err, request, reply) => {
+    const status = err instanceof UseCaseError ? STATUS_OF_KIND[err.kind] ?? 500 : (err as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) request.log.error({ err }, 'web page failed');
+    const message = status === 403 && (err as { code?: string }).code?.startsWith('FST_CSRF')
+      ? 'This form has expired or did not come from this site. Go back, reload the page and try again.'
+      : status >= 500 ? 'Something went wrong on our side. Try again in a moment.' : (err as Error).message;
+    return page(reply, messagePage('This did not work', message), status);
+  });
+
+  // ---- sign in, sign up, sign out ----------------------------------------------------------------
+
+  app.get('/signin', async (request, reply) => {
+    const next = safeNext((request.query as Form).next);
+    if (await person(request)) return reply.redirect(next, 303);
+    return page(reply, signInPage({ csrf: reply.generateCsrf(), next, signupOpen: opts.signupOpen }));
+  });
+
+  app.post('/signin', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const form = request.body as Form;
+    const next = safeNext(one(form.next));
+    const email = one(form.email);
+    try {
+      const session = await signIn(ctx, { email, password: one(form.password), client_ip: request.ip });
+      startSession(reply, session.sessionToken, session.expiresAt);
+      return reply.redirect(next, 303);
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || !['unauthenticated', 'rate_limited', 'invalid'].includes(err.kind)) throw err;
+      if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
+      const message = err.kind === 'invalid' ? 'Enter your email and password.' : err.message;
+      return page(reply, signInPage({ csrf: reply.generateCsrf(), next, email, error: message, signupOpen: opts.signupOpen }), STATUS_OF_KIND[err.kind]);
+    }
+  });
+
+  app.get('/signup', async (request, reply) => {
+    if (!opts.signupOpen) return page(reply, messagePage('Sign-up is closed', 'Ask the operator of this service for an account.'), 404);
+    const next = safeNext((request.query as Form).next);
+    return page(reply, signUpPage({ csrf: reply.generateCsrf(), next }));
+  });
+
+  app.post('/signup', { preHandler: app.csrfProtection }, async (request, reply) => {
+    if (!opts.signupOpen) return page(reply, messagePage('Sign-up is closed', 'Ask the operator of this service for an account.'), 404);
+    const form = request.body as Form;
+    const next = safeNext(one(form.next));
+    const email = one(form.email);
+    const password = one(form.password);
+    try {
+      await createPasswordAccount(ctx, { email, password });
+      const session = await signIn(ctx, { email, password, client_ip: request.ip });
+      startSession(reply, session.sessionToken, session.expiresAt);
+      return reply.redirect(next, 303);
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || err.kind !== 'invalid') throw err;
+      const message = err.param === 'password' ? 'The password needs at least 10 characters.' : err.code === 'email_taken' ? err.message : 'Enter a valid email address.';
+      return page(reply, signUpPage({ csrf: reply.generateCsrf(), next, email, error: message }), 400);
+    }
+  });
+
+  app.post('/signout', { preHandler: app.csrfProtection }, async (request, reply) => {
+    await signOut(ctx, request.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, cookieBase);
+    return reply.redirect('/signin', 303);
+  });
+
+  // ---- account: connected agents -----------------------------------------------------------------
+
+  const signInFirst = (request: FastifyRequest, reply: FastifyReply) => reply.redirect(`/signin?next=${encodeURIComponent(request.url)}`, 303);
+
+  app.get('/account', async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    const { data } = await listConnections(ctx, me.caller, {});
+    const notice = (request.query as Form).revoked ? 'The connection was revoked.' : null;
+    return page(reply, accountPage({ email: me.email, csrf: reply.generateCsrf(), connections: data, notice }));
+  });
+
+  app.post('/account/connections/:id/revoke', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    await revokeConnection(ctx, me.caller, { connection_id: (request.params as { id: string }).id });
+    return reply.redirect('/account?revoked=1', 303);
+  });
+
+  // ---- OAuth consent (authorize and device verification) ------------------------------------------
+
+  const consent = opts.consent;
+  if (!consent) return;
+  const expired = (reply: FastifyReply, email: string) => page(reply, messagePage('This request has expired',
+    'This connection request is no longer pending (it expired or was already answered). Start again from the agent.', { email }), 400);
+
+  app.get('/oauth/consent/:uid', async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    const pending = await consent.request(request.raw, reply.raw);
+    if (!pending || pending.uid !== (request.params as { uid: string }).uid) return expired(reply, me.email);
+    reply.header('content-security-policy', CONSENT_CSP);
+    return page(reply, consentPage({
+      uid: pending.uid, csrf: reply.generateCsrf(), email: me.email, clientName: pending.clientName, clientId: pending.clientId,
+      redirectHost: pending.redirectHost, device: pending.kind === 'device', requested: pending.requestedScopes,
+    }));
+  });
+
+  app.post('/oauth/consent/:uid', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    const pending = await consent.request(request.raw, reply.raw);
+    if (!pending || pending.uid !== (request.params as { uid: string }).uid) return expired(reply, me.email);
+    const form = request.body as Form;
+    reply.header('content-security-policy', CONSENT_CSP);
+    const to = one(form.decision) === 'approve'
+      ? await consent.approve(request.raw, reply.raw, me.caller.accountId, consentedScopes(pending.requestedScopes, many(form.scope)))
+      : await consent.deny(request.raw, reply.raw);
+    return reply.redirect(to, 303);
+  });
+};

@@ -1,0 +1,12 @@
+// A headless Chromium for end-to-end tests of the web site (Debian's `chromium`, driven by
+// playwright-core; .ci/run installs it when missing).
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+const CANDIDATES = [process.env.KERF_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);
+
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = CANDIDATES.find((p) => existsSync(p));
+  if (!executablePath) throw new Error('Chromium not found: apt-get install -y chromium (or set KERF_CHROMIUM)');
+  return chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
