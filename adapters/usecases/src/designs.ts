@@ -50,6 +50,8 @@ export interface SubmitInput {
   options?: { kFactor?: number };
   /** The file quote waiting for this design (continued when analysis settles). */
   fileQuoteId?: string;
+  /** The id reserved for it earlier (a prepared upload); default a fresh one. */
+  designId?: string;
 }
 
 /** Checks the file, stores it, and creates the queued design with its analysis job in one step. */
@@ -67,7 +69,7 @@ export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Pro
     // The content is STEP (checked above); an odd extension is only worth a note in the logs.
     ctx.log.info({ fileName }, 'STEP upload without a .step/.stp extension');
   }
-  const id = ctx.newId('des');
+  const id = input.designId ?? ctx.newId('des');
   const sha256 = createHash('sha256').update(input.bytes).digest('hex');
   const key = sourceKey(id);
   await ctx.store.blobs.put(key, input.bytes, { contentType: 'application/step' });

@@ -142,6 +142,18 @@ const CODES: Record<string, Entry> = {
   payment_processor_unavailable: { type: 'api_error', kind: 'unavailable', retryable: true,
     meaning: 'The payment processor could not be reached or answered with an error; no charge is made twice.', action: 'Wait for Retry-After and retry with the same Idempotency-Key.' },
 
+  // Prepared uploads (MCP prepare_upload, then an HTTP PUT of the bytes)
+  unsupported_file_type: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
+    meaning: 'The file name given to prepare_upload is not a STEP file name (.step or .stp).', action: 'Export the part as STEP and prepare the upload with its base name.' },
+  upload_expired: { type: 'permission_error', kind: 'forbidden', retryable: false,
+    meaning: 'The upload link is older than 15 minutes.', action: 'Call prepare_upload again (with a new operation_key) and PUT the file to the new upload_url.' },
+  upload_already_received: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: 'The design of this upload link already has its file; another file cannot replace it.', action: 'Call prepare_upload again to upload a different file as a new design.' },
+  upload_size_mismatch: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
+    meaning: 'The uploaded bytes are not the size_bytes announced to prepare_upload.', action: 'Send the whole file unchanged, or prepare the upload again with its real size.' },
+  upload_checksum_mismatch: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
+    meaning: 'The SHA-256 of the uploaded bytes is not the sha256 announced to prepare_upload.', action: 'Send the file unchanged (binary, not transcoded), or prepare the upload again with its real digest.' },
+
   // Carts and orders
   unsupported_country: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The ship_to country is not US: carts and orders ship within the US only.', action: 'Use a US address (country "US").' },
@@ -161,6 +173,9 @@ const CODES: Record<string, Entry> = {
     meaning: 'Operator actions (/v1/admin/...) need an operator API key.', action: 'Use a key made with `kerf admin create-api-key --operator`.' },
   invalid_order_transition: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
     meaning: "The order cannot move to that status from its current one (e.g. a delivered order back to in_production).", action: 'Read the order and pick a status the message lists.' },
+
+  origin_not_allowed: { type: 'permission_error', kind: 'forbidden', retryable: false,
+    meaning: 'A browser called the MCP endpoint from a web origin this service does not allow.', action: 'Connect from a native MCP client, or ask the operator to allow the origin.' },
 
   // Limits and the service itself
   rate_limit_exceeded: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,

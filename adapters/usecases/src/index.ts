@@ -47,6 +47,9 @@ export { payCart, settleCart, paymentUpdated, PAYMENT_RECONCILE_JOB, DEFAULT_REC
 export { chargeKey, newIntent, chargeIntent, lookupIntent, type ChargeIntent } from './charge-once.ts';
 export { listOrders, getOrder, adminGetOrder, adminUpdateOrder, requireOperator, type OrderDoc, type OrderStatus, type CommerceContext } from './orders.ts';
 export { WEBHOOK_DELIVERY_JOB, RETRY_DELAYS_MS, MAX_DELIVERY_ATTEMPTS, DELIVERY_TIMEOUT_MS, type DeliveryDoc } from './webhooks/delivery.ts';
+export { prepareUpload, receiveUpload, getPendingUpload, UPLOAD_TTL_MS, MAX_PREPARED_UPLOAD_BYTES, type PreparedUpload, type PendingUpload, type ReceiveUploadInput } from './uploads.ts';
+export { previewDesign, previewDfm, type Preview, type PreviewImage } from './previews.ts';
+export { runOnce, type Operation } from './operations.ts';
 
 /** Every job kind the service runs, by kind. */
 export const JOB_HANDLERS: Record<string, JobKindHandlers> = {

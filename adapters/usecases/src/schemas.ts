@@ -304,6 +304,28 @@ export type AdminOrderBody = Static<typeof AdminOrderBody>;
 export const AdminOrderUpdate = Type.Composite([OrderInput, AdminOrderBody], strict);
 export type AdminOrderUpdate = Static<typeof AdminOrderUpdate>;
 
+// ---- prepared uploads (MCP prepare_upload: the bytes follow by HTTP PUT) ----------------------
+
+/** Largest file a prepared upload takes (interface.md 8: hosted MCP upload), bytes. */
+export const MAX_PREPARED_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+export const PrepareUploadRequest = Type.Object({
+  filename: Type.String({ minLength: 1, maxLength: 255, description: 'Base name of the STEP file, ending in .step or .stp (no directories), e.g. "bracket.step".' }),
+  size_bytes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PREPARED_UPLOAD_BYTES, description: 'Exact size of the file in bytes; when given, an upload of any other size is refused.' })),
+  sha256: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'Hex SHA-256 of the file; when given, an upload with other content is refused.' })),
+}, strict);
+export type PrepareUploadRequest = Static<typeof PrepareUploadRequest>;
+
+// ---- previews (labelled views of a design, as images) -----------------------------------------
+
+export const PreviewRequest = Type.Object({
+  design_id: Id,
+  part_id: Type.Optional(Id),
+  views: Type.Optional(Type.Array(enumOf(IMAGE_VIEWS), { minItems: 1, maxItems: IMAGE_VIEWS.length, uniqueItems: true })),
+  width: Type.Optional(Type.Integer({ minimum: 64, maximum: 1600, default: 512 })),
+}, strict);
+export type PreviewRequest = Static<typeof PreviewRequest>;
+
 // ---- web accounts and sessions, OAuth connections -------------------------------------------------
 
 const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' });
