@@ -18,6 +18,8 @@ export interface ServiceConfig {
   engineMaxMemoryMb: number;
   /** engine jobs waiting for a thread, per process (beyond them: queue_full) */
   engineMaxQueue: number;
+  /** a running request's Idempotency-Key is free again this long after its process died, ms */
+  idempotencyLeaseMs: number;
   jobLeaseMs: number;
   jobPollMs: number;
   rateLimit: { max: number; windowMs: number } | false;
@@ -77,6 +79,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     engineMaxMemoryMb: int(env, 'KERF_ENGINE_MAX_MEMORY_MB', 2048, 64, 65536),
     jobLeaseMs: int(env, 'KERF_JOB_LEASE_MS', 30_000, 500, 3_600_000),
     jobPollMs: int(env, 'KERF_JOB_POLL_MS', 250, 10, 60_000),
+    engineMaxQueue: int(env, 'KERF_ENGINE_MAX_QUEUE', 256, 1, 100_000),
+    idempotencyLeaseMs: int(env, 'KERF_IDEMPOTENCY_LEASE_MS', 30_000, 300, 3_600_000),
     engineMaxQueue: int(env, 'KERF_ENGINE_MAX_QUEUE', 256, 1, 100_000),
     rateLimit: rateMax === 0 ? false : { max: rateMax, windowMs: int(env, 'KERF_RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000) },
     logLevel: env.LOG_LEVEL || 'info',

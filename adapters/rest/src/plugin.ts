@@ -11,7 +11,7 @@ import type { UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest, bearerToken } from './auth.ts';
 import { ERROR_DOCS_PATH, sendError } from './envelope.ts';
 import { HttpError } from './http-errors.ts';
-import { beginIdempotent, finishIdempotent } from './idempotency.ts';
+import { answerResumed, beginIdempotent, endIdempotent, finishIdempotent, idempotentContext, withinRun } from './idempotency.ts';
 import { readMultipart } from './multipart.ts';
 import { validatorCompiler } from './validation.ts';
 import { catalogRoutes } from './routes/catalogs.ts';
@@ -42,6 +42,8 @@ export interface RestOptions {
   rateLimit?: { max: number; windowMs: number } | false;
 }
 
+  /** How long a request's Idempotency-Key stays held without renewal (its process died), ms. */
+  idempotencyLeaseMs?: number;
 /** Route-level switches, read by the plugin's hooks. */
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -55,14 +57,21 @@ declare module 'fastify' {
 }
 
 export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInstance, options: RestOptions) => {
-  const ctx = options.useCases;
+  const ctx = idempotentContext(options.useCases);
   const baseUrl = options.baseUrl;
   const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
 
   // Responses are sent as built: response schemas document the API, they must not drop fields.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.setValidatorCompiler(validatorCompiler([]));
-  app.setErrorHandler((err, request, reply) => sendError(request, reply, err, baseUrl));
+  app.setErrorHandler(async (err, request, reply) => {
+    try {
+      if (await answerResumed(app, request, reply, err)) return reply;
+    } catch (e) {
+      return sendError(request, reply, e, baseUrl);
+    }
+    return sendError(request, reply, err, baseUrl);
+  });
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, new HttpError(404, 'invalid_request_error', 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), baseUrl));
 
@@ -73,6 +82,10 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     if (!schema || schema.hide || schema.operationId) return;
     const method = Array.isArray(route.method) ? route.method[0] : route.method;
     schema.operationId = OPERATION_IDS[`${method} ${route.url}`] ?? `${String(method).toLowerCase()}${route.url.replace(/\/:?([a-z_-]+)/gi, (_m, w: string) => w.charAt(0).toUpperCase() + w.slice(1).replace(/[-_](.)/g, (_x, c: string) => c.toUpperCase()))}`;
+    if (route.config?.idempotent) {
+      const handler = route.handler;
+      route.handler = function (this: FastifyInstance, request, reply) { return withinRun(request, () => handler.call(this, request, reply)); };
+    }
   });
 
   // A body-less request that still says Content-Type: application/json (clients send it on DELETE,
@@ -130,7 +143,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST' || !request.routeOptions.config?.idempotent) return;
-    if (await beginIdempotent(ctx.store, request, reply)) return reply;
+    if (await beginIdempotent(ctx.store, request, reply, options.idempotencyLeaseMs)) return reply;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -141,11 +154,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
   });
 
   // A request that fails before onSend (connection reset) must not keep its key locked.
-  app.addHook('onResponse', async (request) => {
-    if (request.idempotencyKey && request.caller) {
-      await ctx.store.idempotency.abandon(request.caller.accountId, request.idempotencyKey).catch(() => {});
-    }
-  });
+  app.addHook('onResponse', async (request) => endIdempotent(ctx.store, request));
 
   await app.register(swagger, {
     openapi: {

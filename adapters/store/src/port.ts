@@ -371,8 +371,13 @@ export interface Outbox {
 // database; records expire after 24 h.
 
 export type IdempotencyBegin =
-  /** First use (or the previous record expired or was abandoned): run the request. */
-  | { state: 'started' }
+  /**
+   * First use (or the previous record expired or was abandoned): run the request. `seed` (random,
+   * kept with the record) lets the caller derive the ids the request mints, so that `resumed` (the
+   * same request again after its first run stopped without an answer: its process died, or it was
+   * released) mints the same ids and finds what the first run created instead of creating twice.
+   */
+  | { state: 'started'; seed: string; resumed: boolean }
   /** Same key and fingerprint, finished: send the stored response again. */
   | { state: 'replay'; status: number; body: unknown; headers: Record<string, string> }
   /** Same key, different request: 409 idempotency_key_reused. */
@@ -390,6 +395,13 @@ export interface IdempotencyRepo {
   finish(accountId: string, key: string, response: { status: number; body: unknown; headers?: Record<string, string> }): Promise<boolean>;
   /** Forgets a started record (e.g. after a 5xx) so that a retry runs again. */
   abandon(accountId: string, key: string): Promise<boolean>;
+  /** Keeps a started record alive (its request still runs): it goes stale `staleAfterMs` after the last renewal. */
+  renew(accountId: string, key: string): Promise<boolean>;
+  /**
+   * The request ended without an answer worth keeping (a 5xx, a lost connection): the started record
+   * is stale at once, so the same request may run again, resumed with the same seed.
+   */
+  release(accountId: string, key: string): Promise<boolean>;
 }
 
 // ---------------------------------------------------------------------------------------------

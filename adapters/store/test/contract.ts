@@ -575,7 +575,7 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
     describe('idempotency', () => {
       it('starts, reports in progress, detects mismatch, replays', async () => {
         const a = await newAccount(store);
-        assert.deepEqual(await store.idempotency.begin(a.id, 'key-1', 'fp-1'), { state: 'started' });
+        assert.equal((await store.idempotency.begin(a.id, 'key-1', 'fp-1')).state, 'started');
         assert.deepEqual(await store.idempotency.begin(a.id, 'key-1', 'fp-1'), { state: 'in_progress' });
         assert.deepEqual(await store.idempotency.begin(a.id, 'key-1', 'fp-2'), { state: 'mismatch' });
         const body = { id: 'quo_1', items: [{ amount_cents: 100 }] };
@@ -588,15 +588,15 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
       it('keeps keys per account', async () => {
         const a = await newAccount(store);
         const b = await newAccount(store);
-        assert.deepEqual(await store.idempotency.begin(a.id, 'shared', 'fp-a'), { state: 'started' });
-        assert.deepEqual(await store.idempotency.begin(b.id, 'shared', 'fp-b'), { state: 'started' });
+        assert.equal((await store.idempotency.begin(a.id, 'shared', 'fp-a')).state, 'started');
+        assert.equal((await store.idempotency.begin(b.id, 'shared', 'fp-b')).state, 'started');
       });
 
       it('lets a retry run again after abandon', async () => {
         const a = await newAccount(store);
         await store.idempotency.begin(a.id, 'k-abandon', 'fp');
         assert.equal(await store.idempotency.abandon(a.id, 'k-abandon'), true);
-        assert.deepEqual(await store.idempotency.begin(a.id, 'k-abandon', 'fp-other'), { state: 'started' });
+        assert.equal((await store.idempotency.begin(a.id, 'k-abandon', 'fp-other')).state, 'started');
         await store.idempotency.finish(a.id, 'k-abandon', { status: 200, body: null });
         assert.equal(await store.idempotency.abandon(a.id, 'k-abandon'), false, 'a finished record is kept');
       });
@@ -606,11 +606,33 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         await store.idempotency.begin(a.id, 'k-exp', 'fp-1');
         await store.idempotency.finish(a.id, 'k-exp', { status: 201, body: { n: 1 } });
         clock.advance(24 * HOUR_MS + 1);
-        assert.deepEqual(await store.idempotency.begin(a.id, 'k-exp', 'fp-2'), { state: 'started' });
-        assert.deepEqual(await store.idempotency.begin(a.id, 'k-stale', 'fp'), { state: 'started' });
+        assert.equal((await store.idempotency.begin(a.id, 'k-exp', 'fp-2')).state, 'started');
+        assert.equal((await store.idempotency.begin(a.id, 'k-stale', 'fp')).state, 'started');
         assert.deepEqual(await store.idempotency.begin(a.id, 'k-stale', 'fp', { staleAfterMs: 60_000 }), { state: 'in_progress' });
         clock.advance(60_000);
-        assert.deepEqual(await store.idempotency.begin(a.id, 'k-stale', 'fp', { staleAfterMs: 60_000 }), { state: 'started' });
+        assert.equal((await store.idempotency.begin(a.id, 'k-stale', 'fp', { staleAfterMs: 60_000 })).state, 'started');
+      });
+
+      it('resumes a stale or released run of the same request with its seed; renewal keeps it running', async () => {
+        const a = await newAccount(store);
+        const first = await store.idempotency.begin(a.id, 'k-seed', 'fp', { staleAfterMs: 60_000 });
+        assert.ok(first.state === 'started' && /^[0-9a-f]{32}$/.test(first.seed) && !first.resumed);
+        clock.advance(50_000);
+        assert.equal(await store.idempotency.renew(a.id, 'k-seed'), true);
+        clock.advance(50_000);
+        assert.deepEqual(await store.idempotency.begin(a.id, 'k-seed', 'fp', { staleAfterMs: 60_000 }), { state: 'in_progress' }, 'renewed 50 s ago');
+        clock.advance(10_000);
+        assert.deepEqual(await store.idempotency.begin(a.id, 'k-seed', 'fp', { staleAfterMs: 60_000 }), { state: 'started', seed: first.seed, resumed: true });
+        assert.equal(await store.idempotency.release(a.id, 'k-seed'), true);
+        assert.deepEqual(await store.idempotency.begin(a.id, 'k-seed', 'fp', { staleAfterMs: 60_000 }), { state: 'started', seed: first.seed, resumed: true });
+        assert.deepEqual(await store.idempotency.begin(a.id, 'k-seed', 'fp-other', { staleAfterMs: 60_000 }), { state: 'mismatch' });
+        await store.idempotency.finish(a.id, 'k-seed', { status: 201, body: null });
+        assert.equal(await store.idempotency.renew(a.id, 'k-seed'), false, 'finished');
+        assert.equal(await store.idempotency.release(a.id, 'k-seed'), false, 'finished');
+        await store.idempotency.begin(a.id, 'k-other', 'fp');
+        assert.equal(await store.idempotency.abandon(a.id, 'k-other'), true);
+        const again = await store.idempotency.begin(a.id, 'k-other', 'fp');
+        assert.ok(again.state === 'started' && !again.resumed && again.seed !== first.seed, 'an abandoned record starts afresh');
       });
 
       it('gives exactly one of several concurrent identical requests the start', async () => {

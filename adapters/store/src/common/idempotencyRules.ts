@@ -1,7 +1,14 @@
 // The decision of IdempotencyRepo.begin, shared so both stores answer the same way.
 import type { IdempotencyBegin } from '../port.ts';
 import { StoreError } from '../port.ts';
+import { randomBytes } from 'node:crypto';
 import { checkNonEmpty } from './validate.ts';
+
+/** A fresh idempotency seed: the ids a request mints are derived from it, so it must be unguessable. */
+export const newSeed = (): string => randomBytes(16).toString('hex');
+
+/** The moment a released record was last touched: stale for any staleAfterMs. */
+export const RELEASED_AT = new Date(0);
 
 export interface StoredIdempotency {
   fingerprint: string;
@@ -13,16 +20,16 @@ export interface StoredIdempotency {
   expiresAt: Date;
 }
 
-export type Decision = { take: true } | { take: false; answer: IdempotencyBegin };
+/** `take`: (re)start the record (`resume`: the same request whose run stopped: keep its seed); otherwise answer with what is stored. */
+export type Decision = { take: true; resume: boolean } | { take: false; answer: IdempotencyBegin };
 
-/** `take`: (re)start the record; otherwise answer with what is stored. */
 export function decide(existing: StoredIdempotency | null, fingerprint: string, now: Date, staleAfterMs: number): Decision {
-  if (!existing || existing.expiresAt.getTime() <= now.getTime()) return { take: true };
+  if (!existing || existing.expiresAt.getTime() <= now.getTime()) return { take: true, resume: false };
   if (existing.fingerprint !== fingerprint) return { take: false, answer: { state: 'mismatch' } };
   if (existing.state === 'finished') {
     return { take: false, answer: { state: 'replay', status: existing.status ?? 200, body: existing.body, headers: existing.headers ?? {} } };
   }
-  if (now.getTime() - existing.updatedAt.getTime() >= staleAfterMs) return { take: true };
+  if (now.getTime() - existing.updatedAt.getTime() >= staleAfterMs) return { take: true, resume: true };
   return { take: false, answer: { state: 'in_progress' } };
 }
 

@@ -3,7 +3,7 @@
 // on the fields read.
 import type { Collection, Document } from 'mongodb';
 import { IDEMPOTENCY_STALE_MS, IDEMPOTENCY_TTL_MS } from '../common/constants.ts';
-import { checkIdempotencyKey, checkResponse, decide } from '../common/idempotencyRules.ts';
+import { checkIdempotencyKey, checkResponse, decide, newSeed, RELEASED_AT } from '../common/idempotencyRules.ts';
 import { checkNonEmpty, checkPositiveMs } from '../common/validate.ts';
 import type { IdempotencyBegin, IdempotencyRepo } from '../port.ts';
 import { isDuplicateKey, plainJson, type MongoContext } from './context.ts';
@@ -31,11 +31,14 @@ export class MongoIdempotency implements IdempotencyRepo {
         headers: existing.headers ?? null, updatedAt: existing.updatedAt, expiresAt: existing.expiresAt,
       } : null, fingerprint, now, stale);
       if (!decision.take) return decision.answer;
-      const fresh = { fingerprint, state: 'started', status: null, body: null, headers: null, createdAt: now, updatedAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+      const resumed = decision.resume && typeof existing?.seed === 'string';
+      const seed: string = resumed ? existing!.seed : newSeed();
+      // a resumed request keeps its seed and expiry: it is the same request
+      const fresh = resumed ? { updatedAt: now } : { fingerprint, state: 'started', status: null, body: null, headers: null, createdAt: now, updatedAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS), seed };
       if (!existing) {
         try {
           await this.col.insertOne({ accountId: owner, key, ...fresh });
-          return { state: 'started' };
+          return { state: 'started', seed, resumed: false };
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
           continue; // another request inserted first: read what it wrote
@@ -45,7 +48,7 @@ export class MongoIdempotency implements IdempotencyRepo {
         { _id: existing._id, state: existing.state, fingerprint: existing.fingerprint, updatedAt: existing.updatedAt },
         { $set: fresh },
       );
-      if (taken.matchedCount === 1) return { state: 'started' };
+      if (taken.matchedCount === 1) return { state: 'started', seed, resumed };
     }
     return { state: 'in_progress' };
   }
@@ -56,6 +59,19 @@ export class MongoIdempotency implements IdempotencyRepo {
       { accountId: String(accountId), key: String(key), state: 'started' },
       { $set: { state: 'finished', status: response.status, body: plainJson(response.body ?? null, 'body'), headers: plainJson(response.headers ?? {}, 'headers'), updatedAt: this.ctx.now() } },
     );
+    return r.matchedCount === 1;
+  }
+
+  async renew(accountId: string, key: string): Promise<boolean> {
+    return this.touch(accountId, key, this.ctx.now());
+  }
+
+  async release(accountId: string, key: string): Promise<boolean> {
+    return this.touch(accountId, key, RELEASED_AT);
+  }
+
+  private async touch(accountId: string, key: string, at: Date): Promise<boolean> {
+    const r = await this.col.updateOne({ accountId: String(accountId), key: String(key), state: 'started' }, { $set: { updatedAt: at } });
     return r.matchedCount === 1;
   }
 

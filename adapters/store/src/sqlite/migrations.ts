@@ -141,6 +141,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX documents_outbox ON documents(updated_at, id) WHERE outbox IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'idempotency seeds (a resumed request mints the ids of its first run)',
+    sql: `
+      ALTER TABLE idempotency_keys ADD COLUMN seed TEXT;
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */
