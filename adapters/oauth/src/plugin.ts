@@ -110,6 +110,8 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
       const problem = redirectUriProblem(uri);
       if (problem) return oauthError(reply, 'invalid_redirect_uri', problem);
     }
+    // said explicitly, so oidc-provider issues no client_secret (it decides on the body as sent)
+    request.body = JSON.stringify({ ...m, token_endpoint_auth_method: 'none' });
     return handOver(request, reply);
   });
 

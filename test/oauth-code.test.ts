@@ -1,0 +1,204 @@
+// Authorization code + PKCE as a browser or local agent runs it: openid-client registers a public
+// client (RFC 7591), a headless Chromium signs in and consents, the client checks state and `iss`
+// (RFC 9207) and exchanges the code; then refresh rotation, reuse revocation, revocation (RFC 7009),
+// and the refusals: wrong verifier, plain method, redirect mismatch, another client's code and token.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import * as client from 'openid-client';
+import type { Browser, Page } from 'playwright-core';
+import { authenticate, createPasswordAccount, listConnections, UseCaseError } from '@kerf/usecases';
+import { freePort, startTestService, type TestService } from './helpers/service.ts';
+import { launchBrowser } from './helpers/browser.ts';
+
+const PASSWORD = 'correct horse battery';
+
+interface Callback { url: string; server: Server; port: number; last: URL | null }
+
+async function callbackServer(): Promise<Callback> {
+  const port = await freePort();
+  const cb: Callback = { url: `http://127.0.0.1:${port}/cb`, port, last: null, server: createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname === '/cb') cb.last = url; // not the browser's favicon request
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('done');
+  }) };
+  await new Promise<void>((r) => cb.server.listen(port, '127.0.0.1', r));
+  return cb;
+}
+
+async function oauthError(run: () => Promise<unknown>): Promise<{ error: string; status?: number }> {
+  try { await run(); } catch (err) {
+    const e = err as { error?: string; code?: string; status?: number; cause?: { error?: string } };
+    if (e.error) return { error: e.error, status: e.status };
+    throw err;
+  }
+  assert.fail('expected an OAuth error');
+}
+
+describe('OAuth authorization code + PKCE (openid-client + Chromium)', () => {
+  let t: TestService;
+  let browser: Browser;
+  let page: Page;
+  let cb: Callback;
+  let email: string;
+  const options = { execute: [client.allowInsecureRequests], algorithm: 'oauth2' as const };
+
+  before(async () => {
+    t = await startTestService();
+    email = `code-${Date.now()}@test.local`;
+    await createPasswordAccount(t.service.ctx, { email, password: PASSWORD });
+    cb = await callbackServer();
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+  after(async () => { await browser?.close(); cb?.server.close(); await t?.close(); });
+
+  const register = (name = 'Test agent', redirectUris = [cb.url]) =>
+    client.dynamicClientRegistration(new URL(t.url), { client_name: name, redirect_uris: redirectUris, grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' }, client.None(), options);
+
+  /** Starts an authorization in the browser, signs in when asked, lets `decide` answer, returns the callback URL. */
+  async function authorize(config: client.Configuration, scope: string, decide: (p: Page) => Promise<void> = connect, redirectUri = cb.url) {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri, scope, state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    });
+    cb.last = null;
+    await page.goto(url.href);
+    if (page.url().includes('/signin')) {
+      await page.fill('#email', email);
+      await page.fill('#password', PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+    await page.waitForURL(/\/oauth\/consent\//);
+    await decide(page);
+    await page.waitForURL((u) => u.href.startsWith(`http://127.0.0.1:${cb.port}/`));
+    return { callback: cb.last!, verifier, state };
+  }
+  const connect = async (p: Page) => { await p.getByRole('button', { name: 'Connect' }).click(); };
+
+  it('registers, consents (payments starts unchecked and may be declined), exchanges the code with state and iss checked', async () => {
+    const config = await register();
+    const { callback, verifier, state } = await authorize(config, 'designs quotes carts payments', async (p) => {
+      assert.equal(await p.textContent('#client-name'), 'Test agent');
+      assert.equal(await p.textContent('#redirect-host'), `127.0.0.1:${cb.port}`);
+      const offered = await p.$$eval('input[name=scope]', (els) => els.map((e) => [(e as HTMLInputElement).value, (e as HTMLInputElement).checked]));
+      assert.deepEqual(offered, [['designs', true], ['quotes', true], ['carts', true], ['payments', false]]);
+      await connect(p);
+    });
+    assert.equal(callback.searchParams.get('iss'), t.url);
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    assert.equal(tokens.scope, 'designs quotes carts');
+    assert.ok(tokens.refresh_token);
+    assert.ok(tokens.expires_in! <= 900);
+    const caller = await authenticate(t.service.store, tokens.access_token);
+    assert.deepEqual([caller.via, caller.scopes], ['oauth', ['designs', 'quotes', 'carts']]);
+    // agents cannot manage connections (nor keys, cards, sessions)
+    await assert.rejects(listConnections(t.service.ctx, caller, {}), (e: unknown) => e instanceof UseCaseError && e.code === 'agent_not_allowed' && e.kind === 'forbidden');
+  });
+
+  it('payments with carts is granted when the person checks it', async () => {
+    const config = await register();
+    const { callback, verifier, state } = await authorize(config, 'carts payments', async (p) => {
+      await p.check('input[value=payments]');
+      await connect(p);
+    });
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    assert.equal(tokens.scope, 'carts payments');
+  });
+
+  it('every refresh rotates; reusing a consumed refresh token revokes the whole connection', async () => {
+    const config = await register();
+    const { callback, verifier, state } = await authorize(config, 'designs');
+    const first = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const second = await client.refreshTokenGrant(config, first.refresh_token!);
+    assert.notEqual(second.refresh_token, first.refresh_token);
+    assert.equal(second.scope, 'designs');
+    const auth = (tok: string) => ({ authorization: `Bearer ${tok}` });
+    assert.equal((await fetch(`${t.url}/v1/designs/des_none`, { headers: auth(second.access_token) })).status, 404);
+
+    assert.equal((await oauthError(() => client.refreshTokenGrant(config, first.refresh_token!))).error, 'invalid_grant');
+    // the reuse took the connection down: the newer refresh token and the access token too
+    assert.equal((await oauthError(() => client.refreshTokenGrant(config, second.refresh_token!))).error, 'invalid_grant');
+    assert.equal((await fetch(`${t.url}/v1/designs/des_none`, { headers: auth(second.access_token) })).status, 401);
+  });
+
+  it('revocation (RFC 7009) and the account page both end a connection at once', async () => {
+    const config = await register('Revoked agent');
+    const a = await authorize(config, 'designs');
+    const viaApi = await client.authorizationCodeGrant(config, a.callback, { pkceCodeVerifier: a.verifier, expectedState: a.state });
+    await client.tokenRevocation(config, viaApi.refresh_token!);
+    assert.equal((await oauthError(() => client.refreshTokenGrant(config, viaApi.refresh_token!))).error, 'invalid_grant');
+    assert.equal((await fetch(`${t.url}/v1/designs/des_none`, { headers: { authorization: `Bearer ${viaApi.access_token}` } })).status, 401);
+
+    const b = await authorize(config, 'designs');
+    const viaPage = await client.authorizationCodeGrant(config, b.callback, { pkceCodeVerifier: b.verifier, expectedState: b.state });
+    assert.equal((await fetch(`${t.url}/v1/designs/des_none`, { headers: { authorization: `Bearer ${viaPage.access_token}` } })).status, 404);
+    await page.goto(`${t.url}/account`);
+    const row = page.locator('#connections tr', { hasText: 'Revoked agent' });
+    assert.equal(await row.count(), 1, 'one live connection of that client is listed');
+    assert.match(await row.textContent() ?? '', /designs/);
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await page.waitForURL(/revoked=1/);
+    assert.equal(await page.locator('#connections tr', { hasText: 'Revoked agent' }).count(), 0);
+    assert.equal((await fetch(`${t.url}/v1/designs/des_none`, { headers: { authorization: `Bearer ${viaPage.access_token}` } })).status, 401);
+    assert.equal((await oauthError(() => client.refreshTokenGrant(config, viaPage.refresh_token!))).error, 'invalid_grant');
+  });
+
+  it('refuses a wrong verifier, and a code or refresh token of another client', async () => {
+    const mine = await register('Mine');
+    const theirs = await register('Theirs');
+    const a = await authorize(mine, 'designs');
+    assert.equal((await oauthError(() => client.authorizationCodeGrant(mine, a.callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: a.state }))).error, 'invalid_grant');
+    const b = await authorize(mine, 'designs');
+    assert.equal((await oauthError(() => client.authorizationCodeGrant(theirs, b.callback, { pkceCodeVerifier: b.verifier, expectedState: b.state }))).error, 'invalid_grant');
+    const c = await authorize(mine, 'designs');
+    const tokens = await client.authorizationCodeGrant(mine, c.callback, { pkceCodeVerifier: c.verifier, expectedState: c.state });
+    assert.equal((await oauthError(() => client.refreshTokenGrant(theirs, tokens.refresh_token!))).error, 'invalid_grant');
+  });
+
+  it('authorize: plain and missing PKCE are refused, a foreign redirect URI gets an error page (never a redirect), a loopback port may vary', async () => {
+    const config = await register();
+    const clientId = config.clientMetadata().client_id;
+    const challenge = await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier());
+    const go = (params: Record<string, string>) => fetch(`${t.url}/v1/oauth/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', scope: 'designs', state: 'st', ...params })}`, { redirect: 'manual' });
+
+    const plain = await go({ redirect_uri: cb.url, code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' });
+    const plainTo = new URL(plain.headers.get('location')!);
+    assert.equal(plainTo.origin + plainTo.pathname, cb.url);
+    assert.equal(plainTo.searchParams.get('error'), 'invalid_request');
+    assert.equal(plainTo.searchParams.get('iss'), t.url);
+
+    const none = new URL((await go({ redirect_uri: cb.url })).headers.get('location')!);
+    assert.equal(none.searchParams.get('error'), 'invalid_request');
+
+    const foreign = await go({ redirect_uri: 'https://attacker.example/cb', code_challenge: challenge, code_challenge_method: 'S256' });
+    assert.equal(foreign.status, 400);
+    assert.equal(foreign.headers.get('location'), null);
+    assert.match(foreign.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+
+    const otherPort = await go({ redirect_uri: `http://127.0.0.1:${cb.port + 1}/cb`, code_challenge: challenge, code_challenge_method: 'S256' });
+    assert.equal(otherPort.status, 303);
+    assert.match(otherPort.headers.get('location')!, /\/oauth\/consent\//);
+    const otherPath = await go({ redirect_uri: `http://127.0.0.1:${cb.port}/other`, code_challenge: challenge, code_challenge_method: 'S256' });
+    assert.equal(otherPath.status, 400);
+  });
+
+  it('registration takes public clients with https or loopback redirect URIs only', async () => {
+    const reg = (body: unknown) => fetch(`${t.url}/v1/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const ok = await reg({ client_name: 'x', redirect_uris: ['https://app.example/cb', 'http://[::1]/cb'] });
+    assert.equal(ok.status, 201);
+    const created = await ok.json() as Record<string, unknown>;
+    assert.equal(created.token_endpoint_auth_method, 'none');
+    assert.equal(created.client_secret, undefined);
+    for (const [body, error] of [
+      [{ redirect_uris: ['http://app.example/cb'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'client_secret_basic' }, 'invalid_client_metadata'],
+      [{ redirect_uris: ['https://app.example/cb#frag'] }, 'invalid_redirect_uri'],
+    ] as const) {
+      const res = await reg(body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(((await res.json()) as { error: string }).error, error, JSON.stringify(body));
+    }
+  });
+});
