@@ -190,7 +190,7 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   }
 
   // bends: ids by the position of their bend line in the final flat (x, then y)
-  const placedBends = mergeCollinearBends(u.bends).map((b) => ({ b, line: [applyRigid2(m, b.line[0]), applyRigid2(m, b.line[1])] as [Vec2, Vec2] }));
+  const placedBends = mergeCollinearBends(u.bends, outerLoop.contour).map((b) => ({ b, line: [applyRigid2(m, b.line[0]), applyRigid2(m, b.line[1])] as [Vec2, Vec2] }));
   const mid = (l: [Vec2, Vec2]): Vec2 => [(l[0][0] + l[1][0]) / 2, (l[0][1] + l[1][1]) / 2];
   const order = placedBends.slice().sort((p, q) => keyCompare(mid(p.line), mid(q.line)));
   const idOf = new Map<number, number>();

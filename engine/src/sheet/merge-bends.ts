@@ -1,7 +1,11 @@
-// One bend line may be interrupted (a window or relief across it, tabs bent in one hit): the pieces
-// unroll to collinear strips with the same angle, radius and direction and are one bend, whose length
-// is the whole extent of the line.
-import type { Vec2 } from '../geometry/model.ts';
+// One bend may be interrupted (a window or relief across it, a face split by the exporter): its pieces
+// unroll to collinear strips with the same angle, radius and direction, with flat material around the
+// gap between them, and are one bend whose length is the whole extent of the line. Pieces with empty
+// space between them in the flat (two tabs bent along one line, far apart) stay separate bends, each
+// with its own length: one press stroke may form both, but the bend-length and flange rules judge each
+// bent segment, and the bend-lines DXF must not draw a line across the gap.
+import type { Contour, Vec2 } from '../geometry/model.ts';
+import { sampleContour } from './segments.ts';
 import type { UnfoldBend } from './unfold.ts';
 
 /** Bend lines this far off each other's line are not collinear, mm. */
@@ -16,21 +20,66 @@ function offLine(p: Vec2, a: Vec2, b: Vec2): number {
   return l === 0 ? Math.hypot(p[0] - a[0], p[1] - a[1]) : Math.abs((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / l;
 }
 
-export function mergeCollinearBends(bends: UnfoldBend[]): UnfoldBend[] {
-  const out: UnfoldBend[] = [];
-  for (const b of bends) {
-    const host = out.find((m) => m.convex === b.convex && m.sharp === b.sharp
-      && Math.abs(m.angle - b.angle) < SAME_ANGLE && Math.abs(m.innerRadius - b.innerRadius) < SAME_RADIUS
-      && offLine(b.line[0], m.line[0], m.line[1]) < COLLINEAR_TOLERANCE && offLine(b.line[1], m.line[0], m.line[1]) < COLLINEAR_TOLERANCE);
-    if (!host) { out.push({ ...b, faces: b.faces.slice(), line: [b.line[0], b.line[1]] }); continue; }
-    const [a, c] = host.line;
-    const l = Math.hypot(c[0] - a[0], c[1] - a[1]);
-    const ux = (c[0] - a[0]) / l, uy = (c[1] - a[1]) / l;
-    const ts = [a, c, b.line[0], b.line[1]].map((p) => (p[0] - a[0]) * ux + (p[1] - a[1]) * uy);
-    const lo = Math.min(...ts), hi = Math.max(...ts);
-    host.line = [[a[0] + lo * ux, a[1] + lo * uy], [a[0] + hi * ux, a[1] + hi * uy]];
-    host.length = hi - lo;
-    host.faces.push(...b.faces);
+/** Even-odd test against the sampled outline. */
+function inside(p: Vec2, ring: Vec2[]): boolean {
+  let odd = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i], [xj, yj] = ring[j];
+    if ((yi > p[1]) !== (yj > p[1]) && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) odd = !odd;
   }
-  return out;
+  return odd;
+}
+
+function sameLine(m: UnfoldBend, b: UnfoldBend): boolean {
+  return m.convex === b.convex && m.sharp === b.sharp
+    && Math.abs(m.angle - b.angle) < SAME_ANGLE && Math.abs(m.innerRadius - b.innerRadius) < SAME_RADIUS
+    && offLine(b.line[0], m.line[0], m.line[1]) < COLLINEAR_TOLERANCE && offLine(b.line[1], m.line[0], m.line[1]) < COLLINEAR_TOLERANCE;
+}
+
+/**
+ * The bends of the flat: collinear pieces joined where the unfolded outline `outer` has material
+ * across the gap between them (the gap is inside the outline: a window or a split face), kept apart
+ * where the gap is outside it. Without an outline every collinear piece is joined.
+ */
+export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): UnfoldBend[] {
+  const ring = outer ? sampleContour(outer) : null;
+  const lines: UnfoldBend[][] = [];
+  for (const b of bends) {
+    const line = lines.find((l) => sameLine(l[0], b));
+    if (line) line.push(b); else lines.push([b]);
+  }
+  const out: UnfoldBend[] = [];
+  for (const pieces of lines) {
+    const [a, c] = pieces[0].line;
+    const l = Math.hypot(c[0] - a[0], c[1] - a[1]) || 1;
+    const u: Vec2 = [(c[0] - a[0]) / l, (c[1] - a[1]) / l];
+    const at = (t: number): Vec2 => [a[0] + t * u[0], a[1] + t * u[1]];
+    const span = (b: UnfoldBend) => {
+      const t0 = (b.line[0][0] - a[0]) * u[0] + (b.line[0][1] - a[1]) * u[1], t1 = (b.line[1][0] - a[0]) * u[0] + (b.line[1][1] - a[1]) * u[1];
+      return { b, lo: Math.min(t0, t1), hi: Math.max(t0, t1) };
+    };
+    const sorted = pieces.map(span).sort((p, q) => p.lo - q.lo);
+    let cur: { lo: number; hi: number; faces: number[]; first: UnfoldBend; pieces: number } | null = null;
+    const flush = () => {
+      if (!cur) return;
+      out.push(cur.pieces > 1
+        ? { ...cur.first, faces: cur.faces, line: [at(cur.lo), at(cur.hi)], length: cur.hi - cur.lo }
+        : { ...cur.first, faces: cur.faces, line: [cur.first.line[0], cur.first.line[1]] });
+    };
+    for (const s of sorted) {
+      const bridged = cur !== null && (s.lo <= cur.hi || !ring || inside(at((cur.hi + s.lo) / 2), ring));
+      if (cur && bridged) {
+        cur.hi = Math.max(cur.hi, s.hi);
+        cur.faces.push(...s.b.faces);
+        cur.pieces++;
+        continue;
+      }
+      flush();
+      cur = { lo: s.lo, hi: s.hi, faces: s.b.faces.slice(), first: s.b, pieces: 1 };
+    }
+    flush();
+  }
+  // keep the order of the input (first piece of each bend), as before
+  const rank = new Map(bends.map((b, i) => [b.index, i]));
+  return out.sort((p, q) => rank.get(p.index)! - rank.get(q.index)!);
 }
