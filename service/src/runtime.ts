@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { openStore, type Store } from '@kerf/store';
-import { restApi, restLinks, MAX_PARAM_LENGTH } from '@kerf/rest';
+import { restApi, restLinks, MAX_PARAM_LENGTH, statusOf } from '@kerf/rest';
+import { mcpHttp } from '@kerf/mcp';
 import { EventRelay, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, UrlSigner, type EngineApi, type UseCaseContext } from '@kerf/usecases';
 import { createWebhookSender } from '@kerf/webhooks';
 import { consentPort, createProvider, oauthServer } from '@kerf/oauth';
@@ -76,7 +77,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     genReqId: genRequestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
-  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit, idempotencyLeaseMs: config.idempotencyLeaseMs });
+  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit });
+  await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf });
   const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });
   await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl });
   await app.register(webSite, {

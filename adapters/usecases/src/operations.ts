@@ -56,6 +56,7 @@ export async function runOnce<T>(ctx: UseCaseContext, caller: Caller, op: Operat
     await ctx.store.idempotency.abandon(caller.accountId, key).catch(() => false);
     throw err;
   }
-  await ctx.store.idempotency.finish(caller.accountId, key, { status: 200, body: result });
+  // not an HTTP exchange: no status to replay, only the result
+  await ctx.store.idempotency.finish(caller.accountId, key, { status: 0, body: result });
   return result;
 }

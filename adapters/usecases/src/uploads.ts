@@ -34,8 +34,6 @@ interface UploadDoc {
 export interface PreparedUpload {
   design_id: string;
   upload_token: string;
-  method: 'PUT';
-  headers: Record<string, string>;
   max_bytes: number;
   expires_at: string;
 }
@@ -71,8 +69,6 @@ export async function prepareUpload(ctx: UseCaseContext, caller: Caller, input: 
   return {
     design_id: designId,
     upload_token: ctx.signer.sign({ k: `uploads/${doc.id}`, t: UPLOAD_GRANT, n: doc.id }, UPLOAD_TTL_MS),
-    method: 'PUT',
-    headers: { 'Content-Type': 'application/octet-stream' },
     max_bytes: MAX_PREPARED_UPLOAD_BYTES,
     expires_at: doc.expires_at,
   };

@@ -1,0 +1,119 @@
+// The hosted MCP server as a fastify plugin: {base_url}/mcp over Streamable HTTP (the SDK's handler
+// serves both protocol eras: 2026-07-28 stateless requests and 2025-era initialize + calls), bearer
+// auth through the use cases' `authenticate`, and the upload link prepare_upload hands out (PUT the
+// bytes; GET shows a page where a person picks the file).
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import { authenticate, MAX_PREPARED_UPLOAD_BYTES, receiveUpload, UseCaseError, type Caller, type UseCaseContext } from '@kerf/usecases';
+import { createKerfMcpServer } from './server.ts';
+import { uploadPage } from './upload-page.ts';
+
+export const MCP_PATH = '/mcp';
+export const UPLOAD_PATH = '/mcp/uploads';
+/** What an OAuth client connecting to this server asks for: never payments (interface.md 5.6). */
+export const MCP_SCOPES = ['designs', 'dfm', 'quotes', 'carts'] as const;
+/** Largest JSON-RPC message, bytes (files never travel in messages). */
+const MESSAGE_LIMIT = 4 * 1024 * 1024;
+
+export interface McpHttpOptions {
+  useCases: UseCaseContext;
+  /** Public base URL without a trailing slash. */
+  baseUrl: string;
+  /** HTTP status of a use-case error (the REST adapter's mapping, handed over by the service). */
+  statusOf(err: UseCaseError): number;
+  /** Origins a browser may call from; default the base URL's own. Requests without Origin are not browsers and pass. */
+  allowedOrigins?: string[];
+}
+
+function bearer(request: FastifyRequest): { token: string | null; malformed: boolean } {
+  const h = request.headers.authorization;
+  if (typeof h !== 'string') return { token: null, malformed: false };
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return { token: m ? m[1] : null, malformed: !m };
+}
+
+function webHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(request.headers)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
+  }
+  return headers;
+}
+
+export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyInstance, options: McpHttpOptions) => {
+  const ctx = options.useCases;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const origins = new Set(options.allowedOrigins ?? [new URL(base).origin]);
+  const challenge = `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource", scope="${MCP_SCOPES.join(' ')}"`;
+  const uploadUrl = (token: string): string => `${base}${UPLOAD_PATH}/${token}`;
+
+  const handler = createMcpHandler(({ authInfo }) => {
+    const caller = authInfo?.extra?.caller as Caller | undefined;
+    if (!caller) throw new Error('MCP request without an authenticated caller');
+    return createKerfMcpServer({ ctx, caller, uploads: { mode: 'hosted', uploadUrl, browserUploadUrl: uploadUrl } });
+  }, { legacy: 'stateless', maxRequestBodySize: MESSAGE_LIMIT, onerror: (err) => ctx.log.info({ err: err.message }, 'MCP request rejected') });
+  app.addHook('onClose', async () => { await handler.close(); });
+
+  const sendError = (reply: FastifyReply, err: UseCaseError, headers: Record<string, string> = {}): FastifyReply => {
+    for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+    return reply.code(options.statusOf(err)).type('application/json').send({
+      error: { type: err.type, code: err.code, message: err.message, param: err.param, details: err.details, request_id: reply.request.id, retryable: err.retryable },
+    });
+  };
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (err instanceof UseCaseError) return sendError(reply, err);
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendError(reply, new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The body exceeds the limit (${request.url.startsWith(UPLOAD_PATH) ? `${MAX_PREPARED_UPLOAD_BYTES} bytes, 50 MiB, for an upload` : `${MESSAGE_LIMIT} bytes for an MCP message`}).`));
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, new UseCaseError('unsupported_media', 'invalid_request_error', 'unsupported_media_type', `Content-Type '${String(request.headers['content-type'])}' cannot be read; send the file as application/octet-stream.`));
+    if (err.statusCode && err.statusCode < 500) return sendError(reply, new UseCaseError('malformed', 'invalid_request_error', 'invalid_request', err.message));
+    request.log.error({ err }, 'MCP transport failed');
+    return sendError(reply, new UseCaseError('internal', 'api_error', 'internal_error', 'An unexpected error occurred; retry the request.'));
+  });
+
+  // The SDK reads the message itself (content type, JSON-RPC shape); uploads are raw bytes.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.route({
+    method: ['GET', 'POST', 'DELETE'],
+    url: MCP_PATH,
+    bodyLimit: MESSAGE_LIMIT,
+    handler: async (request, reply) => {
+      const origin = request.headers.origin;
+      if (typeof origin === 'string' && !origins.has(origin)) {
+        return sendError(reply, new UseCaseError('forbidden', 'permission_error', 'origin_not_allowed', `Requests from origin '${origin}' are not allowed.`));
+      }
+      const { token, malformed } = bearer(request);
+      let caller: Caller;
+      try {
+        caller = await authenticate(ctx.store, token, malformed);
+      } catch (err) {
+        if (!(err instanceof UseCaseError)) throw err;
+        // a standard client follows resource_metadata to the authorization server and connects by itself
+        return sendError(reply, err, { 'www-authenticate': token ? `${challenge}, error="invalid_token"` : challenge });
+      }
+      const authInfo: AuthInfo = { token: token!, clientId: caller.credentialId ?? caller.via, scopes: [...caller.scopes], extra: { caller } };
+      const body = request.body as Buffer | undefined;
+      const web = new Request(`${base}${request.url}`, {
+        method: request.method, headers: webHeaders(request), ...(body && request.method === 'POST' ? { body: Uint8Array.from(body) } : {}),
+      });
+      const response = await handler.fetch(web, { authInfo });
+      return reply.send(response);
+    },
+  });
+
+  app.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { bodyLimit: MAX_PREPARED_UPLOAD_BYTES }, async (request, reply) => {
+    const body = request.body as Buffer | undefined;
+    const design = await receiveUpload(ctx, { token: request.params.token, bytes: body ?? new Uint8Array(0) });
+    return reply.code(201).type('application/json').send({
+      design_id: design.id, status: design.status, name: design.name,
+      next: `Call the inspect_design tool with design_id ${design.id} until the design is ready.`,
+    });
+  });
+
+  app.get<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, async (_request, reply) => {
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(uploadPage(MAX_PREPARED_UPLOAD_BYTES));
+  });
+};

@@ -1,0 +1,56 @@
+// One McpServer per connection (stdio) or per request (HTTP, as the SDK's handler asks): the tools
+// bound to the caller they act for.
+import { McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { TObject } from '@sinclair/typebox';
+import { validateInput } from '@kerf/usecases';
+import { toolError } from './results.ts';
+import { toolList, type ToolEnv } from './tools.ts';
+
+export const SERVER_INFO = { name: 'kerf', title: 'Kerf sheet-metal and tube-laser quoting', version: '0.1.0' };
+
+const INSTRUCTIONS = [
+  'Kerf makes sheet-metal and tube-laser parts from STEP files. Workflow:',
+  '1. prepare_upload, then send the file (HTTP PUT to upload_url, or a local path with kerf mcp); 2. inspect_design until ready (same design_id throughout);',
+  '3. search_catalog for material/tube profile, finish and hardware ids (ids only, never names); 4. configure_design to check a configuration (optional);',
+  '5. quote_designs (includes DFM); resolve requires_input or blocked before checkout; 6. create_review_link / get_review_link when a person should check the configuration (re-quote what they saved);',
+  '7. create_checkout with a ready quote_id gives a web link where a person pays. No tool pays.',
+  'Every write takes operation_key: reuse it only to retry the identical call; new input needs a new key. Long work keeps its ids: resume with inspect_design or get_quote.',
+  'Units: mm; money: USD cents.',
+].join('\n');
+
+/**
+ * The tool's advertised schema is the strict one; the SDK's own check is left to ours (in the handler,
+ * with the use cases' validator), so a bad argument is a tool error that names its field the way
+ * every other transport does.
+ */
+function advertised(schema: TObject): StandardSchemaWithJSON<Record<string, unknown>> {
+  const json = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'kerf',
+      validate: (value: unknown) => ({ value: (value ?? {}) as Record<string, unknown> }),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
+export function createKerfMcpServer(env: ToolEnv): McpServer {
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  for (const tool of toolList(env.uploads.mode)) {
+    server.registerTool(tool.name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: advertised(tool.input),
+      annotations: tool.annotations,
+    }, async (args: Record<string, unknown>): Promise<CallToolResult> => {
+      try {
+        validateInput(tool.input, args);
+        return await tool.run(env, args);
+      } catch (err) {
+        return toolError(err, env.ctx.log);
+      }
+    });
+  }
+  return server;
+}
