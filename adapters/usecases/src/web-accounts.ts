@@ -9,6 +9,9 @@ import { oauthDocId as sha256Id } from './oauth-records.ts';
 import { SignInInput, SignUpInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
+/** What these use cases need: the store and a clock (the admin CLI has no engine). */
+export type AccountsContext = Pick<UseCaseContext, 'store' | 'now'>;
+
 /** scrypt cost (N = 2^15, r = 8, p = 1: 32 MiB and tens of milliseconds per hash). */
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 const KEY_BYTES = 32;
@@ -47,7 +50,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 const DECOY = hashPassword(randomBytes(16).toString('hex'));
 
 /** Makes an account that signs in with this email and password (sign-up, `kerf admin create-account`). */
-export async function createPasswordAccount(ctx: UseCaseContext, input: unknown): Promise<Account> {
+export async function createPasswordAccount(ctx: AccountsContext, input: unknown): Promise<Account> {
   const { email, password, name } = validateInput(SignUpInput, input);
   let account: Account;
   try {
@@ -61,7 +64,7 @@ export async function createPasswordAccount(ctx: UseCaseContext, input: unknown)
 }
 
 /** Sets (or replaces) the password of an existing account. */
-export async function setPassword(ctx: UseCaseContext, accountId: string, password: string): Promise<void> {
+export async function setPassword(ctx: AccountsContext, accountId: string, password: string): Promise<void> {
   validateInput(SignUpInput, { email: 'a@b', password });
   const docs = ctx.store.documents<PasswordDoc>(PASSWORDS);
   const hash = await hashPassword(password);
@@ -74,14 +77,14 @@ const tooMany = (retryAfterSeconds: number): UseCaseError => new UseCaseError('r
   'Too many failed sign-ins; wait before trying again.', { retryable: true, retryAfterSeconds });
 
 /** Counts failures per key in a fixed window; returns the seconds to wait when over the limit. */
-async function failuresOver(ctx: UseCaseContext, key: string, limit: number): Promise<number | null> {
+async function failuresOver(ctx: AccountsContext, key: string, limit: number): Promise<number | null> {
   const doc = await ctx.store.documents<FailureDoc>(THROTTLE).getByKey(SYSTEM, key);
   if (!doc) return null;
   const until = Date.parse(doc.data.since) + SIGN_IN_LIMITS.windowMs - ctx.now().getTime();
   return until > 0 && doc.data.count >= limit ? Math.ceil(until / 1000) : null;
 }
 
-async function recordFailure(ctx: UseCaseContext, key: string): Promise<void> {
+async function recordFailure(ctx: AccountsContext, key: string): Promise<void> {
   const docs = ctx.store.documents<FailureDoc>(THROTTLE);
   const now = ctx.now();
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -101,7 +104,7 @@ async function recordFailure(ctx: UseCaseContext, key: string): Promise<void> {
  * Checks the email and password and opens a session. The same error for an unknown email and a
  * wrong password; after too many failures (per email, per address) no password is checked at all.
  */
-export async function signIn(ctx: UseCaseContext, input: unknown): Promise<{ sessionToken: string; accountId: string; expiresAt: string }> {
+export async function signIn(ctx: AccountsContext, input: unknown): Promise<{ sessionToken: string; accountId: string; expiresAt: string }> {
   const { email, password, client_ip } = validateInput(SignInInput, input);
   const emailKey = `email:${sha256Id(email.trim().toLowerCase())}`;
   const addressKey = client_ip ? `ip:${client_ip}` : null;
@@ -122,7 +125,7 @@ export async function signIn(ctx: UseCaseContext, input: unknown): Promise<{ ses
 }
 
 /** The person behind a session cookie, with every scope (it is their own account), or null. */
-export async function sessionCaller(ctx: UseCaseContext, sessionToken: string | null | undefined): Promise<{ caller: Caller; email: string } | null> {
+export async function sessionCaller(ctx: AccountsContext, sessionToken: string | null | undefined): Promise<{ caller: Caller; email: string } | null> {
   if (!sessionToken || sessionToken.length > 100) return null;
   const doc = await ctx.store.documents<SessionDoc>(SESSIONS).getUnscoped(sha256Id(sessionToken));
   if (!doc || Date.parse(doc.data.expiresAt) <= ctx.now().getTime()) return null;
@@ -131,7 +134,7 @@ export async function sessionCaller(ctx: UseCaseContext, sessionToken: string | 
   return { caller: { accountId: account.id, scopes: SCOPES, via: 'session', credentialId: doc.id.slice(0, 12), operator: false }, email: account.email };
 }
 
-export async function signOut(ctx: UseCaseContext, sessionToken: string | null | undefined): Promise<void> {
+export async function signOut(ctx: AccountsContext, sessionToken: string | null | undefined): Promise<void> {
   if (!sessionToken || sessionToken.length > 100) return;
   const docs = ctx.store.documents<SessionDoc>(SESSIONS);
   const doc = await docs.getUnscoped(sha256Id(sessionToken));

@@ -1,7 +1,9 @@
 // `kerf admin <subcommand>`: account and API key administration against the configured store
 // (KERF_DATA_DIR, or MONGODB_URL when set). Results are JSON on stdout; errors are JSON
 // {"error":{code,message}} on stderr with exit 2 (usage) or 1 (failure).
-import { stderr, stdout } from 'node:process';
+import { randomBytes } from 'node:crypto';
+import { stderr, stdin, stdout } from 'node:process';
+import { createPasswordAccount, UseCaseError } from '@kerf/usecases';
 import { createApiKeyForEmail, isStoreError, openStore, storeConfigFromEnv, type Store } from '@kerf/store';
 
 const USAGE = `usage:
@@ -9,11 +11,14 @@ const USAGE = `usage:
       prints {"account_id","api_key"}; creates the account when there is none. The key is shown once.
   kerf admin list-api-keys --email EMAIL
   kerf admin revoke-api-key --email EMAIL --key-id KEY_ID
+  kerf admin create-account --email EMAIL [--name NAME] [--password-stdin]
+      an account that signs in on the web site; prints {"account_id","email"} and, unless the
+      password came on stdin, the generated "password" (shown once).
 `;
 
 class UsageError extends Error {}
 
-interface Options { email?: string; name?: string; label?: string; keyId?: string; operator: boolean }
+interface Options { email?: string; name?: string; label?: string; keyId?: string; operator: boolean; passwordStdin?: boolean }
 
 const VALUE_FLAGS: Record<string, keyof Options> = { '--email': 'email', '--name': 'name', '--label': 'label', '--key-id': 'keyId' };
 
@@ -24,6 +29,7 @@ function parseOptions(args: string[]): Options {
     const eq = arg.indexOf('=');
     const flag = eq >= 0 ? arg.slice(0, eq) : arg;
     if (flag === '--operator' && eq < 0) { out.operator = true; continue; }
+    if (flag === '--password-stdin' && eq < 0) { out.passwordStdin = true; continue; }
     const field = VALUE_FLAGS[flag];
     if (!field) throw new UsageError(`unknown option '${arg}'`);
     const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
@@ -80,6 +86,28 @@ const SUBCOMMANDS: Record<string, (o: Options) => Promise<number>> = {
       return 0;
     });
   },
+};
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+SUBCOMMANDS['create-account'] = async (o) => {
+  const email = need(o.email, '--email');
+  const generated = o.passwordStdin ? null : randomBytes(15).toString('base64url');
+  const password = generated ?? (await readStdin());
+  return withStore(async (store) => {
+    try {
+      const account = await createPasswordAccount({ store, now: () => new Date() }, { email, password, ...(o.name ? { name: o.name } : {}) });
+      stdout.write(JSON.stringify({ account_id: account.id, email: account.email, ...(generated ? { password: generated } : {}) }) + '\n');
+      return 0;
+    } catch (err) {
+      if (err instanceof UseCaseError) { fail(err.code, err.message); return 1; }
+      throw err;
+    }
+  });
 };
 
 export async function run(args: string[]): Promise<number> {
