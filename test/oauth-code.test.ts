@@ -4,36 +4,14 @@
 // and the refusals: wrong verifier, plain method, redirect mismatch, another client's code and token.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { authenticate, createPasswordAccount, listConnections, UseCaseError } from '@kerf/usecases';
-import { freePort, startTestService, type TestService } from './helpers/service.ts';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { authorizeInBrowser, callbackServer, connect, oauthError, type Callback } from './helpers/oauth.ts';
 import { launchBrowser } from './helpers/browser.ts';
 
 const PASSWORD = 'correct horse battery';
-
-interface Callback { url: string; server: Server; port: number; last: URL | null }
-
-async function callbackServer(): Promise<Callback> {
-  const port = await freePort();
-  const cb: Callback = { url: `http://127.0.0.1:${port}/cb`, port, last: null, server: createServer((req, res) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    if (url.pathname === '/cb') cb.last = url; // not the browser's favicon request
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('done');
-  }) };
-  await new Promise<void>((r) => cb.server.listen(port, '127.0.0.1', r));
-  return cb;
-}
-
-async function oauthError(run: () => Promise<unknown>): Promise<{ error: string; status?: number }> {
-  try { await run(); } catch (err) {
-    const e = err as { error?: string; code?: string; status?: number; cause?: { error?: string } };
-    if (e.error) return { error: e.error, status: e.status };
-    throw err;
-  }
-  assert.fail('expected an OAuth error');
-}
 
 describe('OAuth authorization code + PKCE (openid-client + Chromium)', () => {
   let t: TestService;
@@ -56,26 +34,8 @@ describe('OAuth authorization code + PKCE (openid-client + Chromium)', () => {
   const register = (name = 'Test agent', redirectUris = [cb.url]) =>
     client.dynamicClientRegistration(new URL(t.url), { client_name: name, redirect_uris: redirectUris, grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' }, client.None(), options);
 
-  /** Starts an authorization in the browser, signs in when asked, lets `decide` answer, returns the callback URL. */
-  async function authorize(config: client.Configuration, scope: string, decide: (p: Page) => Promise<void> = connect, redirectUri = cb.url) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri, scope, state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-    });
-    cb.last = null;
-    await page.goto(url.href);
-    if (page.url().includes('/signin')) {
-      await page.fill('#email', email);
-      await page.fill('#password', PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-    }
-    await page.waitForURL(/\/oauth\/consent\//);
-    await decide(page);
-    await page.waitForURL((u) => u.href.startsWith(`http://127.0.0.1:${cb.port}/`));
-    return { callback: cb.last!, verifier, state };
-  }
-  const connect = async (p: Page) => { await p.getByRole('button', { name: 'Connect' }).click(); };
+  const authorize = (config: client.Configuration, scope: string, decide?: (p: Page) => Promise<void>) =>
+    authorizeInBrowser(page, config, { cb, scope, email, password: PASSWORD, decide });
 
   it('registers, consents (payments starts unchecked and may be declined), exchanges the code with state and iss checked', async () => {
     const config = await register();
