@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { openStore, type Store } from '@kerf/store';
-import { restApi, restLinks, MAX_PARAM_LENGTH, statusOf } from '@kerf/rest';
+import { answerClientError, restApi, restLinks, MAX_PARAM_LENGTH, statusOf } from '@kerf/rest';
 import { mcpHttp } from '@kerf/mcp';
 import { EventRelay, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, UrlSigner, type EngineApi, type UseCaseContext } from '@kerf/usecases';
 import { createWebhookSender } from '@kerf/webhooks';
@@ -85,6 +85,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     useCases: ctx,
     consent: consentPort(oauthProvider, store, config.baseUrl),
     signupOpen: config.signupOpen,
+    clientErrorHandler: (err, socket) => answerClientError(err, socket, config.baseUrl, genRequestId({ headers: {} })),
     cookieSecret: createHash('sha256').update(secret).update('web cookies').digest('base64url'),
     secureCookies: config.baseUrl.startsWith('https:'),
   });

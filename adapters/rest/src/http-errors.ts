@@ -17,6 +17,9 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   internal: 500,
 };
 
+/** Protocol faults answered before routing (client-errors.ts) carry statuses of their own besides their kind's. */
+export const EXTRA_STATUSES: Record<string, number[]> = { invalid_request: [408, 414, 431] };
+
 const KIND_BY_STATUS = new Map<number, ErrorKind>(Object.entries(STATUS_BY_KIND).map(([k, s]) => [s, k as ErrorKind]));
 
 /** An error of the HTTP layer (routing, media types, protocol faults) with the status it answers. */

@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, type ErrorCodeDoc } from '@kerf/usecases';
 import { ERROR_DOCS_PATH } from '../envelope.ts';
 import { escapeHtml as esc } from '../html.ts';
-import { STATUS_BY_KIND } from '../http-errors.ts';
+import { EXTRA_STATUSES, STATUS_BY_KIND } from '../http-errors.ts';
 
 /** The registry with the HTTP statuses of this adapter: none for a code no error response carries. */
-const DOCUMENTED = ERROR_CODES.map(({ code, type, kind, ...rest }) => ({ code, type, status: kind ? [STATUS_BY_KIND[kind]] : [], ...rest }));
+const DOCUMENTED = ERROR_CODES.map(({ code, type, kind, ...rest }) => ({ code, type, status: kind ? [STATUS_BY_KIND[kind], ...(EXTRA_STATUSES[code] ?? [])] : [], ...rest }));
 
 // Backticks in the registry mark names the caller types (headers, fields).
 const prose = (s: string): string => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>');
