@@ -28,7 +28,9 @@ function measure(oc: OC, shape: unknown): { volume: number; centroid: Vec3; bbox
   const volume = props.Mass();
   c.delete(); props.delete();
   const box = new oc.Bnd_Box();
-  oc.BRepBndLib.Add(shape, box, false);
+  // the tight box of the trimmed faces: Add() bounds whole surfaces and control points (a torus or a
+  // holed cylinder came out tens of mm larger than the part, so no body matched its mesh)
+  oc.BRepBndLib.AddOptimal(shape, box, false, false);
   const lo = box.CornerMin(), hi = box.CornerMax();
   const bboxMin: Vec3 = [lo.X(), lo.Y(), lo.Z()], bboxMax: Vec3 = [hi.X(), hi.Y(), hi.Z()];
   lo.delete(); hi.delete(); box.delete();

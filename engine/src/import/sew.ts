@@ -122,7 +122,7 @@ export interface BodyMesh {
 
 function boxDiagonal(oc: OC, shape: unknown): number {
   const box = new oc.Bnd_Box();
-  oc.BRepBndLib.Add(shape, box, false);
+  oc.BRepBndLib.AddOptimal(shape, box, false, false);
   const lo = box.CornerMin(), hi = box.CornerMax();
   const d = Math.hypot(hi.X() - lo.X(), hi.Y() - lo.Y(), hi.Z() - lo.Z());
   lo.delete(); hi.delete(); box.delete();
