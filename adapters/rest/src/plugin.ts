@@ -24,6 +24,7 @@ import { reviewPageRoutes } from './routes/review-page.ts';
 import { healthRoutes } from './routes/health.ts';
 import { errorDocRoutes } from './routes/error-docs.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
+import { applySecurity } from './scopes.ts';
 import { API_VERSION_HEADER_VALUE } from './version.ts';
 
 export const API_VERSION = API_VERSION_HEADER_VALUE;
@@ -169,6 +170,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
       const doc = (documentObject as { openapiObject: { paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> } }).openapiObject;
       const content = doc.paths?.['/v1/quotes']?.post?.requestBody?.content;
       if (content) content['multipart/form-data'] = { schema: FILE_QUOTE_FORM };
+      applySecurity(doc, baseUrl);
       return doc as never;
     },
   });
