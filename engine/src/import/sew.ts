@@ -138,7 +138,8 @@ export function meshBody(oc: OC, shape: unknown): BodyMesh {
   const faceRanges: Array<{ first: number; last: number }> = [];
   const ex = new oc.TopExp_Explorer(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE, oc.TopAbs_ShapeEnum.TopAbs_SHAPE);
   for (; ex.More(); ex.Next()) {
-    const face = oc.TopoDS.Face(ex.Current());
+    const current = ex.Current();
+    const face = oc.TopoDS.Face(current);
     const loc = new oc.TopLoc_Location();
     const tri = oc.BRep_Tool.Triangulation(face, loc, 0);
     const first = idx.length / 3;
@@ -160,7 +161,8 @@ export function meshBody(oc: OC, shape: unknown): BodyMesh {
       }
       trsf.delete();
     }
-    loc.delete(); face.delete();
+    tri?.delete?.();
+    loc.delete(); face.delete(); current.delete();
     const last = idx.length / 3 - 1;
     if (last >= first) faceRanges.push({ first, last });
   }
