@@ -83,6 +83,10 @@ describe('hosted MCP server', () => {
     const bad = await fetch(`${t.url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
     assert.equal(bad.status, 401);
     assert.match(bad.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+    // a web page elsewhere cannot drive the server through a visitor's browser
+    const foreign = await fetch(`${t.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${t.keyA}`, origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(foreign.status, 403);
+    assert.equal((await foreign.json()).error.code, 'origin_not_allowed');
   });
 
   it('serves both protocol eras, negotiated by the SDK, with the same strict and described tools', async () => {

@@ -12,6 +12,7 @@ export const MCP_PATH = '/mcp';
 export const UPLOAD_PATH = '/mcp/uploads';
 /** What an OAuth client connecting to this server asks for: never payments (interface.md 5.6). */
 export const MCP_SCOPES = ['designs', 'dfm', 'quotes', 'carts'] as const;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Largest JSON-RPC message, bytes (files never travel in messages). */
 const MESSAGE_LIMIT = 4 * 1024 * 1024;
 
@@ -45,6 +46,9 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
   const ctx = options.useCases;
   const base = options.baseUrl.replace(/\/+$/, '');
   const origins = new Set(options.allowedOrigins ?? [new URL(base).origin]);
+  // a service on this machine is also called from this machine's other ports (a local inspector)
+  const loopback = (url: string): boolean => { try { return LOOPBACK.has(new URL(url).hostname); } catch { return false; } };
+  const originAllowed = (origin: string): boolean => origins.has(origin) || (loopback(base) && loopback(origin));
   const challenge = `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource", scope="${MCP_SCOPES.join(' ')}"`;
   const uploadUrl = (token: string): string => `${base}${UPLOAD_PATH}/${token}`;
 
@@ -82,7 +86,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     bodyLimit: MESSAGE_LIMIT,
     handler: async (request, reply) => {
       const origin = request.headers.origin;
-      if (typeof origin === 'string' && !origins.has(origin)) {
+      if (typeof origin === 'string' && !originAllowed(origin)) {
         return sendError(reply, new UseCaseError('forbidden', 'permission_error', 'origin_not_allowed', `Requests from origin '${origin}' are not allowed.`));
       }
       const { token, malformed } = bearer(request);
