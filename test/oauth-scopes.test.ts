@@ -76,6 +76,7 @@ describe('OAuth scopes per endpoint (openapi.json security = enforcement)', () =
         assert.equal(res.status, 403, `${op.key} without ${scope}: ${JSON.stringify(body)}`);
         assert.equal(body.error?.code, 'insufficient_scope', op.key);
         assert.equal(body.error?.details?.required_scope, scope, op.key);
+        assert.equal(res.headers.get('www-authenticate'), `Bearer realm="kerf", error="insufficient_scope", scope="${scope}", resource_metadata="${t.url}/.well-known/oauth-protected-resource"`);
         checked += 1;
       }
       const res = await call(op, await tokenWith(t.service.store, t.accountA, oauth as Scope[]));
@@ -92,6 +93,6 @@ describe('OAuth scopes per endpoint (openapi.json security = enforcement)', () =
     }
     const unknown = await fetch(`${t.url}/v1/materials`, { headers: { authorization: `Bearer ${randomBytes(32).toString('base64url')}` } });
     assert.equal(unknown.status, 401);
-    assert.match(unknown.headers.get('www-authenticate') ?? '', /invalid_token/);
+    assert.equal(unknown.headers.get('www-authenticate'), `Bearer realm="kerf", error="invalid_token", resource_metadata="${t.url}/.well-known/oauth-protected-resource"`);
   });
 });

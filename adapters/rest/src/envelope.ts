@@ -78,10 +78,15 @@ export function toUseCaseError(err: unknown): UseCaseError {
 }
 
 /** Headers an error's status calls for (RFC 9110 Retry-After, RFC 6750 WWW-Authenticate). */
-function errorHeaders(err: UseCaseError, status: number): Record<string, string> {
+function errorHeaders(err: UseCaseError, status: number, baseUrl: string): Record<string, string> {
   const headers: Record<string, string> = {};
   if (err.retryAfterSeconds !== null) headers['retry-after'] = String(err.retryAfterSeconds);
-  if (status === 401) headers['www-authenticate'] = err.code === 'invalid_api_key' ? 'Bearer realm="kerf", error="invalid_token"' : 'Bearer realm="kerf"';
+  // RFC 9728: where a client finds the authorization server for this API
+  const metadata = `resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`;
+  if (status === 401) headers['www-authenticate'] = err.code === 'invalid_api_key' ? `Bearer realm="kerf", error="invalid_token", ${metadata}` : `Bearer realm="kerf", ${metadata}`;
+  if (err.code === 'insufficient_scope' && typeof err.details?.required_scope === 'string') {
+    headers['www-authenticate'] = `Bearer realm="kerf", error="insufficient_scope", scope="${err.details.required_scope}", ${metadata}`;
+  }
   return headers;
 }
 
@@ -90,6 +95,6 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
   const status = statusOf(e);
   if (status >= 500) request.log.error({ err }, 'request failed');
   else request.log.info({ code: e.code, status }, 'request rejected');
-  for (const [k, v] of Object.entries(errorHeaders(e, status))) reply.header(k, v);
+  for (const [k, v] of Object.entries(errorHeaders(e, status, baseUrl))) reply.header(k, v);
   return reply.code(status).type('application/json').send(envelope(e, request.id, baseUrl));
 }
