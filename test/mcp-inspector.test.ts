@@ -1,0 +1,46 @@
+// MCP Inspector's CLI mode lists Kerf's tools, over HTTP (with an API key) and over stdio (`kerf mcp`).
+// The Inspector is fetched by npx; offline, from npx's cache only, and the test is skipped when it
+// was never fetched (`npx -y @modelcontextprotocol/inspector@2.12.0 --help` once fetches it).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestService, type TestService } from './helpers/service.ts';
+
+const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
+const KERF = fileURLToPath(new URL('../bin/kerf.mjs', import.meta.url));
+const TOOLS = ['prepare_upload', 'inspect_design', 'preview_design', 'search_catalog', 'configure_design', 'quote_designs', 'get_quote', 'get_dfm', 'create_review_link', 'get_review_link', 'create_checkout'];
+
+function inspector(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('npx', ['--offline', '-y', INSPECTOR, '--cli', ...args], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const cached = (await inspector(['--version'])).code === 0;
+
+describe('MCP Inspector (CLI mode)', { skip: cached ? false : `${INSPECTOR} is not in npx's cache (offline)` }, () => {
+  let t: TestService;
+  const dir = mkdtempSync(join(tmpdir(), 'kerf-inspector-'));
+  before(async () => { t = await startTestService(); });
+  after(async () => { await t.close(); rmSync(dir, { recursive: true, force: true }); });
+
+  const names = (stdout: string): string[] => (JSON.parse(stdout) as { tools: Array<{ name: string }> }).tools.map((x) => x.name);
+
+  it('lists the tools of the hosted server', async () => {
+    const r = await inspector([`${t.url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${t.keyA}`, '--method', 'tools/list']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(names(r.stdout), TOOLS);
+  });
+
+  it('lists the tools of kerf mcp', async () => {
+    const r = await inspector([process.execPath, KERF, 'mcp', '--data-dir', join(dir, 'data'), '--method', 'tools/list']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(names(r.stdout), TOOLS);
+  });
+});
