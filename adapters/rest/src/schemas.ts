@@ -70,6 +70,8 @@ export const designSchema: S = obj({
   // a ready design's own website review link (null until ready)
   review_url: strN, review_link_id: strN,
   error: nullable(obj({ code: str, message: str })),
+  // bodies of the file that are not parts, with why (every other body, open shells included, is a part)
+  ignored_bodies: arr(obj({ name: str, reason: { type: 'string', enum: ['zero_volume', 'duplicate'] }, message: str })),
 });
 
 
