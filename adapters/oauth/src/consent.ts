@@ -1,31 +1,18 @@
-// What the web site's consent page needs from the authorization server: the pending request
-// (client, redirect host, scopes) and a way to finish it with the person's decision. The web
-// adapter declares the shape it wants; the service hands it this object (adapters do not import
-// each other).
+// The consent port (@kerf/usecases ConsentPort) over oidc-provider's interactions: the pending
+// request (client, redirect host, scopes) and finishing it with the person's decision; the service
+// hands it to the web site (adapters do not import each other).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '@kerf/store';
-import { SCOPES, oauthCollection, oauthDocId } from '@kerf/usecases';
+import { SCOPES, oauthCollection, oauthDocId, type ConsentPort, type ConsentRequest } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
-
-export interface ConsentRequest {
-  uid: string;
-  kind: 'authorization' | 'device';
-  clientId: string;
-  clientName: string;
-  /** Where the browser goes back to (authorization requests); null for devices. */
-  redirectHost: string | null;
-  /** The API scopes the client asked for. */
-  requestedScopes: string[];
-}
 
 const OIDC_SCOPES = ['openid', 'offline_access'];
 
-export function consentPort(provider: Provider, store: Store, issuer: string) {
+export function consentPort(provider: Provider, store: Store, issuer: string): ConsentPort {
   const details = async (req: IncomingMessage, res: ServerResponse) => {
     try { return await provider.interactionDetails(req, res); } catch { return null; }
   };
   return {
-    /** The request behind the interaction cookie, or null when there is none or it expired. */
     async request(req: IncomingMessage, res: ServerResponse): Promise<ConsentRequest | null> {
       const d = await details(req, res);
       if (!d) return null;
@@ -44,7 +31,6 @@ export function consentPort(provider: Provider, store: Store, issuer: string) {
       };
     },
 
-    /** Connects with the scopes granted (the others are recorded as declined); returns where the browser goes next. */
     async approve(req: IncomingMessage, res: ServerResponse, accountId: string, granted: readonly string[]): Promise<string> {
       const d = await provider.interactionDetails(req, res);
       const clientId = String(d.params.client_id);
@@ -69,5 +55,3 @@ export function consentPort(provider: Provider, store: Store, issuer: string) {
     },
   };
 }
-
-export type ConsentPort = ReturnType<typeof consentPort>;

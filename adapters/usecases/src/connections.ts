@@ -1,5 +1,6 @@
 // OAuth connections (interface.md 5): an agent's grant on a person's account, listed and revoked on
 // the account page. Only the person manages them: an API key or their web session, never an agent.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requireAccountOwner, SCOPES, type Caller, type Scope } from './caller.ts';
 import type { UseCaseContext } from './context.ts';
 import { notFound } from './errors.ts';
@@ -66,4 +67,29 @@ export async function revokeConnection(ctx: UseCaseContext, caller: Caller, inpu
 export function consentedScopes(requested: readonly string[], checked: readonly string[]): Scope[] {
   const granted = SCOPES.filter((s) => requested.includes(s) && checked.includes(s));
   return granted.includes('payments') && !granted.includes('carts') ? granted.filter((s) => s !== 'payments') : granted;
+}
+
+/** A pending authorization (authorize or device) as the consent page shows it. */
+export interface ConsentRequest {
+  uid: string;
+  kind: 'authorization' | 'device';
+  clientId: string;
+  clientName: string;
+  /** Where the browser goes back to (authorization requests); null for devices. */
+  redirectHost: string | null;
+  /** The API scopes the client asked for. */
+  requestedScopes: string[];
+}
+
+/**
+ * The port between the web site's consent page and the authorization server (the oauth adapter
+ * fills it; the service hands it to the web plugin). It works on the raw request and response
+ * because the authorization server keeps its interaction in its own cookies.
+ */
+export interface ConsentPort {
+  /** The request behind the interaction cookie, or null when there is none or it expired. */
+  request(req: IncomingMessage, res: ServerResponse): Promise<ConsentRequest | null>;
+  /** Connects with the scopes granted (the others are declined); returns where the browser goes next. */
+  approve(req: IncomingMessage, res: ServerResponse, accountId: string, granted: readonly string[]): Promise<string>;
+  deny(req: IncomingMessage, res: ServerResponse): Promise<string>;
 }

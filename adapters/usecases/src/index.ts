@@ -38,7 +38,7 @@ export {
   createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint, deleteWebhookEndpoint, rollWebhookSecret, listWebhookDeliveries,
   type EndpointView, type EndpointWithSecret,
 } from './webhooks/endpoints.ts';
-export { listConnections, revokeConnection, consentedScopes, type Connection } from './connections.ts';
+export { listConnections, revokeConnection, consentedScopes, type Connection, type ConsentPort, type ConsentRequest } from './connections.ts';
 export { createPasswordAccount, setPassword, signIn, signOut, sessionCaller, hashPassword, verifyPassword, SESSION_TTL_MS, SIGN_IN_LIMITS } from './web-accounts.ts';
 export { EVENT_TYPES, newEvent, emitEvent, relayEvents, EventRelay, type EventType, type EventBody, type EventRelayOptions } from './webhooks/events.ts';
 export { getAccount, type AccountView } from './account.ts';

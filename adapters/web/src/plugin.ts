@@ -4,7 +4,6 @@
 // SameSite=Lax cookie holding a random token the store knows only by its sha256.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -12,26 +11,9 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import {
   UseCaseError, consentedScopes, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
-  type Caller, type UseCaseContext,
+  type Caller, type ConsentPort, type UseCaseContext,
 } from '@kerf/usecases';
 import { accountPage, consentPage, messagePage, signInPage, signUpPage } from './pages.ts';
-
-/** The pending authorization behind an interaction, as the consent page shows it. */
-export interface ConsentRequest {
-  uid: string;
-  kind: 'authorization' | 'device';
-  clientId: string;
-  clientName: string;
-  redirectHost: string | null;
-  requestedScopes: string[];
-}
-
-/** What the authorization server offers the consent page (the service passes @kerf/oauth's consentPort). */
-export interface ConsentPort {
-  request(req: IncomingMessage, res: ServerResponse): Promise<ConsentRequest | null>;
-  approve(req: IncomingMessage, res: ServerResponse, accountId: string, granted: readonly string[]): Promise<string>;
-  deny(req: IncomingMessage, res: ServerResponse): Promise<string>;
-}
 
 export interface WebOptions {
   useCases: UseCaseContext;
