@@ -9,7 +9,7 @@ import { Client, pollDesign, stepForm } from './helpers/client.ts';
 import { fixtureBytes } from './helpers/fixtures.ts';
 import { OpenApiChecker } from './helpers/openapi.ts';
 
-const FILES = ['surface_l_open.step', 'multibody_named.step', 'surface_l_sewable.step'];
+const FILES = ['surface_l_open.step', 'multibody_named.step', 'surface_l_sewable.step', 'zero_volume_body.step'];
 const path = (file: string) => new URL(`../fixtures/bodies/${file}`, import.meta.url).pathname;
 
 /** What must agree: each part's name and verdict, its warnings' codes, the ignored bodies. */

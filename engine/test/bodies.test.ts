@@ -22,9 +22,9 @@ const LENGTH_TOLERANCE_MM = 0.01;
 const ANGLE_TOLERANCE_DEGREES = 0.1;
 const THICKNESS_TOLERANCE_MM = 0.01;
 
-test('the bodies manifest covers a sewable and an unsewable surface model, named bodies and split bends', () => {
+test('the bodies manifest covers a sewable and an unsewable surface model, named bodies, a zero-volume body and split bends', () => {
   const ids = manifest.fixtures.map((f) => f.id);
-  for (const id of ['surface_l_sewable', 'surface_l_open', 'multibody_named', 'two_tabs_one_line']) assert.ok(ids.includes(id), id);
+  for (const id of ['surface_l_sewable', 'surface_l_open', 'multibody_named', 'two_tabs_one_line', 'zero_volume_body']) assert.ok(ids.includes(id), id);
 });
 
 for (const f of manifest.fixtures) {
