@@ -1,0 +1,134 @@
+// A standard MCP client connects to the hosted server with no credentials configured: the SDK's
+// client follows the 401 to the protected-resource metadata, registers itself (RFC 7591), a person in
+// a headless Chromium signs in and consents, the client exchanges the code and calls tools with the
+// access token. The scopes it asks for are the server's (designs dfm quotes carts), never payments;
+// a token lacking a tool's scope gets a tool error naming it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { createPasswordAccount } from '@kerf/usecases';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { callbackServer, connect, type Callback } from './helpers/oauth.ts';
+import { launchBrowser } from './helpers/browser.ts';
+
+const PASSWORD = 'correct horse battery';
+
+describe('hosted MCP server with OAuth (the SDK client discovers, registers and connects)', () => {
+  let t: TestService;
+  let browser: Browser;
+  let page: Page;
+  let cb: Callback;
+  let email: string;
+  const clients: Client[] = [];
+
+  before(async () => {
+    t = await startTestService();
+    email = `mcp-${Date.now()}@test.local`;
+    await createPasswordAccount(t.service.ctx, { email, password: PASSWORD });
+    cb = await callbackServer();
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+  after(async () => {
+    for (const c of clients) await c.close();
+    await browser?.close();
+    cb?.server.close();
+    await t?.close();
+  });
+
+  /** What an MCP host keeps for a server, and the person who answers the consent page. */
+  function provider(decide: (p: Page) => Promise<void>, registered?: { client_id: string }): OAuthClientProvider & { scopesAsked: string | null; callback: URL | null } {
+    const kept: { client?: unknown; tokens?: unknown; verifier?: string } = { client: registered };
+    return {
+      scopesAsked: null,
+      callback: null,
+      get redirectUrl() { return cb.url; },
+      get clientMetadata() {
+        return { client_name: 'MCP test agent', redirect_uris: [cb.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+      },
+      clientInformation: () => kept.client as never,
+      saveClientInformation: (info) => { kept.client = info; },
+      tokens: () => kept.tokens as never,
+      saveTokens: (tokens) => { kept.tokens = tokens; },
+      saveCodeVerifier: (v) => { kept.verifier = v; },
+      codeVerifier: () => kept.verifier!,
+      async redirectToAuthorization(url: URL) {
+        this.scopesAsked = url.searchParams.get('scope');
+        cb.last = null;
+        await page.goto(url.href);
+        if (page.url().includes('/signin')) {
+          await page.fill('#email', email);
+          await page.fill('#password', PASSWORD);
+          await page.getByRole('button', { name: 'Sign in' }).click();
+        }
+        await page.waitForURL(/\/oauth\/consent\//);
+        await decide(page);
+        await page.waitForURL((u) => u.href.startsWith(`http://127.0.0.1:${cb.port}/`));
+        this.callback = cb.last;
+      },
+    };
+  }
+
+  /** A client registered beforehand (RFC 7591 without `scope`), as MCP's pre-registration allows. */
+  async function preRegistered(): Promise<{ client_id: string }> {
+    const r = await fetch(`${t.url}/v1/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({
+      client_name: 'MCP test agent', redirect_uris: [cb.url], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none',
+    }) });
+    assert.equal(r.status, 201);
+    return (await r.json()) as { client_id: string };
+  }
+
+  async function connectWithOAuth(decide: (p: Page) => Promise<void>, registered?: { client_id: string }): Promise<{ client: Client; scopesAsked: string | null }> {
+    const auth = provider(decide, registered);
+    const url = new URL(`${t.url}/mcp`);
+    const first = new Client({ name: 'kerf-test', version: '1.0.0' });
+    await assert.rejects(first.connect(new StreamableHTTPClientTransport(url, { authProvider: auth })), (e: unknown) => {
+      if (!(e instanceof UnauthorizedError)) throw e;
+      return true;
+    });
+    assert.ok(auth.callback, 'the person was sent back to the client');
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: auth });
+    await transport.finishAuth(auth.callback.searchParams);
+    const client = new Client({ name: 'kerf-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: auth }));
+    clients.push(client);
+    return { client, scopesAsked: auth.scopesAsked };
+  }
+
+  const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+  it('connects by itself from a 401, asking for designs dfm quotes carts and never payments, and calls tools', async () => {
+    const { client, scopesAsked } = await connectWithOAuth(connect, await preRegistered());
+    // the server's scopes, plus offline_access the SDK adds for a refresh token; never payments
+    assert.deepEqual(scopesAsked?.split(' ').filter((s) => s !== 'offline_access').sort(), ['carts', 'designs', 'dfm', 'quotes']);
+    assert.equal((await client.listTools()).tools.length, 11);
+    const up = await call(client, 'prepare_upload', { request: { filename: 'part.step' }, operation_key: randomUUID() });
+    assert.ok(!up.isError, JSON.stringify(up.content));
+    const design = await call(client, 'inspect_design', { design_id: (up.structuredContent as { design_id: string }).design_id });
+    assert.equal((design.structuredContent as { status: string }).status, 'awaiting_upload');
+  });
+
+  it('a connection granted without quotes cannot quote: the tool error names the scope', async () => {
+    const { client } = await connectWithOAuth(async (p) => {
+      await p.uncheck('input[name=scope][value=quotes]');
+      await connect(p);
+    }, await preRegistered());
+    const r = await call(client, 'quote_designs', { items: [{ design_id: 'des_x', quantity: 1 }], operation_key: randomUUID() });
+    assert.equal(r.isError, true);
+    const error = (r.structuredContent as { error: { code: string; details: { required_scope: string } } }).error;
+    assert.equal(error.code, 'insufficient_scope');
+    assert.equal(error.details.required_scope, 'quotes');
+    // what it was granted still works
+    assert.ok(!(await call(client, 'search_catalog', { catalog: 'finishes', limit: 1 })).isError);
+  });
+
+  // The SDK client registers itself with the scope it will ask for (client metadata `scope`);
+  // oidc-provider in adapters/oauth (#14) refuses API scopes there (invalid_client_metadata), so a
+  // client without a registration cannot connect yet. Kept running as a todo until #14 accepts them.
+  it('registers itself (RFC 7591, with the scopes it asks for) when it has no registration', { todo: 'adapters/oauth refuses client metadata `scope` with API scopes' }, async () => {
+    const { client } = await connectWithOAuth(connect);
+    assert.equal((await client.listTools()).tools.length, 11);
+  });
+});
