@@ -30,6 +30,8 @@ export interface ServiceConfig {
   webhookAllowHttpLoopback: boolean;
   /** webhook deliveries in flight at once per process */
   webhookConcurrency: number;
+  /** how long a recorded card charge may go unanswered before the reconciler looks it up at the processor, ms */
+  paymentReconcileAfterMs: number;
   /** fetch OAuth Client ID Metadata Documents from loopback https with any certificate (tests only) */
   oauthAllowLoopbackClientMetadata: boolean;
   /** KERF_SIGNUP=closed: no sign-up page; accounts come from `kerf admin create-account` */
@@ -87,6 +89,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     shutdownGraceMs: int(env, 'KERF_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     webhookAllowHttpLoopback: flag(env, 'KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK'),
     webhookConcurrency: int(env, 'KERF_WEBHOOK_CONCURRENCY', 8, 1, 256),
+    paymentReconcileAfterMs: int(env, 'KERF_PAYMENT_RECONCILE_AFTER_MS', 60_000, 100, 86_400_000),
     oauthAllowLoopbackClientMetadata: flag(env, 'KERF_OAUTH_ALLOW_LOOPBACK_CLIENT_METADATA'),
     signupOpen: (env.KERF_SIGNUP ?? 'open') !== 'closed',
   };

@@ -7,8 +7,9 @@ import pino, { type Logger } from 'pino';
 import { openStore, type Store } from '@kerf/store';
 import { answerClientError, restApi, restLinks, MAX_PARAM_LENGTH, statusOf } from '@kerf/rest';
 import { mcpHttp } from '@kerf/mcp';
-import { EventRelay, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, UrlSigner, type EngineApi, type UseCaseContext } from '@kerf/usecases';
+import { EventRelay, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, paymentUpdated, UrlSigner, type EngineApi, type PaymentProcessor, type UseCaseContext } from '@kerf/usecases';
 import { createWebhookSender } from '@kerf/webhooks';
+import { paymentProcessorFromEnv, paymentRoutes } from '@kerf/payments';
 import { consentPort, createProvider, oauthServer } from '@kerf/oauth';
 import { webSite } from '@kerf/web';
 import type { ServiceConfig } from './config.ts';
@@ -43,6 +44,8 @@ export interface StartOptions {
    * clock. Tests that move time forward pass the same clock as `now`.
    */
   storeNow?: () => Date;
+  /** The card processor; default from the environment (STRIPE_SECRET_KEY: Stripe, else the embedded one). */
+  payments?: PaymentProcessor;
 }
 
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<Service> {
@@ -67,7 +70,14 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     notifyJobs: () => { worker?.wake(); relay?.wake(); webhookWorker?.wake(); },
     webhooks: createWebhookSender({ allowHttpLoopback: config.webhookAllowHttpLoopback }),
     shutdown: shutdown.signal,
+    payments: options.payments ?? paymentProcessorFromEnv({ store, baseUrl: config.baseUrl, now }),
+    paymentReconcileAfterMs: config.paymentReconcileAfterMs,
   };
+  // Payments that settle later (processing, then succeeded or failed) finish their carts here;
+  // the reconcile job finds whatever this misses (another process heard it, or none did).
+  const stopPaymentUpdates = ctx.payments!.onPaymentUpdated((payment) => paymentUpdated(ctx, payment).catch((err: unknown) => {
+    log.error({ err, payment_intent_id: payment.id }, 'settling a cart after a payment update failed; the reconciler retries');
+  }));
   worker = new JobWorker(ctx, JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.engineThreads });
   // The lease is renewed while a delivery waits on its receiver, so no other process repeats it.
   webhookWorker = new JobWorker(ctx, WEBHOOK_JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.webhookConcurrency });
@@ -78,6 +88,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
   await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit });
+  await app.register(paymentRoutes, { processor: ctx.payments! });
   await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf });
   const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });
   await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl });
@@ -102,6 +113,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     await app.close(); // stops accepting and waits for in-flight requests
     await relay!.stop();
     await Promise.all([worker!.stop(config.shutdownGraceMs), webhookWorker!.stop(config.shutdownGraceMs)]);
+    stopPaymentUpdates();
+    await ctx.payments!.close();
     await engine.close();
     await store.close();
     log.info('stopped');

@@ -91,6 +91,14 @@ export class EmbeddedPaymentProcessor implements PaymentProcessor {
     return this.setupPageUrl(session.id);
   }
 
+  /** A setup session as its page shows it; null when unknown. */
+  async setupSession(sessionId: string): Promise<{ status: 'open' | 'completed'; card: SavedCard | null } | null> {
+    const s = await this.sessions.getUnscoped(sessionId);
+    if (!s || s.accountId !== OWNER) return null;
+    const saved = s.data.payment_method ? testCard(s.data.payment_method) : null;
+    return { status: s.data.status, card: saved ? { ...saved.card } : null };
+  }
+
   /** The setup page's answer: the customer chose a test card (a `pm_card_*` token). Idempotent per session. */
   async completeSetup(sessionId: string, token: string): Promise<{ account_id: string; card: SavedCard; return_url: string | null }> {
     const s = await this.sessions.getUnscoped(sessionId);

@@ -8,6 +8,7 @@ import { StripePaymentProcessor } from './stripe.ts';
 export { EmbeddedPaymentProcessor, type EmbeddedProcessorOptions } from './embedded.ts';
 export { StripePaymentProcessor, toPayment as stripePaymentOf, type StripeProcessorOptions } from './stripe.ts';
 export { TEST_CARDS, testCard, type TestCard, type CardBehaviour } from './test-cards.ts';
+export { paymentRoutes, SETUP_PAGE_PATH, WEBHOOK_PATH, type PaymentRoutesOptions } from './pages.ts';
 
 export interface PaymentsConfig {
   /** The store that keeps the processor's records (the embedded processor's payments, Stripe's customer ids). */

@@ -25,6 +25,10 @@ import { healthRoutes } from './routes/health.ts';
 import { errorDocRoutes } from './routes/error-docs.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { applySecurity } from './scopes.ts';
+import { accountRoutes } from './routes/account.ts';
+import { cartRoutes } from './routes/carts.ts';
+import { orderRoutes } from './routes/orders.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { API_VERSION_HEADER_VALUE } from './version.ts';
 
 export const API_VERSION = API_VERSION_HEADER_VALUE;
@@ -188,6 +192,10 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     await downloadRoutes(v1, ctx);
     await reviewPageRoutes(v1, ctx);
     await healthRoutes(v1, ctx);
+    await accountRoutes(v1, ctx);
+    await cartRoutes(v1, ctx);
+    await orderRoutes(v1, ctx);
+    await adminRoutes(v1, ctx);
   });
 };
 
@@ -234,6 +242,15 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /v1/webhook-endpoints/:endpoint_id': 'deleteWebhookEndpoint',
   'GET /v1/webhook-endpoints/:endpoint_id/deliveries': 'listWebhookDeliveries',
   'POST /v1/webhook-endpoints/:endpoint_id/roll-secret': 'rollWebhookSecret',
+  'GET /v1/account': 'getAccount',
+  'POST /v1/carts': 'createCart',
+  'GET /v1/carts/:cart_id': 'getCart',
+  'PATCH /v1/carts/:cart_id': 'updateCart',
+  'POST /v1/carts/:cart_id/pay': 'payCart',
+  'GET /v1/orders': 'listOrders',
+  'GET /v1/orders/:order_id': 'getOrder',
+  'GET /v1/admin/orders/:order_id': 'adminGetOrder',
+  'POST /v1/admin/orders/:order_id/status': 'adminUpdateOrderStatus',
 };
 
 function isPublicUrl(url: string): boolean {

@@ -221,3 +221,63 @@ export function errorResponses(...statuses: number[]): Record<string, S> {
 
 export const redirectResponse: S = { description: 'Redirect to a short-lived signed download URL', type: 'null' };
 
+// ---- commerce (contract.md "Cart", "Order", "Account") ----
+
+const shipTo = obj({ name: str, street1: str, city: str, state: str, postal_code: str, country: { type: 'string', const: 'US' } });
+const cartPayment = obj({
+  status: enumOf('processing', 'paid', 'failed', 'refunded'), payment_intent_id: strN, amount_total_cents: int, order_id: strN, paid_at: strN,
+});
+
+export const cartSchema: S = obj({
+  id: str,
+  object: { type: 'string', const: 'cart' },
+  revision: int,
+  status: enumOf('open', 'checked_out', 'expired'),
+  checked_out: bool,
+  cart_url: str,
+  items: arr({ type: 'object' }),
+  ship_to: nullable(shipTo),
+  shipping_option_id: strN,
+  selected_shipping_option: nullable({ type: 'object' }),
+  quote: quoteSchema,
+  totals: obj({
+    amount_subtotal_cents: { type: ['integer', 'null'] }, amount_shipping_cents: { type: ['integer', 'null'] },
+    amount_production_surcharge_cents: int, amount_tax_cents: { type: ['integer', 'null'] },
+    tax_status: enumOf('destination_required', 'calculated'), amount_total_cents: { type: ['integer', 'null'] },
+  }),
+  manufacturing_warnings: arr({ type: 'object' }),
+  order_id: strN,
+  payment: nullable(cartPayment),
+  client_reference_id: strN,
+  created_at: { type: 'string', format: 'date-time' },
+  expires_at: { type: 'string', format: 'date-time' },
+});
+
+const tracking = obj({ carrier: str, service: strN, number: str, url: strN, shipped_at: strN, delivered_at: strN });
+
+export const orderSchema: S = obj({
+  id: str,
+  object: { type: 'string', const: 'order' },
+  status: enumOf('received', 'in_production', 'ready_for_pickup', 'shipped', 'delivered', 'cancelled', 'refunded'),
+  created_at: { type: 'string', format: 'date-time' },
+  cart_id: str, quote_id: str,
+  amount_subtotal_cents: int, amount_discount_cents: int, amount_tax_cents: int, amount_shipping_cents: int, amount_total_cents: int,
+  expedited: bool, production_hold: bool, estimated_ship_date: strN, delivered_at: strN, po_number: strN,
+  tracking: nullable(tracking),
+  line_items: arr(obj({
+    id: str, type: enumOf('part', 'hardware', 'finish', 'assembly', 'shipping'), part_id: strN, design_id: strN, name: str, quantity: int,
+    unit_amount_cents: num, amount_cents: num, material_id: strN, tube_profile_id: strN, powder_coat_color_id: strN, finish_id: strN,
+    hole_operation_count: int,
+  })),
+  events: arr(obj({ type: str, at: str })),
+});
+
+export const accountSchema: S = obj({
+  id: str,
+  object: { type: 'string', const: 'account' },
+  email: str, name: str,
+  has_saved_card: bool,
+  card: nullable(obj({ brand: str, last4: str, exp_month: int, exp_year: int })),
+  payment_method_setup_url: strN,
+  dropship: nullable(obj({ status: str })),
+});

@@ -47,6 +47,8 @@ export interface CartDoc extends Doc {
   _attempt: number;
   /** the Idempotency-Key of the pay request that checked the cart out: a retry with it answers the cart */
   _paid_by?: string | null;
+  /** the Idempotency-Key of the pay request whose payment failed last: a retry with it answers that failure */
+  _failed_by?: string | null;
 }
 
 export interface CartTotals {
@@ -192,7 +194,7 @@ export async function updateCart(ctx: UseCaseContext, caller: Caller, input: Car
     let option: ShippingOption | null;
     if (req.shipping_option_id !== undefined) option = pickOption(quote, req.shipping_option_id);
     else option = shippingOptions(quote).find((o) => o.id === cart.shipping_option_id) ?? null;
-    const next = priced({ ...cart, items, ship_to: shipTo, quote, revision: cart.revision + 1, payment: cart.payment?.status === 'failed' ? cart.payment : null, _attempt: 0 }, option);
+    const next = priced({ ...cart, items, ship_to: shipTo, quote, revision: cart.revision + 1, payment: cart.payment?.status === 'failed' ? cart.payment : null, _attempt: 0, _failed_by: null }, option);
     try {
       await carts(ctx).update(caller.accountId, cart.id, next, { expectedVersion: rec.version });
       return view(ctx, next);

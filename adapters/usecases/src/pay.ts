@@ -16,8 +16,11 @@ import { newEvent } from './webhooks/events.ts';
 
 export const PAYMENT_RECONCILE_JOB = 'payment_reconcile';
 export const DEFAULT_RECONCILE_AFTER_MS = 60_000;
-/** How often a processing payment is looked at again by the reconcile job. */
+/** A processing payment is looked at again after this, times the looks so far, at most hourly. */
 const PROCESSING_RECHECK_MS = 5_000;
+const MAX_RECHECK_MS = 3_600_000;
+/** The store's limit; with the growing delay that is days of processing. */
+const RECONCILE_ATTEMPTS = 100;
 
 export interface PayResult {
   cart: CartDoc;
@@ -68,11 +71,17 @@ export async function payCart(ctx: UseCaseContext, caller: Caller, input: CartPa
       intent = cart._intent;
       break;
     }
+    if (clientKey !== null && cart._failed_by === clientKey && cart.payment?.payment_intent_id) {
+      // a retry of the request whose payment failed (it may have failed after answering 202): the same failure
+      const failed = await processorOf(ctx).retrievePayment(cart.payment.payment_intent_id);
+      const failure = failed && paymentError(failed);
+      if (failure) throw failure;
+    }
     if (isExpired(ctx, cart) || cart.status === 'expired') throw cartExpired(cart);
     await requirePayable(ctx, accountId, cart, req.payment.type === 'card_on_file');
     intent = newIntent(ctx, chargeKey(cart.id, cart.revision, cart._attempt), cart.totals.amount_total_cents!, req.payment.type === 'payment_method' ? req.payment.id! : null, clientKey);
     // the reconciler exists before the intent does: a crash right after recording it is found
-    await ctx.store.jobs.enqueue({ kind: PAYMENT_RECONCILE_JOB, resourceId: cart.id, accountId, delayMs: reconcileAfter(ctx), maxAttempts: 10_000 });
+    await ctx.store.jobs.enqueue({ kind: PAYMENT_RECONCILE_JOB, resourceId: cart.id, accountId, delayMs: reconcileAfter(ctx), maxAttempts: RECONCILE_ATTEMPTS });
     const recorded: CartDoc = { ...cart, _intent: intent, payment: { status: 'processing', payment_intent_id: null, amount_total_cents: intent.amount_cents, order_id: null, paid_at: null } };
     try {
       await carts(ctx).update(accountId, cart.id, recorded, { expectedVersion: rec.version });
@@ -145,7 +154,7 @@ export async function settleCart(ctx: UseCaseContext, accountId: string, cartId:
       next = { ...cart, _intent: { ...cart._intent!, payment_intent_id: payment.id }, payment: { ...cart.payment!, status: 'processing', payment_intent_id: payment.id } };
     } else {
       next = {
-        ...cart, _intent: null, _attempt: cart._attempt + 1,
+        ...cart, _intent: null, _attempt: cart._attempt + 1, _failed_by: cart._intent!.client_key,
         payment: { status: 'failed', payment_intent_id: payment.id, amount_total_cents: payment.amount_cents, order_id: null, paid_at: null },
       };
     }
@@ -187,7 +196,9 @@ export const paymentReconcileJob: JobKindHandlers = {
       return;
     }
     await settleCart(ctx, job.accountId, rec.id, payment);
-    if (payment.status === 'processing') throw new RetryJobLater({ code: 'payment_processing', message: 'the payment is still processing' }, Math.min(PROCESSING_RECHECK_MS, reconcileAfter(ctx)));
+    if (payment.status === 'processing') {
+      throw new RetryJobLater({ code: 'payment_processing', message: 'the payment is still processing' }, Math.min(PROCESSING_RECHECK_MS * job.attempts, MAX_RECHECK_MS));
+    }
   },
   async failed(ctx, job, error) {
     ctx.log.error({ cart_id: job.resourceId, code: error.code }, 'the payment reconciler gave up on this cart; it keeps its payment intent');

@@ -1,0 +1,84 @@
+// What a processor serves over HTTP, as a fastify plugin the service registers: the embedded
+// processor's hosted card page (it plays Stripe's hosted setup page: a person picks a test card),
+// and the processor's webhook (Stripe's, signature verified) for payments that settle later.
+//
+// The setup page is plain HTML with a form and no script; the session id in its URL is unguessable
+// and single-purpose, so the form needs no other CSRF token.
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { UseCaseError, type PaymentProcessor } from '@kerf/usecases';
+import { EmbeddedPaymentProcessor } from './embedded.ts';
+import { TEST_CARDS } from './test-cards.ts';
+
+export const SETUP_PAGE_PATH = '/payment-methods/setup';
+export const WEBHOOK_PATH = '/v1/payment-webhooks';
+/** Largest webhook body, bytes (Stripe's events are a few KiB). */
+const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+export interface PaymentRoutesOptions { processor: PaymentProcessor }
+
+const esc = (v: unknown): string => String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function html(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+  reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+  reply.header('cache-control', 'no-store');
+  reply.header('referrer-policy', 'no-referrer');
+  return reply.code(status).type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<style>body{font:15px system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem}label{display:block;margin:.4rem 0}</style></head>
+<body><h1>${esc(title)}</h1>${body}</body></html>`);
+}
+
+function setupForm(sessionId: string): string {
+  const options = Object.entries(TEST_CARDS).map(([token, c], i) =>
+    `<label><input type="radio" name="payment_method" value="${esc(token)}"${i === 0 ? ' checked' : ''}> ${esc(c.card.brand)} •••• ${esc(c.card.last4)}: ${esc(c.description)} <code>${esc(token)}</code></label>`).join('\n');
+  return `<p>This service runs the embedded test processor: no real card is charged. Pick the test card to save on the account.</p>
+<form method="post" action="${SETUP_PAGE_PATH}/${esc(sessionId)}">${options}<p><button type="submit">Save card</button></p></form>`;
+}
+
+export const paymentRoutes: FastifyPluginAsync<PaymentRoutesOptions> = async (app, { processor }) => {
+  if (processor instanceof EmbeddedPaymentProcessor) {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+    const params = { type: 'object', properties: { session_id: { type: 'string', maxLength: 100 } }, required: ['session_id'] };
+
+    app.get(`${SETUP_PAGE_PATH}/:session_id`, { schema: { hide: true, params } }, async (request, reply) => {
+      const { session_id } = request.params as { session_id: string };
+      const session = await processor.setupSession(session_id);
+      if (!session) return html(reply, 404, 'Setup link not found', '<p>This card setup link is not valid. Ask for a new one (GET /v1/account).</p>');
+      if (session.status === 'completed') return html(reply, 200, 'Card saved', `<p>Saved: ${esc(session.card?.brand)} •••• ${esc(session.card?.last4)}. You can close this page.</p>`);
+      return html(reply, 200, 'Save a card', setupForm(session_id));
+    });
+
+    app.post(`${SETUP_PAGE_PATH}/:session_id`, { schema: { hide: true, params } }, async (request, reply) => {
+      const { session_id } = request.params as { session_id: string };
+      const token = (request.body as Record<string, unknown> | undefined)?.payment_method;
+      if (typeof token !== 'string') return html(reply, 422, 'Pick a card', setupForm(session_id));
+      try {
+        const done = await processor.completeSetup(session_id, token);
+        if (done.return_url) return reply.redirect(done.return_url, 303);
+        return html(reply, 200, 'Card saved', `<p>Saved: ${esc(done.card.brand)} •••• ${esc(done.card.last4)}. You can close this page.</p>`);
+      } catch (err) {
+        if (!(err instanceof UseCaseError)) throw err;
+        return html(reply, err.kind === 'not_found' ? 404 : 422, 'Card not saved', `<p>${esc(err.message)}</p>`);
+      }
+    });
+  }
+
+  if (processor.handleWebhook) {
+    const handle = processor.handleWebhook.bind(processor);
+    // the signature covers the bytes as sent: keep the body raw
+    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    app.post(`${WEBHOOK_PATH}/${processor.kind}`, { schema: { hide: true } }, async (request, reply) => {
+      try {
+        // the processor tells its listeners (the service settles the payment's cart)
+        await handle(request.body as Buffer, request.headers);
+        return reply.code(200).send({ received: true });
+      } catch (err) {
+        if (err instanceof UseCaseError && err.code === 'webhook_signature_invalid') {
+          return reply.code(400).send({ error: { type: err.type, code: err.code, message: err.message } });
+        }
+        throw err; // 500: the processor sends it again later
+      }
+    });
+  }
+};
