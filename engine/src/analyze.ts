@@ -87,7 +87,7 @@ const ZERO_VOLUME_SHARE = 1e-9;
 function openShellRefusal(solid: Solid, origin: Extract<BodyOrigin, { kind: 'open_shell' }>): Refusal {
   return {
     kind: 'refused', reason: 'open_shell', process: 'sheet_metal',
-    message: `body '${solid.name}' is an open shell (a surface model, ${origin.faces} face(s)) that stays open after sewing its edges within the sewing tolerance: it encloses no volume, so it cannot be made; export it as a closed solid`,
+    message: `body '${solid.name}' is an open shell of ${origin.faces} face(s) whose free edges no other face closes (surface models are sewn first): it encloses no volume, so it cannot be made; export it as a closed solid`,
   };
 }
 

@@ -72,17 +72,19 @@ export async function importStepDetailed(upload: Uint8Array): Promise<ImportResu
     resetOcct();
     throw new EngineError('invalid_step', `the STEP file could not be read: ${(err as Error)?.message ?? String(err)}`);
   }
-  if (!result || !result.success) {
-    if (declaredSolidCount(bytes) === 0) throw noSolid(bytes);
-    throw new EngineError('invalid_step', 'the STEP file is corrupt: the STEP reader could not read its solids');
-  }
-  const meshes = Array.isArray(result.meshes) ? result.meshes : [];
-  const names = meshNames(result, bytes);
+  const read = result && result.success ? result : null;
+  // a surface model is read by the exact kernel even where the mesher gave up (its meshes only name bodies)
   if (declaresSurfaceModel(bytes)) {
-    const sewn = await importSewn(bytes, meshes, names);
+    const sewn = await importSewn(bytes, read?.meshes ?? [], read ? meshNames(read, bytes) : []);
     if (sewn.solids.length === 0) throw noSolid(bytes);
     return sewn;
   }
+  if (!read) {
+    if (declaredSolidCount(bytes) === 0) throw noSolid(bytes);
+    throw new EngineError('invalid_step', 'the STEP file is corrupt: the STEP reader could not read its solids');
+  }
+  const meshes = Array.isArray(read.meshes) ? read.meshes : [];
+  const names = meshNames(read, bytes);
   const solids: ImportedSolid[] = [];
   const origins: BodyOrigin[] = [];
   const open: ImportedSolid[] = [];
@@ -137,6 +139,10 @@ async function importSewn(bytes: Uint8Array, meshes: OcctMesh[], names: string[]
       origins.push(b.kind === 'solid' ? { kind: 'solid' } : b.kind === 'sewn' ? { kind: 'sewn', faces: b.faces } : { kind: 'open_shell', faces: b.faces, openEdges });
     });
     return { solids, origins };
+  } catch (err) {
+    if (err instanceof EngineError) throw err;
+    // the kernel throws WASM exception pointers, not errors: say what failed instead
+    throw new EngineError('unsupported_geometry', `the surface model could not be sewn into bodies (${err instanceof Error ? err.message : `OCCT exception ${String(err)}`})`);
   } finally {
     exact?.dispose();
     for (const o of owned.reverse()) { try { o.delete(); } catch { /* released with its parent */ } }
