@@ -1,18 +1,21 @@
 // Flat contours from the skin's boundary: each boundary run (one skin face against one side face)
 // maps exactly into the flat and is recovered as a line or a circular arc. Planar cut edges map to
 // lines, hole and corner walls to arcs (centre and radius from the fitted wall when it has one),
-// and edges on an unrolled bend strip to straight lines. Anything else on a bend strip (a hole
-// crossing the bend) is refused: its flat edge is no line or arc and we never guess.
-import type { Contour, Segment, Solid, Vec2, Vec3 } from '../geometry/model.ts';
+// and edges on an unrolled bend strip to straight lines. Any other edge on a bend strip (a hole or
+// vent crossing the bend) unrolls point by point into a tight polyline (bend-curve.ts).
+import type { Contour, Segment, Solid, Surface, Vec2, Vec3 } from '../geometry/model.ts';
 import { dot, point } from '../geometry/vec.ts';
 import { contourArea } from './segments.ts';
-import { flatPoint, UnfoldError, type Unfolding } from './unfold.ts';
+import { flatPoint, type FaceMap, type Unfolding } from './unfold.ts';
+import { bendCurve, BEND_CURVE_TOLERANCE } from './bend-curve.ts';
 import { applyRigid } from './rigid3.ts';
 
 /** A run whose points stray less than this from its chord is a line, mm. */
 export const LINE_TOLERANCE = 1e-4;
 /** A run whose points stray less than this from a circle is that arc, mm. */
 export const ARC_TOLERANCE = 2e-3;
+/** A curve on a bend strip is an arc when all its re-found points lie this close to one, mm. */
+export const BEND_ARC_TOLERANCE = 1e-4;
 /** Consecutive flat points closer than this are one point, mm. */
 export const POINT_TOLERANCE = 1e-7;
 /** A lone arc sweeping within this of a full turn is a whole circle, degrees. */
@@ -114,15 +117,16 @@ function arcThrough(pts: Vec2[], center: Vec2, radius: number): Segment {
 }
 
 /** Lines and arcs for one run of flat points along one side face. */
-function fitRun(solid: Solid, u: Unfolding, face: number, side: number, pts: Vec2[], warnings: Warnings): Segment[] {
+function fitRun(solid: Solid, u: Unfolding, face: number, side: number, pts: Vec2[], pts3: Vec3[], warnings: Warnings): Segment[] {
   if (pts.length < 2) return [];
   const closed = Math.hypot(pts[0][0] - pts[pts.length - 1][0], pts[0][1] - pts[pts.length - 1][1]) < POINT_TOLERANCE;
-  if (!closed && chordDeviation(pts) < LINE_TOLERANCE) return [{ kind: 'line', a: pts[0], b: pts[pts.length - 1] }];
   const onBend = u.maps.get(face)!.cylinder !== null;
   const wall = side >= 0 ? solid.faces[side].surface : null;
-  let circle: { center: Vec2; radius: number } | null = null;
   const map = u.maps.get(face)!;
-  if (!onBend && wall && wall.kind === 'cylinder' && Math.abs(Math.abs(dot(wall.axis, rotateBack(u, face))) - 1) < 1e-6) {
+  if (onBend) return fitBendRun(map, wall, face, side, pts3, closed, warnings);
+  if (!closed && chordDeviation(pts) < LINE_TOLERANCE) return [{ kind: 'line', a: pts[0], b: pts[pts.length - 1] }];
+  let circle: { center: Vec2; radius: number } | null = null;
+  if (wall && wall.kind === 'cylinder' && Math.abs(Math.abs(dot(wall.axis, rotateBack(u, face))) - 1) < 1e-6) {
     const c = applyRigid(map.motion, wall.origin);
     circle = { center: [c[0], c[1]], radius: wall.radius };
   } else if (pts.length >= 3) {
@@ -133,13 +137,32 @@ function fitRun(solid: Solid, u: Unfolding, face: number, side: number, pts: Vec
     for (const p of pts) dev = Math.max(dev, Math.abs(Math.hypot(p[0] - circle.center[0], p[1] - circle.center[1]) - circle.radius));
     if (dev < ARC_TOLERANCE) return [arcThrough(pts, circle.center, circle.radius)];
   }
-  if (onBend) {
-    throw new UnfoldError('not_unfoldable', `a cut-out or edge crosses bend face ${face} along a curve that does not unroll to a line or arc (hole across a bend); its exact flat cannot be made`);
-  }
   warnings.push('approximated_contour', `the flat edge along face ${side} is neither a line nor an arc; it is written as ${pts.length - 1} straight segments`);
+  return polyline(pts);
+}
+
+function polyline(pts: Vec2[]): Segment[] {
   const out: Segment[] = [];
   for (let i = 1; i < pts.length; i++) out.push({ kind: 'line', a: pts[i - 1], b: pts[i] });
   return out;
+}
+
+/**
+ * An edge on an unrolled bend strip: re-found between the tessellation points (a run with two points
+ * may still be curved), then a line or arc when the dense points say so, else a tight polyline.
+ */
+function fitBendRun(map: FaceMap, wall: Surface | null, face: number, side: number, pts3: Vec3[], closed: boolean, warnings: Warnings): Segment[] {
+  const curve = bendCurve(map, wall, pts3);
+  const dense = curve.points;
+  if (!closed && chordDeviation(dense) < LINE_TOLERANCE) return [{ kind: 'line', a: dense[0], b: dense[dense.length - 1] }];
+  const fit = curve.exact && dense.length >= 3 ? circleFit(closed ? dense.slice(0, -1) : dense) : null;
+  if (fit && dense.every((p) => Math.abs(Math.hypot(p[0] - fit.center[0], p[1] - fit.center[1]) - fit.radius) < BEND_ARC_TOLERANCE)) {
+    return [arcThrough(dense, fit.center, fit.radius)];
+  }
+  if (!curve.exact) {
+    warnings.push('approximated_contour', `the flat edge where face ${side} crosses bend face ${face} has no closed form (free-form wall): it is interpolated through the exact boundary points as ${dense.length - 1} straight segments (within about ${BEND_CURVE_TOLERANCE} mm)`);
+  }
+  return polyline(dense);
 }
 
 /** The skin face's outward normal in source coordinates (for the wall-axis test). */
@@ -211,13 +234,14 @@ export function flatLoops(solid: Solid, u: Unfolding, seams: Set<string>, warnin
     while (i < steps.length) {
       const { face, side } = steps[i];
       const map = u.maps.get(face)!;
-      const pts: Vec2[] = [flatPoint(map, point(solid.points, steps[i].from))];
+      const pts3: Vec3[] = [point(solid.points, steps[i].from)];
       while (i < steps.length && steps[i].face === face && steps[i].side === side) {
-        pts.push(flatPoint(map, point(solid.points, steps[i].to)));
+        pts3.push(point(solid.points, steps[i].to));
         i++;
       }
+      const pts = pts3.map((p) => flatPoint(map, p));
       if (side >= 0) sideFaces.add(side);
-      const run = fitRun(solid, u, face, side, pts, warnings);
+      const run = fitRun(solid, u, face, side, pts, pts3, warnings);
       // a sharp bend opens a gap between the two faces' images of the same vertex: bridge it
       const last = segs.length ? endOf(segs[segs.length - 1]) : null;
       if (last && run.length) {
