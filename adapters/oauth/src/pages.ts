@@ -50,7 +50,7 @@ export function deviceConfirmPage(form: string, clientName: string, userCode: st
 }
 
 export function deviceSuccessPage(clientName: string): string {
-  return page('Connected', `<p id="device-done">${escapeHtml(clientName)} is connected (or was refused, as you chose). You can close this page and return to the agent.</p>`);
+  return page('Done', `<p id="device-done">Your answer to ${escapeHtml(clientName)} is recorded. You can close this page and return to the agent.</p>`);
 }
 
 export function errorPage(out: ErrorOut): string {

@@ -33,12 +33,15 @@ export function signUpPage(o: { csrf: string; next: string; error?: string | nul
 <p>Have an account? <a href="/signin?next=${encodeURIComponent(o.next)}">Sign in</a></p>`);
 }
 
+/** A timestamp to the minute, in UTC, machine-readable underneath. */
+const when = (iso: string | null): Html => (iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>` : raw('never'));
+
 export interface ConnectionRow { id: string; client_name: string; client_id: string; scopes: string[]; created_at: string; last_used_at: string | null }
 
 export function accountPage(o: { email: string; csrf: string; connections: ConnectionRow[]; notice?: string | null }): string {
   const rows: Html[] = o.connections.map((c) => html`<tr>
 <td>${c.client_name}${c.client_name !== c.client_id ? html`<br><small>${c.client_id}</small>` : raw('')}</td>
-<td>${c.scopes.join(' ') || '(none)'}</td><td>${c.created_at}</td><td>${c.last_used_at ?? 'never'}</td>
+<td>${c.scopes.join(' ') || '(none)'}</td><td>${when(c.created_at)}</td><td>${when(c.last_used_at)}</td>
 <td><form method="post" action="/account/connections/${encodeURIComponent(c.id)}/revoke"><input type="hidden" name="_csrf" value="${o.csrf}">
 <button type="submit" class="secondary" aria-label="Revoke ${c.client_name}">Revoke</button></form></td></tr>`);
   return layout('Account', html`${o.notice ? html`<p role="status">${o.notice}</p>` : raw('')}

@@ -74,6 +74,9 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     return page(reply, messagePage('This did not work', message), status);
   });
 
+  // no icon: an empty answer instead of a 404 in every page's console
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
+
   // ---- sign in, sign up, sign out ----------------------------------------------------------------
 
   app.get('/signin', async (request, reply) => {
