@@ -175,6 +175,17 @@ export async function finishIdempotent(store: Store, request: FastifyRequest, re
   await store.idempotency.finish(accountId, key, { status: reply.statusCode, body, headers });
 }
 
+/**
+ * For a route whose answer is not final (a payment still processing: 202): the key is freed when
+ * the response is sent, so a retry with it runs again and sees how things stand then.
+ */
+export async function notFinalAnswer(store: Store, request: FastifyRequest): Promise<void> {
+  const key = request.idempotencyKey;
+  if (!key || !request.caller) return;
+  endRun(request);
+  await store.idempotency.abandon(request.caller.accountId, key);
+}
+
 /** onResponse: a request that ended before onSend (connection reset) leaves its key to be resumed. */
 export async function endIdempotent(store: Store, request: FastifyRequest): Promise<void> {
   const key = request.idempotencyKey;

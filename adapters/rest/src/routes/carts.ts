@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createCart, getCart, payCart, updateCart, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
+import { notFinalAnswer } from '../idempotency.ts';
 import { cartSchema, errorResponses } from '../schemas.ts';
 
 const cartParams = schemas.CartInput;
@@ -48,11 +49,8 @@ export async function cartRoutes(app: FastifyInstance, ctx: UseCaseContext): Pro
     const result = await payCart(ctx, caller, {
       ...(request.body as schemas.CartPayBody), ...(request.params as schemas.CartInput), ...(key ? { idempotency_key: key } : {}),
     });
-    if (result.outcome === 'processing' && key) {
-      // Not a final answer: a retry with the same key must run again and see how the payment settled.
-      request.idempotencyKey = undefined;
-      await ctx.store.idempotency.abandon(caller.accountId, key);
-    }
+    // not a final answer: a retry with the same key runs again and sees how the payment settled
+    if (result.outcome === 'processing') await notFinalAnswer(ctx.store, request);
     return reply.code(result.outcome === 'processing' ? 202 : 200).send(result.cart);
   });
 }
