@@ -20,9 +20,11 @@ export interface ServiceConfig {
   engineMaxQueue: number;
   /** a running request's Idempotency-Key is free again this long after its process died, ms */
   idempotencyLeaseMs: number;
+  /** which proxies' X-Forwarded-For to believe for the client address (fastify trustProxy): false, a hop count, or addresses/CIDRs */
+  trustProxy: boolean | number | string;
   jobLeaseMs: number;
   jobPollMs: number;
-  rateLimit: { max: number; windowMs: number } | false;
+  rateLimit: { max: number; windowMs: number; maxKeys?: number } | false;
   logLevel: string;
   /** seconds to let running jobs finish on SIGTERM before releasing them */
   shutdownGraceMs: number;
@@ -63,6 +65,14 @@ function engineKind(raw: string | undefined): 'pool' | 'inprocess' {
   throw new ConfigError(`KERF_ENGINE must be 'pool' or 'inprocess', got '${raw}'`);
 }
 
+/** KERF_TRUST_PROXY: unset (trust no proxy), a hop count, or comma-separated addresses/CIDRs of the proxies. */
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (!raw || raw === '0' || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (!/^[0-9A-Fa-f.:/,\s]+$/.test(raw)) throw new ConfigError(`KERF_TRUST_PROXY must be a hop count or proxy addresses/CIDRs separated by commas, got '${raw}'`);
+  return raw;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const baseUrl = (env.KERF_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -79,11 +89,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     engineThreads: int(env, 'KERF_ENGINE_THREADS', Math.min(2, availableParallelism()), 1, 64),
     analysisTimeoutMs: int(env, 'KERF_ANALYSIS_TIMEOUT_MS', 120_000, 1000, 3_600_000),
     engineMaxMemoryMb: int(env, 'KERF_ENGINE_MAX_MEMORY_MB', 2048, 64, 65536),
-    jobLeaseMs: int(env, 'KERF_JOB_LEASE_MS', 30_000, 500, 3_600_000),
-    jobPollMs: int(env, 'KERF_JOB_POLL_MS', 250, 10, 60_000),
     engineMaxQueue: int(env, 'KERF_ENGINE_MAX_QUEUE', 256, 1, 100_000),
     idempotencyLeaseMs: int(env, 'KERF_IDEMPOTENCY_LEASE_MS', 30_000, 300, 3_600_000),
-    engineMaxQueue: int(env, 'KERF_ENGINE_MAX_QUEUE', 256, 1, 100_000),
+    trustProxy: trustProxy(env.KERF_TRUST_PROXY),
+    jobLeaseMs: int(env, 'KERF_JOB_LEASE_MS', 30_000, 500, 3_600_000),
+    jobPollMs: int(env, 'KERF_JOB_POLL_MS', 250, 10, 60_000),
     rateLimit: rateMax === 0 ? false : { max: rateMax, windowMs: int(env, 'KERF_RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000) },
     logLevel: env.LOG_LEVEL || 'info',
     shutdownGraceMs: int(env, 'KERF_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

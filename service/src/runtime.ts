@@ -85,18 +85,19 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     genReqId: genRequestId,
+    trustProxy: trustedProxies(config.trustProxy),
+    clientErrorHandler: (err, socket) => answerClientError(err, socket, config.baseUrl, genRequestId({ headers: {} })),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
-  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit });
-  await app.register(paymentRoutes, { processor: ctx.payments! });
+  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit, idempotencyLeaseMs: config.idempotencyLeaseMs });
   await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf });
+  await app.register(paymentRoutes, { processor: ctx.payments! });
   const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });
   await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl });
   await app.register(webSite, {
     useCases: ctx,
     consent: consentPort(oauthProvider, store, config.baseUrl),
     signupOpen: config.signupOpen,
-    clientErrorHandler: (err, socket) => answerClientError(err, socket, config.baseUrl, genRequestId({ headers: {} })),
     cookieSecret: createHash('sha256').update(secret).update('web cookies').digest('base64url'),
     secureCookies: config.baseUrl.startsWith('https:'),
   });
@@ -127,4 +128,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     },
     close,
   };
+}
+
+/** fastify's trustProxy for KERF_TRUST_PROXY; a hop count trusts that many proxies nearest to us. */
+function trustedProxies(setting: ServiceConfig['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }

@@ -6,7 +6,11 @@ import { authenticate, type Caller } from '@kerf/usecases';
 import { HttpError } from './http-errors.ts';
 
 declare module 'fastify' {
-  interface FastifyRequest { caller?: Caller }
+  interface FastifyRequest {
+    caller?: Caller;
+    /** Why authentication failed: thrown once the rate limiter has counted the request. */
+    authError?: unknown;
+  }
 }
 
 export function bearerToken(request: FastifyRequest): string | null {

@@ -1,14 +1,14 @@
 // The /v1 API as a fastify plugin: error envelope, strict validation, bearer auth, rate limit,
 // idempotency, multipart uploads, OpenAPI, and the routes, all inside the plugin's own context. The
 // service creates the fastify instance and registers this plugin with the use-case context.
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { UseCaseContext } from '@kerf/usecases';
-import { authenticateRequest, bearerToken } from './auth.ts';
+import { authenticateRequest } from './auth.ts';
+import { boundedStore, DEFAULT_RATE_LIMIT_KEYS, rateLimitKey } from './rate-limit.ts';
 import { ERROR_DOCS_PATH, sendError } from './envelope.ts';
 import { HttpError } from './http-errors.ts';
 import { answerResumed, beginIdempotent, endIdempotent, finishIdempotent, idempotentContext, withinRun } from './idempotency.ts';
@@ -43,12 +43,12 @@ export interface RestOptions {
   /** Public base URL without a trailing slash (OpenAPI servers, error doc_url). */
   baseUrl: string;
   maxUploadBytes?: number;
-  /** Requests per credential (or per IP without one) per window. */
-  rateLimit?: { max: number; windowMs: number } | false;
-}
-
   /** How long a request's Idempotency-Key stays held without renewal (its process died), ms. */
   idempotencyLeaseMs?: number;
+  /** Requests per account (or per client address without a verified credential) per window; `maxKeys` bounds the counters kept. */
+  rateLimit?: { max: number; windowMs: number; maxKeys?: number } | false;
+}
+
 /** Route-level switches, read by the plugin's hooks. */
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -83,14 +83,14 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
   // Every route of this plugin: the JSON body limit, and a stable operation id for client generators (OpenAPI).
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= JSON_BODY_LIMIT;
-    const schema = route.schema as Record<string, unknown> | undefined;
-    if (!schema || schema.hide || schema.operationId) return;
-    const method = Array.isArray(route.method) ? route.method[0] : route.method;
-    schema.operationId = OPERATION_IDS[`${method} ${route.url}`] ?? `${String(method).toLowerCase()}${route.url.replace(/\/:?([a-z_-]+)/gi, (_m, w: string) => w.charAt(0).toUpperCase() + w.slice(1).replace(/[-_](.)/g, (_x, c: string) => c.toUpperCase()))}`;
     if (route.config?.idempotent) {
       const handler = route.handler;
       route.handler = function (this: FastifyInstance, request, reply) { return withinRun(request, () => handler.call(this, request, reply)); };
     }
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (!schema || schema.hide || schema.operationId) return;
+    const method = Array.isArray(route.method) ? route.method[0] : route.method;
+    schema.operationId = OPERATION_IDS[`${method} ${route.url}`] ?? `${String(method).toLowerCase()}${route.url.replace(/\/:?([a-z_-]+)/gi, (_m, w: string) => w.charAt(0).toUpperCase() + w.slice(1).replace(/[-_](.)/g, (_x, c: string) => c.toUpperCase()))}`;
   });
 
   // A body-less request that still says Content-Type: application/json (clients send it on DELETE,
@@ -110,27 +110,36 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     limits: { fileSize: maxUploadBytes, files: 4, fields: 20, fieldSize: JSON_BODY_LIMIT, parts: 30 },
   });
 
+  // Authentication runs first so the limiter can count by account; a failed authentication is
+  // counted against the client address and refused after the limiter (preParsing), so guessing
+  // keys is limited like any other request.
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.public || isPublicUrl(request.url) || !request.routeOptions.url) return;
+    try {
+      request.caller = await authenticateRequest(ctx.store, request);
+    } catch (err) {
+      request.authError = err;
+    }
+  });
+
   if (options.rateLimit !== false) {
     const rl = options.rateLimit ?? { max: 600, windowMs: 60_000 };
     await app.register(rateLimit, {
       global: true,
       max: rl.max,
       timeWindow: rl.windowMs,
-      // Per credential, so one noisy key does not starve others behind the same address.
-      keyGenerator: (request: FastifyRequest) => {
-        const token = bearerToken(request);
-        return token ? `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}` : `ip:${request.ip}`;
-      },
-      allowList: (request: FastifyRequest) => isPublicUrl(request.url),
+      store: boundedStore(rl.maxKeys ?? DEFAULT_RATE_LIMIT_KEYS),
+      keyGenerator: rateLimitKey,
+      // load balancers' health probes are not clients
+      allowList: (request: FastifyRequest) => request.url.startsWith('/v1/health'),
       errorResponseBuilder: (_request, context) => Object.assign(
         new HttpError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(rl.windowMs / 1000)} s; retry after ${context.after}.`, { retryable: true }),
         { statusCode: 429 }),
     });
   }
 
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.public || isPublicUrl(request.url) || !request.routeOptions.url) return;
-    request.caller = await authenticateRequest(ctx.store, request);
+  app.addHook('preParsing', async (request) => {
+    if (request.authError) throw request.authError;
   });
 
   app.addHook('preValidation', async (request) => {
