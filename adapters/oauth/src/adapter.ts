@@ -7,6 +7,9 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 
 const EXPIRED_DEVICE_CODE_GRACE_MS = 60 * 60 * 1000;
+/** Shared (not per-connection) records are pruned on every PRUNE_EVERY-th create, PRUNE_BATCH oldest at a time. */
+const PRUNE_EVERY = 50;
+const PRUNE_BATCH = 200;
 
 /** The instant a record with `expiresIn` seconds left expires, or null. */
 function expiry(now: Date, expiresIn: number | undefined): string | null {
@@ -22,6 +25,7 @@ function secondaryKey(payload: AdapterPayload): string | undefined {
 
 export class StoreAdapter implements Adapter {
   private readonly docs;
+  private creates = 0;
 
   constructor(private readonly store: Store, private readonly model: string, private readonly now: () => Date = () => new Date()) {
     this.docs = oauthCollection(store, model);
@@ -44,8 +48,10 @@ export class StoreAdapter implements Adapter {
         }
       }
       const key = secondaryKey(payload);
+      const owner = oauthOwner(this.model, record.payload);
       try {
-        await this.docs.create(oauthOwner(this.model, record.payload), record, { id: docId, ...(key ? { key } : {}) });
+        await this.docs.create(owner, record, { id: docId, ...(key ? { key } : {}) });
+        await this.pruneAfterCreate(owner);
         return;
       } catch (err) {
         if (!isStoreError(err, 'duplicate')) throw err;
@@ -97,6 +103,21 @@ export class StoreAdapter implements Adapter {
   async revokeByGrantId(grantId: string): Promise<void> {
     if (this.model === 'Grant' || (GRANT_BOUND_MODELS as readonly string[]).includes(this.model)) {
       await revokeGrantRecords(this.store, grantId);
+    }
+  }
+
+  /**
+   * Expired records are deleted as new ones are written beside them: a connection's tokens on each
+   * token it gets (few stay live), the shared codes, sessions and interactions every PRUNE_EVERY
+   * creates, oldest first.
+   */
+  private async pruneAfterCreate(owner: string): Promise<void> {
+    if (owner === OAUTH_OWNER && (this.creates = (this.creates + 1) % PRUNE_EVERY) !== 0) return;
+    if (owner !== OAUTH_OWNER && !owner.startsWith('grant:')) return;
+    const cutoff = new Date(this.now().getTime() - EXPIRED_DEVICE_CODE_GRACE_MS);
+    const page = await this.docs.list(owner, { limit: PRUNE_BATCH, order: 'asc' });
+    for (const doc of page.items) {
+      if (!isLive(doc.data, cutoff)) await this.docs.delete(doc.accountId, doc.id);
     }
   }
 

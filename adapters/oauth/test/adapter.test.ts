@@ -103,6 +103,16 @@ function adapterContract(label: string, open: () => Promise<{ store: Store; done
       assert.ok(await new StoreAdapter(store, 'Grant').find(b));
     });
 
+    it("a connection's expired tokens are deleted when it gets a new one", async () => {
+      const grantId = await grantFor();
+      const later = () => new Date(Date.now() + 2 * 60 * 60 * 1000);
+      await new StoreAdapter(store, 'AccessToken').upsert('at-old', { jti: 'at-old', kind: 'AccessToken', accountId, grantId }, 60);
+      await new StoreAdapter(store, 'AccessToken').upsert('at-live', { jti: 'at-live', kind: 'AccessToken', accountId, grantId }, 6 * 60 * 60);
+      await new StoreAdapter(store, 'AccessToken', later).upsert('at-new', { jti: 'at-new', kind: 'AccessToken', accountId, grantId }, 900);
+      const left = (await store.documents('oauth_accesstoken').list(`grant:${grantId}`)).items.map((d) => d.id).sort();
+      assert.deepEqual(left, [oauthDocId('at-live'), oauthDocId('at-new')].sort());
+    });
+
     it('a grant is listed under its account and keeps its last use across rewrites', async () => {
       const grantId = await grantFor('designs');
       const grants = oauthCollection(store, 'Grant');
