@@ -148,7 +148,10 @@ describe('hosted MCP server', () => {
     const labels = (preview.structuredContent as { images: Array<{ label: string }> }).images.map((i) => i.label);
     assert.ok(labels.some((l) => l.startsWith('iso view')) && labels.some((l) => l.startsWith('Flat pattern')), labels.join('; '));
 
-    const materials = await ok(a, 'search_catalog', { catalog: 'materials', limit: 500 });
+    const materials = await ok(a, 'search_catalog', { catalog: 'materials', query: 'Steel', limit: 500 });
+    assert.ok(materials.data.length > 0 && materials.data.every((m: { type: string; material: string }) => /steel/i.test(`${m.type} ${m.material}`)), 'a query returns matching entries');
+    const all = await ok(a, 'search_catalog', { catalog: 'materials', limit: 500 });
+    assert.ok(all.data.length > materials.data.length);
     const material = materials.data.find((m: { thickness_mm: number; bendable: boolean; type: string }) => Math.abs(m.thickness_mm - part.detected_thickness_mm) < 0.05 && m.bendable && /steel/i.test(m.type));
     assert.ok(material, `a steel sheet of ${part.detected_thickness_mm} mm`);
     const configuration = { defaults: { material_id: material.id }, accepted_risks: RISKS };
@@ -245,6 +248,7 @@ describe('hosted MCP server', () => {
     const unknown = await toolError(a, 'inspect_design', { design_id: designId, verbose: true });
     assert.equal(unknown.code, 'parameter_unknown');
     assert.equal(unknown.param, 'verbose');
+    assert.equal((await toolError(a, 'search_catalog', { catalog: 'materials', query: 'steel', cursor: 'x' })).param, 'cursor');
     const noKey = await toolError(a, 'quote_designs', { items: [{ design_id: designId, quantity: 1 }] });
     assert.equal(noKey.code, 'parameter_missing');
     assert.equal(noKey.param, 'operation_key');

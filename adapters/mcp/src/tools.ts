@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import {
-  createDfmReport, createQuote, createReviewLink, getDesign, getDfmReport, getPendingUpload, getQuote, getReviewLink, listCatalog,
+  createDfmReport, createQuote, createReviewLink, getDesign, getDfmReport, getPendingUpload, getQuote, getReviewLink, listCatalog, searchCatalog,
   MAX_PREPARED_UPLOAD_BYTES, prepareUpload, previewDesign, previewDfm, receiveUpload, runOnce, schemas, UseCaseError, waitForDesign, waitForQuote,
   type Caller, type PreparedUpload, type PreviewImage, type Scope, type UseCaseContext,
 } from '@kerf/usecases';
@@ -189,19 +189,26 @@ const previewDesignTool: ToolDef = {
 const searchCatalogTool: ToolDef = {
   name: 'search_catalog',
   title: 'Search the catalogs',
-  description: 'Current catalog entries and their ids: sheet materials (with thickness_mm), tube profiles, finishes, powder-coat colors and hardware (taps, studs, nuts, standoffs). Configurations reference these ids, never names. Page with cursor while has_more.',
+  description: 'Current catalog entries and their ids: sheet materials (with thickness_mm), tube profiles, finishes, powder-coat colors and hardware (taps, studs, nuts, standoffs). Configurations reference these ids, never names. With query, the entries holding every word (e.g. "aluminum 3 mm", "M4"); without, the whole catalog page by page (cursor while has_more).',
   input: Type.Object({
     catalog: described(schemas.ListCatalogInput.properties.catalog, 'Which catalog: materials, tube_profiles, finishes, powder_coat_colors, taps, studs, nuts or standoffs.'),
+    query: Type.Optional(described(schemas.CatalogSearchInput.properties.query, 'Words every returned entry holds (case-insensitive), e.g. "stainless 1.5 mm"; figures match with or without "mm".')),
     process: Type.Optional(described(schemas.ListCatalogInput.properties.process, 'Finishes only: those available for sheet_metal or tube_laser.')),
-    limit: Type.Optional(described(schemas.ListCatalogInput.properties.limit, 'Entries per page, 1-500 (default 100).')),
-    cursor: Type.Optional(described(schemas.ListCatalogInput.properties.cursor, 'next_cursor of the previous page.')),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'Entries per answer, 1-500 (default 100 for a page, 50 for a query).' })),
+    cursor: Type.Optional(described(schemas.ListCatalogInput.properties.cursor, 'next_cursor of the previous page (listing without query only).')),
   }, strict),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
-    const page = await listCatalog(env.ctx, env.caller, args as Static<typeof schemas.ListCatalogInput>);
+    const { query, cursor, ...rest } = args as { query?: string; cursor?: string; catalog: string };
+    if (query !== undefined && cursor !== undefined) {
+      throw new UseCaseError('invalid', 'invalid_request_error', 'parameter_invalid', 'cursor pages a listing without query; a query answers all its matches at once (refine it, or raise limit).', { param: 'cursor' });
+    }
+    const page = query !== undefined
+      ? await searchCatalog(env.ctx, env.caller, { ...rest, query } as Static<typeof schemas.CatalogSearchInput>)
+      : await listCatalog(env.ctx, env.caller, { ...rest, ...(cursor ? { cursor } : {}) } as Static<typeof schemas.ListCatalogInput>);
     const lines = page.data.map((e) => `- ${e.id}: ${String(e.name ?? e.display_name ?? e.display_thickness ?? e.size ?? '')} ${String(e.material ?? '')} ${e.thickness_mm !== undefined ? `${String(e.thickness_mm)} mm` : ''}`.trimEnd());
-    const more = page.has_more ? `\nMore entries: call again with cursor ${page.next_cursor}.` : '';
-    return toolResult(`${page.data.length} ${String(args.catalog)} entries:\n${lines.join('\n')}${more}`, page as unknown as Record<string, unknown>);
+    const more = !page.has_more ? '' : query !== undefined ? '\nMore entries match: refine the query or raise limit.' : `\nMore entries: call again with cursor ${page.next_cursor}.`;
+    return toolResult(`${page.data.length} ${rest.catalog} entries${query !== undefined ? ` matching "${query}"` : ''}:\n${lines.join('\n')}${more}`, page as unknown as Record<string, unknown>);
   },
 };
 

@@ -6,7 +6,7 @@ import type { CatalogEntry } from './engine-api.ts';
 import { invalid, malformed, notFound } from './errors.ts';
 import { signedDownload } from './files.ts';
 import { insertAfter } from './present.ts';
-import { HardwareModelInput, ListCatalogInput } from './schemas.ts';
+import { CatalogSearchInput, HardwareModelInput, ListCatalogInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -72,4 +72,29 @@ export async function getHardwareModelUrl(ctx: UseCaseContext, _caller: Caller, 
   const key = `catalog/hardware/${kind}/${itemId}.${file.name.split('.').pop() ?? 'glb'}`;
   if (!(await ctx.store.blobs.exists(key))) await ctx.store.blobs.put(key, file.bytes, { contentType: file.contentType });
   return signedDownload(ctx, { k: key, t: file.contentType, n: `${itemId}.${file.name.split('.').pop() ?? 'glb'}` });
+}
+
+/** What a search matches an entry against: its text fields, and its figures with and without units. */
+function searchText(entry: CatalogEntry): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(entry)) {
+    if (typeof v === 'string') parts.push(v);
+    else if (typeof v === 'number' && k.endsWith('_mm')) parts.push(`${v}`, `${v}mm`, `${v} mm`);
+  }
+  return parts.join(' \u0000 ').toLowerCase();
+}
+
+/** The entries of one catalog holding every word of the query (case-insensitive), in catalog order. */
+export async function searchCatalog(ctx: EngineContext, caller: Caller, input: CatalogSearchInput): Promise<ListEnvelope<CatalogEntry>> {
+  const q = validateInput(CatalogSearchInput, input, { location: 'querystring' });
+  const words = q.query.toLowerCase().split(/\s+/).filter(Boolean);
+  const all: CatalogEntry[] = [];
+  for (let cursor: string | undefined, page = 0; page < 100; page++) {
+    const list = await listCatalog(ctx, caller, { catalog: q.catalog, limit: 500, ...(q.process ? { process: q.process } : {}), ...(cursor ? { cursor } : {}) });
+    all.push(...list.data);
+    if (!list.has_more || !list.next_cursor) break;
+    cursor = list.next_cursor;
+  }
+  const found = all.filter((e) => { const text = searchText(e); return words.every((w) => text.includes(w)); });
+  return { object: 'list', data: found.slice(0, q.limit), has_more: found.length > q.limit!, next_cursor: null };
 }

@@ -32,7 +32,7 @@ export { getDesignModelUrl, getDesignImageUrl, getPartModelUrl, getPartStepUrl, 
 export { createDfmReport, getDfmReport, getDfmPartImageUrl, getProductionFileUrl } from './dfm.ts';
 export { createQuote, createFileQuote, getQuote, waitForQuote, type FileQuoteInput } from './quotes.ts';
 export { createReviewLink, getReviewLink, getReviewPage, saveReviewConfiguration, type ReviewPage } from './review-links.ts';
-export { listCatalog, getHardwareModelUrl, type ListEnvelope } from './catalogs.ts';
+export { listCatalog, searchCatalog, getHardwareModelUrl, type ListEnvelope } from './catalogs.ts';
 export { checkFile, quoteFile, type CheckFileInput, type QuoteFileInput } from './file-checks.ts';
 export {
   createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint, deleteWebhookEndpoint, rollWebhookSecret, listWebhookDeliveries,

@@ -338,3 +338,12 @@ export const SignInInput = Type.Object({ email: Type.String({ minLength: 1, maxL
 export type SignInInput = Static<typeof SignInInput>;
 export const ListConnectionsInput = Type.Object({}, strict);
 export const ConnectionInput = Type.Object({ connection_id: PathId }, strict);
+
+/** Catalog entries whose text holds every word of `query` (an agent looking for "aluminum 3 mm"). */
+export const CatalogSearchInput = Type.Object({
+  catalog: enumOf(CATALOG_NAMES),
+  query: Type.String({ minLength: 1, maxLength: 200 }),
+  process: Type.Optional(enumOf(['sheet_metal', 'tube_laser'] as const)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+}, strict);
+export type CatalogSearchInput = Static<typeof CatalogSearchInput>;
