@@ -132,6 +132,7 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
       // the recogniser measures these on the flat; DFM's minimum-flange rule and bend labels read them
       flange_lengths_mm: b.flangeLengths ? point(b.flangeLengths) : null,
       line_mm: [point(b.line[0]), point(b.line[1])],
+      ...(b.lineId !== undefined ? { line_id: b.lineId } : {}),
     }));
     base.bend_count = base.bends.length;
     base.holes = analysis.holes.map((h) => ({

@@ -31,6 +31,12 @@ export interface BendInfo {
   flange_lengths_mm?: [number, number] | null;
   /** (added, DFM image) the bend's centre line in the flat frame of holes[].center_mm, mm */
   line_mm?: [[number, number], [number, number]] | null;
+  /**
+   * (added) present when several bend segments lie on one line (tabs bent along one edge, apart: one
+   * press stroke may form them all): the id of the line's first segment, shared by every segment of it.
+   * Each segment is its own bend with its own length (what the bend-length and flange rules judge).
+   */
+  line_id?: number;
 }
 
 export interface HoleInfo {

@@ -82,3 +82,11 @@ test('flange lengths of split bends are measured on each segment (the tab, not t
     assert.ok(Math.abs(x - 25) <= LENGTH_TOLERANCE_MM && Math.abs(y - 40) <= LENGTH_TOLERANCE_MM, `flanges ${x}, ${y}`);
   }
 });
+
+test('split bends share one line id (the first segment\'s); bends on lines of their own carry none', async () => {
+  const tabs = await analyze(readFileSync(dir + 'two_tabs_one_line.step'));
+  const ids = tabs.parts[0].bends.map((b) => b.id);
+  assert.deepEqual(tabs.parts[0].bends.map((b) => b.line_id), ids.map(() => Math.min(...ids)));
+  const single = await analyze(readFileSync(dir + 'surface_l_sewable.step'));
+  assert.equal(single.parts[0].bends[0].line_id, undefined);
+});

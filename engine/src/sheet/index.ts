@@ -24,6 +24,8 @@ export interface PlacedSheetBend extends SheetBend {
   line: [Vec2, Vec2];
   /** straight flat flange length left and right of the line a->b, from the bend zone's tangent line, mm */
   flangeLengths: [number, number] | null;
+  /** segments bent along one line (one press stroke, e.g. tabs apart on one edge): the id of the line's first segment */
+  lineId?: number;
 }
 
 /** The analysis plus the features left out of the flat (extruded holes, formed features, hardware). */
@@ -201,6 +203,7 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
     id: idOf.get(p.b.index)!, angleDegrees: p.b.angle * RAD, innerRadius: p.b.innerRadius, length: p.b.length,
     direction: p.b.convex ? 'down' : 'up', sharp: p.b.sharp, line: p.line, flangeLengths: flanges.get(idOf.get(p.b.index)!) ?? null,
     faceIds: p.b.faces.slice().sort((a, b) => a - b), ...(p.b.anchor ? { anchor: p.b.anchor } : {}),
+    ...(p.b.lineGroup !== null ? { lineId: Math.min(...order.filter((q) => q.b.lineGroup === p.b.lineGroup).map((q) => idOf.get(q.b.index)!)) } : {}),
   }));
   const sharp = bends.filter((b) => b.sharp);
   if (sharp.length > 0) {

@@ -36,20 +36,24 @@ function sameLine(m: UnfoldBend, b: UnfoldBend): boolean {
     && offLine(b.line[0], m.line[0], m.line[1]) < COLLINEAR_TOLERANCE && offLine(b.line[1], m.line[0], m.line[1]) < COLLINEAR_TOLERANCE;
 }
 
+/** A bend of the flat; segments bent along one line (one press stroke) share a line number. */
+export type MergedBend = UnfoldBend & { /** the line's number when it has several segments, else null */ lineGroup: number | null };
+
 /**
  * The bends of the flat: collinear pieces joined where the unfolded outline `outer` has material
  * across the gap between them (the gap is inside the outline: a window or a split face), kept apart
  * where the gap is outside it. Without an outline every collinear piece is joined.
  */
-export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): UnfoldBend[] {
+export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): MergedBend[] {
   const ring = outer ? sampleContour(outer) : null;
   const lines: UnfoldBend[][] = [];
   for (const b of bends) {
     const line = lines.find((l) => sameLine(l[0], b));
     if (line) line.push(b); else lines.push([b]);
   }
-  const out: UnfoldBend[] = [];
-  for (const pieces of lines) {
+  const out: MergedBend[] = [];
+  lines.forEach((pieces, lineNo) => {
+    const before = out.length;
     const [a, c] = pieces[0].line;
     const l = Math.hypot(c[0] - a[0], c[1] - a[1]) || 1;
     const u: Vec2 = [(c[0] - a[0]) / l, (c[1] - a[1]) / l];
@@ -63,8 +67,8 @@ export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): Unfol
     const flush = () => {
       if (!cur) return;
       out.push(cur.pieces > 1
-        ? { ...cur.first, faces: cur.faces, line: [at(cur.lo), at(cur.hi)], length: cur.hi - cur.lo }
-        : { ...cur.first, faces: cur.faces, line: [cur.first.line[0], cur.first.line[1]] });
+        ? { ...cur.first, faces: cur.faces, line: [at(cur.lo), at(cur.hi)], length: cur.hi - cur.lo, lineGroup: null }
+        : { ...cur.first, faces: cur.faces, line: [cur.first.line[0], cur.first.line[1]], lineGroup: null });
     };
     for (const s of sorted) {
       const bridged = cur !== null && (s.lo <= cur.hi || !ring || inside(at((cur.hi + s.lo) / 2), ring));
@@ -78,7 +82,8 @@ export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): Unfol
       cur = { lo: s.lo, hi: s.hi, faces: s.b.faces.slice(), first: s.b, pieces: 1 };
     }
     flush();
-  }
+    if (out.length - before > 1) for (let i = before; i < out.length; i++) out[i].lineGroup = lineNo;
+  });
   // keep the order of the input (first piece of each bend), as before
   const rank = new Map(bends.map((b, i) => [b.index, i]));
   return out.sort((p, q) => rank.get(p.index)! - rank.get(q.index)!);
