@@ -71,7 +71,7 @@ describe('OAuth Client ID Metadata Documents', () => {
   };
 
   it('a client known only by its metadata URL connects, and the document is fetched once (cached)', async () => {
-    const clientId = document('/agent.json');
+    const clientId = document('/agent.json', { scope: 'designs quotes' });
     const server = await client.discovery(new URL(t.url), clientId, undefined, client.None(), { execute: [client.allowInsecureRequests], algorithm: 'oauth2' });
     assert.equal(server.serverMetadata().client_id_metadata_document_supported, true);
     const { callback, verifier, state } = await authorizeInBrowser(page, server, { cb, scope: 'designs quotes', email, password: PASSWORD, decide: async (p) => {

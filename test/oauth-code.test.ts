@@ -151,6 +151,13 @@ describe('OAuth authorization code + PKCE (openid-client + Chromium)', () => {
     const created = await ok.json() as Record<string, unknown>;
     assert.equal(created.token_endpoint_auth_method, 'none');
     assert.equal(created.client_secret, undefined);
+    // the API scopes a client lists are the person's to grant on the consent page: dropped, not refused
+    const scoped = await reg({ client_name: 'mcp-like', redirect_uris: ['http://127.0.0.1/cb'], scope: 'designs dfm quotes carts offline_access' });
+    assert.equal(scoped.status, 201);
+    assert.equal(((await scoped.json()) as { scope?: string }).scope, 'offline_access');
+    const bogus = await reg({ redirect_uris: ['https://app.example/cb'], scope: 'designs no_such_scope' });
+    assert.equal(bogus.status, 400);
+    assert.equal(((await bogus.json()) as { error: string }).error, 'invalid_client_metadata');
     for (const [body, error] of [
       [{ redirect_uris: ['http://app.example/cb'] }, 'invalid_redirect_uri'],
       [{ redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'client_secret_basic' }, 'invalid_client_metadata'],

@@ -5,7 +5,7 @@ import { SCOPES } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
 import type { Store } from '@kerf/store';
 import { DEVICE_POLL_INTERVAL_S, tooSoon } from './polling.ts';
-import { DEFAULT_SCOPE, LOOPBACK_HOSTS, OAUTH_ROUTES } from './provider.ts';
+import { DEFAULT_SCOPE, LOOPBACK_HOSTS, OAUTH_ROUTES, withoutApiScopes } from './provider.ts';
 
 export interface OAuthPluginOptions {
   provider: Provider;
@@ -111,7 +111,9 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
       if (problem) return oauthError(reply, 'invalid_redirect_uri', problem);
     }
     // said explicitly, so oidc-provider issues no client_secret (it decides on the body as sent)
-    request.body = JSON.stringify({ ...m, token_endpoint_auth_method: 'none' });
+    const { scope: _asked, ...rest } = m;
+    const scope = withoutApiScopes(m.scope);
+    request.body = JSON.stringify({ ...rest, ...(scope ? { scope } : {}), token_endpoint_auth_method: 'none' });
     return handOver(request, reply);
   });
 

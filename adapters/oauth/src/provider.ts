@@ -146,7 +146,7 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
       } as never,
     },
   };
-  if (opts.allowLoopbackClientMetadata) configuration.fetch = loopbackFetch;
+  configuration.fetch = clientMetadataFetch(opts.allowLoopbackClientMetadata ? loopbackFetch : (url, init) => globalThis.fetch(url, init));
 
   const provider = new Provider(issuer, configuration);
   provider.proxy = true;
@@ -171,6 +171,40 @@ function allowLoopbackPortForEveryClient(provider: Provider): void {
     };
     const wanted = strip(value);
     return wanted !== null && this.redirectUris.some((r) => strip(r) === wanted);
+  };
+}
+
+/**
+ * A client's metadata may list the API scopes it wants (`scope`, RFC 7591; MCP clients do), but to
+ * oidc-provider they are the resource's, not the server's: the person picks them on the consent
+ * page, so they are dropped from what a client registers instead of refusing the client.
+ */
+export function withoutApiScopes(scope: unknown): string | undefined {
+  if (typeof scope !== 'string') return undefined;
+  const kept = scope.split(' ').filter((s) => s && !(SCOPES as readonly string[]).includes(s));
+  return kept.length ? kept.join(' ') : undefined;
+}
+
+type Fetch = (url: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** oidc-provider's outgoing fetch, with withoutApiScopes applied to client metadata documents. */
+function clientMetadataFetch(fetchFn: Fetch): Fetch {
+  return async (url, init) => {
+    const res = await fetchFn(url, init);
+    if (res.status !== 200 || !/json/i.test(res.headers.get('content-type') ?? '')) return res;
+    const text = await res.text();
+    let doc: unknown;
+    try { doc = JSON.parse(text); } catch { return new Response(text, { status: res.status, headers: res.headers }); }
+    const target = url instanceof Request ? url.url : String(url);
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    if (doc && typeof doc === 'object' && !Array.isArray(doc) && (doc as Record<string, unknown>).client_id === target && 'scope' in doc) {
+      const scope = withoutApiScopes((doc as Record<string, unknown>).scope);
+      const rest = { ...(doc as Record<string, unknown>) };
+      delete rest.scope;
+      return new Response(JSON.stringify(scope ? { ...rest, scope } : rest), { status: res.status, headers });
+    }
+    return new Response(text, { status: res.status, headers });
   };
 }
 
