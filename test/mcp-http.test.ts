@@ -254,3 +254,19 @@ describe('hosted MCP server', () => {
     assert.equal(noKey.param, 'operation_key');
   });
 });
+
+describe('hosted MCP server under a rate limit', () => {
+  let t: TestService;
+  before(async () => { t = await startTestService({ rateLimit: { max: 3, windowMs: 60_000 } }); });
+  after(async () => { await t.close(); });
+
+  it('answers 429 with Retry-After per credential once the limit is spent', async () => {
+    const post = (key: string) => fetch(`${t.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    for (let i = 0; i < 3; i++) assert.notEqual((await post(t.keyA)).status, 429);
+    const limited = await post(t.keyA);
+    assert.equal(limited.status, 429);
+    assert.ok(limited.headers.get('retry-after'));
+    assert.equal((await limited.json()).error.code, 'rate_limit_exceeded');
+    assert.notEqual((await post(t.keyB)).status, 429, 'another key has its own budget');
+  });
+});

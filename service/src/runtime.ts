@@ -90,7 +90,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
   await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit, idempotencyLeaseMs: config.idempotencyLeaseMs });
-  await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf });
+  await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf, rateLimit: config.rateLimit });
   await app.register(paymentRoutes, { processor: ctx.payments! });
   const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });
   await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl });

@@ -2,7 +2,9 @@
 // serves both protocol eras: 2026-07-28 stateless requests and 2025-era initialize + calls), bearer
 // auth through the use cases' `authenticate`, and the upload link prepare_upload hands out (PUT the
 // bytes; GET shows a page where a person picks the file).
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { authenticate, MAX_PREPARED_UPLOAD_BYTES, receiveUpload, UseCaseError, type Caller, type UseCaseContext } from '@kerf/usecases';
 import { createKerfMcpServer } from './server.ts';
@@ -24,6 +26,8 @@ export interface McpHttpOptions {
   statusOf(err: UseCaseError): number;
   /** Origins a browser may call from; default the base URL's own. Requests without Origin are not browsers and pass. */
   allowedOrigins?: string[];
+  /** Requests per credential (or per address without one) per window, as for the REST API; false: none. */
+  rateLimit?: { max: number; windowMs: number } | false;
 }
 
 function bearer(request: FastifyRequest): { token: string | null; malformed: boolean } {
@@ -75,6 +79,22 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     request.log.error({ err }, 'MCP transport failed');
     return sendError(reply, new UseCaseError('internal', 'api_error', 'internal_error', 'An unexpected error occurred; retry the request.'));
   });
+
+  if (options.rateLimit) {
+    const rl = options.rateLimit;
+    await app.register(rateLimit, {
+      max: rl.max,
+      timeWindow: rl.windowMs,
+      // per credential (an upload link is one), so one busy agent does not starve others behind its address
+      keyGenerator: (request: FastifyRequest) => {
+        const credential = bearer(request).token ?? (request.params as { token?: string } | undefined)?.token;
+        return credential ? `key:${createHash('sha256').update(credential).digest('hex').slice(0, 32)}` : `ip:${request.ip}`;
+      },
+      errorResponseBuilder: (_request, context) => Object.assign(
+        new UseCaseError('rate_limited', 'rate_limit_error', 'rate_limit_exceeded', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(rl.windowMs / 1000)} s; retry after ${context.after}.`, { retryable: true }),
+        { statusCode: 429 }),
+    });
+  }
 
   // The SDK reads the message itself (content type, JSON-RPC shape); uploads are raw bytes.
   app.removeAllContentTypeParsers();
