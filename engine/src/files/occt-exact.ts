@@ -1,6 +1,6 @@
-// Exact B-rep work with OCCT (replicad-opencascadejs, ~23 MB of WASM): loaded lazily, once per
-// thread, and only by the threads that write production STEP files. occt-import-js stays the
-// importer; this module re-reads the source STEP here only to keep the exact surfaces.
+// Exact B-rep work with OCCT (replicad-opencascadejs, ~23 MB of WASM, see import/exact-kernel.ts):
+// production STEP files. occt-import-js stays the importer of solids; this module re-reads the source
+// STEP only to keep the exact surfaces, taking its bodies from import/sew.ts as the importer does.
 import { EngineError } from '../contract.ts';
 import type { Contour, Rigid, Vec3 } from '../geometry/model.ts';
 import { arcSweep } from '../sheet/segments.ts';
