@@ -100,6 +100,27 @@ describe('web site: sign up, sign in, sign out', () => {
     const other = new Browserish(t.url);
     const token = Browserish.csrf(await (await other.get('/signin')).text());
     assert.equal((await b.post('/signin', { _csrf: token, email: 'a@b.c', password: 'whatever-long' })).status, 403);
+    // every other form too, signed in or not
+    const me = new Browserish(t.url);
+    await signUp(me, `csrf-${Date.now()}@example.com`);
+    for (const path of ['/signup', '/signout', '/account/connections/grant_x/revoke', '/oauth/consent/uid_x']) {
+      assert.equal((await me.post(path, { decision: 'approve' })).status, 403, path);
+    }
+    assert.ok(me.cookies.has('kerf_session'), 'a refused sign-out leaves the session alone');
+  });
+
+  it('pages that need a person send a visitor to sign in and back', async () => {
+    const b = new Browserish(t.url);
+    for (const path of ['/account', '/oauth/consent/uid_x']) {
+      const res = await b.get(path);
+      assert.equal(res.status, 303, path);
+      assert.equal(res.headers.get('location'), `/signin?next=${encodeURIComponent(path)}`);
+    }
+    // signed in, a consent page without a pending authorization says so
+    await signUp(b, `stale-${Date.now()}@example.com`);
+    const stale = await b.get('/oauth/consent/uid_x');
+    assert.equal(stale.status, 400);
+    assert.match(await stale.text(), /no longer pending/);
   });
 
   it('wrong passwords fail alike for unknown emails; five failures pause sign-in with Retry-After, even for the right password', async () => {
