@@ -117,7 +117,7 @@ describe('OAuth authorization code + PKCE (openid-client + Chromium)', () => {
     assert.equal((await oauthError(() => client.refreshTokenGrant(theirs, tokens.refresh_token!))).error, 'invalid_grant');
   });
 
-  it('authorize: plain and missing PKCE are refused, a foreign redirect URI gets an error page (never a redirect), a loopback port may vary', async () => {
+  it('authorize: plain and missing PKCE are refused, a foreign resource is invalid_target, a foreign redirect URI gets an error page (never a redirect), a loopback port may vary', async () => {
     const config = await register();
     const clientId = config.clientMetadata().client_id;
     const challenge = await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier());
@@ -136,6 +136,12 @@ describe('OAuth authorization code + PKCE (openid-client + Chromium)', () => {
     assert.equal(foreign.status, 400);
     assert.equal(foreign.headers.get('location'), null);
     assert.match(foreign.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+
+    // RFC 8707: the API origin is the only resource
+    const target = new URL((await go({ redirect_uri: cb.url, code_challenge: challenge, code_challenge_method: 'S256', resource: 'https://attacker.example/' })).headers.get('location')!);
+    assert.equal(target.searchParams.get('error'), 'invalid_target');
+    const ours = await go({ redirect_uri: cb.url, code_challenge: challenge, code_challenge_method: 'S256', resource: t.url });
+    assert.match(ours.headers.get('location')!, /\/oauth\/consent\//);
 
     const otherPort = await go({ redirect_uri: `http://127.0.0.1:${cb.port + 1}/cb`, code_challenge: challenge, code_challenge_method: 'S256' });
     assert.equal(otherPort.status, 303);
