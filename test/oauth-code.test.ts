@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
-import { authenticate, createPasswordAccount, listConnections, UseCaseError } from '@kerf/usecases';
+import { apiKeyCaller, authenticate, createPasswordAccount, listConnections, UseCaseError } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { authorizeInBrowser, callbackServer, connect, oauthError, type Callback } from './helpers/oauth.ts';
 import { launchBrowser } from './helpers/browser.ts';
@@ -55,6 +55,13 @@ describe('OAuth authorization code + PKCE (openid-client + Chromium)', () => {
     assert.deepEqual([caller.via, caller.scopes], ['oauth', ['designs', 'quotes', 'carts']]);
     // agents cannot manage connections (nor keys, cards, sessions)
     await assert.rejects(listConnections(t.service.ctx, caller, {}), (e: unknown) => e instanceof UseCaseError && e.code === 'agent_not_allowed' && e.kind === 'forbidden');
+    // the person sees it: client, scopes, created, last used (just now)
+    const { data } = await listConnections(t.service.ctx, apiKeyCaller({ accountId: caller.accountId, keyId: 'key_test', operator: false }), {});
+    const mine = data.find((c) => c.id === caller.credentialId)!;
+    assert.equal(mine.client_name, 'Test agent');
+    assert.deepEqual(mine.scopes, ['designs', 'quotes', 'carts']);
+    assert.ok(mine.last_used_at && Date.now() - Date.parse(mine.last_used_at) < 60_000, String(mine.last_used_at));
+    assert.ok(Date.parse(mine.expires_at!) - Date.parse(mine.created_at) <= 30 * 24 * 3600 * 1000 + 1000);
   });
 
   it('payments with carts is granted when the person checks it', async () => {
