@@ -80,7 +80,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
   const rateMax = int(env, 'KERF_RATE_LIMIT', 600, 0, 1_000_000);
   return {
     port,
-    host: env.HOST || '0.0.0.0',
+    // loopback unless the operator widens it (HOST=0.0.0.0 in a container, behind a proxy)
+    host: env.HOST || '127.0.0.1',
     dataDir: env.KERF_DATA_DIR || './data',
     baseUrl,
     mongodbUrl: env.MONGODB_URL || undefined,

@@ -89,6 +89,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     clientErrorHandler: (err, socket) => answerClientError(err, socket, config.baseUrl, genRequestId({ headers: {} })),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
+  // Every response of every transport: browsers must not sniff a download or an error into HTML.
+  app.addHook('onRequest', async (_request, reply) => { reply.header('x-content-type-options', 'nosniff'); });
   await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit, idempotencyLeaseMs: config.idempotencyLeaseMs });
   await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf, rateLimit: config.rateLimit });
   await app.register(paymentRoutes, { processor: ctx.payments! });

@@ -1,5 +1,6 @@
 // `kerf serve` as a child process (the real binary), for restart and scale-out tests.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/kerf.mjs', import.meta.url));
@@ -45,8 +46,13 @@ export async function spawnServe(env: Record<string, string>, port: number): Pro
   return { proc, url, lines, stopped };
 }
 
+/**
+ * The demo key this start created (null when it created none). Without a terminal the service
+ * writes it to its data dir instead of stdout.
+ */
 export function demoKey(child: ChildService): { account: string; key: string } | null {
-  const line = child.lines.find((l) => typeof l.api_key === 'string');
+  const logged = child.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('created the demo account') && typeof l.file === 'string');
+  const line = logged ? JSON.parse(readFileSync(String(logged.file), 'utf8')) as Record<string, unknown> : child.lines.find((l) => typeof l.api_key === 'string');
   return line ? { account: String(line.demo_account), key: String(line.api_key) } : null;
 }
 

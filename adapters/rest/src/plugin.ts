@@ -160,6 +160,12 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     if (await beginIdempotent(ctx.store, request, reply, options.idempotencyLeaseMs)) return reply;
   });
 
+  // An account's data must not sit in shared caches (proxies, the browser's disk cache).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.caller && !reply.hasHeader('cache-control') && /json/.test(String(reply.getHeader('content-type') ?? ''))) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.idempotencyKey) {
       try { await finishIdempotent(ctx.store, request, reply, payload); } catch (err) { request.log.error({ err }, 'storing the idempotent response failed'); }

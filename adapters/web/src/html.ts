@@ -2,8 +2,9 @@
 // script or style (the Content-Security-Policy forbids them); one stylesheet from an npm package.
 export const STYLESHEET = '/assets/pico.min.css';
 
+/** Bidirectional formatting characters are dropped: 'invoice\u202Efdp.step' must not show as 'invoicepets.pdf'. */
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return String(value ?? '').replace(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** A fragment of trusted markup, built by these templates. */

@@ -1,8 +1,13 @@
 // `kerf serve` (what `npm start` runs): the HTTP service with its job workers.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { stdout } from 'node:process';
 import { configFromEnv } from '../config.ts';
 import { ensureDemoAccount } from '@kerf/store';
 import { startService } from '../runtime.ts';
+
+/** Where a service started without a terminal leaves the demo account's key (mode 0600, in the data dir). */
+export const DEMO_KEY_FILE = 'demo-api-key.json';
 
 export async function run(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
@@ -13,9 +18,18 @@ export async function run(args: string[]): Promise<number> {
   const service = await startService(config);
   const demo = await ensureDemoAccount(service.store);
   if (demo) {
-    // Shown once: the store keeps only the key's hash.
-    stdout.write(`${JSON.stringify({ demo_account: demo.account_id, api_key: demo.api_key })}\n`);
-    service.log.info({ account_id: demo.account_id }, 'created the demo account (its API key is printed on stdout once)');
+    // Shown once (the store keeps only the key's hash): on a terminal, or else in a file only the
+    // service's user can read, never in logs that are collected and shipped.
+    if (stdout.isTTY) {
+      stdout.write(`${JSON.stringify({ demo_account: demo.account_id, api_key: demo.api_key })}\n`);
+      service.log.info({ account_id: demo.account_id }, 'created the demo account (its API key is printed above, once)');
+    } else if (!config.mongodbUrl) {
+      const file = join(config.dataDir, DEMO_KEY_FILE);
+      writeFileSync(file, `${JSON.stringify({ demo_account: demo.account_id, api_key: demo.api_key })}\n`, { mode: 0o600 });
+      service.log.info({ account_id: demo.account_id, file }, 'created the demo account (its API key is in this file, readable by this user only)');
+    } else {
+      service.log.info({ account_id: demo.account_id }, 'created the demo account; no terminal to show its key: make one with kerf admin create-api-key --email demo@kerf.local');
+    }
   }
   const address = await service.listen();
   service.log.info({ address, base_url: config.baseUrl, store: service.store.kind }, 'kerf listening');

@@ -37,8 +37,8 @@ export class FsBlobs implements BlobStore {
   }
 
   static async prepareDirs(blobDir: string, tmpDir: string, now: Date): Promise<void> {
-    await mkdir(blobDir, { recursive: true });
-    await mkdir(tmpDir, { recursive: true });
+    await mkdir(blobDir, { recursive: true, mode: 0o700 });
+    await mkdir(tmpDir, { recursive: true, mode: 0o700 });
     for (const name of await readdir(tmpDir)) {
       const path = join(tmpDir, name);
       const info = await stat(path).catch(() => null);

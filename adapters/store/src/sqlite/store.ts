@@ -1,7 +1,7 @@
 // The embedded store: one SQLite database (WAL) plus blob files, both under the data directory.
 // Several processes may open the same directory: SQLite's locking serialises writers and every
 // read-modify-write runs in an IMMEDIATE transaction.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
@@ -26,8 +26,12 @@ export async function open(config: StoreConfig): Promise<Store> {
   const now = config.now ?? (() => new Date());
   let db: Database.Database;
   try {
-    mkdirSync(dataDir, { recursive: true });
-    db = new Database(join(dataDir, DATABASE_FILE), { timeout: BUSY_TIMEOUT_MS });
+    // The store holds key hashes, signing secrets and customers' files: the service's user only.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const file = join(dataDir, DATABASE_FILE);
+    const fresh = !existsSync(file);
+    db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    if (fresh) chmodSync(file, 0o600);
   } catch (err) {
     throw new StoreError('store_unavailable', `cannot open the embedded store in ${dataDir}: ${(err as Error).message}`, undefined, { cause: err });
   }
@@ -82,7 +86,7 @@ class SqliteStore implements Store {
     if (this.closed) return { ok: false, kind: 'sqlite', detail: 'store is closed' };
     try {
       this.ctx.db.prepare('SELECT 1').get();
-      return { ok: true, kind: 'sqlite', detail: this.dataDir };
+      return { ok: true, kind: 'sqlite' };
     } catch (err) {
       return { ok: false, kind: 'sqlite', detail: (err as Error).message };
     }
