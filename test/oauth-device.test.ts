@@ -41,8 +41,14 @@ describe('OAuth device flow (oauth4webapi + Chromium)', () => {
     await oauth.deviceCodeGrantRequest(as, client, oauth.None(), deviceCode, insecure));
 
   /** The person opens verification_uri_complete, confirms the code, signs in when asked and decides. */
-  async function visit(page: Page, uri: string, decide: (page: Page) => Promise<void>): Promise<void> {
+  async function visit(page: Page, uri: string, decide: (page: Page) => Promise<void>, typeCode?: string): Promise<void> {
     await page.goto(uri);
+    if (typeCode) {
+      // the plain verification_uri: the person types the code the agent shows
+      await page.fill('#user_code', typeCode);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      assert.equal(await page.textContent('#user-code'), typeCode);
+    }
     await page.getByRole('button', { name: 'Continue' }).click();
     if (page.url().includes('/signin')) {
       await page.fill('#email', email);
@@ -109,13 +115,13 @@ describe('OAuth device flow (oauth4webapi + Chromium)', () => {
     assert.equal((await oauthError(() => poll(device.device_code))).error, 'invalid_grant');
   });
 
-  it('a declined request answers access_denied; an expired code expired_token', async () => {
+  it('a code typed on the verification page and declined answers access_denied; an expired code expired_token', async () => {
     const declined = await start('designs');
     const page = await browser.newPage();
-    await visit(page, declined.verification_uri_complete!, async (p) => {
+    await visit(page, declined.verification_uri, async (p) => {
       await p.getByRole('button', { name: 'Decline' }).click();
       await p.waitForLoadState();
-    });
+    }, declined.user_code);
     await page.close();
     assert.equal((await oauthError(() => poll(declined.device_code))).error, 'access_denied');
 
