@@ -1,0 +1,100 @@
+// The packages as a user gets them: every workspace built (tsc -b) and packed with `npm pack`, the
+// tarballs installed with --omit=dev into an empty folder outside the repository (registry packages
+// from npm's cache), then used with no tsx and no TypeScript: a plain `node` script imports
+// @kerf/engine and runs analyze, DFM and a quote; the installed `kerf analyze --out` writes production
+// files (the exact STEP writer needs replicad-opencascadejs at run time); tsc checks a consumer against
+// the shipped .d.ts files. One install (the slow part) serves every check.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FIXTURE = join(ROOT, 'fixtures/sheet/l_t2_r2.step'); // a 2 mm mild steel L bracket
+const MATERIAL = 'mat_mild_steel_2_0mm';
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+let dir = '';
+
+/** The environment without what `npm test` sets for its own scripts (it would point npm at the repository). */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (/^npm_/i.test(k) && !/^npm_config_(cache|userconfig|globalconfig|registry)$/i.test(k)) delete env[k];
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+function run(cmd: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(cmd, args, { cwd, env: cleanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  } catch (e) {
+    const { stdout, stderr } = e as { stdout?: string; stderr?: string };
+    throw new Error(`${cmd} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`);
+  }
+}
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kerf-packaging-'));
+  const tarballs = join(dir, 'tarballs');
+  mkdirSync(tarballs);
+  run(process.execPath, [TSC, '-b', 'tsconfig.build.json'], ROOT);
+  run('npm', ['pack', '--workspaces', '--pack-destination', tarballs, '--silent'], ROOT);
+  // each @kerf package from its tarball, also where another one depends on it ("*")
+  const kerf = Object.fromEntries(readdirSync(tarballs).map((f) => [`@kerf/${/^kerf-(.+)-\d+\.\d+\.\d+\.tgz$/.exec(f)![1]}`, `file:./tarballs/${f}`]));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'kerf-consumer', private: true, type: 'module', dependencies: kerf, overrides: kerf }, null, 2));
+  // --ignore-scripts: nothing checked here opens the SQLite store, and compiling better-sqlite3 from
+  // source (no prebuilt binary offline) would take minutes; what is checked is what the packages declare
+  run('npm', ['install', '--prefix', dir, '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+});
+
+after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+test('the installed packages carry no development tools', () => {
+  for (const tool of ['tsx', 'typescript', 'esbuild']) assert.ok(!existsSync(join(dir, 'node_modules', tool)), `${tool} was installed with --omit=dev`);
+});
+
+test('a plain node script imports @kerf/engine and runs analyze, DFM and a quote', () => {
+  writeFileSync(join(dir, 'use.mjs'), `
+    import { readFileSync } from 'node:fs';
+    import { analyze, defaultCatalog, dfm, quote } from '@kerf/engine';
+    const design = await analyze(new Uint8Array(readFileSync(${JSON.stringify(FIXTURE)})), { fileName: 'bracket.step' });
+    const catalog = defaultCatalog(), now = new Date().toISOString();
+    const configuration = { defaults: { material_id: ${JSON.stringify(MATERIAL)} } };
+    const report = dfm(design, configuration, catalog, { id: 'dfm_pkg', now, generateProductionFiles: false });
+    const q = quote({ items: [{ design_id: design.id, quantity: 3, configuration }] }, { [design.id]: design }, catalog, { id: 'quo_pkg', now });
+    console.log(JSON.stringify({ design: design.status, parts: design.parts.length, report: report.object, quote: q.status, lines: q.items[0].line_items.length }));
+  `);
+  const out = JSON.parse(run(process.execPath, ['use.mjs'], dir));
+  assert.deepEqual(out, { design: 'ready', parts: 1, report: 'dfm_report', quote: 'ready', lines: 1 });
+});
+
+test('the installed kerf analyze --out writes the design and its production files, exact STEP included', () => {
+  const outDir = join(dir, 'out');
+  const r = spawnSync(join(dir, 'node_modules/.bin/kerf'), ['analyze', FIXTURE, '--out', outDir], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout.split('\n')[0]).status, 'ready');
+  const parts = readdirSync(outDir);
+  assert.equal(parts.length, 1, `one part folder, got ${parts.join(', ')}`);
+  const files = readdirSync(join(outDir, parts[0]));
+  for (const ext of ['.step', '.dxf', '.glb']) assert.ok(files.some((f) => f.endsWith(ext)), `no ${ext} among ${files.join(', ')}`);
+});
+
+test('the shipped .d.ts files type a consumer (real types, not any)', () => {
+  writeFileSync(join(dir, 'consumer.ts'), [
+    "import { analyze, type Design } from '@kerf/engine';",
+    'const design: Design = await analyze(new Uint8Array(0));',
+    'export const parts: number = design.parts.length;',
+    '// @ts-expect-error a design\'s parts are a list: this fails only if the types resolved',
+    'export const wrong: string = design.parts;',
+  ].join('\n'));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+    files: ['consumer.ts'],
+  }));
+  const r = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});
