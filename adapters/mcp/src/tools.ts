@@ -57,10 +57,9 @@ const imageContent = (img: PreviewImage): CallToolResult['content'] => [
 
 // ---- designs ----------------------------------------------------------------------------------
 
-interface Part { id: string; name: string; suggested_process: string; manufacturable: boolean; unsupported_reason: string | null; instance_count: number; detected_thickness_mm: number | null; bend_count: number; hole_count: number; formed_dimensions: { length_mm: number; width_mm: number; height_mm: number } | null }
-interface DesignLike { id: string; status: string; name: string; suggested_process: string | null; parts: Part[]; error: { code: string; message: string } | null; review_url: string | null }
+type DesignView = Awaited<ReturnType<typeof getDesign>>;
 
-function designText(d: DesignLike): string {
+function designText(d: DesignView): string {
   if (d.status === 'queued' || d.status === 'processing') return `Design ${d.id} (${d.name}) is ${d.status}. Call inspect_design again with design_id ${d.id} and wait_seconds 25 until it is ready; the id stays the same.`;
   if (d.status === 'failed') return `Design ${d.id} (${d.name}) failed analysis: ${d.error?.code}: ${d.error?.message}. Upload a corrected STEP file with prepare_upload.`;
   const lines = d.parts.map((p) => {
@@ -80,7 +79,7 @@ async function inspectDesign(env: ToolEnv, args: Record<string, unknown>): Promi
   try {
     const wait = Number(args.wait_seconds ?? 0);
     const d = wait > 0 ? await waitForDesign(env.ctx, env.caller, { design_id: designId, wait_seconds: wait }) : await getDesign(env.ctx, env.caller, { design_id: designId });
-    return toolResult(designText(d as unknown as DesignLike), d as unknown as Record<string, unknown>);
+    return toolResult(designText(d), d as unknown as Record<string, unknown>);
   } catch (err) {
     if (!(err instanceof UseCaseError) || err.kind !== 'not_found') throw err;
     const pending = await getPendingUpload(env.ctx, env.caller, { design_id: designId });
