@@ -6,6 +6,7 @@
 // service's OpenAPI document.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { apiKeyCaller, createCartFromQuote } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { Client, clientsFor, pollDesign, stepForm, type Res } from './helpers/client.ts';
 
@@ -242,6 +243,9 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     const other = await pay(a, cart.id, 'proc-other');
     assert.equal(other.status, 409);
     assert.equal(other.body.error.code, 'payment_in_progress');
+    const frozen = await patch(a, `/v1/carts/${cart.id}`, { ship_to: TEXAS });
+    assert.equal(frozen.status, 409);
+    assert.equal(frozen.body.error.code, 'payment_in_progress');
     const retry = await pay(a, cart.id, 'proc-1');
     assert.ok([200, 202].includes(retry.status), retry.text);
     assert.equal(retry.headers.get('idempotent-replayed'), null, 'a processing answer is not replayed: the retry looks again');
@@ -285,6 +289,34 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     assert.equal((await paymentsOf(cart.id)).length, 1, 'one charge');
     const orders = await t.service.store.documents('orders').list(t.accountA, { limit: 1000 });
     assert.equal(orders.items.filter((o) => (o.data as { cart_id: string }).cart_id === cart.id).length, 1);
+  });
+
+  it('an expired cart is 409 cart_expired; a cart on a quote the caller has (createCartFromQuote, the MCP checkout)', async () => {
+    const cart = await readyCart();
+    const carts = t.service.store.documents<Record<string, unknown>>('carts');
+    const rec = (await carts.get(t.accountA, cart.id))!;
+    await carts.update(t.accountA, cart.id, { ...rec.data, expires_at: '2020-01-01T00:00:00.000Z' });
+    assert.equal((await a.get(`/v1/carts/${cart.id}`)).body.status, 'expired');
+    const late = await pay(a, cart.id, 'late-1');
+    assert.equal(late.status, 409);
+    assert.equal(late.body.error.code, 'cart_expired');
+    assert.equal((await patch(a, `/v1/carts/${cart.id}`, { ship_to: TEXAS })).body.error.code, 'cart_expired');
+
+    const quote = (await a.post('/v1/quotes', { json: { items } })).body;
+    const caller = apiKeyCaller({ accountId: t.accountA, keyId: 'key_test', operator: false });
+    const fromQuote = await createCartFromQuote(t.service.ctx, caller, { quote_id: quote.id, client_reference_id: 'agent-1' });
+    assert.equal(fromQuote.quote.id, quote.id, 'the quote as it is, not priced again');
+    assert.equal(fromQuote.client_reference_id, 'agent-1');
+    assert.match(fromQuote.cart_url as string, /\/checkout\/ctk_/);
+    const read = await a.get(`/v1/carts/${fromQuote.id}`);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.items[0].design_id, design.id);
+    const shipped = await patch(a, `/v1/carts/${fromQuote.id}`, { ship_to: TEXAS, shipping_option_id: optionId });
+    assert.equal(shipped.status, 200, shipped.text);
+    assert.equal(shipped.body.totals.amount_subtotal_cents, quote.amount_subtotal_cents, 'the same configuration re-quoted');
+    await assert.rejects(createCartFromQuote(t.service.ctx, caller, { quote_id: 'quo_nope' }), (e: Error & { code?: string }) => e.code === 'resource_missing');
+    const other = apiKeyCaller({ accountId: t.accountB, keyId: 'key_b', operator: false });
+    await assert.rejects(createCartFromQuote(t.service.ctx, other, { quote_id: quote.id }), (e: Error & { code?: string }) => e.code === 'resource_missing');
   });
 
   it('GET /v1/orders: newest first, limit and an opaque cursor', async () => {
