@@ -11,7 +11,7 @@ export const DEMO_KEY_FILE = 'demo-api-key.json';
 
 export async function run(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    stdout.write('usage: kerf serve\nconfiguration from the environment: PORT, KERF_DATA_DIR, KERF_BASE_URL, MONGODB_URL, KERF_MAX_UPLOAD_BYTES, KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK (README: Configuration)\n');
+    stdout.write('usage: kerf serve\nconfiguration from the environment: PORT, KERF_DATA_DIR, KERF_BASE_URL, MONGODB_URL, KERF_MAX_UPLOAD_BYTES, KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK, KERF_SIGNUP (README: Configuration)\n');
     return 0;
   }
   const config = configFromEnv();
