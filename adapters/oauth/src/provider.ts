@@ -149,7 +149,9 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   configuration.fetch = clientMetadataFetch(opts.allowLoopbackClientMetadata ? loopbackFetch : (url, init) => globalThis.fetch(url, init));
 
   const provider = new Provider(issuer, configuration);
-  provider.proxy = true;
+  // an https base URL means a TLS-terminating proxy in front (kerf serve speaks http): trust its
+  // X-Forwarded-Proto so oidc-provider sets Secure cookies; on plain http there is no proxy to trust
+  provider.proxy = issuer.startsWith('https:');
   allowLoopbackPortForEveryClient(provider);
   return provider;
 }
