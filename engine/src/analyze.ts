@@ -10,6 +10,7 @@ import { dropCoincident } from './parts/duplicates.ts';
 import { dimensionsIn, principalFrame } from './parts/frame.ts';
 import { recognizeTube } from './tube/index.ts';
 import { isWallHole } from './tube/wall-holes.ts';
+import { distanceToEnds } from './tube/end-distance.ts';
 import { outlineExtent, unrolledPerimeter } from './tube/outline.ts';
 import { recognizeSheet, type SheetRecognition } from './sheet/index.ts';
 
@@ -182,8 +183,8 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
           center_mm: [round(x), round(t.unrolled?.[1] ?? 0)] as [number, number],
           countersink: null,
           nearest_bend_id: null,
-          // to the nearer tube end (the only cut edge a wall hole can be near)
-          distance_to_nearest_edge_mm: round(Math.max(0, Math.min(x, tubeLength - x) - alongAxis / 2)),
+          // to the nearer tube end (the only cut edge a wall hole can be near), where that end really is (mitres)
+          distance_to_nearest_edge_mm: round(distanceToEnds(t, analysis.features, perimeter) ?? Math.max(0, Math.min(x, tubeLength - x) - alongAxis / 2)),
           distance_to_nearest_bend_mm: null,
         };
       });

@@ -52,6 +52,30 @@ export interface HoleInfo {
   distance_to_nearest_bend_mm: number | null;
 }
 
+/**
+ * (added) Partial-depth work a laser cannot cut: counterbores and spot faces, blind holes, pockets and
+ * recesses, engraving, chamfers or fillets on sheet edges, modelled threads. DFM blocks each one
+ * (threads: until a tap is configured on their hole).
+ */
+export interface BlindFeatureInfo {
+  id: number;
+  kind: 'counterbore' | 'blind_hole' | 'pocket' | 'engraving' | 'edge_chamfer' | 'edge_fillet' | 'thread';
+  /** centre in the flat frame of holes[].center_mm (tubes: [x, s] on the unrolled outer wall), mm */
+  center_mm: [number, number];
+  /** centre in the part's normalized frame (the frame of formed_dimensions), mm */
+  position_mm: [number, number, number];
+  /** round features: diameter (a thread's major diameter); pockets and engraving: narrow side; chamfers and fillets: width across the edge */
+  size_mm: number;
+  /** long side of a pocket or engraving, edge length of a chamfer or fillet; null for round features */
+  length_mm: number | null;
+  depth_mm: number;
+  /** surface it opens on: top|bottom of the flat frame (sheet), outside|inside (tube) */
+  side: 'top' | 'bottom' | 'outside' | 'inside';
+  /** counterbores and threads: the hole they sit on */
+  hole_id: number | null;
+  face_ids: number[];
+}
+
 export interface FlatPatternInfo {
   k_factor: number;
   length_mm: number;
@@ -91,6 +115,8 @@ export interface Part {
   bends: BendInfo[];
   hole_count: number;
   holes: HoleInfo[];
+  /** (added) partial-depth work found on the part; the engine always sets it ([] when none) */
+  blind_features?: BlindFeatureInfo[];
   flat_pattern: FlatPatternInfo | null;
   flat_pattern_dimensions: Dimensions | null;
   cut_length_mm: number | null;

@@ -7,6 +7,8 @@ import {
   checkHole, countersinkFit, hardwareHoleFit, hardwarePartFit, madeRadius, tapHoleFit, tapPartFit, type Finding, type IssueSource, type SheetContext,
 } from './hole-checks.ts';
 import { finishUnavailableReason, type Stock } from './capabilities.ts';
+import { toolingRadiusAdjustment } from '../sheet/tooling.ts';
+import { blindFeatureFindings } from './blind-checks.ts';
 import {
   BEND_RADIUS_TOL_MM, COUNTERSINK_ANGLES, COUNTERSINK_ANGLE_TOL_DEG, MAX_BEND_ANGLE_DEG, MIN_PART_BENT_MM, MIN_PART_CUT_MM, SHARP_BEND_RADIUS_MM, SIZE_TOL_MM,
   TUBE_HOLE_MIN_WALL_RATIO, TUBE_SIZE_TOL_ABS_MM, TUBE_SIZE_TOL_REL, TUBE_WALL_TOL_ABS_MM, TUBE_WALL_TOL_REL, thicknessTolerance,
@@ -94,7 +96,9 @@ function sheetChecks(part: Part, m: Material, findings: PartFinding[], warnings:
   let flangesMeasured = true;
   for (const b of part.bends) {
     if (b.radius_mm < SHARP_BEND_RADIUS_MM) {
-      warnings.push({ code: 'sharp_bend_radius_applied', message: `Bend ${b.id} is modelled sharp; it will be made with the ${mm(m.default_bend_radius_mm)} inner radius of ${m.name}.` });
+      // the design flat follows the model; the tooling radius is this production adjustment
+      const grow = toolingRadiusAdjustment(b.angle_degrees * Math.PI / 180, b.radius_mm, m.default_bend_radius_mm);
+      warnings.push({ code: 'sharp_bend_radius_applied', message: `Bend ${b.id} is modelled sharp (inner radius ${mm(b.radius_mm)}); it will be made with the ${mm(m.default_bend_radius_mm)} inner radius of ${m.name}, so the production flat is ${mm(Math.abs(grow))} ${grow >= 0 ? 'longer' : 'shorter'} across this bend than the design flat, which follows the model.` });
     } else if (b.radius_mm < m.min_bend_radius_mm - BEND_RADIUS_TOL_MM) {
       findings.push(blockingFinding('geometry', 'bend_radius_too_small', `Bend ${b.id} has inner radius ${mm(b.radius_mm)}; ${m.name} bends no tighter than ${mm(m.min_bend_radius_mm)}.`,
         { radius_mm: b.radius_mm, min_radius_mm: m.min_bend_radius_mm }, null, null, b.id));
@@ -267,6 +271,8 @@ export function checkPart(part: Part, sel: Selections, cfg: PartConfiguration | 
     return { stock, findings, requirements, productionWarnings, finishId: null, colorId: null };
   }
   const stock = resolveStock(part, sel, cfg, ix, findings, requirements);
+  // partial-depth work the laser cannot make, whatever the stock
+  for (const f of blindFeatureFindings(part, cfg)) findings.push(blockingFinding('geometry', f.code, f.message, f.details, f.hole_id));
   if (stock.kind === 'sheet') sheetChecks(part, stock.material, findings, productionWarnings);
   if (stock.kind === 'tube') tubeChecks(part, stock.profile, findings);
   operationChecks(part, cfg, stock, ix, findings, productionWarnings);

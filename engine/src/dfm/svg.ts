@@ -4,7 +4,7 @@
 import type { Part } from '../contract.ts';
 import type { PartConfiguration } from './configuration.ts';
 
-export interface SvgIssue { code: string; message: string; severity: 'blocking' | 'warning'; accepted: boolean; hole_id: number | null; bend_id: number | null }
+export interface SvgIssue { code: string; message: string; severity: 'blocking' | 'warning'; accepted: boolean; hole_id: number | null; bend_id: number | null; details?: Record<string, unknown> }
 
 const WIDTH_PX = 800;
 const PAD_PX = 40;
@@ -103,6 +103,19 @@ export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfig
       const bx = cx - r - 10 - k * 18, by = cy - r - 8;
       out.push(`<circle class="finding" data-code="${esc(i.code)}" cx="${n(cx)}" cy="${n(cy)}" r="${n(r + 4 + k * 3)}" fill="none" stroke="${color(i)}" stroke-width="2"/>`);
       out.push(`<circle cx="${n(bx)}" cy="${n(by)}" r="8" fill="${color(i)}"/><text x="${n(bx)}" y="${n(by + 4)}" fill="#fff" text-anchor="middle" font-size="10">${i.no}</text>`);
+    });
+  }
+  // blind features (counterbores, pockets, chamfers...): a dashed marker at the feature, numbered by its finding
+  for (const f of part.blind_features ?? []) {
+    const [x, y] = f.center_mm;
+    if (x < minX || x > L || y < minY || y > W) continue;
+    const cx = X(x), cy = Y(y), r = Math.max(((f.length_mm === null ? f.size_mm : Math.min(f.size_mm, f.length_mm)) / 2) * scale + 4, 6);
+    const mine = numbered.filter((i) => i.details?.feature_id === f.id && i.hole_id === f.hole_id);
+    const c = mine[0] ? color(mine[0]) : COLORS.hole;
+    out.push(`<circle class="blind-feature" data-feature-id="${f.id}" data-kind="${f.kind}" cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}" fill="none" stroke="${c}" stroke-width="2" stroke-dasharray="4 3"/>`);
+    mine.forEach((i, k) => {
+      const bx = cx + r + 10 + k * 18, by = cy - r - 8;
+      out.push(`<circle class="finding" data-code="${esc(i.code)}" cx="${n(bx)}" cy="${n(by)}" r="8" fill="${color(i)}"/><text x="${n(bx)}" y="${n(by + 4)}" fill="#fff" text-anchor="middle" font-size="10">${i.no}</text>`);
     });
   }
   const y0 = PAD_PX * 2 + drawH;

@@ -119,6 +119,31 @@ export interface SheetHole {
   slotLength?: number;
 }
 
+/** Work a laser cannot do: material removed part-way through the sheet or tube wall. */
+export type BlindFeatureKind = 'counterbore' | 'blind_hole' | 'pocket' | 'engraving' | 'edge_chamfer' | 'edge_fillet' | 'thread';
+export interface BlindFeature {
+  id: number;
+  kind: BlindFeatureKind;
+  /** B-rep faces of the feature */
+  faceIds: number[];
+  /** centre in the part's normalized frame, mm */
+  position: Vec3;
+  /** centre in the flat (sheet: the flat frame of holes; tube: [x, s] on the unrolled outer wall), mm */
+  flatCenter: Vec2;
+  /** round features: diameter; pockets and engraving: narrow side; chamfers and fillets: width across the edge, mm */
+  size: number;
+  /** long side of a pocket or engraving, edge length of a chamfer or fillet; null for round features, mm */
+  length: number | null;
+  /** how far below the surface it opens on, mm */
+  depth: number;
+  /** the surface it opens on: top = the flat frame's +Z side of a sheet, outside of a tube */
+  side: 'top' | 'bottom' | 'outside' | 'inside';
+  /** counterbores and threads: the through hole they sit on (a hole id of the part), else null */
+  holeId: number | null;
+  /** material the feature removes below the surface, mm3 */
+  volume: number;
+}
+
 export interface SheetAnalysis {
   kind: 'sheet';
   thickness: number;
@@ -128,6 +153,8 @@ export interface SheetAnalysis {
   holes: SheetHole[];
   flat: FlatGeometry;
   warnings: RecognitionWarning[];
+  /** partial-depth work found on the part (blocking in DFM unless it is a secondary operation) */
+  blindFeatures?: BlindFeature[];
 }
 
 export interface TubeFeature {
@@ -168,6 +195,8 @@ export interface TubeAnalysis {
   frame: Rigid;
   features: TubeFeature[];
   warnings: RecognitionWarning[];
+  /** partial-depth work in the wall (blocking in DFM) */
+  blindFeatures?: BlindFeature[];
 }
 
 /** A recogniser that cannot make the part says precisely why; it never guesses. */

@@ -16,6 +16,8 @@ export interface ThicknessResult {
   pairs: PlanePair[];
 }
 
+/** Overlap weights within this fraction are a tie. */
+const TIE_RELATIVE = 1e-6;
 /** Slack when comparing the projected boxes of two opposite faces, mm. */
 const BOX_SLACK = 1e-3;
 
@@ -93,7 +95,8 @@ export function measureThickness(solid: Solid): ThicknessResult | null {
   for (let i = 0; i < sorted.length;) {
     let j = i, w = 0, wd = 0;
     while (j < sorted.length && sorted[j].distance - sorted[i].distance <= THICKNESS_TOLERANCE) { w += sorted[j].overlap; wd += sorted[j].overlap * sorted[j].distance; j++; }
-    if (w > best.weight) best = { weight: w, thickness: wd / w };
+    // a tie goes to the thicker sheet: what is thinner over as much area is blind work (a milled tray's floor)
+    if (w > best.weight * (1 - TIE_RELATIVE) && (w > best.weight * (1 + TIE_RELATIVE) || wd / w > best.thickness + THICKNESS_TOLERANCE)) best = { weight: w, thickness: wd / w };
     i = j;
   }
   return { thickness: best.thickness, pairs };

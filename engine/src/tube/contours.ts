@@ -11,11 +11,12 @@ export interface TubeCuts { start: number; length: number; cutLength: number; fe
 
 /** `min`/`max`: extent of the mesh vertices along d; the result's start/length include the exact
  * curve points between vertices. */
-export function tubeCuts(solid: Solid, faceOfTri: Int32Array, outerSkin: Set<number>, d: Vec3, p: Profile, min: number, max: number): TubeCuts {
+/** `blindFaces`: faces of blind work in the wall; a contour running only along them is no cut. */
+export function tubeCuts(solid: Solid, faceOfTri: Int32Array, outerSkin: Set<number>, d: Vec3, p: Profile, min: number, max: number, blindFaces: Set<number> = new Set()): TubeCuts {
   // cut contours first: the points refined onto the exact curves also give the exact extent
   // along the axis (a miter or cope tip rarely falls on a mesh vertex)
   let lo = min, hi = max;
-  const contours = skinBoundaryLoops(solid, faceOfTri, outerSkin).map((edges) => {
+  const contours = skinBoundaryLoops(solid, faceOfTri, outerSkin).filter((edges) => !edges.every((e) => blindFaces.has(e.cutFace))).map((edges) => {
     let cLo = Infinity, cHi = -Infinity;
     const see = (q: Vec3) => { const xq = dot(d, q); if (xq < cLo) cLo = xq; if (xq > cHi) cHi = xq; };
     for (const e of edges) see(point(solid.points, e.a));

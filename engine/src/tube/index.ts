@@ -6,13 +6,14 @@ import type { Solid, TubeAnalysis, Refusal, Surface, Vec3 } from '../geometry/mo
 import { dot, basisOf } from '../geometry/vec.ts';
 import { candidateAxes, extentAlong } from './axes.ts';
 import { faceOfTriangles, sliceMesh, classifySection, projectAlong } from './section.ts';
-import { runsAlong, parallelDirections } from './surfaces.ts';
+import { runsAlong, parallelDirections, sameSurface } from './surfaces.ts';
 import { measureProfile } from './profile.ts';
 import { diameterRuns, describeRuns } from './diameters.ts';
 import { surfaceClasses, sameClassSet, skinFaces } from './classes.ts';
 import { refuse, fmt, crookedWallMessage, sectionSizeSummary, judgeSolidPrism, bentTubeRefusal } from './refusals.ts';
 import { tubeCuts } from './contours.ts';
 import { SECTION_STATIONS, MAX_WALL_FRACTION, SAME_SURFACE_TOLERANCE_MM } from './tolerances.ts';
+import { counterboreThroughLength, tubeBlindFeatures, wallBand, wallSpanning } from './blind.ts';
 
 export { candidateAxes } from './axes.ts';
 
@@ -49,7 +50,15 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   // Ring sections made only of straight walls are the evidence of a straight tube. The most common
   // set of walls defines the profile; only once a genuine thin-walled tube is found do other ring
   // sections (bent run, other diameter, taper) turn into a refusal rather than "not a tube".
-  const straight = rings.filter((r) => [...r.outer!.faces, ...r.inner!.faces].every((f) => runsAlong(solid.faces[f].surface, d)));
+  // a face across the wall from one loop to the other (a mitre or bevel caught by the section) is a cut,
+  // not part of the section: a section through a mitre's tip is still a straight ring
+  const runningFaces = (r: (typeof rings)[number]) => {
+    const o = new Set(r.outer!.faces), i = new Set(r.inner!.faces);
+    const through = (f: number) => solid.faces[f].neighbours.some((g) => o.has(g)) && solid.faces[f].neighbours.some((g) => i.has(g));
+    const all = [...o, ...i];
+    return all.every((f) => runsAlong(solid.faces[f].surface, d) || through(f)) ? { outer: [...o].filter((f) => runsAlong(solid.faces[f].surface, d)), inner: [...i].filter((f) => runsAlong(solid.faces[f].surface, d)) } : null;
+  };
+  const straight = rings.filter((r) => runningFaces(r) !== null);
   const crooked = rings.filter((r) => !straight.includes(r));
   if (straight.length === 0) {
     const walls = surfaceClasses(solid, crooked.flatMap((r) => [...r.outer!.faces, ...r.inner!.faces]));
@@ -59,7 +68,8 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   }
   const groups: Array<{ outer: Surface[]; inner: Surface[]; rings: typeof straight }> = [];
   for (const r of straight) {
-    const outer = surfaceClasses(solid, r.outer!.faces), inner = surfaceClasses(solid, r.inner!.faces);
+    const run = runningFaces(r)!;
+    const outer = surfaceClasses(solid, run.outer), inner = surfaceClasses(solid, run.inner);
     const g = groups.find((x) => sameClassSet(x.outer, outer) && sameClassSet(x.inner, inner));
     if (g) g.rings.push(r); else groups.push({ outer, inner, rings: [r] });
   }
@@ -72,13 +82,22 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   const smallSide = p.outerDiameter ?? Math.min(p.outerWidth!, p.outerHeight!);
   // a thick ring or a plate with a cut-out seen edge-on is not tube stock
   if (p.wall > MAX_WALL_FRACTION * smallSide || span < 2 * p.wall) return null;
-  if (crooked.length > 0) {
-    const walls = [...crooked[0].outer!.faces, ...crooked[0].inner!.faces].map((f) => solid.faces[f].surface);
+  // sections through a recess, pocket, engraving or blind bore show the main skins plus the feature's
+  // faces, all inside the wall: the profile is the main one and the feature is blind work in the wall
+  const inWall = wallBand(p);
+  const bent = crooked.filter((r) => ![...r.outer!.faces, ...r.inner!.faces].every((f) => runsAlong(solid.faces[f].surface, d) || inWall(solid, f)));
+  if (bent.length > 0) {
+    const walls = [...bent[0].outer!.faces, ...bent[0].inner!.faces].map((f) => solid.faces[f].surface);
     // a round tube's runs give the bend angle; otherwise say what the wall turns into
     return bentTubeRefusal(solid) ?? refuse(crookedWallMessage(walls.find((w) => !runsAlong(w, d))!));
   }
-  if (groups.length > 1) {
-    const other = groups[1].rings[0], ref = main.rings[0];
+  // (a section through a mitre's tip misses a wall or corner the main profile has: fewer skins, same ones)
+  const within = (a: Surface[], b: Surface[]) => a.every((s) => b.some((x) => sameSurface(x, s)));
+  const recessed = (g: (typeof groups)[number]) => (within(main.outer, g.outer) || within(g.outer, main.outer)) && (within(main.inner, g.inner) || within(g.inner, main.inner))
+    && g.rings.every((r) => [...r.outer!.faces, ...r.inner!.faces].every((f) => [...main.outer, ...main.inner].some((m) => sameSurface(m, solid.faces[f].surface)) || inWall(solid, f)));
+  const varying = groups.slice(1).filter((g) => !recessed(g));
+  if (varying.length > 0) {
+    const other = varying[0].rings[0], ref = main.rings[0];
     if (p.profile === 'round') {
       const outerRuns = diameterRuns(solid, d, p.center, along, min, true), boreRuns = diameterRuns(solid, d, p.center, along, min, false);
       return refuse(`the tube has a varying section along its length: outer ${describeRuns(outerRuns)}; bore ${describeRuns(boreRuns)}`);
@@ -88,11 +107,13 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
 
   const outerSkin = skinFaces(solid, main.outer, d);
   const innerSkin = skinFaces(solid, main.inner, d);
-  // everything else must be a cut through the wall: touching both skins
+  // everything else must be a cut through the wall (touching both skins) or blind work inside the wall
+  const blindFaces = new Set<number>();
   for (const f of solid.faces) {
     if (outerSkin.has(f.id) || innerSkin.has(f.id)) continue;
     const touchesOuter = f.neighbours.some((n) => outerSkin.has(n)), touchesInner = f.neighbours.some((n) => innerSkin.has(n));
     if (touchesOuter && touchesInner) continue;
+    if (inWall(solid, f.id) && !wallSpanning(solid, f.id, p)) { blindFaces.add(f.id); continue; }
     const s = f.surface;
     if (s.kind === 'other' || s.kind === 'cone') return refuse(crookedWallMessage(s));
     if (s.kind === 'cylinder' && p.outerDiameter !== null
@@ -102,16 +123,18 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
     return null;
   }
 
-  const cuts = tubeCuts(solid, faceOfTri, outerSkin, d, p, min, max);
+  const cuts = tubeCuts(solid, faceOfTri, outerSkin, d, p, min, max, blindFaces);
+  const blindFeatures = tubeBlindFeatures(solid, blindFaces, outerSkin, innerSkin, d, p, cuts.start);
   // normalized frame: axis on X from x = 0, section centred on the X axis, width along Y
   return {
     kind: 'tube',
     profile: p.profile,
     outerDiameter: p.outerDiameter, outerWidth: p.outerWidth, outerHeight: p.outerHeight,
-    wall: p.wall, cornerRadius: p.cornerRadius, length: cuts.length, cutLength: cuts.cutLength,
+    wall: p.wall, cornerRadius: p.cornerRadius, length: cuts.length, cutLength: cuts.cutLength + counterboreThroughLength(solid, blindFeatures, innerSkin),
     frame: { rotation: [d, p.e2, p.e3], translation: [-cuts.start, -dot(p.center, p.e2), -dot(p.center, p.e3)] },
     features: cuts.features,
     warnings: cuts.warnings,
+    blindFeatures,
   };
 }
 

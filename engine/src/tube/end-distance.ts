@@ -1,0 +1,30 @@
+// How far a wall cut (hole, slot, window) is from the real end of the tube: edge to edge on the unrolled
+// outer wall, to the nearest end contour. A mitred or coped end is slanted or curved there, so the
+// axial distance to the tube's extreme tip would overstate it.
+import type { TubeFeature, Vec2 } from '../geometry/model.ts';
+
+function pointToSegment(p: Vec2, a: Vec2, b: Vec2): number {
+  const dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
+  const t = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0;
+  return Math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1]);
+}
+
+/** Smallest distance between two polylines (neither crossing the other), b moved by `ds` round the wall. */
+function gap(a: Vec2[], b: Vec2[], ds: number): number {
+  const q = b.map((p): Vec2 => [p[0], p[1] + ds]);
+  let best = Infinity;
+  for (const p of a) for (let i = 1; i < q.length; i++) best = Math.min(best, pointToSegment(p, q[i - 1], q[i]));
+  for (const p of q) for (let i = 1; i < a.length; i++) best = Math.min(best, pointToSegment(p, a[i - 1], a[i]));
+  return best;
+}
+
+/** Edge-to-edge distance from a wall cut to the nearer end contour, mm; null when an outline is missing. */
+export function distanceToEnds(cut: TubeFeature, features: TubeFeature[], perimeter: number): number | null {
+  const own = (cut.outline ?? []).filter((l) => l.length > 1);
+  const ends = features.filter((f) => f.kind === 'end_cut' || f.kind === 'notch').flatMap((f) => f.outline ?? []).filter((l) => l.length > 1);
+  if (own.length === 0 || ends.length === 0) return null;
+  let best = Infinity;
+  // the seam: an outline near s = 0 may face an end contour piece near s = perimeter
+  for (const a of own) for (const b of ends) for (const ds of [-perimeter, 0, perimeter]) best = Math.min(best, gap(a, b, ds));
+  return best;
+}
