@@ -18,6 +18,8 @@ export interface ServiceConfig {
   engineMaxMemoryMb: number;
   /** engine jobs waiting for a thread, per process (beyond them: queue_full) */
   engineMaxQueue: number;
+  /** analyses an account may have queued or running at once; more uploads are refused with 429 */
+  maxActiveJobsPerAccount: number;
   /** a running request's Idempotency-Key is free again this long after its process died, ms */
   idempotencyLeaseMs: number;
   /** which proxies' X-Forwarded-For to believe for the client address (fastify trustProxy): false, a hop count, or addresses/CIDRs */
@@ -91,6 +93,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     analysisTimeoutMs: int(env, 'KERF_ANALYSIS_TIMEOUT_MS', 120_000, 1000, 3_600_000),
     engineMaxMemoryMb: int(env, 'KERF_ENGINE_MAX_MEMORY_MB', 2048, 64, 65536),
     engineMaxQueue: int(env, 'KERF_ENGINE_MAX_QUEUE', 256, 1, 100_000),
+    maxActiveJobsPerAccount: int(env, 'KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT', 20, 1, 100_000),
     idempotencyLeaseMs: int(env, 'KERF_IDEMPOTENCY_LEASE_MS', 30_000, 300, 3_600_000),
     trustProxy: trustProxy(env.KERF_TRUST_PROXY),
     jobLeaseMs: int(env, 'KERF_JOB_LEASE_MS', 30_000, 500, 3_600_000),

@@ -70,6 +70,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     notifyJobs: () => { worker?.wake(); relay?.wake(); webhookWorker?.wake(); },
     webhooks: createWebhookSender({ allowHttpLoopback: config.webhookAllowHttpLoopback }),
     shutdown: shutdown.signal,
+    maxActiveJobsPerAccount: config.maxActiveJobsPerAccount,
     payments: options.payments ?? paymentProcessorFromEnv({ store, baseUrl: config.baseUrl, now }),
     paymentReconcileAfterMs: config.paymentReconcileAfterMs,
   };

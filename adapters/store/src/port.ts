@@ -261,12 +261,16 @@ export interface JobQueue {
    */
   enqueue<P = unknown>(job: NewJob<P>): Promise<Job<P>>;
   /**
-   * Atomically takes the oldest claimable job (queued and due, or running with an expired lease),
+   * Atomically takes a claimable job (queued and due, or running with an expired lease), fairly
+   * across accounts: from the account with the fewest jobs of these kinds running, then the one
+   * served longest ago (round-robin), its oldest job first;
    * marks it running for `workerId` until now + leaseMs and increments attempts. Each claim is
    * given to exactly one caller, across processes. See `exhausted` for a job whose runs all died.
    * A job whose resource no longer exists (or never came to exist) should simply be completed.
    */
   claim<P = unknown>(workerId: string, leaseMs: number, opts?: { kinds?: string[] }): Promise<Job<P> | null>;
+  /** Jobs of an account (of these kinds) queued or running: what its limit on background work counts. */
+  countActive(accountId: string, opts?: { kinds?: string[] }): Promise<number>;
   /** Extends the lease; false when the job is no longer running for this worker. */
   renewLease(jobId: string, workerId: string, leaseMs: number): Promise<boolean>;
   /** Marks done; false when the job is no longer running for this worker (lease lost). */

@@ -319,6 +319,36 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         assert.equal(await store.jobs.fail(j.id, 'w', { code: 'x', message: 'y' }), null, 'no longer running');
       });
 
+      it('claims fairly across accounts: fewest running first, then round-robin; counts active jobs', async () => {
+        const a = await newAccount(store);
+        const b = await newAccount(store);
+        const kind = `k${Date.now()}fair`;
+        for (let i = 0; i < 4; i++) { await store.jobs.enqueue({ kind, resourceId: `a${i}`, accountId: a.id }); clock.advance(1); }
+        await store.jobs.enqueue({ kind, resourceId: 'b0', accountId: b.id });
+        clock.advance(1);
+        await store.jobs.enqueue({ kind, resourceId: 'b1', accountId: b.id });
+        assert.equal(await store.jobs.countActive(a.id, { kinds: [kind] }), 4);
+        assert.equal(await store.jobs.countActive(b.id, { kinds: [kind] }), 2);
+        assert.equal(await store.jobs.countActive(b.id, { kinds: ['other'] }), 0);
+        // one worker slot: each job is finished before the next claim
+        const order: string[] = [];
+        for (let i = 0; i < 6; i++) {
+          const j = await store.jobs.claim('w', 60_000, { kinds: [kind] });
+          assert.ok(j);
+          order.push(j.resourceId);
+          clock.advance(1);
+          assert.equal(await store.jobs.complete(j.id, 'w'), true);
+        }
+        assert.deepEqual(order, ['a0', 'b0', 'a1', 'b1', 'a2', 'a3']);
+        assert.equal(await store.jobs.countActive(a.id, { kinds: [kind] }), 0);
+        // two slots: the account with a job running waits behind one with none
+        for (let i = 0; i < 3; i++) { await store.jobs.enqueue({ kind, resourceId: `a2-${i}`, accountId: a.id }); clock.advance(1); }
+        await store.jobs.enqueue({ kind, resourceId: 'b2-0', accountId: b.id });
+        const first = await store.jobs.claim('w1', 60_000, { kinds: [kind] });
+        const second = await store.jobs.claim('w2', 60_000, { kinds: [kind] });
+        assert.deepEqual([first?.accountId, second?.accountId].sort(), [a.id, b.id].sort());
+      });
+
       it('defers a running job without using up an attempt', async () => {
         const a = await newAccount(store);
         const kind = `k${Date.now()}defer`;

@@ -36,6 +36,8 @@ export interface UseCaseContext extends EngineContext {
    * closed): engine work still waiting for it is dropped instead of run for nobody.
    */
   signal?: AbortSignal;
+  /** Analyses an account may have queued or running at once (default DEFAULT_MAX_ACTIVE_JOBS_PER_ACCOUNT). */
+  maxActiveJobsPerAccount?: number;
   /** Charges cards (carts, later dropship); without it, paying answers payment_processor_unavailable. */
   payments?: PaymentProcessor;
   /** How long a recorded charge may stay unanswered before the reconciler looks it up; default 60 s. */

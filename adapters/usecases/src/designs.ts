@@ -54,11 +54,29 @@ export interface SubmitInput {
   designId?: string;
 }
 
+/** Analyses queued or running per account unless the service says otherwise (KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT). */
+export const DEFAULT_MAX_ACTIVE_JOBS_PER_ACCOUNT = 20;
+/** What a refused upload is told to wait, seconds: about one analysis. */
+const ACTIVE_JOBS_RETRY_AFTER_S = 10;
+
+/**
+ * One account's uploads wait in the shared queue only up to its limit: beyond it the upload is refused
+ * (429, retry later) rather than queued without bound ahead of other accounts' work.
+ */
+async function admitAnalysis(ctx: UseCaseContext, accountId: string): Promise<void> {
+  const limit = ctx.maxActiveJobsPerAccount ?? DEFAULT_MAX_ACTIVE_JOBS_PER_ACCOUNT;
+  if ((await ctx.store.jobs.countActive(accountId, { kinds: [ANALYZE_JOB] })) < limit) return;
+  throw new UseCaseError('rate_limited', 'rate_limit_error', 'too_many_jobs',
+    `This account already has ${limit} files waiting for or in analysis; upload more once some are done.`,
+    { retryable: true, retryAfterSeconds: ACTIVE_JOBS_RETRY_AFTER_S });
+}
+
 /** Checks the file, stores it, and creates the queued design with its analysis job in one step. */
 export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Promise<DesignView> {
   // The name is shown back (design.name, download names): no paths, no control characters.
   const fileName = ((input.fileName || '').split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255) || 'upload.step';
   if (input.bytes.length === 0) throw invalid('file_empty', 'The uploaded file is empty.', 'file');
+  await admitAnalysis(ctx, input.accountId);
   try {
     assertStepBytes(input.bytes);
   } catch (err) {

@@ -197,3 +197,5 @@ const CODES: Record<string, Entry> = {
 export const ERROR_CODES: readonly ErrorCodeDoc[] = Object.entries(CODES)
   .map(([code, entry]) => ({ code, ...entry }))
   .sort((a, b) => a.code.localeCompare(b.code));
+  too_many_jobs: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
+    meaning: 'The account already has as many files waiting for or in analysis as the service allows (KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT).', action: 'Wait for Retry-After (or for some designs to be ready), then upload again.' },

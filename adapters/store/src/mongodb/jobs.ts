@@ -70,13 +70,32 @@ export class MongoJobs implements JobQueue {
         { status: 'running', leaseUntil: { $lte: now }, $expr: { $lte: ['$attempts', '$maxAttempts'] } },
       ],
     };
-    if (kinds !== null) filter.kind = { $in: kinds };
-    const d = await this.col.findOneAndUpdate(
-      filter,
-      { $set: { status: 'running', workerId, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now }, $inc: { attempts: 1 } },
-      { sort: { createdAt: 1, _id: 1 }, returnDocument: 'after' },
-    );
-    return d ? toJob<P>(d) : null;
+    const ofKinds: Document = kinds === null ? {} : { kind: { $in: kinds } };
+    Object.assign(filter, ofKinds);
+    // Fair across accounts (see JobQueue.claim): rank the accounts with claimable work, then take the
+    // oldest job of the first whose job is still there (another worker may have taken it meanwhile).
+    const waiting = (await this.col.aggregate([{ $match: filter }, { $group: { _id: '$accountId' } }]).toArray()).map((d) => String(d._id));
+    if (waiting.length === 0) return null;
+    const served = await this.col.aggregate([
+      { $match: { accountId: { $in: waiting }, claimedAt: { $ne: null }, ...ofKinds } },
+      { $group: { _id: '$accountId', last: { $max: '$claimedAt' }, running: { $sum: { $cond: [{ $and: [{ $eq: ['$status', 'running'] }, { $gt: ['$leaseUntil', now] }] }, 1, 0] } } } },
+    ]).toArray();
+    const rank = new Map(served.map((d) => [String(d._id), { running: Number(d.running), last: (d.last as Date).getTime() }]));
+    const order = waiting.sort((a, b) => ((rank.get(a)?.running ?? 0) - (rank.get(b)?.running ?? 0)) || ((rank.get(a)?.last ?? 0) - (rank.get(b)?.last ?? 0)));
+    for (const accountId of order) {
+      const d = await this.col.findOneAndUpdate(
+        { ...filter, accountId },
+        { $set: { status: 'running', workerId, leaseUntil: new Date(now.getTime() + leaseMs), claimedAt: now, updatedAt: now }, $inc: { attempts: 1 } },
+        { sort: { createdAt: 1, _id: 1 }, returnDocument: 'after' },
+      );
+      if (d) return toJob<P>(d);
+    }
+    return null;
+  }
+
+  async countActive(accountId: string, opts: { kinds?: string[] } = {}): Promise<number> {
+    const kinds = checkKinds(opts.kinds);
+    return this.col.countDocuments({ accountId: String(accountId), status: { $in: ['queued', 'running'] }, ...(kinds === null ? {} : { kind: { $in: kinds } }) });
   }
 
   async renewLease(jobId: string, workerId: string, leaseMs: number): Promise<boolean> {

@@ -38,6 +38,7 @@ export class SqliteJobs implements JobQueue {
   private readonly active;
   private readonly next;
   private readonly take;
+  private readonly activeCount;
   private readonly renew;
   private readonly done;
   private readonly running;
@@ -57,12 +58,22 @@ export class SqliteJobs implements JobQueue {
       VALUES (@id, @kind, @resourceId, @accountId, @payload, 'queued', 0, @maxAttempts, @runAfter, @now, @now)
       ON CONFLICT (kind, resource_id) WHERE status IN ('queued', 'running') DO NOTHING RETURNING *`);
     this.active = db.prepare(`SELECT * FROM jobs WHERE kind = ? AND resource_id = ? AND status IN ('queued', 'running')`);
-    this.next = db.prepare(`SELECT id FROM jobs
-      WHERE ((status = 'queued' AND run_after <= @now) OR (status = 'running' AND lease_until <= @now AND attempts <= max_attempts))
-        AND (@kinds IS NULL OR kind IN (SELECT value FROM json_each(@kinds)))
-      ORDER BY created_at, id LIMIT 1`);
+    // Fair across accounts: the account with the fewest jobs of these kinds running goes first, then
+    // the one whose last claim is oldest (round-robin), then its oldest job.
+    this.next = db.prepare(`SELECT j.id FROM jobs j
+      WHERE ((j.status = 'queued' AND j.run_after <= @now) OR (j.status = 'running' AND j.lease_until <= @now AND j.attempts <= j.max_attempts))
+        AND (@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
+      ORDER BY
+        (SELECT COUNT(*) FROM jobs r WHERE r.account_id = j.account_id AND r.status = 'running' AND r.lease_until > @now
+          AND (@kinds IS NULL OR r.kind IN (SELECT value FROM json_each(@kinds)))),
+        (SELECT MAX(c.claimed_at) FROM jobs c WHERE c.account_id = j.account_id AND c.claimed_at IS NOT NULL
+          AND (@kinds IS NULL OR c.kind IN (SELECT value FROM json_each(@kinds)))),
+        j.created_at, j.id
+      LIMIT 1`);
     this.take = db.prepare(`UPDATE jobs SET status = 'running', worker_id = @workerId, lease_until = @leaseUntil,
-        attempts = attempts + 1, updated_at = @now WHERE id = @id RETURNING *`);
+        attempts = attempts + 1, claimed_at = @now, updated_at = @now WHERE id = @id RETURNING *`);
+    this.activeCount = db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE account_id = @accountId AND status IN ('queued', 'running')
+        AND (@kinds IS NULL OR kind IN (SELECT value FROM json_each(@kinds)))`);
     this.renew = db.prepare(`UPDATE jobs SET lease_until = @leaseUntil, updated_at = @now
       WHERE id = @id AND worker_id = @workerId AND status = 'running'`);
     this.done = db.prepare(`UPDATE jobs SET status = 'done', lease_until = NULL, updated_at = @now
@@ -122,6 +133,11 @@ export class SqliteJobs implements JobQueue {
     checkPositiveMs(leaseMs, 'leaseMs');
     const row = this.claimTx.immediate(workerId, leaseMs, checkKinds(opts.kinds));
     return row ? toJob<P>(row) : null;
+  }
+
+  async countActive(accountId: string, opts: { kinds?: string[] } = {}): Promise<number> {
+    const kinds = checkKinds(opts.kinds);
+    return (this.activeCount.get({ accountId: String(accountId), kinds: kinds === null ? null : JSON.stringify(kinds) }) as { n: number }).n;
   }
 
   async renewLease(jobId: string, workerId: string, leaseMs: number): Promise<boolean> {

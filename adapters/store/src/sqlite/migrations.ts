@@ -148,6 +148,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE idempotency_keys ADD COLUMN seed TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'jobs: when each was claimed, and by account (fair claiming, per-account limits)',
+    sql: `
+      ALTER TABLE jobs ADD COLUMN claimed_at TEXT;
+      CREATE INDEX jobs_by_account ON jobs(account_id, status, kind);
+      CREATE INDEX jobs_claims_by_account ON jobs(account_id, claimed_at) WHERE claimed_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */
