@@ -136,7 +136,9 @@ async function importSewn(bytes: Uint8Array, meshes: OcctMesh[], names: string[]
       const shell = splitShells({ name, ...m }).reduce((a, c) => mergeShells(a, c));
       const openEdges = shell.boundaryEdges;
       solids.push({ name, positions: shell.positions, indices: shell.indices, faceRanges: shell.faceRanges, ...(openEdges > 0 ? { openEdges } : {}) });
-      origins.push(b.kind === 'solid' ? { kind: 'solid' } : b.kind === 'sewn' ? { kind: 'sewn', faces: b.faces } : { kind: 'open_shell', faces: b.faces, openEdges });
+      // a solid entity whose shell is torn open is judged like every mesh: by its open sides
+      const open = b.kind === 'open' || (b.kind === 'solid' && !isSolidShell(shell));
+      origins.push(open ? { kind: 'open_shell', faces: b.faces, openEdges } : b.kind === 'sewn' ? { kind: 'sewn', faces: b.faces } : { kind: 'solid' });
     });
     return { solids, origins };
   } catch (err) {
