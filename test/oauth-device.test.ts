@@ -134,6 +134,22 @@ describe('OAuth device flow (oauth4webapi + Chromium)', () => {
     assert.equal((await oauthError(() => poll(stale.device_code))).error, 'expired_token');
   });
 
+  it('hostile bodies get OAuth errors: too large, unknown grant, garbage', async () => {
+    const post = (body: string, type = 'application/x-www-form-urlencoded') => fetch(`${t.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': type }, body });
+    const big = await post(`grant_type=refresh_token&client_id=svc-agent&refresh_token=${'x'.repeat(100_000)}`);
+    assert.equal(big.status, 413);
+    assert.equal(((await big.json()) as { error: string }).error, 'invalid_request');
+    const grant = await post('grant_type=password&client_id=svc-agent&username=a&password=b');
+    assert.equal(grant.status, 400);
+    assert.equal(((await grant.json()) as { error: string }).error, 'unsupported_grant_type');
+    const junk = await post('\u0000\u0001%%%', 'application/x-www-form-urlencoded');
+    assert.ok(junk.status === 400 || junk.status === 401, String(junk.status));
+    assert.ok(typeof ((await junk.json()) as { error: string }).error === 'string');
+    const json = await post('{"grant_type":"refresh_token"}', 'application/json');
+    assert.equal(json.status, 400);
+    assert.equal(((await json.json()) as { error: string }).error, 'invalid_request');
+  });
+
   it('an unknown client and a client that is not svc-agent are refused at the device endpoint', async () => {
     const res = await fetch(`${t.url}/v1/oauth/device/code`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=nobody' });
     assert.equal(res.status, 401);

@@ -61,6 +61,14 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
 
+  // what fastify refuses before oidc-provider sees it (a body over the limit) answers as OAuth does
+  app.setErrorHandler(async (err, request, reply) => {
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) request.log.error({ err }, 'oauth request failed');
+    return reply.code(status).header('cache-control', 'no-store')
+      .send({ error: status >= 500 ? 'server_error' : 'invalid_request', error_description: status >= 500 ? 'unexpected failure; retry later' : (err as Error).message });
+  });
+
   const handOver = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (typeof request.body === 'string') (request.raw as { body?: string }).body = request.body;
     reply.hijack();
