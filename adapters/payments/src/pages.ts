@@ -5,6 +5,8 @@
 // The setup page is plain HTML with a form and no script; the session id in its URL is unguessable
 // and single-purpose, so the form needs no other CSRF token.
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+// `schema.hide` (keep these routes out of the OpenAPI document) is @fastify/swagger's addition to fastify's types
+import type {} from '@fastify/swagger';
 import { UseCaseError, type PaymentProcessor } from '@kerf/usecases';
 import { EmbeddedPaymentProcessor } from './embedded.ts';
 import { TEST_CARDS } from './test-cards.ts';
