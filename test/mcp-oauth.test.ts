@@ -80,7 +80,7 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     return (await r.json()) as { client_id: string };
   }
 
-  async function connectWithOAuth(decide: (p: Page) => Promise<void>, registered?: { client_id: string }): Promise<{ client: Client; scopesAsked: string | null }> {
+  async function connectWithOAuth(decide: (p: Page) => Promise<void>, registered?: { client_id: string }): Promise<{ client: Client; scopesAsked: string | null; auth: ReturnType<typeof provider> }> {
     const auth = provider(decide, registered);
     const url = new URL(`${t.url}/mcp`);
     const first = new Client({ name: 'kerf-test', version: '1.0.0' });
@@ -94,7 +94,7 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     const client = new Client({ name: 'kerf-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new StreamableHTTPClientTransport(url, { authProvider: auth }));
     clients.push(client);
-    return { client, scopesAsked: auth.scopesAsked };
+    return { client, scopesAsked: auth.scopesAsked, auth };
   }
 
   const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -110,18 +110,28 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     assert.equal((design.structuredContent as { status: string }).status, 'awaiting_upload');
   });
 
-  it('a connection granted without quotes cannot quote: the tool error names the scope', async () => {
-    const { client } = await connectWithOAuth(async (p) => {
-      await p.uncheck('input[name=scope][value=quotes]');
+  it('a connection granted without quotes is challenged for it (403 insufficient_scope, step-up) and quotes once the person grants it', async () => {
+    let round = 0;
+    const { client, auth } = await connectWithOAuth(async (p) => {
+      // the first time the person declines quotes; asked again, they grant it
+      if (round++ === 0) await p.uncheck('input[name=scope][value=quotes]');
       await connect(p);
     }, await preRegistered());
-    const r = await call(client, 'quote_designs', { items: [{ design_id: 'des_x', quantity: 1 }], operation_key: randomUUID() });
-    assert.equal(r.isError, true);
-    const error = (r.structuredContent as { error: { code: string; details: { required_scope: string } } }).error;
-    assert.equal(error.code, 'insufficient_scope');
-    assert.equal(error.details.required_scope, 'quotes');
-    // what it was granted still works
+    // what it was granted works
     assert.ok(!(await call(client, 'search_catalog', { catalog: 'finishes', limit: 1 })).isError);
+    auth.callback = null;
+    await assert.rejects(call(client, 'quote_designs', { items: [{ design_id: 'des_x', quantity: 1 }], operation_key: randomUUID() }), (e: unknown) => e instanceof UnauthorizedError);
+    assert.equal(round, 2, 'the person was asked again');
+    assert.deepEqual(auth.scopesAsked?.split(' ').filter((s) => s !== 'offline_access').sort(), ['carts', 'designs', 'dfm', 'quotes'], 'what it had plus quotes, never payments');
+    const back = auth.callback as URL | null; // set again by the second consent
+    assert.ok(back);
+    const url = new URL(`${t.url}/mcp`);
+    await new StreamableHTTPClientTransport(url, { authProvider: auth }).finishAuth(back.searchParams);
+    const again = new Client({ name: 'kerf-test', version: '1.0.0' });
+    await again.connect(new StreamableHTTPClientTransport(url, { authProvider: auth }));
+    clients.push(again);
+    const r = await call(again, 'quote_designs', { items: [{ design_id: 'des_x', quantity: 1 }], operation_key: randomUUID() });
+    assert.equal((r.structuredContent as { error: { code: string } }).error.code, 'resource_missing', 'past the scope check, to the use case');
   });
 
   // The SDK client registers itself with the scope it will ask for (client metadata `scope`);

@@ -17,6 +17,8 @@ export function checkoutTool(write: Write): ToolDef {
       quote_id: Type.String({ minLength: 1, maxLength: 200, description: 'A quote id (quo_...) whose status is ready.' }),
       operation_key: Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description: 'Your id for this write, e.g. a UUID. Retrying with the same key and identical input returns the same checkout link; new input needs a new key.' }),
     }, { additionalProperties: false }),
+    // the quote is read (is it ready?) before the cart is made of it
+    scopes: ['quotes', 'carts'],
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(env, args): Promise<CallToolResult> {
       const cart = (await write('create_checkout', 'carts', env, args, async (input) => {

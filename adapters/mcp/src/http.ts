@@ -7,13 +7,11 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import rateLimit from '@fastify/rate-limit';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { authenticate, MAX_PREPARED_UPLOAD_BYTES, receiveUpload, UseCaseError, type Caller, type UseCaseContext } from '@kerf/usecases';
-import { createKerfMcpServer } from './server.ts';
+import { createKerfMcpServer, MCP_SCOPES } from './server.ts';
 import { uploadPage } from './upload-page.ts';
 
 export const MCP_PATH = '/mcp';
 export const UPLOAD_PATH = '/mcp/uploads';
-/** What an OAuth client connecting to this server asks for: never payments (interface.md 5.6). */
-export const MCP_SCOPES = ['designs', 'dfm', 'quotes', 'carts'] as const;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Largest JSON-RPC message, bytes (files never travel in messages). */
 const MESSAGE_LIMIT = 4 * 1024 * 1024;
@@ -53,7 +51,8 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
   // a service on this machine is also called from this machine's other ports (a local inspector)
   const loopback = (url: string): boolean => { try { return LOOPBACK.has(new URL(url).hostname); } catch { return false; } };
   const originAllowed = (origin: string): boolean => origins.has(origin) || (loopback(base) && loopback(origin));
-  const challenge = `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource", scope="${MCP_SCOPES.join(' ')}"`;
+  const resourceMetadata = `${base}/.well-known/oauth-protected-resource`;
+  const challenge = `Bearer resource_metadata="${resourceMetadata}", scope="${MCP_SCOPES.join(' ')}"`;
   const uploadUrl = (token: string): string => `${base}${UPLOAD_PATH}/${token}`;
 
   const handler = createMcpHandler(({ authInfo }) => {
@@ -118,7 +117,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
         // a standard client follows resource_metadata to the authorization server and connects by itself
         return sendError(reply, err, { 'www-authenticate': token ? `${challenge}, error="invalid_token"` : challenge });
       }
-      const authInfo: AuthInfo = { token: token!, clientId: caller.credentialId ?? caller.via, scopes: [...caller.scopes], extra: { caller } };
+      const authInfo: AuthInfo = { token: token!, clientId: caller.credentialId ?? caller.via, scopes: [...caller.scopes], resourceMetadataUrl: resourceMetadata, extra: { caller } };
       const body = request.body as Buffer | undefined;
       const web = new Request(`${base}${request.url}`, {
         method: request.method, headers: webHeaders(request), ...(body && request.method === 'POST' ? { body: Uint8Array.from(body) } : {}),

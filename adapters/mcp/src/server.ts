@@ -1,10 +1,13 @@
 // One McpServer per connection (stdio) or per request (HTTP, as the SDK's handler asks): the tools
 // bound to the caller they act for.
-import { McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { McpServer, type CallToolResult, type ScopeChallengeHandler, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { TObject } from '@sinclair/typebox';
-import { validateInput } from '@kerf/usecases';
+import { validateInput, type Scope } from '@kerf/usecases';
 import { toolError } from './results.ts';
 import { toolList, type ToolEnv } from './tools.ts';
+
+/** What an OAuth client connecting to this server asks for: never payments (interface.md 5.6). */
+export const MCP_SCOPES: readonly Scope[] = ['designs', 'dfm', 'quotes', 'carts'];
 
 export const SERVER_INFO = { name: 'kerf', title: 'Kerf sheet-metal and tube-laser quoting', version: '0.1.0' };
 
@@ -35,6 +38,22 @@ function advertised(schema: TObject): StandardSchemaWithJSON<Record<string, unkn
   };
 }
 
+/**
+ * An OAuth token lacking what a tool needs is answered 403 insufficient_scope before the tool runs
+ * (MCP's step-up): the client asks the person again for the scopes it has plus the missing ones,
+ * within the server's own set. API keys hold every scope; stdio has no token.
+ */
+function stepUp(needs: readonly Scope[]): ScopeChallengeHandler | undefined {
+  if (needs.length === 0) return undefined;
+  return ({ authInfo }) => {
+    if (!authInfo) return undefined;
+    const missing = needs.filter((s) => !authInfo.scopes.includes(s));
+    if (missing.length === 0) return undefined;
+    const scopes = MCP_SCOPES.filter((s) => authInfo.scopes.includes(s) || needs.includes(s));
+    return { scopes: scopes as [Scope, ...Scope[]], errorDescription: `This tool needs the ${missing.join(' and ')} scope` };
+  };
+}
+
 export function createKerfMcpServer(env: ToolEnv): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const tool of toolList(env.uploads.mode)) {
@@ -43,6 +62,7 @@ export function createKerfMcpServer(env: ToolEnv): McpServer {
       description: tool.description,
       inputSchema: advertised(tool.input),
       annotations: tool.annotations,
+      scopeChallenge: stepUp(tool.scopes),
     }, async (args: Record<string, unknown>): Promise<CallToolResult> => {
       try {
         validateInput(tool.input, args);

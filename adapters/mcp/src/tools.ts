@@ -26,6 +26,8 @@ export interface ToolDef {
   title: string;
   description: string;
   input: TObject;
+  /** what its use cases require of an OAuth token (a token without them is challenged to ask for them) */
+  scopes: Scope[];
   annotations: ToolAnnotations;
   run(env: ToolEnv, args: Record<string, unknown>): Promise<CallToolResult>;
 }
@@ -143,6 +145,7 @@ const prepareUploadTool = (mode: 'hosted' | 'local'): ToolDef => ({
     ? 'Start here with a STEP/STP file. Reserves a design id and returns upload_url, upload_headers and browser_upload_url: send the file by HTTP PUT to upload_url (within 15 minutes, up to 50 MiB), never as tool arguments. Then inspect_design until the design is ready.'
     : 'Start here with a STEP/STP file on this machine: give its path; the file is analyzed into a design (returns design_id). Then inspect_design until the design is ready.',
   input: mode === 'hosted' ? HostedUploadInput : LocalUploadInput,
+  scopes: ['designs'],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(env, args) {
     if (env.uploads.mode === 'hosted') {
@@ -159,6 +162,7 @@ const inspectDesignTool: ToolDef = {
   title: 'Inspect a design',
   description: 'The analysis of an uploaded design: status (awaiting_upload, queued, processing, ready, failed), unique parts with process, thickness, bends, holes (hole ids for hardware) and instance counts. A design that is still processing keeps its id: call again (wait_seconds up to 25) to resume.',
   input: Type.Object({ design_id: DesignId, wait_seconds: Type.Optional(WaitSeconds) }, strict),
+  scopes: ['designs'],
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: inspectDesign,
 };
@@ -173,6 +177,7 @@ const previewDesignTool: ToolDef = {
     views: Type.Optional(described(schemas.PreviewRequest.properties.views, 'Views to render (default iso, top, front and the flat patterns).')),
     width: Type.Optional(described(schemas.PreviewRequest.properties.width, 'Image width in pixels (64-1600, default 512).')),
   }, strict),
+  scopes: ['designs'],
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
     const p = await previewDesign(env.ctx, env.caller, args as Static<typeof schemas.PreviewRequest>);
@@ -196,6 +201,7 @@ const searchCatalogTool: ToolDef = {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'Entries per answer, 1-500 (default 100 for a page, 50 for a query).' })),
     cursor: Type.Optional(described(schemas.ListCatalogInput.properties.cursor, 'next_cursor of the previous page (listing without query only).')),
   }, strict),
+  scopes: [],
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
     const { query, cursor, ...rest } = args as { query?: string; cursor?: string; catalog: string };
@@ -252,6 +258,7 @@ const quoteDesignsTool: ToolDef = {
     ship_to: Type.Optional(described(schemas.QuoteRequest.properties.ship_to, 'US destination, for shipping options (optional).')),
     operation_key: OperationKey,
   }, strict),
+  scopes: ['quotes'],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(env, args) {
     const q = (await write('quote_designs', 'quotes', env, args, (input) => createQuote(env.ctx, env.caller, input as Static<typeof schemas.QuoteRequest>))) as Record<string, unknown>;
@@ -270,6 +277,7 @@ const configureDesignTool: ToolDef = {
     include_previews: Type.Optional(Type.Boolean({ default: true, description: 'Return the annotated DFM images (SVG) of up to 4 parts.' })),
     operation_key: OperationKey,
   }, strict),
+  scopes: ['dfm'],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(env, args) {
     const { include_capabilities: caps = true, include_previews: previews = true, ...rest } = args;
@@ -288,6 +296,7 @@ const getQuoteTool: ToolDef = {
   title: 'Get a quote',
   description: 'A quote by id: resumes one that is still processing (wait_seconds up to 25), or reads a ready one again (an expired quote must be quoted again).',
   input: Type.Object({ quote_id: Type.String({ minLength: 1, maxLength: 100, description: 'A quote id (quo_...).' }), wait_seconds: Type.Optional(WaitSeconds) }, strict),
+  scopes: ['quotes'],
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
     const id = String(args.quote_id);
@@ -302,6 +311,7 @@ const getDfmTool: ToolDef = {
   title: 'Get a DFM report',
   description: 'A DFM report by id (from configure_design or a quote item): findings, requirements, capabilities and the production files status.',
   input: Type.Object({ dfm_id: Type.String({ minLength: 1, maxLength: 100, description: 'A DFM report id (dfm_...).' }) }, strict),
+  scopes: ['dfm'],
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
     const dfm = await getDfmReport(env.ctx, env.caller, { dfm_id: String(args.dfm_id) }) as unknown as DfmLike & Record<string, unknown>;
@@ -322,6 +332,7 @@ const createReviewLinkTool: ToolDef = {
     dfm_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A DFM report of this design to show beside it.' })),
     operation_key: OperationKey,
   }, strict),
+  scopes: ['designs'],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(env, args) {
     const link = (await write('create_review_link', 'designs', env, args, (input) => createReviewLink(env.ctx, env.caller, input as Static<typeof schemas.ReviewLinkRequest>))) as Record<string, unknown>;
@@ -334,6 +345,7 @@ const getReviewLinkTool: ToolDef = {
   title: 'Read a review link back',
   description: 'The review link with the configuration as the person left it (status saved after an edit). Re-quote that configuration before checkout.',
   input: Type.Object({ review_link_id: Type.String({ minLength: 1, maxLength: 100, description: 'A review link id (rvl_...).' }) }, strict),
+  scopes: ['designs'],
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
     const link = await getReviewLink(env.ctx, env.caller, { review_link_id: String(args.review_link_id) });
