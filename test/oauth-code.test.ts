@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as client from 'openid-client';
+import * as oauth from 'oauth4webapi';
 import type { Browser, Page } from 'playwright-core';
 import { apiKeyCaller, authenticate, createPasswordAccount, listConnections, UseCaseError } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
@@ -13,7 +14,7 @@ import { launchBrowser } from './helpers/browser.ts';
 
 const PASSWORD = 'correct horse battery';
 
-describe('OAuth authorization code + PKCE (openid-client + Chromium)', () => {
+describe('OAuth authorization code + PKCE (openid-client, oauth4webapi + Chromium)', () => {
   let t: TestService;
   let browser: Browser;
   let page: Page;
@@ -62,6 +63,22 @@ describe('OAuth authorization code + PKCE (openid-client + Chromium)', () => {
     assert.deepEqual(mine.scopes, ['designs', 'quotes', 'carts']);
     assert.ok(mine.last_used_at && Date.now() - Date.parse(mine.last_used_at) < 60_000, String(mine.last_used_at));
     assert.ok(Date.parse(mine.expires_at!) - Date.parse(mine.created_at) <= 30 * 24 * 3600 * 1000 + 1000);
+  });
+
+  it('oauth4webapi runs the same flow: callback validated (state, iss), code exchanged with its verifier', async () => {
+    const config = await register('Low-level agent');
+    const issuer = new URL(t.url);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.allowInsecureRequests]: true }));
+    const c: oauth.Client = { client_id: config.clientMetadata().client_id };
+    const { callback, verifier, state } = await authorize(config, 'designs orders');
+    const params = oauth.validateAuthResponse(as, c, callback, state);
+    const res = await oauth.authorizationCodeGrantRequest(as, c, oauth.None(), params, cb.url, verifier, { [oauth.allowInsecureRequests]: true });
+    const tokens = await oauth.processAuthorizationCodeResponse(as, c, res);
+    assert.equal(tokens.scope, 'designs orders');
+    // a callback carrying another issuer is refused by the client (RFC 9207 mix-up defence)
+    const forged = new URL(callback);
+    forged.searchParams.set('iss', 'https://attacker.example');
+    assert.throws(() => oauth.validateAuthResponse(as, c, forged, state));
   });
 
   it('payments with carts is granted when the person checks it', async () => {

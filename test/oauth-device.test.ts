@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
+import * as openid from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { createPasswordAccount, oauthCollection, oauthDocId, type OAuthRecord } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
@@ -19,7 +20,7 @@ async function oauthError(run: () => Promise<unknown>): Promise<oauth.ResponseBo
   assert.fail('expected an OAuth error response');
 }
 
-describe('OAuth device flow (oauth4webapi + Chromium)', () => {
+describe('OAuth device flow (oauth4webapi, openid-client + Chromium)', () => {
   let t: TestService;
   let as: oauth.AuthorizationServer;
   let browser: Browser;
@@ -113,6 +114,22 @@ describe('OAuth device flow (oauth4webapi + Chromium)', () => {
     // a device code is single-use
     await sleep(10_000);
     assert.equal((await oauthError(() => poll(device.device_code))).error, 'invalid_grant');
+  });
+
+  it("openid-client's own poller waits out the person's approval at the interval and gets the tokens", async () => {
+    const config = await openid.discovery(new URL(t.url), 'svc-agent', undefined, openid.None(), { execute: [openid.allowInsecureRequests], algorithm: 'oauth2' });
+    const device = await openid.initiateDeviceAuthorization(config, { scope: 'designs dfm' });
+    const polled = openid.pollDeviceAuthorizationGrant(config, device);
+    const page = await browser.newPage();
+    await visit(page, device.verification_uri_complete!, async (p) => {
+      await p.getByRole('button', { name: 'Connect' }).click();
+      await p.waitForSelector('#device-done');
+    });
+    await page.close();
+    const tokens = await polled;
+    assert.equal(tokens.scope, 'designs dfm');
+    const refreshed = await openid.refreshTokenGrant(config, tokens.refresh_token!);
+    assert.notEqual(refreshed.refresh_token, tokens.refresh_token);
   });
 
   it('a code typed on the verification page and declined answers access_denied; an expired code expired_token', async () => {
