@@ -93,7 +93,9 @@ function errorHeaders(err: UseCaseError, status: number, baseUrl: string): Recor
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, baseUrl: string): FastifyReply {
   const e = toUseCaseError(err);
   const status = statusOf(e);
-  if (status >= 500) request.log.error({ err }, 'request failed');
+  // a client that went away (its work dropped) is not a failure of ours
+  if (reply.raw.destroyed) request.log.info({ code: e.code, status }, 'client went away before the answer');
+  else if (status >= 500) request.log.error({ err }, 'request failed');
   else request.log.info({ code: e.code, status }, 'request rejected');
   for (const [k, v] of Object.entries(errorHeaders(e, status, baseUrl))) reply.header(k, v);
   return reply.code(status).type('application/json').send(envelope(e, request.id, baseUrl));
