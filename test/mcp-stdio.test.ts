@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,5 +109,15 @@ describe('kerf mcp (stdio)', () => {
     truncateSync(big, 50 * 1024 * 1024 + 1);
     assert.equal((await fails(modern, 'prepare_upload', { request: { path: big }, operation_key: randomUUID() })).code, 'file_too_large');
     assert.equal((await fails(modern, 'inspect_design', { design_id: 'des_nope' })).code, 'resource_missing');
+  });
+
+  it('kerf mcp --help and bad arguments', () => {
+    const help = spawnSync(process.execPath, [KERF, 'mcp', '--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /usage: kerf mcp/);
+    const bad = spawnSync(process.execPath, [KERF, 'mcp', '--port', '1'], { encoding: 'utf8' });
+    assert.equal(bad.status, 2);
+    assert.equal(JSON.parse(bad.stderr.split('\n')[0]).error.code, 'invalid_arguments');
+    assert.equal(bad.stdout, '', 'stdout is the protocol\'s: nothing else is written there');
   });
 });
