@@ -91,6 +91,15 @@ describe('OAuth authorization code + PKCE (openid-client, oauth4webapi + Chromiu
     assert.equal(tokens.scope, 'carts payments');
   });
 
+  it('declining sends the browser back with access_denied and iss, and connects nothing', async () => {
+    const config = await register('Declined agent');
+    const { callback, state } = await authorize(config, 'designs', async (p) => { await p.getByRole('button', { name: 'Decline' }).click(); });
+    assert.equal(callback.searchParams.get('error'), 'access_denied');
+    assert.equal(callback.searchParams.get('state'), state);
+    assert.equal(callback.searchParams.get('iss'), t.url);
+    assert.equal(callback.searchParams.get('code'), null);
+  });
+
   it('every refresh rotates; reusing a consumed refresh token revokes the whole connection', async () => {
     const config = await register();
     const { callback, verifier, state } = await authorize(config, 'designs');
