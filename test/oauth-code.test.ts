@@ -98,6 +98,9 @@ describe('OAuth authorization code + PKCE (openid-client, oauth4webapi + Chromiu
     assert.equal(callback.searchParams.get('state'), state);
     assert.equal(callback.searchParams.get('iss'), t.url);
     assert.equal(callback.searchParams.get('code'), null);
+    const person = (await t.service.store.accounts.findByEmail(email))!;
+    const { data } = await listConnections(t.service.ctx, apiKeyCaller({ accountId: person.id, keyId: 'key_test', operator: false }), {});
+    assert.equal(data.filter((c) => c.client_name === 'Declined agent').length, 0);
   });
 
   it('every refresh rotates; reusing a consumed refresh token revokes the whole connection', async () => {
