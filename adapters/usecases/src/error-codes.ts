@@ -179,7 +179,26 @@ const CODES: Record<string, Entry> = {
   origin_not_allowed: { type: 'permission_error', kind: 'forbidden', retryable: false,
     meaning: 'A browser called the MCP endpoint from a web origin this service does not allow.', action: 'Connect from a native MCP client, or ask the operator to allow the origin.' },
 
+  // DFM issue codes for blind features (engine/src/dfm/blind-checks.ts): findings in a DFM report's
+  // parts[].issues, never an error response; a part carrying one is blocked until the model changes
+  counterbore_not_supported: { type: 'invalid_request_error', kind: null, retryable: false,
+    meaning: 'DFM finding: the part has a counterbore or spot face (a flat-bottomed step around a hole, part-way into the material); a laser cuts through and cannot make it. details: feature_id, size_mm (counterbore diameter), depth_mm, side; hole_id names the hole.', action: 'Make it a plain through hole, or a countersink (82 or 90 degrees) if it seats a screw head, and upload the model again.' },
+  blind_hole_not_supported: { type: 'invalid_request_error', kind: null, retryable: false,
+    meaning: 'DFM finding: the part has a blind hole (it stops part-way); a laser cannot stop inside the material. details: feature_id, size_mm (diameter), depth_mm, center_mm.', action: 'Make it a through hole or remove it from the model.' },
+  blind_feature: { type: 'invalid_request_error', kind: null, retryable: false,
+    meaning: 'DFM finding: the part has a pocket, recess or step milled part-way into the material (up to 15 % of the material; more and the part is refused as machined). details: feature_id, size_mm x length_mm, depth_mm, center_mm.', action: 'Cut it through as a window or remove it from the model (machine it elsewhere after cutting).' },
+  engraving_not_supported: { type: 'invalid_request_error', kind: null, retryable: false,
+    meaning: 'DFM finding: the part has engraving (recessed strokes at most 2 mm wide) that the laser cannot cut. details: feature_id, depth_mm, center_mm.', action: 'Remove the engraving from the model, or cut it through as a stencil.' },
+  edge_chamfer_not_supported: { type: 'invalid_request_error', kind: null, retryable: false,
+    meaning: 'DFM finding: sheet edges are chamfered; a laser cuts square edges. details: feature_id, size_mm x depth_mm (chamfer legs), length_mm (edge length), side.', action: 'Remove the chamfer from the model (edges are deburred as standard).' },
+  edge_fillet_not_supported: { type: 'invalid_request_error', kind: null, retryable: false,
+    meaning: 'DFM finding: sheet edges are rounded; a laser cuts square edges. details: feature_id, size_mm (radius), length_mm, side.', action: 'Remove the edge fillet from the model (edges are deburred as standard).' },
+  modelled_thread_needs_tap: { type: 'invalid_request_error', kind: null, retryable: false,
+    meaning: 'DFM finding: a hole carries a modelled thread; the laser cuts the tap drill (minor diameter) hole and the thread is made by tapping, a secondary operation that must be configured. hole_id names the hole; details.size_mm is the major diameter.', action: 'Configure a tap for the hole (configuration.parts[].taps[]), or remove the thread from the model.' },
+
   // Limits and the service itself
+  too_many_jobs: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
+    meaning: 'The account already has as many files waiting for or in analysis as the service allows (KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT).', action: 'Wait for Retry-After (or for some designs to be ready), then upload again.' },
   rate_limit_exceeded: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
     meaning: 'Too many requests for this API key (or address) in the current window.', action: 'Wait for Retry-After, then retry; spread requests out.' },
   internal_error: { type: 'api_error', kind: 'internal', retryable: true,
@@ -197,5 +216,3 @@ const CODES: Record<string, Entry> = {
 export const ERROR_CODES: readonly ErrorCodeDoc[] = Object.entries(CODES)
   .map(([code, entry]) => ({ code, ...entry }))
   .sort((a, b) => a.code.localeCompare(b.code));
-  too_many_jobs: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
-    meaning: 'The account already has as many files waiting for or in analysis as the service allows (KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT).', action: 'Wait for Retry-After (or for some designs to be ready), then upload again.' },
