@@ -18,6 +18,12 @@ export interface ServiceConfig {
   engineMaxMemoryMb: number;
   /** engine jobs waiting for a thread, per process (beyond them: queue_full) */
   engineMaxQueue: number;
+  /** the whole request (headers and body) must arrive within this, ms; else 408 and the connection closes */
+  requestTimeoutMs: number;
+  /** the request's headers must arrive within this, ms */
+  headersTimeoutMs: number;
+  /** a connection with no traffic either way for this long is closed, ms (above the longest Prefer: wait) */
+  idleTimeoutMs: number;
   /** analyses an account may have queued or running at once; more uploads are refused with 429 */
   maxActiveJobsPerAccount: number;
   /** a running request's Idempotency-Key is free again this long after its process died, ms */
@@ -93,6 +99,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     analysisTimeoutMs: int(env, 'KERF_ANALYSIS_TIMEOUT_MS', 120_000, 1000, 3_600_000),
     engineMaxMemoryMb: int(env, 'KERF_ENGINE_MAX_MEMORY_MB', 2048, 64, 65536),
     engineMaxQueue: int(env, 'KERF_ENGINE_MAX_QUEUE', 256, 1, 100_000),
+    requestTimeoutMs: int(env, 'KERF_REQUEST_TIMEOUT_MS', 120_000, 500, 3_600_000),
+    headersTimeoutMs: int(env, 'KERF_HEADERS_TIMEOUT_MS', 20_000, 500, 600_000),
+    idleTimeoutMs: int(env, 'KERF_IDLE_TIMEOUT_MS', 75_000, 500, 3_600_000),
     maxActiveJobsPerAccount: int(env, 'KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT', 20, 1, 100_000),
     idempotencyLeaseMs: int(env, 'KERF_IDEMPOTENCY_LEASE_MS', 30_000, 300, 3_600_000),
     trustProxy: trustProxy(env.KERF_TRUST_PROXY),

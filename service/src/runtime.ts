@@ -87,6 +87,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     loggerInstance: log as FastifyBaseLogger,
     genReqId: genRequestId,
     trustProxy: trustedProxies(config.trustProxy),
+    // A client that trickles its headers or body, or holds a connection silent, is cut off: each
+    // such connection could otherwise hold an upload's buffer for as long as it likes.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+      // how often Node looks for requests past those limits
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4))),
+    },
     clientErrorHandler: (err, socket) => answerClientError(err, socket, config.baseUrl, genRequestId({ headers: {} })),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
