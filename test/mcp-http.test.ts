@@ -161,7 +161,9 @@ describe('hosted MCP server', () => {
     const dfmCall = await call(a, 'configure_design', { design_id: designId, configuration, operation_key: randomUUID() });
     const dfm = dfmCall.structuredContent as { id: string; status: string; parts: Array<{ capabilities: unknown }> };
     assert.ok(dfm.parts[0].capabilities, 'capabilities by default');
-    assert.ok(dfmCall.content.some((c) => c.type === 'resource' && (c as { resource: { mimeType: string } }).resource.mimeType === 'image/svg+xml'), 'annotated DFM images');
+    const svg = dfmCall.content.find((c) => c.type === 'resource') as { resource: { mimeType: string; uri: string; text: string } } | undefined;
+    assert.ok(svg && svg.resource.mimeType === 'image/svg+xml' && svg.resource.text.includes('<svg'), 'annotated DFM images');
+    assert.ok(svg.resource.uri.startsWith(`${t.url}/v1/dfm/${dfm.id}/parts/`), svg.resource.uri);
     assert.equal((await ok(a, 'get_dfm', { dfm_id: dfm.id })).id, dfm.id);
 
     const quoteKey = randomUUID();

@@ -53,7 +53,8 @@ const cents = (c: unknown): string => (typeof c === 'number' ? `$${(c / 100).toF
 const imageContent = (img: PreviewImage): CallToolResult['content'] => [
   { type: 'text', text: img.label },
   img.content_type === 'image/svg+xml'
-    ? { type: 'resource', resource: { uri: `kerf://dfm-image/${encodeURIComponent(img.label)}`, mimeType: img.content_type, text: img.bytes.toString('utf8') } }
+    // SVG as text: image content is for raster formats most clients can show
+    ? { type: 'resource', resource: { uri: img.url ?? `kerf:dfm-image/${img.part_id ?? 'design'}`, mimeType: img.content_type, text: img.bytes.toString('utf8') } }
     : { type: 'image', data: img.bytes.toString('base64'), mimeType: img.content_type },
 ];
 

@@ -21,6 +21,8 @@ export interface PreviewImage {
   part_id: string | null;
   content_type: string;
   bytes: Buffer;
+  /** where the API serves the same image, when it does */
+  url?: string;
 }
 
 export interface Preview {
@@ -68,12 +70,12 @@ export async function previewDesign(ctx: UseCaseContext, caller: Caller, input: 
 export async function previewDfm(ctx: UseCaseContext, caller: Caller, input: DfmInput & { max_parts?: number }): Promise<PreviewImage[]> {
   requireScope(caller, 'dfm');
   const report = await getDfmReport(ctx, caller, { dfm_id: input.dfm_id });
-  const parts = (report.parts as Array<{ part_id: string }>).slice(0, input.max_parts ?? MAX_FLAT_PARTS);
+  const parts = (report.parts as Array<{ part_id: string; image_url?: string | null }>).slice(0, input.max_parts ?? MAX_FLAT_PARTS);
   const out: PreviewImage[] = [];
   for (const p of parts) {
     const url = await getDfmPartImageUrl(ctx, caller, { dfm_id: report.id, part_id: p.part_id, format: 'svg' });
     const file = await openDownload(ctx, { token: token(url) });
-    out.push({ label: `DFM findings of part ${p.part_id} in report ${report.id} (design ${report.design_id})`, view: 'flat', part_id: p.part_id, content_type: file.contentType, bytes: file.body });
+    out.push({ label: `DFM findings of part ${p.part_id} in report ${report.id} (design ${report.design_id})`, view: 'flat', part_id: p.part_id, content_type: file.contentType, bytes: file.body, ...(p.image_url ? { url: p.image_url } : {}) });
   }
   return out;
 }
