@@ -6,8 +6,9 @@
 // service's OpenAPI document.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiKeyCaller, createCartFromQuote } from '@kerf/usecases';
+import { apiKeyCaller, createCartFromQuote, paymentUpdated } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { until } from './helpers/wait.ts';
 import { Client, clientsFor, pollDesign, stepForm, type Res } from './helpers/client.ts';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
@@ -50,15 +51,6 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     const page = await t.service.store.documents<Record<string, any>>('payment_intents').list('payment_processor', { limit: 1000 });
     return page.items.map((r) => r.data).filter((p) => p.metadata?.cart_id === cartId);
   }
-  async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await fn();
-      if (v) return v;
-      assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestService({ logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -80,6 +72,7 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     assert.equal(r.body.has_saved_card, false);
     assert.equal(r.body.card, null);
     assert.match(r.body.payment_method_setup_url, new RegExp(`^${t.url}/payment-methods/setup/seti_`));
+    assert.equal((await a.get('/v1/account')).body.payment_method_setup_url, r.body.payment_method_setup_url, 'polling does not open a session each time');
     assert.equal((await fetch(`${t.url}/payment-methods/setup/seti_nope`)).status, 404);
     await saveCard(a, 'pm_card_visa');
     const after = await a.get('/v1/account');
@@ -319,6 +312,23 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     await assert.rejects(createCartFromQuote(t.service.ctx, other, { quote_id: quote.id }), (e: Error & { code?: string }) => e.code === 'resource_missing');
   });
 
+  it('a second charge of a paid cart (a stalled process that charged a given-up intent) is refunded', async () => {
+    const cart = await readyCart();
+    const paid = await pay(a, cart.id, 'stray-1');
+    assert.equal(paid.status, 200, paid.text);
+    const processor = t.service.ctx.payments!;
+    const stray = await processor.charge({
+      account: { id: t.accountA }, amount_cents: cart.totals.amount_total_cents, idempotency_key: `${cart.id}_r0_a9`,
+      metadata: { cart_id: cart.id, account_id: t.accountA },
+    });
+    assert.equal(stray.status, 'succeeded');
+    await paymentUpdated(t.service.ctx, stray);
+    assert.equal((await processor.retrievePayment(stray.id))!.amount_refunded_cents, stray.amount_cents, 'refunded in full');
+    const own = (await paymentsOf(cart.id)).find((p) => p.status === 'succeeded' && p.amount_refunded_cents === 0);
+    assert.ok(own, 'the payment of the order stands');
+    assert.equal((await a.get(`/v1/carts/${cart.id}`)).body.payment.status, 'paid');
+  });
+
   it('GET /v1/orders: newest first, limit and an opaque cursor', async () => {
     const all = (await a.get('/v1/orders?limit=100')).body;
     assert.equal(all.object, 'list');
@@ -379,6 +389,7 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     assert.equal(charge.amount_refunded_cents, charge.amount_cents);
     assert.equal((await op.post(`/v1/admin/orders/${order2}/status`, { json: { status: 'refunded' } })).status, 200);
     assert.equal((await paymentsOf(cart2.id))[0].refunds.length, 1, 'one refund');
+    assert.equal((await a.get(`/v1/carts/${cart2.id}`)).body.payment.status, 'refunded', 'the cart\'s payment object says refunded');
 
     // cart.checked_out and order.status_changed recorded for webhooks, with the objects as GET returns them
     const events = await until('the events to be relayed', async () => {

@@ -5,6 +5,31 @@ import { processorOf } from './charge-once.ts';
 import type { UseCaseContext } from './context.ts';
 import { notFound } from './errors.ts';
 import type { SavedCard } from './payments.ts';
+import { isStoreError, type Account } from '@kerf/store';
+
+/** How long one setup page link is handed out again (Stripe's Checkout sessions live 24 h). */
+const SETUP_LINK_REUSE_MS = 3_600_000;
+const SETUP_LINKS = 'payment_setup_links';
+
+/**
+ * The account's setup page link: a recent one again, so that polling GET /v1/account does not open
+ * a processor session (a Stripe API call) every time.
+ */
+async function setupUrlOf(ctx: UseCaseContext, account: Account): Promise<string> {
+  const links = ctx.store.documents<{ url: string; created_at: string }>(SETUP_LINKS);
+  const rec = await links.getByKey(account.id, 'current');
+  const now = ctx.now();
+  if (rec && now.getTime() - Date.parse(rec.data.created_at) < SETUP_LINK_REUSE_MS) return rec.data.url;
+  const url = await processorOf(ctx).paymentMethodSetupUrl({ id: account.id, email: account.email, name: account.name });
+  const data = { url, created_at: now.toISOString() };
+  if (rec) await links.update(account.id, rec.id, data);
+  else {
+    await links.create(account.id, data, { key: 'current' }).catch((err: unknown) => {
+      if (!isStoreError(err, 'duplicate')) throw err; // a concurrent GET stored its own: either link works
+    });
+  }
+  return url;
+}
 
 export interface AccountView {
   id: string;
@@ -23,7 +48,7 @@ export async function getAccount(ctx: UseCaseContext, caller: Caller): Promise<A
   if (!account) throw notFound('account', caller.accountId);
   const processor = processorOf(ctx);
   const saved = await processor.savedCard(account.id);
-  const setupUrl = saved.has_saved_card ? null : await processor.paymentMethodSetupUrl({ id: account.id, email: account.email, name: account.name });
+  const setupUrl = saved.has_saved_card ? null : await setupUrlOf(ctx, account);
   return {
     id: account.id, object: 'account', email: account.email, name: account.name,
     has_saved_card: saved.has_saved_card, card: saved.card, payment_method_setup_url: setupUrl,

@@ -131,7 +131,20 @@ export async function settleCart(ctx: UseCaseContext, accountId: string, cartId:
   for (;;) {
     const rec = await readCart(ctx, accountId, cartId);
     const cart = rec.data;
-    if (cart.status === 'checked_out') return cart;
+    if (cart.status === 'checked_out') {
+      const own = cart.payment?.payment_intent_id === payment.id;
+      if (payment.status === 'succeeded' && !own) await refundStray(ctx, cart, payment);
+      if (!own || cart.payment!.status === 'refunded' || payment.amount_refunded_cents < payment.amount_cents) return cart;
+      // the order's payment was refunded in full (an operator's cancel or refund): the cart says so
+      const refunded: CartDoc = { ...cart, payment: { ...cart.payment!, status: 'refunded' } };
+      try {
+        await carts(ctx).update(accountId, cartId, refunded, { expectedVersion: rec.version });
+        return refunded;
+      } catch (err) {
+        if (!isStoreError(err, 'conflict')) throw err;
+        continue;
+      }
+    }
     const current = cart._intent?.key === payment.idempotency_key;
     let next: CartDoc;
     const events = [];
@@ -166,6 +179,17 @@ export async function settleCart(ctx: UseCaseContext, accountId: string, cartId:
       if (!isStoreError(err, 'conflict')) throw err;
     }
   }
+}
+
+/**
+ * A second succeeded payment of a cart already paid by another: only a paying process that stalled
+ * past the reconciler's patience, then charged an intent given up meanwhile, can make one. It is
+ * refunded (once, by its own key), so no charge stands without its order.
+ */
+async function refundStray(ctx: UseCaseContext, cart: CartDoc, payment: Payment): Promise<void> {
+  if (payment.amount_refunded_cents >= payment.amount_cents) return;
+  ctx.log.warn({ cart_id: cart.id, payment_intent_id: payment.id, paid_by: cart.payment?.payment_intent_id }, 'a second payment for a paid cart; refunding it');
+  await processorOf(ctx).refund({ payment_id: payment.id, idempotency_key: `${payment.id}_stray`, reason: 'duplicate' });
 }
 
 /** The processor's news of a payment (onPaymentUpdated, a verified webhook): settles its cart. */
