@@ -13,6 +13,7 @@ import { openStore, type Store } from '@kerf/store';
 import { fixtureBytes } from './helpers/fixtures.ts';
 import { demoKey, spawnServe, stopChild, type ChildService } from './helpers/child.ts';
 import { freePort } from './helpers/service.ts';
+import { until } from './helpers/wait.ts';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const TEXAS = { name: 'R. Doe', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
@@ -49,15 +50,6 @@ describe('commerce: kill -9 at every step of pay', () => {
     const page = await store.documents<Json>('orders').list(account, { limit: 1000 });
     return page.items.map((r) => r.data).filter((o) => o.cart_id === cartId);
   }
-  async function until<T>(what: string, fn: () => Promise<T | null | false | undefined>, timeoutMs = 60_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await fn();
-      if (v) return v;
-      assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   before(async () => {
     const first = await start();
@@ -74,7 +66,7 @@ describe('commerce: kill -9 at every step of pay', () => {
     form.append('file', new Blob([fixtureBytes(L_BRACKET)]), 'l.step');
     const up = await fetch(`${first.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}`, prefer: 'wait=60' }, body: form });
     const design = (await up.json()) as Json;
-    await until('the design', async () => (await call(first.url, 'GET', `/v1/designs/${design.id}`)).body.status === 'ready');
+    await until('the design', async () => (await call(first.url, 'GET', `/v1/designs/${design.id}`)).body.status === 'ready', 60_000);
     const items = [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }];
     for (const point of CRASH_POINTS) {
       const r = await call(first.url, 'POST', '/v1/carts', { items, ship_to: TEXAS, shipping_option_id: 'shp_standard_ups_ground' });
@@ -110,7 +102,7 @@ describe('commerce: kill -9 at every step of pay', () => {
       const next = await start();
       if (point === 'before_charge') {
         // nothing was charged: the reconciler gives the intent up and the cart can be paid again
-        await until('the reconciler to drop the intent', async () => (await call(next.url, 'GET', `/v1/carts/${cartId}`)).body.payment === null);
+        await until('the reconciler to drop the intent', async () => (await call(next.url, 'GET', `/v1/carts/${cartId}`)).body.payment === null, 60_000);
         const retry = await call(next.url, 'POST', `/v1/carts/${cartId}/pay`, { payment: { type: 'card_on_file' } }, `pay-${point}`);
         assert.equal(retry.status, 200, JSON.stringify(retry.body));
         assert.equal(retry.body.status, 'checked_out');
@@ -119,7 +111,7 @@ describe('commerce: kill -9 at every step of pay', () => {
         const done = await until('the reconciler to check the cart out', async () => {
           const c = (await call(next.url, 'GET', `/v1/carts/${cartId}`)).body;
           return c.status === 'checked_out' ? c : null;
-        });
+        }, 60_000);
         assert.match(done.order_id, /^ord_/);
         const retry = await call(next.url, 'POST', `/v1/carts/${cartId}/pay`, { payment: { type: 'card_on_file' } }, `pay-${point}`);
         assert.equal(retry.status, 200, JSON.stringify(retry.body));

@@ -2,33 +2,15 @@
 // the service's (moved here from adapters/store/test/admin-cli.test.ts); the store's own tests call
 // its functions.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { kerf } from './support/kerf.ts';
 import { openStore } from '@kerf/store';
 // The wire fake is the store's test support (it needs the store's devDependency mingo, which only
 // adapters/store/node_modules has); reached by relative path until @kerf/store offers it as an entry.
 import { startMongoWireFake } from '@kerf/store/testing';
-
-const KERF = fileURLToPath(new URL('../../bin/kerf.mjs', import.meta.url));
-
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function kerf(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const { MONGODB_URL: _ignored, ...base } = process.env;
-    const child = spawn(process.execPath, [KERF, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('kerf admin', () => {
   let dataDir: string;

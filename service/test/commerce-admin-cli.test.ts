@@ -1,31 +1,13 @@
 // `kerf admin order ...` spawned as an operator would run it, against a temporary embedded store
 // holding a paid order (a real charge by the embedded processor on the same store).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { kerf } from './support/kerf.ts';
 import { openStore, type Store } from '@kerf/store';
 import { EmbeddedPaymentProcessor } from '@kerf/payments';
-
-const KERF = fileURLToPath(new URL('../../bin/kerf.mjs', import.meta.url));
-
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function kerf(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const { MONGODB_URL: _m, STRIPE_SECRET_KEY: _s, ...base } = process.env;
-    const child = spawn(process.execPath, [KERF, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('kerf admin order', () => {
   let dataDir: string;
