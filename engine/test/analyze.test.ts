@@ -175,5 +175,9 @@ test('a window cut through a tube wall is a hole of shape other in the design, s
   assert.ok(Math.abs(w.diameter_mm - 30) <= 0.05, `window 60 x 30 mm: narrow side ${w.diameter_mm}`);
   // 275 mm from the start of the 550 mm tube (miters included)
   assert.ok(Math.abs(w.center_mm[0] - 275) <= 0.05, `x ${w.center_mm[0]}`);
-  assert.ok(Math.abs(w.distance_to_nearest_edge_mm - (275 - 30)) <= 0.05);
+  // to the real (mitred) end, edge to edge on the unrolled wall: the start mitre slants down the side
+  // wall next to the window, and the shortest way there crosses the corner: from the window's corner
+  // (245 mm along, 35 mm from the corner edge) to the mitre's end at that wall's foot (50, 50):
+  // sqrt(195^2 + 85^2) = 212.72, shorter than the 245 mm along the top wall
+  assert.ok(Math.abs(w.distance_to_nearest_edge_mm - Math.hypot(195, 85)) <= 0.05, `${w.distance_to_nearest_edge_mm}`);
 });
