@@ -2,7 +2,7 @@
 // sooner than its interval answers slow_down and its interval grows by 5 seconds for good. Kept in
 // the store, so every process of the service counts the same polls.
 import { isStoreError, type Store } from '@kerf/store';
-import { OAUTH_OWNER, oauthDocId } from '@kerf/usecases';
+import { OAUTH_OWNER, findOAuthRecord, oauthDocId } from '@kerf/usecases';
 
 export const DEVICE_POLL_INTERVAL_S = 5;
 export const SLOW_DOWN_STEP_S = 5;
@@ -11,6 +11,8 @@ interface PollDoc { lastPollAt: number; intervalS: number }
 
 /** Records a poll; returns the new interval when it came too soon (answer slow_down), else null. */
 export async function tooSoon(store: Store, deviceCode: string, now: number = Date.now()): Promise<number | null> {
+  // only codes this server issued are counted (a made-up code is oidc-provider's invalid_grant)
+  if (!(await findOAuthRecord(store, 'DeviceCode', deviceCode, new Date(now)))) return null;
   const docs = store.documents<PollDoc>('oauth_device_polls');
   const key = oauthDocId(deviceCode);
   for (let attempt = 0; attempt < 3; attempt += 1) {
