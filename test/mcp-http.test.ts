@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { fixtureBytes } from './helpers/fixtures.ts';
+import { launchBrowser } from './helpers/browser.ts';
 
 const PART = fileURLToPath(new URL('../../shared/corpus/real/ender3-support-frame.step', import.meta.url));
 const TOOLS = ['prepare_upload', 'inspect_design', 'preview_design', 'search_catalog', 'configure_design', 'quote_designs', 'get_quote', 'get_dfm', 'create_review_link', 'get_review_link', 'create_checkout'];
@@ -192,6 +193,24 @@ describe('hosted MCP server', () => {
     const notReady = await ok(a, 'quote_designs', { items: [{ design_id: designId, quantity: 1 }], operation_key: randomUUID() });
     assert.equal(notReady.status, 'requires_input');
     assert.equal((await toolError(a, 'create_checkout', { quote_id: notReady.id, operation_key: randomUUID() })).code, 'quote_not_ready');
+  });
+
+  it('a person uploads the file on browser_upload_url (its page runs under a strict CSP)', async () => {
+    const p = await ok(a, 'prepare_upload', { request: { filename: 'ender3-support-frame.step', sha256 }, operation_key: randomUUID() });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const blocked: string[] = [];
+      page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) blocked.push(m.text()); });
+      const res = await page.goto(p.browser_upload_url);
+      assert.match(res!.headers()['content-security-policy'], /script-src 'sha256-/);
+      assert.equal(res!.headers()['referrer-policy'], 'no-referrer');
+      await page.setInputFiles('#file', { name: 'ender3-support-frame.step', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+      await page.waitForFunction(() => /Uploaded|failed/.test(document.getElementById('status')!.textContent ?? ''));
+      assert.match(await page.textContent('#status') ?? '', new RegExp(`Uploaded. Design ${p.design_id}`));
+      assert.deepEqual(blocked, []);
+    } finally { await browser.close(); }
+    assert.notEqual((await ok(a, 'inspect_design', { design_id: p.design_id })).status, 'awaiting_upload');
   });
 
   it('refuses a file that is not STEP, with what to do', async () => {

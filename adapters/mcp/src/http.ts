@@ -8,7 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { authenticate, MAX_PREPARED_UPLOAD_BYTES, receiveUpload, UseCaseError, type Caller, type UseCaseContext } from '@kerf/usecases';
 import { createKerfMcpServer, MCP_SCOPES } from './server.ts';
-import { uploadPage } from './upload-page.ts';
+import { uploadPage, UPLOAD_PAGE_HEADERS } from './upload-page.ts';
 
 export const MCP_PATH = '/mcp';
 export const UPLOAD_PATH = '/mcp/uploads';
@@ -137,6 +137,6 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
   });
 
   app.get<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, async (_request, reply) => {
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(uploadPage(MAX_PREPARED_UPLOAD_BYTES));
+    return reply.type('text/html; charset=utf-8').headers(UPLOAD_PAGE_HEADERS).send(uploadPage(MAX_PREPARED_UPLOAD_BYTES));
   });
 };
