@@ -209,5 +209,11 @@ describe('OAuth authorization code + PKCE (openid-client, oauth4webapi + Chromiu
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(((await res.json()) as { error: string }).error, error, JSON.stringify(body));
     }
+    // registrations are kept, so one address gets a bounded number of them (30 an hour)
+    let last: Response | null = null;
+    for (let i = 0; i < 40 && last?.status !== 429; i += 1) last = await reg({ redirect_uris: ['https://app.example/cb'] });
+    assert.equal(last!.status, 429);
+    assert.ok(Number(last!.headers.get('retry-after')) > 0);
+    assert.equal(((await last!.json()) as { error: string }).error, 'rate_limited');
   });
 });
