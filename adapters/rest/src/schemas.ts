@@ -27,7 +27,17 @@ export const errorSchema: S = obj({
 
 const dims = obj({ length_mm: num, width_mm: num, height_mm: num });
 
-export const partSchema: S = obj({
+/** Properties a response may carry without every stored object having them (added after it was made). */
+const withOptional = (o: S, extra: S): S => ({ ...o, properties: { ...(o.properties as S), ...extra } });
+/** (issue 22) partial-depth work a laser cannot cut, on the part like holes are */
+const blindFeature: S = obj({
+  id: int, kind: { type: 'string', enum: ['counterbore', 'blind_hole', 'pocket', 'engraving', 'edge_chamfer', 'edge_fillet', 'thread'] },
+  center_mm: { type: 'array', items: num, minItems: 2, maxItems: 2 }, position_mm: { type: 'array', items: num, minItems: 3, maxItems: 3 },
+  size_mm: num, length_mm: numN, depth_mm: num, side: { type: 'string', enum: ['top', 'bottom', 'outside', 'inside'] },
+  hole_id: { type: ['integer', 'null'] }, face_ids: arr(int),
+});
+
+export const partSchema: S = withOptional(obj({
   id: str, name: str,
   suggested_process: { type: 'string', enum: ['sheet_metal', 'tube_laser'] },
   manufacturable: bool,
@@ -55,7 +65,7 @@ export const partSchema: S = obj({
     wall_thickness_mm: num, corner_radius_mm: numN, length_mm: num, cut_length_mm: num,
   })),
   model_url: strN, flat_pattern_model_url: strN, image_url: strN,
-});
+}), { blind_features: arr(blindFeature) });
 
 export const designSchema: S = obj({
   id: str,
@@ -220,6 +230,7 @@ export function errorResponses(...statuses: number[]): Record<string, S> {
 }
 
 export const redirectResponse: S = { description: 'Redirect to a short-lived signed download URL', type: 'null' };
+
 
 // ---- commerce (contract.md "Cart", "Order", "Account") ----
 
