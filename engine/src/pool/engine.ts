@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { EngineError, type Design } from '../contract.ts';
+import { compileOcct } from '../import/occt.ts';
 import type { AnalyzeOptions } from '../analyze.ts';
 import type { GenerateOptions, ProductionFileOptions, ProductionFiles } from '../files/generate.ts';
 import type { DesignFileOptions } from '../design-files.ts';
@@ -79,6 +80,8 @@ export class EnginePool {
   private readonly maxQueue: number;
   private readonly maxMemoryMb: number;
   private idleWaiters: Array<() => void> = [];
+  /** compiled here on the first job and posted with every job; undefined if it failed (each worker then compiles its own) */
+  private occtModule: Promise<WebAssembly.Module | undefined> | null = null;
 
   /** `opsModule`: file URL or path of a module whose default export adds operations to the workers (tests' misbehaving jobs) */
   constructor(options: EngineOptions = {}, internal: { opsModule?: string } = {}) {
@@ -129,10 +132,12 @@ export class EnginePool {
   }
 
   private async start(job: QueuedJob): Promise<void> {
+    this.occtModule ??= compileOcct().catch(() => undefined);
+    const occtModule = await this.occtModule;
     const abort = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => { timedOut = true; abort.abort(); }, this.timeoutMs);
-    const request: JobRequest = { op: job.op, args: job.args, settings: this.settings };
+    const request: JobRequest = { op: job.op, args: job.args, settings: this.settings, ...(occtModule ? { occtModule } : {}) };
     try {
       const reply = (await this.piscina.run(request, { signal: abort.signal })) as JobReply & { threadId?: number };
       clearTimeout(timer);

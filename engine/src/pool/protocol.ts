@@ -15,7 +15,13 @@ export interface WorkerSettings {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type JobHandler = (...args: any[]) => Promise<unknown> | unknown;
 
-export interface JobRequest { op: JobOp | string; args: unknown[]; settings: WorkerSettings }
+export interface JobRequest {
+  op: JobOp | string;
+  args: unknown[];
+  settings: WorkerSettings;
+  /** occt-import-js compiled once by the pool's thread: posting it shares the compiled code, so no worker compiles its own */
+  occtModule?: WebAssembly.Module;
+}
 
 export type JobReply =
   | { ok: true; value: unknown; recycle: boolean; memory: { heapBytes: number; wasmBytes: number } }

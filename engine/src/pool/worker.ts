@@ -3,6 +3,7 @@
 import { threadId } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { EngineError, type EngineErrorCode } from '../contract.ts';
+import { useOcctModule } from '../import/occt.ts';
 import { installMemoryGuard, memoryLimitTripped, resetMemoryTrip, wasmBytes } from './memory-guard.ts';
 import type { JobHandler, JobReply, JobRequest } from './protocol.ts';
 
@@ -53,6 +54,7 @@ function codeOf(err: unknown): EngineErrorCode {
 export default async function runJob(req: JobRequest): Promise<unknown> {
   installMemoryGuard(req.settings.memoryLimitBytes);
   resetMemoryTrip();
+  if (req.occtModule) useOcctModule(req.occtModule);
   let reply: JobReply;
   try {
     const handler = await handlerFor(req.op, req.settings.opsModule);
