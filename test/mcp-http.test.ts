@@ -59,6 +59,7 @@ describe('hosted MCP server', () => {
   const bytes = fixtureBytes(PART);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   let designId: string;
+  let readyConfiguration: Record<string, unknown>;
 
   before(async () => {
     t = await startTestService({}, { now: () => new Date(Date.now() + shiftMs) });
@@ -156,6 +157,7 @@ describe('hosted MCP server', () => {
     const material = materials.data.find((m: { thickness_mm: number; bendable: boolean; type: string }) => Math.abs(m.thickness_mm - part.detected_thickness_mm) < 0.05 && m.bendable && /steel/i.test(m.type));
     assert.ok(material, `a steel sheet of ${part.detected_thickness_mm} mm`);
     const configuration = { defaults: { material_id: material.id }, accepted_risks: RISKS };
+    readyConfiguration = configuration;
 
     const missing = await ok(a, 'configure_design', { design_id: designId, configuration: {}, operation_key: randomUUID() });
     assert.equal(missing.status, 'requires_input');
@@ -211,6 +213,19 @@ describe('hosted MCP server', () => {
       assert.deepEqual(blocked, []);
     } finally { await browser.close(); }
     assert.notEqual((await ok(a, 'inspect_design', { design_id: p.design_id })).status, 'awaiting_upload');
+  });
+
+  it('two calls with one operation_key at once make one quote', async () => {
+    assert.ok(readyConfiguration, 'the workflow ran');
+    const args = { items: [{ design_id: designId, quantity: 7, configuration: readyConfiguration }], operation_key: randomUUID() };
+    const results = await Promise.all([call(a, 'quote_designs', args), call(legacy, 'quote_designs', args), call(a, 'quote_designs', args)]);
+    const ids = new Set<string>();
+    for (const r of results) {
+      if (r.isError) assert.equal((r.structuredContent as { error: { code: string } }).error.code, 'idempotency_key_in_use');
+      else ids.add((r.structuredContent as { id: string }).id);
+    }
+    assert.equal(ids.size, 1, 'every call that answered names the same quote');
+    assert.equal((await ok(a, 'quote_designs', args)).id, [...ids][0], 'and a later retry too');
   });
 
   it('refuses a file that is not STEP, with what to do', async () => {
