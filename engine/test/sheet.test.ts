@@ -138,16 +138,23 @@ test('hole and bend ids do not depend on the pose of the part', async () => {
     p.holes.map((h) => [h.id, h.shape, h.diameter.toFixed(3), h.center.map((x) => x.toFixed(3))]));
 });
 
-test('sharp bends are recognised, made with the default inner radius, and warned about', async () => {
-  for (const file of ['sheet/sharp_l_t2.step', 'sheet/sharp_45_t1.step', 'sheet/sharp_inside_z_t1.5.step']) {
+test('sharp bends are recognised and warned about: a modelled (near-zero) bend face keeps its radius, the tooling radius is an adjustment; planes meeting get the default radius', async () => {
+  // sharp inside with an outer bend face: the modelled radius 0; two planes meeting: the default radius
+  for (const [file, bendFace] of [['sheet/sharp_l_t2.step', false], ['sheet/sharp_45_t1.step', true], ['sheet/sharp_inside_z_t1.5.step', true]] as const) {
     const r = await sheet(file);
     assert.ok(r.bends.length >= 1, file);
     for (const b of r.bends) {
       assert.equal(b.sharp, true, file);
-      near(b.innerRadius, defaultInnerRadius(r.thickness), 1e-9, file);
+      near(b.innerRadius, bendFace ? 0 : defaultInnerRadius(r.thickness), 1e-6, file);
     }
-    assert.ok(r.warnings.some((w) => w.code === 'sharp_bend'), file);
+    const w = r.warnings.find((x) => x.code === 'sharp_bend');
+    const says = bendFace ? `tooling radius of ${defaultInnerRadius(r.thickness)} mm` : `default inner radius ${defaultInnerRadius(r.thickness)} mm`;
+    assert.ok(w && w.message.includes(says), `${file}: ${w?.message}`);
   }
+  // a closed hem (r 0.01) made at r = t = 1.5 grows by pi x 1.49; its 90 degree bend shrinks by 1.49 (2 - pi / 2)
+  const cover = await sheet('sheet/cover_hem_and_l_t1.5.step');
+  const grow = Math.PI * 1.49 + (Math.PI / 2) * 1.49 - 2 * 1.49;
+  assert.ok(cover.warnings.some((x) => x.code === 'sharp_bend' && x.message.includes(`${grow.toFixed(2)} mm longer`)), cover.warnings.map((x) => x.message).join('; '));
 });
 
 test('a window across a bend splits the bend face; it is still one bend over the full width', async () => {

@@ -18,7 +18,7 @@ import { flatOverlaps } from './overlap.ts';
 import { applyRigid, compose } from './rigid3.ts';
 import { applyRigid2, contourArea, contourCentroid, contourLength, transformContour, type Rigid2 } from './segments.ts';
 import { measureThickness, sheetPlanes, THICKNESS_TOLERANCE, type PlanePair } from './thickness.ts';
-import { findSeams, flatPoint, hasCoaxialFace, oppositeRadius, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
+import { findSeams, flatPoint, hasCoaxialFace, oppositeRadius, SHARP_INNER_RADIUS, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
 
 /** A bend with where it lies in the flat: what DFM needs for BendInfo.line_mm and flange_lengths_mm. */
 export interface PlacedSheetBend extends SheetBend {
@@ -256,10 +256,17 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   }));
   const sharp = bends.filter((b) => b.sharp);
   if (sharp.length > 0) {
-    // the design flat follows the model; the tooling radius is the production view's adjustment
+    // a modelled near-zero radius: the design flat follows it, the tooling radius is the production
+    // view's adjustment; two planes meeting on both sides: made with the default radius
     const tool = defaultInnerRadius(thickness);
-    const grow = sharp.reduce((sum, b) => sum + toolingRadiusAdjustment(b.angleDegrees / RAD, b.innerRadius, tool), 0);
-    warnings.push({ code: 'sharp_bend', message: `${sharp.length} bend(s) are modelled sharp (inner radius ${[...new Set(sharp.map((b) => b.innerRadius.toFixed(3)))].join(', ')} mm): the flat follows the modelled radius (allowance = angle x (r + K t)); made with a tooling radius of ${tool} mm the flat would be ${Math.abs(grow).toFixed(2)} mm ${grow >= 0 ? 'longer' : 'shorter'} (the DFM report gives the material's radius)` });
+    const modelled = sharp.filter((b) => b.innerRadius < SHARP_INNER_RADIUS), corners = sharp.length - modelled.length;
+    const parts: string[] = [];
+    if (modelled.length > 0) {
+      const grow = modelled.reduce((sum, b) => sum + toolingRadiusAdjustment(b.angleDegrees / RAD, b.innerRadius, tool), 0);
+      parts.push(`${modelled.length} bend(s) are modelled sharp (inner radius ${[...new Set(modelled.map((b) => b.innerRadius.toFixed(3)))].join(', ')} mm): the flat follows the modelled radius (allowance = angle x (r + K t)); made with a tooling radius of ${tool} mm the flat would be ${Math.abs(grow).toFixed(2)} mm ${grow >= 0 ? 'longer' : 'shorter'} (the DFM report gives the material's radius)`);
+    }
+    if (corners > 0) parts.push(`${corners} bend(s) are modelled as sharp corners on both sides (no radius); unfolded with the default inner radius ${tool} mm, keeping the mold lines`);
+    warnings.push({ code: 'sharp_bend', message: parts.join('; ') });
   }
   const bendLines = order.map((p) => ({
     bendId: idOf.get(p.b.index)!, a: p.line[0], b: p.line[1], direction: (p.b.convex ? 'down' : 'up') as 'up' | 'down', angleDegrees: p.b.angle * RAD,

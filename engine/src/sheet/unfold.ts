@@ -24,8 +24,6 @@ const ANGLE_WRAP = 1e-2;
 export const BEND_PAIR_TOLERANCE = 1e-2;
 /** A bend whose inner radius is below this is modelled sharp, mm. */
 export const SHARP_INNER_RADIUS = 0.05;
-/** Mold-line compensation of a sharp bend applies below this bend angle (tan(angle/2) diverges at 180), radians. */
-const MOLD_LINE_MAX_ANGLE = (179 * Math.PI) / 180;
 /** Two skin faces that map the same shared vertex this far apart do not close up in the flat, mm. */
 export const CLOSURE_TOLERANCE = 0.01;
 
@@ -271,12 +269,12 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
           const h = dot(sub(p, s.origin), axis);
           smin = Math.min(smin, h); smax = Math.max(smax, h);
         }
-        // an (almost) zero inner radius is a sharp bend: made with the default radius, keeping the mold lines
+        // an (almost) zero inner radius is a sharp bend; the design flat still follows the modelled
+        // radius (a closed hem's allowance is angle x (r + K t) of what is drawn): the tooling radius it
+        // is made with belongs to the production view (DFM sharp_bend_radius_applied)
         const sharp = !parentBend && modelled < SHARP_INNER_RADIUS;
-        const rin = sharp ? defaultInnerRadius(t) : modelled;
-        if (parentBend) cyl.rate = parentBend.cyl!.rate;
-        else if (sharp && span > 0 && span < MOLD_LINE_MAX_ANGLE) cyl.rate = (span * (rin + kFor(rin) * t) - 2 * Math.tan(span / 2) * (rin - modelled)) / span;
-        else cyl.rate = rin + kFor(rin) * t;
+        const rin = modelled;
+        cyl.rate = parentBend ? parentBend.cyl!.rate : rin + kFor(rin) * t;
         let bendIndex: number;
         if (parentBend) {
           parentBend.faces.push(g);
@@ -299,15 +297,18 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
         maps.set(g, { face: g, motion: entryMotion, cylinder: null, bend: null });
       } else if (join.kind === 'sharp' && face.surface.kind === 'plane' && gFace.surface.kind === 'plane') {
         const a = face.surface, b = gFace.surface;
-        const rin = defaultInnerRadius(t);
-        const k = kFor(rin);
-        const allowance = join.angle * (rin + k * t);
-        const setback = (join.convex ? rin + t : rin) * Math.tan(join.angle / 2);
-        const gap = allowance - 2 * setback;
         // edge line
         const e0 = edgePts[0];
         const dir = normalize(sub(edgePts[edgePts.length - 1], e0));
         if (norm(dir) === 0) continue;
+        // a sharp inside corner whose outside is a bend face of radius t about it is modelled with inner
+        // radius 0, and the flat follows that; two planes meeting on both sides say nothing about the
+        // radius meant, so that corner is made with the default one, keeping the mold lines
+        const rin = outerBendAbout(solid, e0, dir, t) ? 0 : defaultInnerRadius(t);
+        const k = kFor(rin);
+        const allowance = join.angle * (rin + k * t);
+        const setback = (join.convex ? rin + t : rin) * Math.tan(join.angle / 2);
+        const gap = allowance - 2 * setback;
         let lo = Infinity, hi = -Infinity;
         for (const p of edgePts) { const h = dot(sub(p, e0), dir); lo = Math.min(lo, h); hi = Math.max(hi, h); }
         // rotate g about the edge so its normal turns onto f's, then open the gap away from f
@@ -344,6 +345,16 @@ export function unfoldSkin(solid: Solid, root: number, thickness: number, sheetP
   }
   for (const f of skin) foreign.delete(f);
   return { root, thickness: t, skin, maps, bends, treeEdges, foreignNeighbours: [...foreign].sort((x, y) => x - y), unpairedBends: [...unpaired].sort((x, y) => x - y) };
+}
+
+/** Is there a convex cylinder of radius t whose axis is the sharp edge through e0 along dir (the outside of a sharp-inside bend)? */
+function outerBendAbout(solid: Solid, e0: Vec3, dir: Vec3, t: number): boolean {
+  return solid.faces.some((f) => {
+    const c = f.surface;
+    if (c.kind !== 'cylinder' || !c.convex || Math.abs(c.radius - t) > BEND_PAIR_TOLERANCE) return false;
+    if (Math.abs(Math.abs(dot(c.axis, dir)) - 1) > ANGLE_TOLERANCE) return false;
+    return norm(radial(e0, c.origin, c.axis)) < BEND_PAIR_TOLERANCE;
+  });
 }
 
 /**
