@@ -6,6 +6,7 @@
 // Depths are measured from the skin the feature opens on (side A = the unfolded skin, B = the other).
 import type { BlindFeatureKind, ConeSurface, CylinderSurface, Face, Solid, Vec2, Vec3 } from '../geometry/model.ts';
 import { cross, dot, norm, point, scale, sub } from '../geometry/vec.ts';
+import { faceComponents } from '../geometry/components.ts';
 import { convexHull, enclosingRectangle } from './align.ts';
 import { flatPoint, type Unfolding } from './unfold.ts';
 
@@ -178,21 +179,7 @@ export function findBlindFeatures(solid: Solid, u: Unfolding, sheetFaces: Map<nu
       if (role.get(g) === 'wall' && sp && sp[1] - sp[0] < t - tol) member.add(g);
     }
   }
-  // connected groups
-  const groups: number[][] = [];
-  const seen = new Set<number>();
-  for (const start of [...member].sort((a, b) => a - b)) {
-    if (seen.has(start)) continue;
-    const g: number[] = [];
-    const stack = [start];
-    seen.add(start);
-    while (stack.length) {
-      const f = stack.pop()!;
-      g.push(f);
-      for (const h of solid.faces[f].neighbours) if (member.has(h) && !seen.has(h)) { seen.add(h); stack.push(h); }
-    }
-    groups.push(g.sort((a, b) => a - b));
-  }
+  const groups = faceComponents(solid, member);
   const out: FoundBlindFeature[] = [];
   for (const g of groups) {
     const f = describe(solid, u, g, role, local.get(g[0])!, partnerB, t);

@@ -3,6 +3,7 @@
 // walls, and each feature is named and measured here for DFM.
 import type { BlindFeature, BlindFeatureKind, CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
 import { cross, dot, norm, point, scale, sub } from '../geometry/vec.ts';
+import { faceComponents } from '../geometry/components.ts';
 import type { Profile } from './profile.ts';
 import { outerPerimeter, perimeterPosition } from './unroll.ts';
 
@@ -70,20 +71,7 @@ function outward(p: Profile, q: Vec3): Vec3 {
 
 /** Blind faces grouped into features, measured on the tube's normalized frame and unrolled wall. */
 export function tubeBlindFeatures(solid: Solid, blindFaces: Set<number>, outerSkin: Set<number>, innerSkin: Set<number>, d: Vec3, p: Profile, start: number): BlindFeature[] {
-  const groups: number[][] = [];
-  const seen = new Set<number>();
-  for (const s of [...blindFaces].sort((a, b) => a - b)) {
-    if (seen.has(s)) continue;
-    const g: number[] = [];
-    const stack = [s];
-    seen.add(s);
-    while (stack.length) {
-      const f = stack.pop()!;
-      g.push(f);
-      for (const h of solid.faces[f].neighbours) if (blindFaces.has(h) && !seen.has(h)) { seen.add(h); stack.push(h); }
-    }
-    groups.push(g.sort((a, b) => a - b));
-  }
+  const groups = faceComponents(solid, blindFaces);
   const perimeter = outerPerimeter(p);
   const out: BlindFeature[] = groups.map((faces) => {
     const touchesOuter = faces.some((f) => solid.faces[f].neighbours.some((g) => outerSkin.has(g)));
