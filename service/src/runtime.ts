@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import { openStore, type Store } from '@kerf/store';
 import { answerClientError, restApi, restLinks, MAX_PARAM_LENGTH, statusOf } from '@kerf/rest';
 import { mcpHttp } from '@kerf/mcp';
-import { EventRelay, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, paymentUpdated, UrlSigner, type EngineApi, type PaymentProcessor, type UseCaseContext } from '@kerf/usecases';
+import { EventRelay, Janitor, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, paymentUpdated, UrlSigner, type EngineApi, type PaymentProcessor, type UseCaseContext } from '@kerf/usecases';
 import { createWebhookSender } from '@kerf/webhooks';
 import { paymentProcessorFromEnv, paymentRoutes } from '@kerf/payments';
 import { consentPort, createProvider, oauthServer } from '@kerf/oauth';
@@ -113,7 +113,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     cookieSecret: createHash('sha256').update(secret).update('web cookies').digest('base64url'),
     secureCookies: config.baseUrl.startsWith('https:'),
   });
+  const janitor = new Janitor(ctx);
   if (options.jobs !== false) {
+    janitor.start();
     worker.start();
     relay.start();
     webhookWorker.start();
@@ -125,6 +127,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     shutdown.abort(); // requests waiting on `Prefer: wait` answer with the current state
     await app.close(); // stops accepting and waits for in-flight requests
     await relay!.stop();
+    await janitor.stop();
     await Promise.all([worker!.stop(config.shutdownGraceMs), webhookWorker!.stop(config.shutdownGraceMs)]);
     stopPaymentUpdates();
     await ctx.payments!.close();

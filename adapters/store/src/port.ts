@@ -431,6 +431,12 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<boolean>;
+  /**
+   * Deletes what crashes leave behind, older than `olderThanMs`: partial writes (temporary files of
+   * puts that never finished) and stored bytes whose put never recorded them (no metadata; no caller
+   * was told the put succeeded). Returns how many of each were removed.
+   */
+  sweep(olderThanMs: number): Promise<{ partial: number; unrecorded: number }>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -683,6 +683,15 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
     });
 
     describe('blobs', () => {
+      it('sweep keeps every recorded blob, however old', async () => {
+        await store.blobs.put('sweep/kept.bin', Buffer.from('kept'));
+        clock.advance(2 * HOUR_MS);
+        const swept = await store.blobs.sweep(HOUR_MS);
+        assert.equal(typeof swept.partial, 'number');
+        assert.equal(typeof swept.unrecorded, 'number');
+        assert.deepEqual(await store.blobs.get('sweep/kept.bin'), Buffer.from('kept'));
+      });
+
       it('puts, reads, streams, stats and deletes', async () => {
         const bytes = Buffer.from('ISO-10303-21;\nHEADER;\n');
         const info = await store.blobs.put('uploads/acct_1/part.step', bytes, { contentType: 'model/step' });

@@ -87,7 +87,22 @@ export async function getDfmDoc(ctx: UseCaseContext, accountId: string, id: stri
 export async function getDfmReport(ctx: UseCaseContext, caller: Caller, input: DfmInput): Promise<DfmDoc> {
   requireScope(caller, 'dfm');
   const { dfm_id } = validateInput(DfmInput, input, { location: 'params' });
-  return publicView(await getDfmDoc(ctx, caller.accountId, dfm_id));
+  const doc = await getDfmDoc(ctx, caller.accountId, dfm_id);
+  if (doc.production_files.status === 'pending') await resumeProductionFiles(ctx, caller.accountId, dfm_id);
+  return publicView(doc);
+}
+
+/**
+ * Self-healing, as for file quotes: production files still pending with no job queued or running
+ * for them (a process died between storing the report and enqueueing, or the job was lost) get a
+ * job again, instead of staying pending forever.
+ */
+async function resumeProductionFiles(ctx: UseCaseContext, accountId: string, dfmId: string): Promise<void> {
+  const jobs = await ctx.store.jobs.listForResource(dfmId);
+  if (jobs.some((j) => j.kind === PRODUCTION_FILES_JOB && (j.status === 'queued' || j.status === 'running'))) return;
+  ctx.log.warn({ dfm_id: dfmId }, 'production files pending without a job: enqueued again');
+  await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: dfmId, accountId });
+  ctx.notifyJobs();
 }
 
 function requireReportPart(doc: DfmDoc, partId: string): void {

@@ -51,6 +51,7 @@ export { prepareUpload, receiveUpload, getPendingUpload, UPLOAD_TTL_MS, MAX_PREP
 export { previewDesign, previewDfm, type Preview, type PreviewImage } from './previews.ts';
 export { runOnce, type Operation } from './operations.ts';
 
+export { Janitor, JANITOR_RETENTION_MS, JANITOR_INTERVAL_MS } from './janitor.ts';
 /** Every job kind the service runs, by kind. */
 export const JOB_HANDLERS: Record<string, JobKindHandlers> = {
   [ANALYZE_JOB]: analysisJob,

@@ -78,4 +78,30 @@ export class GridFsBlobs implements BlobStore {
     }
     return deleted;
   }
+
+  /**
+   * Chunks without a file document (GridFS writes it after the last chunk) are partial uploads; a
+   * file document without its sha256 is a put that never recorded its result. Either, older than
+   * the limit, is removed.
+   */
+  async sweep(olderThanMs: number): Promise<{ partial: number; unrecorded: number }> {
+    const before = new Date(this.ctx.now().getTime() - olderThanMs);
+    const chunks = this.ctx.db.collection(`${BLOB_BUCKET}.chunks`);
+    const files = this.ctx.db.collection(`${BLOB_BUCKET}.files`);
+    let partial = 0;
+    const uploads = await chunks.aggregate([{ $group: { _id: '$files_id' } }]).toArray();
+    for (const { _id: id } of uploads) {
+      // ObjectIds carry their creation time: only uploads started before the limit
+      const started = (id as { getTimestamp?: () => Date }).getTimestamp?.();
+      if (!started || started >= before || (await files.countDocuments({ _id: id }, { limit: 1 })) > 0) continue;
+      await chunks.deleteMany({ files_id: id });
+      partial++;
+    }
+    let unrecorded = 0;
+    for (const f of await files.find({ 'metadata.sha256': { $not: { $type: 'string' } }, uploadDate: { $lt: before } }).toArray()) {
+      await this.bucket.delete(f._id).catch(() => { /* removed meanwhile */ });
+      unrecorded++;
+    }
+    return { partial, unrecorded };
+  }
 }

@@ -3,7 +3,7 @@
 // either the old blob or the new one, never a half-written file.
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { measure } from '../common/blobData.ts';
 import { checkBlobKey } from '../common/validate.ts';
@@ -113,6 +113,26 @@ export class FsBlobs implements BlobStore {
 
   async exists(key: string): Promise<boolean> {
     return (await stat(this.pathOf(key)).catch(() => null))?.isFile() ?? false;
+  }
+
+  async sweep(olderThanMs: number): Promise<{ partial: number; unrecorded: number }> {
+    const before = this.ctx.now().getTime() - olderThanMs;
+    const old = async (path: string): Promise<boolean> => ((await stat(path).catch(() => null))?.mtimeMs ?? Infinity) < before;
+    let partial = 0;
+    for (const name of await readdir(this.tmpDir)) {
+      const path = join(this.tmpDir, name);
+      if (await old(path)) { await rm(path, { force: true }); partial++; }
+    }
+    let unrecorded = 0;
+    for (const entry of await readdir(this.blobDir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const path = join(entry.parentPath, entry.name);
+      const key = relative(this.blobDir, path).split(sep).join('/');
+      if (this.find.get(key) || !(await old(path))) continue;
+      await rm(path, { force: true });
+      unrecorded++;
+    }
+    return { partial, unrecorded };
   }
 
   async delete(key: string): Promise<boolean> {

@@ -1,0 +1,94 @@
+// What crashes leave behind: partial blob writes and stored bytes that no put recorded are removed by
+// the janitor when the service starts (older than the retention, younger ones kept); a DFM report
+// whose production-files job was lost is not left pending forever: reading it enqueues the job again.
+// Real service, store on disk, real engine.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '@kerf/store';
+import { fixtureBytes } from './helpers/fixtures.ts';
+import { startTestService } from './helpers/service.ts';
+
+const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const TWO_HOURS_AGO = new Date(Date.now() - 2 * 60 * 60 * 1000);
+
+describe('crash leftovers', () => {
+  it('the janitor removes old partial writes and unrecorded blob files at start, and keeps recent ones and recorded blobs', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'kerf-janitor-')), 'data');
+    try {
+      const store = await openStore({ dataDir });
+      await store.blobs.put('designs/des_kept/source.step', Buffer.from('ISO-10303-21;'));
+      await store.close();
+      const plant = (rel: string, old: boolean): string => {
+        const path = join(dataDir, rel);
+        mkdirSync(join(path, '..'), { recursive: true });
+        writeFileSync(path, Buffer.alloc(1024));
+        if (old) utimesSync(path, TWO_HOURS_AGO, TWO_HOURS_AGO);
+        return path;
+      };
+      const kept = join(dataDir, 'blobs/designs/des_kept/source.step');
+      utimesSync(kept, TWO_HOURS_AGO, TWO_HOURS_AGO);
+      const oldPartial = plant('tmp/0123abcd.part', true);
+      const newPartial = plant('tmp/4567cdef.part', false);
+      const oldUnrecorded = plant('blobs/designs/des_crashed/source.step', true);
+      const newUnrecorded = plant('blobs/designs/des_writing/source.step', false);
+      const t = await startTestService({ dataDir });
+      try {
+        const deadline = Date.now() + 10_000;
+        while (existsSync(oldUnrecorded) || existsSync(oldPartial)) { assert.ok(Date.now() < deadline, 'leftovers still there'); await sleep(50); }
+        assert.ok(existsSync(newPartial), 'a partial write under way is kept');
+        assert.ok(existsSync(newUnrecorded), 'a recent file is kept');
+        assert.ok(existsSync(kept), 'a recorded blob is kept, however old');
+      } finally {
+        await t.close();
+      }
+    } finally {
+      rmSync(join(dataDir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('a DFM report whose production-files job was lost gets it again when read', async () => {
+    const t = await startTestService({}, { jobs: false });
+    try {
+      const auth = { authorization: `Bearer ${t.keyA}` };
+      const form = new FormData();
+      form.append('file', new Blob([fixtureBytes(L_BRACKET)]), 'l.step');
+      const design = (await (await fetch(`${t.url}/v1/analyze`, { method: 'POST', headers: auth, body: form })).json()) as { id: string };
+      // analyse it with a worker of the service, then stop working again
+      t.service.worker.start();
+      while ((await t.service.store.designs.get(t.accountA, design.id))?.status !== 'ready') await sleep(50);
+      await t.service.worker.stop();
+      // production files are made for a configured material: the bendable one nearest the part's thickness
+      const ready = (await (await fetch(`${t.url}/v1/designs/${design.id}`, { headers: auth })).json()) as { parts: Array<{ id: string; thickness_mm?: number }> };
+      const materials: Array<{ id: string; thickness_mm: number; bendable: boolean; available: boolean }> = [];
+      for (let url = `${t.url}/v1/materials?limit=100`; url;) {
+        const page = (await (await fetch(url, { headers: auth })).json()) as { data: typeof materials; has_more: boolean; next_cursor?: string | null };
+        materials.push(...page.data);
+        url = page.has_more && page.next_cursor ? `${t.url}/v1/materials?limit=100&cursor=${encodeURIComponent(page.next_cursor)}` : '';
+      }
+      const material = materials.filter((m) => m.bendable && m.available).sort((x, y) => Math.abs(x.thickness_mm - 2) - Math.abs(y.thickness_mm - 2))[0];
+      const configuration = { parts: ready.parts.map((p) => ({ part_id: p.id, material_id: material.id })) };
+      const dfm = (await (await fetch(`${t.url}/v1/dfm`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ design_id: design.id, configuration }) })).json()) as { id: string; production_files: { status: string } };
+      assert.equal(dfm.production_files.status, 'pending');
+      // the job is lost: taken by a worker that died and marked failed without telling the report
+      const [job] = await t.service.store.jobs.listForResource(dfm.id);
+      const claimed = await t.service.store.jobs.claim('dead-worker', 60_000, { kinds: [job.kind] });
+      assert.equal(claimed?.id, job.id);
+      await t.service.store.jobs.fail(job.id, 'dead-worker', { code: 'lost', message: 'lost' }, { retry: false });
+      t.service.worker.start();
+      const deadline = Date.now() + 60_000;
+      let status = 'pending';
+      while (status === 'pending') {
+        assert.ok(Date.now() < deadline, 'production files still pending');
+        status = ((await (await fetch(`${t.url}/v1/dfm/${dfm.id}`, { headers: auth })).json()) as { production_files: { status: string } }).production_files.status;
+        await sleep(100);
+      }
+      assert.equal(status, 'ready');
+    } finally {
+      await t.close();
+    }
+  });
+});
