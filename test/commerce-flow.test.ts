@@ -152,6 +152,7 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     assert.equal(r.body.checked_out, true);
     assert.match(r.body.order_id, /^ord_/);
     assert.equal(r.body.payment.status, 'paid');
+    assert.equal(r.body.payment.cart_id, cart.id, 'the payment object of contract.md');
     assert.equal(r.body.payment.order_id, r.body.order_id);
     assert.equal(r.body.payment.amount_total_cents, cart.totals.amount_total_cents);
     const replay = await pay(a, cart.id, 'pay-1');

@@ -236,7 +236,7 @@ export const redirectResponse: S = { description: 'Redirect to a short-lived sig
 
 const shipTo = obj({ name: str, street1: str, city: str, state: str, postal_code: str, country: { type: 'string', const: 'US' } });
 const cartPayment = obj({
-  status: enumOf('processing', 'paid', 'failed', 'refunded'), payment_intent_id: strN, amount_total_cents: int, order_id: strN, paid_at: strN,
+  cart_id: str, status: enumOf('processing', 'paid', 'failed', 'refunded'), payment_intent_id: strN, amount_total_cents: int, order_id: strN, paid_at: strN,
 });
 
 export const cartSchema: S = obj({

@@ -15,8 +15,9 @@ import type { ChargeIntent } from './charge-once.ts';
 
 export type CartStatus = 'open' | 'checked_out' | 'expired';
 
-/** contract.md Cart `payment` (the payment object without cart_id). */
+/** contract.md Cart `payment`: the payment object (`cart_id` too). */
 export interface CartPayment {
+  cart_id: string;
   status: 'processing' | 'paid' | 'failed' | 'refunded';
   payment_intent_id: string | null;
   amount_total_cents: number;

@@ -82,7 +82,7 @@ export async function payCart(ctx: UseCaseContext, caller: Caller, input: CartPa
     intent = newIntent(ctx, chargeKey(cart.id, cart.revision, cart._attempt), cart.totals.amount_total_cents!, req.payment.type === 'payment_method' ? req.payment.id! : null, clientKey);
     // the reconciler exists before the intent does: a crash right after recording it is found
     await ctx.store.jobs.enqueue({ kind: PAYMENT_RECONCILE_JOB, resourceId: cart.id, accountId, delayMs: reconcileAfter(ctx), maxAttempts: RECONCILE_ATTEMPTS });
-    const recorded: CartDoc = { ...cart, _intent: intent, payment: { status: 'processing', payment_intent_id: null, amount_total_cents: intent.amount_cents, order_id: null, paid_at: null } };
+    const recorded: CartDoc = { ...cart, _intent: intent, payment: { cart_id: cart.id, status: 'processing', payment_intent_id: null, amount_total_cents: intent.amount_cents, order_id: null, paid_at: null } };
     try {
       await carts(ctx).update(accountId, cart.id, recorded, { expectedVersion: rec.version });
       break;
@@ -156,7 +156,7 @@ export async function settleCart(ctx: UseCaseContext, accountId: string, cartId:
       const paidAt = ctx.now().toISOString();
       next = {
         ...cart, status: 'checked_out', checked_out: true, order_id: order.id,
-        payment: { status: 'paid', payment_intent_id: payment.id, amount_total_cents: payment.amount_cents, order_id: order.id, paid_at: paidAt },
+        payment: { cart_id: cart.id, status: 'paid', payment_intent_id: payment.id, amount_total_cents: payment.amount_cents, order_id: order.id, paid_at: paidAt },
         _intent: null, _paid_by: cart._intent?.client_key ?? null,
       };
       events.push(newEvent(ctx, 'cart.checked_out', view(ctx, next)));
@@ -168,7 +168,7 @@ export async function settleCart(ctx: UseCaseContext, accountId: string, cartId:
     } else {
       next = {
         ...cart, _intent: null, _attempt: cart._attempt + 1, _failed_by: cart._intent!.client_key,
-        payment: { status: 'failed', payment_intent_id: payment.id, amount_total_cents: payment.amount_cents, order_id: null, paid_at: null },
+        payment: { cart_id: cart.id, status: 'failed', payment_intent_id: payment.id, amount_total_cents: payment.amount_cents, order_id: null, paid_at: null },
       };
     }
     try {
