@@ -3,6 +3,7 @@
 import { argv, exit, stderr, stdout } from 'node:process';
 import { setFlagsFromString } from 'node:v8';
 import { COMMANDS, isCommand, type CommandModule } from './commands/list.ts';
+import { overview, version } from './commands/help.ts';
 
 /** Commands that import STEP in this process (through the use cases or the engine) and end when done. */
 const STEP_COMMANDS: ReadonlySet<string> = new Set(['analyze', 'dfm', 'quote']);
@@ -20,15 +21,17 @@ function warmUpStepImport(): void {
 }
 
 function usage(): string {
-  return `usage: kerf <${COMMANDS.join('|')}> [options]\n`;
+  return overview();
 }
 
 async function main(): Promise<number> {
   const [name, ...rest] = argv.slice(2);
   if (name && STEP_COMMANDS.has(name) && !rest.includes('--help') && !rest.includes('-h')) warmUpStepImport();
-  if (!name || name === '--help' || name === '-h') { stderr.write(usage()); return name ? 0 : 2; }
+  if (name === '--version' || name === '-V') { stdout.write(`kerf ${version()}\n`); return 0; }
+  if (name === '--help' || name === '-h') { stdout.write(usage()); return 0; }
+  if (!name) { stderr.write(usage()); return 2; }
   if (!isCommand(name)) {
-    stderr.write(JSON.stringify({ error: { code: 'unknown_command', message: `unknown command '${name}'` } }) + '\n' + usage());
+    stderr.write(JSON.stringify({ error: { code: 'unknown_command', message: `unknown command '${name}'; one of ${COMMANDS.join(', ')}` } }) + '\n' + usage());
     return 2;
   }
   const mod = (await import(`./commands/${name}.ts`)) as CommandModule;

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { stderr, stdout } from 'node:process';
+import { printHelp } from './help.ts';
 import { analyze, analyzeWithFiles, createEngine, writeProductionFiles, type Design, type ProductionFiles } from '@kerf/engine';
 
 const USAGE = 'usage: kerf analyze FILE... [--k-factor K] [--out DIR] [--threads N]\n';
@@ -79,7 +80,7 @@ export async function run(argv: string[]): Promise<number> {
     stderr.write(USAGE);
     return 2;
   }
-  if (args === 'help') { stdout.write(USAGE); return 0; }
+  if (args === 'help') return printHelp('analyze');
   const n = args.files.length;
   // one file runs in this thread (no pool start-up to pay); several share the cores
   const threads = args.threads ?? (n > 1 ? Math.min(n, availableParallelism()) : 0);

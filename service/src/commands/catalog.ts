@@ -6,6 +6,7 @@ import { CATALOG_KINDS, defaultCatalog, isCatalogKind } from '@kerf/engine';
 import { restLinks } from '@kerf/rest/links';
 import { listCatalog, localCaller, newId, type CatalogName, type CatalogEntry } from '@kerf/usecases';
 import { LocalEngine } from '../engine-local.ts';
+import { printHelp } from './help.ts';
 
 const USAGE = `usage: kerf catalog <${CATALOG_KINDS.join('|')}> [--process sheet_metal|tube_laser] [--base-url URL]\n`;
 const PAGE = 500;
@@ -21,7 +22,7 @@ export async function run(args: string[]): Promise<number> {
   let baseUrl: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--help' || a === '-h') { stderr.write(USAGE); return 0; }
+    if (a === '--help' || a === '-h') return printHelp('catalog');
     if (a === '--process' || a === '--base-url') {
       const v = args[++i];
       if (v === undefined) return fail('invalid_arguments', `${a} needs a value`, a.slice(2));

@@ -3,17 +3,17 @@
 // Bad input: a JSON error {"error":{code,message,param?}} on stderr and a non-zero exit.
 import { stdout } from 'node:process';
 import { checkFile, localCaller } from '@kerf/usecases';
-import { localContext, parseCommon, readInput, reportError, withoutImages } from './local-check.ts';
+import { localContext, parseCommon, readInput, reportError, forOutput } from './local-check.ts';
 
 const USAGE = 'usage: kerf dfm FILE --configuration JSON|@file.json [--base-url URL] [--now ISO] [--images]\n';
 
 export async function run(args: string[]): Promise<number> {
   try {
-    const a = await parseCommon(args, [], USAGE);
+    const a = await parseCommon(args, [], USAGE, 'dfm');
     if (a === 'help') return 0;
     const file = await readInput(a.file);
     const report = await checkFile(localContext(a, file.bytes, a.configuration), localCaller(), { ...file, configuration: a.configuration });
-    stdout.write(JSON.stringify(a.images ? report : withoutImages(report), null, 2) + '\n');
+    stdout.write(JSON.stringify(forOutput(report, a), null, 2) + '\n');
     return 0;
   } catch (err) {
     return reportError(err);

@@ -1,5 +1,5 @@
 // The `kerf` commands: each is the module ./<name>.ts exporting `run(args): Promise<number>`.
-export const COMMANDS = ['serve', 'analyze', 'catalog', 'dfm', 'quote', 'admin', 'mcp'] as const;
+export const COMMANDS = ['serve', 'analyze', 'catalog', 'dfm', 'quote', 'admin', 'mcp', 'help'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface CommandModule { run(args: string[]): Promise<number> }

@@ -7,21 +7,23 @@ import { stderr } from 'node:process';
 import { restLinks } from '@kerf/rest/links';
 import { UseCaseError, type EngineContext } from '@kerf/usecases';
 import { LocalEngine } from '../engine-local.ts';
+import { printHelp } from './help.ts';
 
 export class CliError extends Error {
   constructor(readonly code: string, message: string, readonly param?: string, readonly exitCode = 2) { super(message); }
 }
 
-export interface CommonArgs { file: string; configuration: unknown; baseUrl?: string; now?: string; images: boolean; rest: Map<string, string[]> }
+export interface CommonArgs { file: string; configuration: unknown; baseUrl?: string; now?: string; images: boolean; compact: boolean; rest: Map<string, string[]> }
 
 /** Parses FILE and the options shared by dfm and quote; `extra` names further value options. */
-export async function parseCommon(args: string[], extra: string[], usage: string): Promise<CommonArgs | 'help'> {
+export async function parseCommon(args: string[], extra: string[], usage: string, command: 'dfm' | 'quote'): Promise<CommonArgs | 'help'> {
   const rest = new Map<string, string[]>();
   let file: string | undefined;
   let configText: string | undefined;
   let baseUrl: string | undefined;
   let now: string | undefined;
   let images = false;
+  let compact = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const eq = a.indexOf('=');
@@ -32,11 +34,12 @@ export async function parseCommon(args: string[], extra: string[], usage: string
       if (v === undefined) throw new CliError('invalid_arguments', `${name} needs a value`, name.slice(2));
       return v;
     };
-    if (name === '--help' || name === '-h') { stderr.write(usage); return 'help'; }
+    if (name === '--help' || name === '-h') { printHelp(command); return 'help'; }
     else if (name === '--configuration') configText = value();
     else if (name === '--base-url') baseUrl = value();
     else if (name === '--now') now = value();
     else if (name === '--images') images = true;
+    else if (name === '--compact') compact = true;
     else if (extra.includes(name)) rest.set(name, [...(rest.get(name) ?? []), value()]);
     else if (a.startsWith('-')) throw new CliError('invalid_arguments', `unknown option '${a}'`);
     else if (file === undefined) file = a;
@@ -51,7 +54,7 @@ export async function parseCommon(args: string[], extra: string[], usage: string
       throw new CliError('invalid_configuration', `--configuration is not valid JSON: ${(e as Error).message}`, 'configuration');
     }
   }
-  return { file, configuration, baseUrl, now, images, rest };
+  return { file, configuration, baseUrl, now, images, compact, rest };
 }
 
 async function readText(path: string): Promise<string> {
@@ -94,9 +97,26 @@ export function localContext(args: CommonArgs, bytes: Uint8Array, request: unkno
   };
 }
 
-/** Drops the inline SVGs (kilobytes per part) unless asked for. */
-export function withoutImages<T>(report: T): T {
-  return JSON.parse(JSON.stringify(report, (k, v) => (k === 'image_svg' ? undefined : v))) as T;
+/**
+ * What `kerf dfm` / `kerf quote` print: without --images no inline SVGs; without --base-url no links
+ * (a path like /v1/dfm/... names no server a local run could fetch it from); with --compact no
+ * capability option lists (the catalog's taps, studs, finishes, ... offered for each part).
+ */
+export function forOutput<T>(report: T, args: Pick<CommonArgs, 'images' | 'compact' | 'baseUrl'>): T {
+  return JSON.parse(JSON.stringify(report, (k, v: unknown) => {
+    if (k === 'image_svg' && !args.images) return undefined;
+    if (args.baseUrl === undefined && k.endsWith('_url') && typeof v === 'string' && v.startsWith('/')) return undefined;
+    if (args.compact && k === 'capabilities' && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      return Object.fromEntries(Object.entries(v).map(([name, c]) => [name, withoutOptions(c)]));
+    }
+    return v;
+  })) as T;
+}
+
+function withoutOptions(capability: unknown): unknown {
+  if (typeof capability !== 'object' || capability === null || Array.isArray(capability)) return capability;
+  const { options: _options, ...rest } = capability as Record<string, unknown>;
+  return rest;
 }
 
 /**

@@ -11,6 +11,7 @@ import { serveMcpStdio } from '@kerf/mcp';
 import { JobWorker, JOB_HANDLERS, loadSigningSecret, localCaller, newId, UrlSigner, type Caller, type UseCaseContext } from '@kerf/usecases';
 import { configFromEnv } from '../config.ts';
 import { LocalEngine } from '../engine-local.ts';
+import { printHelp } from './help.ts';
 
 const USAGE = 'usage: kerf mcp [--data-dir DIR] [--base-url URL]\n  an MCP server on stdio (KERF_DATA_DIR, KERF_BASE_URL as for kerf serve)\n';
 /** The account local work is kept under. */
@@ -43,7 +44,7 @@ async function localAccount(store: Store): Promise<Caller> {
 
 export async function run(args: string[]): Promise<number> {
   const parsed = parseArgs(args);
-  if (parsed === 'help') { stdout.write(USAGE); return 0; }
+  if (parsed === 'help') return printHelp('mcp');
   if (typeof parsed === 'string') { stderr.write(JSON.stringify({ error: { code: 'invalid_arguments', message: parsed } }) + '\n' + USAGE); return 2; }
   const config = configFromEnv();
   const log = pino({ level: process.env.LOG_LEVEL || 'warn' }, pino.destination(2));

@@ -4,7 +4,7 @@
 // non-zero exit.
 import { stdout } from 'node:process';
 import { localCaller, quoteFile } from '@kerf/usecases';
-import { CliError, localContext, parseCommon, readInput, reportError, withoutImages } from './local-check.ts';
+import { CliError, localContext, parseCommon, readInput, reportError, forOutput } from './local-check.ts';
 
 const USAGE = 'usage: kerf quote FILE --configuration JSON|@file.json --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--base-url URL] [--now ISO] [--images]\n';
 
@@ -15,7 +15,7 @@ function integer(text: string, param: string): number {
 
 export async function run(args: string[]): Promise<number> {
   try {
-    const a = await parseCommon(args, ['--quantity', '--quantity-options', '--ship-to'], USAGE);
+    const a = await parseCommon(args, ['--quantity', '--quantity-options', '--ship-to'], USAGE, 'quote');
     if (a === 'help') return 0;
     const qArg = a.rest.get('--quantity');
     if (!qArg) throw new CliError('invalid_arguments', '--quantity is required', 'quantity');
@@ -31,7 +31,7 @@ export async function run(args: string[]): Promise<number> {
     const request = { quantity, ...(a.configuration !== undefined ? { configuration: a.configuration } : {}), ...(quantity_options ? { quantity_options } : {}), ...(ship_to !== undefined ? { ship_to } : {}) };
     const file = await readInput(a.file);
     const quote = await quoteFile(localContext(a, file.bytes, request), localCaller(), { ...file, request });
-    stdout.write(JSON.stringify(a.images ? quote : withoutImages(quote), null, 2) + '\n');
+    stdout.write(JSON.stringify(forOutput(quote, a), null, 2) + '\n');
     return 0;
   } catch (err) {
     return reportError(err);

@@ -5,15 +5,13 @@ import { stdout } from 'node:process';
 import { configFromEnv } from '../config.ts';
 import { ensureDemoAccount } from '@kerf/store';
 import { startService } from '../runtime.ts';
+import { printHelp } from './help.ts';
 
 /** Where a service started without a terminal leaves the demo account's key (mode 0600, in the data dir). */
 export const DEMO_KEY_FILE = 'demo-api-key.json';
 
 export async function run(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    stdout.write('usage: kerf serve\nconfiguration from the environment: PORT, KERF_DATA_DIR, KERF_BASE_URL, MONGODB_URL, KERF_MAX_UPLOAD_BYTES, KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK, KERF_SIGNUP (README: Configuration)\n');
-    return 0;
-  }
+  if (args.includes('--help') || args.includes('-h')) return printHelp('serve');
   const config = configFromEnv();
   const service = await startService(config);
   const demo = await ensureDemoAccount(service.store);
