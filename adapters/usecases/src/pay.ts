@@ -55,7 +55,7 @@ export async function payCart(ctx: UseCaseContext, caller: Caller, input: CartPa
   if (req.payment.type === 'card_on_file' && req.payment.id) throw invalid('parameter_unknown', "'payment.id' is given only with type 'payment_method'.", 'payment.id');
   const accountId = caller.accountId;
   const clientKey = req.idempotency_key ?? null;
-  processorOf(ctx);
+  processorOf(ctx); // no processor: 503 before anything is recorded
 
   let intent: ChargeIntent;
   for (;;) {
