@@ -132,6 +132,11 @@ describe('bend rules', () => {
     const r = run([sheetPart({ bends: [bend(1, { radius_mm: 0 })] })], steel());
     assert.equal(r.status, 'ready');
     assert.ok(r.parts[0].production_warning_details.some((w) => w.code === 'sharp_bend_radius_applied'));
+    // the design flat follows the model; the warning states the production change: 90 degrees at R - r = R
+    // keeps the mold lines, so the flat shrinks by R (2 - pi / 2)
+    const w = r.parts[0].production_warning_details.find((x) => x.code === 'sharp_bend_radius_applied')!;
+    const R = Number(/made with the ([\d.]+) mm inner radius/.exec(w.message)![1]);
+    assert.ok(w.message.includes(`${Number((R * (2 - Math.PI / 2)).toFixed(2))} mm shorter`), w.message);
   });
   rule('bend_angle_too_large',
     () => run([sheetPart({ bends: [bend(1, { angle_degrees: 150 })] })], steel()),
