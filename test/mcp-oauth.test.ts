@@ -134,10 +134,9 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     assert.equal((r.structuredContent as { error: { code: string } }).error.code, 'resource_missing', 'past the scope check, to the use case');
   });
 
-  // The SDK client registers itself with the scope it will ask for (client metadata `scope`);
-  // oidc-provider in adapters/oauth (#14) refuses API scopes there (invalid_client_metadata), so a
-  // client without a registration cannot connect yet. Kept running as a todo until #14 accepts them.
-  it('registers itself (RFC 7591, with the scopes it asks for) when it has no registration', { todo: 'adapters/oauth refuses client metadata `scope` with API scopes' }, async () => {
+  // The SDK client registers itself with the scope it will ask for (client metadata `scope`); the
+  // authorization server drops API scopes there (the person grants them on the consent page).
+  it('registers itself (RFC 7591, with the scopes it asks for) when it has no registration', async () => {
     const { client } = await connectWithOAuth(connect);
     assert.equal((await client.listTools()).tools.length, 11);
   });
