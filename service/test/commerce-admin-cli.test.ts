@@ -69,6 +69,20 @@ describe('kerf admin order', () => {
     assert.equal(payment!.amount_refunded_cents, 4097);
   });
 
+  it('list: an account\'s orders by its email, newest first', async () => {
+    const env = { KERF_DATA_DIR: dataDir };
+    const r = await kerf(['admin', 'order', 'list', '--email', 'buyer@example.com', '--limit', '5'], env);
+    assert.equal(r.code, 0, r.stderr);
+    const page = JSON.parse(r.stdout);
+    assert.equal(page.object, 'list');
+    assert.deepEqual(page.data.map((o: { id: string }) => o.id), [orderId]);
+    assert.equal(page.data[0]._payment_intent_id, undefined, 'bookkeeping stays inside');
+    const nobody = await kerf(['admin', 'order', 'list', '--email', 'nobody@example.com'], env);
+    assert.equal(nobody.code, 1);
+    assert.equal(JSON.parse(nobody.stderr).error.code, 'account_not_found');
+    assert.equal((await kerf(['admin', 'order', 'list', '--email', 'buyer@example.com', '--limit', '0'], env)).code, 2);
+  });
+
   it('an unknown order and bad usage', async () => {
     const env = { KERF_DATA_DIR: dataDir };
     const missing = await kerf(['admin', 'order', 'show', 'ord_nope'], env);

@@ -102,14 +102,14 @@ export function orderView(doc: OrderDoc): OrderDoc {
 }
 
 /** GET /v1/orders: the caller's orders, newest first. */
-export async function listOrders(ctx: UseCaseContext, caller: Caller, input: ListOrdersQuery): Promise<ListEnvelope<OrderDoc>> {
+export async function listOrders(ctx: CommerceContext, caller: Caller, input: ListOrdersQuery): Promise<ListEnvelope<OrderDoc>> {
   requireScope(caller, 'orders');
   const q = validateInput(ListOrdersInput, input, { location: 'querystring' });
   const page = await paged(() => orders(ctx).list(caller.accountId, { limit: q.limit ?? 20, cursor: q.cursor ?? null }));
   return { object: 'list', data: page.items.map((r) => orderView(r.data)), has_more: page.hasMore, next_cursor: page.nextCursor };
 }
 
-export async function getOrder(ctx: UseCaseContext, caller: Caller, input: OrderInput): Promise<OrderDoc> {
+export async function getOrder(ctx: CommerceContext, caller: Caller, input: OrderInput): Promise<OrderDoc> {
   requireScope(caller, 'orders');
   const { order_id } = validateInput(OrderInput, input, { location: 'params' });
   const rec = await orders(ctx).get(caller.accountId, order_id);
