@@ -87,9 +87,24 @@ test('several files run in the worker pool: the same designs and files as one at
       assert.equal(single.code, 0, single.stderr);
       assert.deepEqual(withoutClock(lines[i]), withoutClock(single.stdout.trim()), `file ${i + 1} in the pool = in-process`);
     });
-    assert.deepEqual(listing(join(dir, 'pool')), listing(join(dir, 'single')), 'the same production files');
-    const dxf = (out: string): string => { const id = (JSON.parse(lines[2]) as { parts: Array<{ id: string }> }).parts[0].id; return readFileSync(join(dir, out, id, 'production_dxf.dxf'), 'utf8'); };
-    assert.equal(dxf('pool'), dxf('single'), 'byte-identical DXF from a worker and from this thread');
+    // several files: DIR/<file stem>/<part name or id>/ and DIR/index.json; one file: DIR/<part id>/
+    const index = JSON.parse(readFileSync(join(dir, 'pool', 'index.json'), 'utf8')) as { data: Array<{ file: string; dir: string; design_id: string; parts: Array<{ id: string; name: string; dir: string; files: string[] }> }> };
+    assert.deepEqual(index.data.map((e) => e.file), files);
+    assert.deepEqual(index.data.map((e) => e.dir), ['hat_t2_r2.4', 'round-32x2-l100', 'l_t2_r2']);
+    const pooledFiles: string[] = [];
+    index.data.forEach((e, i) => {
+      const design = JSON.parse(lines[i]) as { id: string; parts: Array<{ id: string; name: string }> };
+      assert.equal(e.design_id, design.id);
+      assert.deepEqual(e.parts.map((p) => [p.id, p.name, p.dir]), design.parts.map((p) => [p.id, p.name, `${e.dir}/${p.name.replace(/[^A-Za-z0-9_.-]/g, '_')}`]));
+      for (const p of e.parts) for (const f of p.files) {
+        assert.ok(existsSync(join(dir, 'pool', f)), f);
+        pooledFiles.push(`${p.id}/${f.split('/').pop()}`);
+      }
+    });
+    assert.deepEqual(pooledFiles.sort(), listing(join(dir, 'single')).filter((f) => f.includes('.')).map((f) => f.split('\\').join('/')), 'the same production files');
+    const dxf = (path: string): string => readFileSync(join(dir, path), 'utf8');
+    const last = index.data[2].parts[0];
+    assert.equal(dxf(join('pool', last.dir, 'production_dxf.dxf')), dxf(join('single', last.id, 'production_dxf.dxf')), 'byte-identical DXF from a worker and from this thread');
     const bad = kerf('--threads', '0', files[0]);
     assert.equal(bad.code, 2);
     assert.match(errorLines(bad.stderr)[0].message, /--threads must be a positive integer/);

@@ -1,11 +1,12 @@
 // `kerf analyze FILE... [--k-factor K] [--out DIR] [--threads N]`: the design JSON of each file on
 // stdout (one document per line, in the order given), progress on stderr; with --out, each part's
-// production files (STEP, GLB, DXF, images) under DIR/<part id>/. Bad input: a JSON error
+// production files (STEP, GLB, DXF, images) under DIR/<part id>/ for one file, or for several under
+// DIR/<file stem>/<part name or id>/ with DIR/index.json saying which is which. Bad input: a JSON error
 // {"error":{code,message,file}} on stderr and a non-zero exit; the other files are still analysed.
 // Several files go through the worker pool, one per core: in parallel, and a file that hangs or
 // exhausts memory fails alone (analysis_timeout / analysis_failed) instead of taking the run down.
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename, extname, join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { stderr, stdout } from 'node:process';
 import { printHelp } from './help.ts';
@@ -94,24 +95,35 @@ export async function run(argv: string[]): Promise<number> {
     : { design: await impl.analyze(bytes, { fileName, ...k }), files: null };
   let failures = 0;
 
+  // a file's time counts from when a worker takes it, not while it waits behind the others
+  const slots = limiter(Math.max(1, threads));
+  const layout = out && n > 1 ? new OutLayout(out) : null;
+
   const one = async (i: number): Promise<() => Promise<void>> => {
     const file = args.files[i];
-    const started = Date.now();
     try {
       const bytes = await readInput(file);
-      const { design, files } = await analyse(bytes, basename(file));
+      const { design, files, ms } = await slots(async () => {
+        const started = Date.now();
+        const r = await analyse(bytes, basename(file));
+        return { ...r, ms: Date.now() - started };
+      });
       // written in input order by the caller, so stdout stays one document per line in FILE order
       return async () => {
         stdout.write(JSON.stringify(design) + '\n');
-        const written = out && files ? await writeProductionFiles(out, files) : null;
+        let written: string[] | null = null;
+        if (out && files) written = layout ? await layout.write(file, design, files) : await writeProductionFiles(out, files);
         const note = written ? `, ${written.length} file(s) in ${out}` : '';
-        stderr.write(`kerf analyze: [${i + 1}/${n}] ${file}: ${design.parts.length} unique part(s), ${design.part_instances.length} instance(s) in ${Date.now() - started} ms${note}\n`);
+        stderr.write(`kerf analyze: [${i + 1}/${n}] ${file}: ${design.parts.length} unique part(s), ${design.part_instances.length} instance(s) in ${ms} ms${note}\n`);
       };
     } catch (err) {
       return async () => {
         failures++;
         const e = err as { code?: unknown; message?: unknown };
-        printError(typeof e.code === 'string' ? e.code : 'analysis_failed', typeof e.message === 'string' ? e.message : String(err), file);
+        const code = typeof e.code === 'string' ? e.code : 'analysis_failed';
+        const message = typeof e.message === 'string' ? e.message : String(err);
+        layout?.failed(file, code, message);
+        printError(code, message, file);
       };
     }
   };
@@ -133,8 +145,77 @@ export async function run(argv: string[]): Promise<number> {
       await report();
       if (next < n) launch();
     }
+    await layout?.writeIndex();
   } finally {
     await engine?.close();
   }
   return failures === 0 ? 0 : 1;
+}
+
+/** Runs at most `n` of the given tasks at a time, the others waiting in call order. */
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try { return await task(); } finally { running--; waiting.shift()?.(); }
+  };
+}
+
+interface IndexEntry { file: string; dir?: string; design_id?: string; status?: string; parts?: Array<{ id: string; name: string; dir: string; files: string[] }>; error?: { code: string; message: string } }
+
+/**
+ * --out with several files: DIR/<file stem>/<part name or id>/, so two files' parts never share a
+ * folder and a person finds a part by its name; DIR/index.json maps each input file and part to its folder.
+ */
+class OutLayout {
+  private readonly entries: IndexEntry[] = [];
+  private readonly stems = new Set<string>();
+  constructor(private readonly root: string) {}
+
+  async write(file: string, design: Design, files: ProductionFiles): Promise<string[]> {
+    const dir = join(this.root, this.uniqueStem(file));
+    const names = new Map<string, string>();
+    const taken = new Set<string>();
+    for (const p of design.parts) {
+      // a part's name when it names it alone (safe as a folder name), its id otherwise
+      const name = segment(p.name);
+      const folder = name && !taken.has(name) && !design.parts.some((q) => q !== p && q.name === p.name) ? name : segment(p.id);
+      taken.add(folder);
+      names.set(p.id, folder);
+    }
+    const byFolder: ProductionFiles = {};
+    for (const [partId, kinds] of Object.entries(files)) byFolder[names.get(partId) ?? segment(partId)] = kinds;
+    const written = await writeProductionFiles(dir, byFolder);
+    const rel = (path: string): string => relative(this.root, path).split('\\').join('/');
+    this.entries.push({
+      file, dir: rel(dir), design_id: design.id, status: design.status,
+      parts: design.parts.map((p) => {
+        const partDir = join(dir, names.get(p.id) ?? segment(p.id));
+        return { id: p.id, name: p.name, dir: rel(partDir), files: written.filter((w) => w.startsWith(partDir + '/') || w.startsWith(partDir + '\\')).map(rel) };
+      }),
+    });
+    return written;
+  }
+
+  failed(file: string, code: string, message: string): void { this.entries.push({ file, error: { code, message } }); }
+
+  async writeIndex(): Promise<void> {
+    await writeFile(join(this.root, 'index.json'), JSON.stringify({ object: 'list', data: this.entries }, null, 2) + '\n');
+  }
+
+  private uniqueStem(file: string): string {
+    const stem = segment(basename(file, extname(file))) || 'file';
+    let s = stem;
+    for (let k = 2; this.stems.has(s); k++) s = `${stem}-${k}`;
+    this.stems.add(s);
+    return s;
+  }
+}
+
+/** A folder name that stays inside its parent. */
+function segment(name: string): string {
+  const s = name.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return s === '.' || s === '..' ? `_${s}` : s;
 }
