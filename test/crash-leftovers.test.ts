@@ -8,10 +8,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '@kerf/store';
+import { sourceKey } from '@kerf/usecases/testing';
 import { fixtureBytes } from './helpers/fixtures.ts';
 import { startTestService } from './helpers/service.ts';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
+const EMPTY_STEP = "ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('e.step','2026-01-01',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TWO_HOURS_AGO = new Date(Date.now() - 2 * 60 * 60 * 1000);
 
@@ -47,6 +49,20 @@ describe('crash leftovers', () => {
       }
     } finally {
       rmSync(join(dataDir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('the upload of a design that failed is not kept', async () => {
+    const t = await startTestService();
+    try {
+      const form = new FormData();
+      form.append('file', new Blob([EMPTY_STEP]), 'empty.step');
+      const d = (await (await fetch(`${t.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${t.keyA}`, prefer: 'wait=60' }, body: form })).json()) as { id: string; status: string; error: { code: string } | null };
+      assert.equal(d.status, 'failed');
+      assert.equal(d.error?.code, 'empty_model');
+      assert.equal(await t.service.store.blobs.exists(sourceKey(d.id)), false);
+    } finally {
+      await t.close();
     }
   });
 
