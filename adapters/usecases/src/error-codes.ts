@@ -176,6 +176,24 @@ const CODES: Record<string, Entry> = {
   invalid_order_transition: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
     meaning: "The order cannot move to that status from its current one (e.g. a delivered order back to in_production).", action: 'Read the order and pick a status the message lists.' },
 
+  // Dropship (interface.md 7 "Dropship codes"; issue #13)
+  dropship_account_not_approved: { type: 'permission_error', kind: 'forbidden', retryable: false,
+    meaning: "The account's dropship access is requested, suspended or denied (or was never requested); only approved accounts may use /v1/dropship.", action: 'Ask the operator to approve the account for dropship.' },
+  item_not_approved: { type: 'permission_error', kind: 'forbidden', retryable: false,
+    meaning: 'The SKU exists on the account but its item is still requested (not approved), so it has no locked price and cannot be ordered.', action: 'Wait for the operator to approve the item, then order again.' },
+  unknown_sku: { type: 'not_found_error', kind: 'not_found', retryable: false,
+    meaning: 'No dropship item with that SKU on the account; `param` is sku.', action: 'Pick a SKU from GET /v1/dropship/items.' },
+  dropship_payment_processing: { type: 'payment_error', kind: 'conflict', retryable: true,
+    meaning: 'The off-session parts charge is still processing; the order is created once it succeeds.', action: 'Repeat the request with the same external_ref after Retry-After: it answers the order once the payment succeeded.' },
+  contract_quantity_exhausted: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: "Fewer of the contract item's committed (prepaid) units are left than the order's quantity.", action: 'Order fewer units, or ask the operator to commit more.' },
+  order_on_production_hold: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: 'A contract order is on production hold until a factory release; it cannot go into production or ship before.', action: 'Release the order (kerf admin dropship release ORDER_ID), then move it on.' },
+  sku_taken: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: 'The account already has a dropship item with that SKU.', action: 'Pick another SKU.' },
+  item_price_locked: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: 'The item is already approved; its unit price (and committed quantity) are locked.', action: 'Create a new item (another SKU) for a new price.' },
+
   origin_not_allowed: { type: 'permission_error', kind: 'forbidden', retryable: false,
     meaning: 'A browser called the MCP endpoint from a web origin this service does not allow.', action: 'Connect from a native MCP client, or ask the operator to allow the origin.' },
 

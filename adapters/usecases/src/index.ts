@@ -7,6 +7,7 @@ import { PRODUCTION_FILES_JOB, productionFilesJob } from './dfm.ts';
 import { fileQuoteJob } from './quotes.ts';
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryJob } from './webhooks/delivery.ts';
 import { PAYMENT_RECONCILE_JOB, paymentReconcileJob } from './pay.ts';
+import { DROPSHIP_RECONCILE_JOB, dropshipReconcileJob } from './dropship/create.ts';
 
 // the ports the service plugs in, and what runs against them
 export type { EngineContext, UseCaseContext, Logger } from './context.ts';
@@ -58,9 +59,11 @@ export const JOB_HANDLERS: Record<string, JobKindHandlers> = {
   [PRODUCTION_FILES_JOB]: productionFilesJob,
   [FILE_QUOTE_JOB]: fileQuoteJob,
   [PAYMENT_RECONCILE_JOB]: paymentReconcileJob,
+  [DROPSHIP_RECONCILE_JOB]: dropshipReconcileJob,
 };
 
 /** The webhook delivery job, run by a worker of its own (deliveries wait on receivers, not the engine). */
 export const WEBHOOK_JOB_HANDLERS: Record<string, JobKindHandlers> = {
   [WEBHOOK_DELIVERY_JOB]: webhookDeliveryJob,
 };
+export * from './dropship/index.ts';

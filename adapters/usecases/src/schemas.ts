@@ -347,3 +347,89 @@ export const CatalogSearchInput = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
 }, strict);
 export type CatalogSearchInput = Static<typeof CatalogSearchInput>;
+
+// ---- dropship (interface.md 2.3, 4.2, 6.2; contract.md "Operator surface") ------------------------
+
+/** Every event a dropship webhook endpoint can receive (interface.md 6.2); subscriptions default to all. */
+export const DROPSHIP_EVENT_TYPES = [
+  'order.created', 'order.in_review', 'order.in_production', 'order.shipped',
+  'order.delivered', 'order.cancelled', 'order.payment_failed',
+] as const;
+export type DropshipEventType = (typeof DROPSHIP_EVENT_TYPES)[number];
+
+const DropshipShipTo = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }), company: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
+  street1: Type.String({ minLength: 1, maxLength: 200 }), street2: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
+  city: Type.String({ minLength: 1, maxLength: 100 }), state: Type.String({ minLength: 1, maxLength: 50 }),
+  postal_code: Type.String({ minLength: 1, maxLength: 20 }), country: Type.String({ minLength: 2, maxLength: 2 }),
+  phone: Type.Optional(orNull<string>({ type: 'string', maxLength: 40 })), email: Type.Optional(orNull<string>({ type: 'string', maxLength: 254 })),
+}, strict);
+export type DropshipShipTo = Static<typeof DropshipShipTo>;
+
+export const DropshipOrderCreate = Type.Object({
+  sku: Type.String({ minLength: 1, maxLength: 200 }),
+  quantity: Type.Integer({ minimum: 1, maximum: 100000 }),
+  external_ref: Type.String({ minLength: 1, maxLength: 200 }),
+  retail_unit_price_cents: Type.Optional(orNull<number>({ type: 'integer', minimum: 0, maximum: 100_000_000 })),
+  ship_to: DropshipShipTo,
+}, strict);
+export type DropshipOrderCreate = Static<typeof DropshipOrderCreate>;
+
+export const DropshipOrderInput = Type.Object({ order_id: PathId }, strict);
+export type DropshipOrderInput = Static<typeof DropshipOrderInput>;
+export const DropshipOrdersQuery = Type.Object({
+  external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+}, strict);
+export type DropshipOrdersQuery = Static<typeof DropshipOrdersQuery>;
+
+export const DropshipEndpointCreate = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  events: Type.Optional(Type.Array(enumOf(DROPSHIP_EVENT_TYPES), { minItems: 1, maxItems: DROPSHIP_EVENT_TYPES.length, uniqueItems: true })),
+}, strict);
+export type DropshipEndpointCreate = Static<typeof DropshipEndpointCreate>;
+export const DropshipEndpointInput = Type.Object({ endpoint_id: PathId }, strict);
+export type DropshipEndpointInput = Static<typeof DropshipEndpointInput>;
+
+export const DROPSHIP_ACCOUNT_STATUSES = ['requested', 'approved', 'suspended', 'denied'] as const;
+export const AdminDropshipAccountBody = Type.Object({
+  status: enumOf(DROPSHIP_ACCOUNT_STATUSES),
+  /** the account's contact phone, used for a ship_to without one */
+  phone: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+}, strict);
+export const AdminDropshipAccountInput = Type.Object({ account_id: PathId }, strict);
+export const AdminDropshipAccountUpdate = Type.Composite([AdminDropshipAccountInput, AdminDropshipAccountBody], strict);
+export type AdminDropshipAccountUpdate = Static<typeof AdminDropshipAccountUpdate>;
+
+/** An item made from a line of an existing order (the sample order), `requested` until approved. */
+export const AdminDropshipItemCreate = Type.Object({
+  order_id: Id,
+  line_item_id: Id,
+  sku: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._-]+$' }),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+}, strict);
+export type AdminDropshipItemCreate = Static<typeof AdminDropshipItemCreate>;
+export const AdminDropshipItemInput = Type.Object({ item_id: PathId }, strict);
+export const AdminDropshipItemApproveBody = Type.Object({
+  unit_price_cents: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
+  /** A contract item: this many units are already paid; orders allocate from them with no parts charge. */
+  committed_quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+}, strict);
+export const AdminDropshipItemApprove = Type.Composite([AdminDropshipItemInput, AdminDropshipItemApproveBody], strict);
+export type AdminDropshipItemApprove = Static<typeof AdminDropshipItemApprove>;
+
+export const DROPSHIP_ORDER_STATUSES = ['paid', 'in_review', 'in_production', 'shipped', 'delivered', 'cancelled'] as const;
+export const AdminDropshipOrderBody = Type.Object({
+  status: enumOf(['in_review', 'in_production', 'shipped', 'delivered', 'cancelled'] as const),
+  tracking: Type.Optional(Type.Object({
+    carrier: Type.String({ minLength: 1, maxLength: 100 }), number: Type.String({ minLength: 1, maxLength: 100 }),
+    url: Type.Optional(orNull<string>({ type: 'string', maxLength: 2048 })),
+  }, strict)),
+  /** The real parcel and label cost, charged to the same card when the order ships. */
+  shipping_cost_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+  reason: Type.Optional(Type.String({ maxLength: 500 })),
+}, strict);
+export const AdminDropshipOrderUpdate = Type.Composite([DropshipOrderInput, AdminDropshipOrderBody], strict);
+export type AdminDropshipOrderUpdate = Static<typeof AdminDropshipOrderUpdate>;

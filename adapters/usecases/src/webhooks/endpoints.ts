@@ -36,7 +36,7 @@ export function endpoints(ctx: UseCaseContext): DocumentCollection<EndpointDoc> 
   return ctx.store.documents<EndpointDoc>(ENDPOINTS_COLLECTION);
 }
 
-const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
 /** The secrets that sign a delivery now: the current one, and a rolled one for 24 h after the roll. */
 export function signingSecrets(doc: EndpointDoc, now: Date): string[] {
@@ -55,7 +55,7 @@ export async function paged<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function checkUrl(ctx: UseCaseContext, raw: string): string {
+export function checkUrl(ctx: UseCaseContext, raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -85,7 +85,7 @@ export async function createWebhookEndpoint(ctx: UseCaseContext, caller: Caller,
 
 async function activeEndpoint(ctx: UseCaseContext, accountId: string, id: string): Promise<DocumentRecord<EndpointDoc>> {
   const rec = await endpoints(ctx).get(accountId, id);
-  if (!rec || !rec.data.active) throw notFound('webhook endpoint', id, 'endpoint_id');
+  if (!rec || !rec.data.active || rec.data.object !== 'webhook_endpoint') throw notFound('webhook endpoint', id, 'endpoint_id');
   return rec;
 }
 
@@ -98,7 +98,7 @@ export async function getWebhookEndpoint(ctx: UseCaseContext, caller: Caller, in
 export async function listWebhookEndpoints(ctx: UseCaseContext, caller: Caller, input: ListWebhookEndpointsInput): Promise<ListEnvelope<EndpointView>> {
   requireScope(caller, 'webhooks');
   const q = validateInput(ListWebhookEndpointsInput, input ?? {}, { location: 'querystring' });
-  const page = await paged(() => endpoints(ctx).list(caller.accountId, { limit: q.limit, cursor: q.cursor ?? null, filter: { active: true } }));
+  const page = await paged(() => endpoints(ctx).list(caller.accountId, { limit: q.limit, cursor: q.cursor ?? null, filter: { active: true, object: 'webhook_endpoint' } }));
   return { object: 'list', data: page.items.map((r) => publicView(r.data)), has_more: page.hasMore, next_cursor: page.nextCursor };
 }
 

@@ -11,10 +11,10 @@ import { scheduleDelivery } from './delivery.ts';
 import { activeEndpoints, type EndpointDoc } from './endpoints.ts';
 
 export { EVENT_TYPES, type EventType } from '../schemas.ts';
-import type { EventType } from '../schemas.ts';
+import type { DropshipEventType, EventType } from '../schemas.ts';
 
 /** The body every delivery of an event carries, byte for byte the same each time. */
-export interface EventBody { id: string; type: EventType; created_at: string; data: unknown }
+export interface EventBody { id: string; type: EventType | DropshipEventType; created_at: string; data: unknown }
 
 export const EVENTS_COLLECTION = 'events';
 
@@ -23,7 +23,7 @@ export const EVENTS_COLLECTION = 'events';
  * document create/update that makes the change, e.g.
  * `orders.update(accountId, id, doc, { events: [newEvent(ctx, 'order.status_changed', orderView)] })`.
  */
-export function newEvent(ctx: Pick<UseCaseContext, 'newId' | 'now'>, type: EventType, data: unknown): OutboxEvent {
+export function newEvent(ctx: Pick<UseCaseContext, 'newId' | 'now'>, type: EventType | DropshipEventType, data: unknown): OutboxEvent {
   const id = ctx.newId('evt');
   const body: EventBody = { id, type, created_at: ctx.now().toISOString(), data };
   return { id, type, payload: body };
@@ -33,7 +33,7 @@ export function newEvent(ctx: Pick<UseCaseContext, 'newId' | 'now'>, type: Event
  * Emits an event that goes with no single record write of its own (or follows one already made):
  * recorded durably at once and relayed like every other. Returns the event id.
  */
-export async function emitEvent(ctx: UseCaseContext, accountId: string, type: EventType, data: unknown): Promise<string> {
+export async function emitEvent(ctx: UseCaseContext, accountId: string, type: EventType | DropshipEventType, data: unknown): Promise<string> {
   const event = newEvent(ctx, type, data);
   await ctx.store.documents<Doc>(EVENTS_COLLECTION).create(accountId, event.payload as Doc, { id: event.id, events: [event] });
   ctx.notifyJobs();

@@ -1,0 +1,35 @@
+// Who may use /v1/dropship (interface.md 5.2): an account whose dropship status is approved. The
+// operator moves accounts between requested, approved, suspended and denied.
+import type { Account, DropshipStatus } from '@kerf/store';
+import { requireScope, type Caller } from '../caller.ts';
+import { UseCaseError, notFound } from '../errors.ts';
+import type { CommerceContext } from '../orders.ts';
+import { requireOperator } from '../orders.ts';
+import { AdminDropshipAccountUpdate } from '../schemas.ts';
+import { validateInput } from '../validation.ts';
+import { setContactPhone } from './contacts.ts';
+
+/** The caller's account when it may use the dropship API; 403 dropship_account_not_approved otherwise. */
+export async function requireDropship(ctx: Pick<CommerceContext, 'store'>, caller: Caller): Promise<Account> {
+  requireScope(caller, 'orders');
+  const account = await ctx.store.accounts.get(caller.accountId);
+  if (!account) throw notFound('account', caller.accountId);
+  if (account.dropshipStatus !== 'approved') {
+    const status = account.dropshipStatus ?? 'not requested';
+    throw new UseCaseError('forbidden', 'permission_error', 'dropship_account_not_approved',
+      `This account's dropship access is ${status}; only approved accounts may use /v1/dropship.`, { details: { dropship_status: account.dropshipStatus } });
+  }
+  return account;
+}
+
+export interface DropshipAccountView { id: string; object: 'account'; email: string; name: string; dropship: { status: DropshipStatus } | null }
+
+/** Operator: request, approve, suspend or deny an account's dropship access. */
+export async function adminSetDropshipStatus(ctx: Pick<CommerceContext, 'store' | 'newId'>, caller: Caller, input: AdminDropshipAccountUpdate): Promise<DropshipAccountView> {
+  requireOperator(caller);
+  const req = validateInput(AdminDropshipAccountUpdate, input);
+  const account = await ctx.store.accounts.update(req.account_id, { dropshipStatus: req.status });
+  if (!account) throw notFound('account', req.account_id, 'account_id');
+  if (req.phone) await setContactPhone(ctx, account.id, req.phone);
+  return { id: account.id, object: 'account', email: account.email, name: account.name, dropship: account.dropshipStatus ? { status: account.dropshipStatus } : null };
+}

@@ -1,0 +1,56 @@
+// /v1/dropship/webhook-endpoints (interface.md 2.3, 4.2, 6.2): kept beside the manufacturing
+// endpoints (one collection, one relay and delivery worker, the same signing) with their own
+// object, UUID ids and the dropship events, so each API sees only its own endpoints.
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../caller.ts';
+import type { UseCaseContext } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput } from '../schemas.ts';
+import { validateInput } from '../validation.ts';
+import { abandonPendingDeliveries } from '../webhooks/delivery.ts';
+import { checkUrl, endpoints, newSecret, type EndpointDoc } from '../webhooks/endpoints.ts';
+import { requireDropship } from './access.ts';
+
+const OBJECT = 'dropship_webhook_endpoint';
+
+export interface DropshipEndpointView { id: string; url: string; events: string[]; active: boolean; created_at: string }
+
+const view = (d: EndpointDoc): DropshipEndpointView => ({ id: d.id, url: d.url, events: d.events, active: d.active, created_at: d.created_at });
+
+export async function createDropshipEndpoint(ctx: UseCaseContext, caller: Caller, input: DropshipEndpointCreate): Promise<DropshipEndpointView & { secret: string }> {
+  await requireDropship(ctx, caller);
+  const req = validateInput(DropshipEndpointCreate, input);
+  const url = checkUrl(ctx, req.url);
+  const id = randomUUID();
+  const secret = newSecret();
+  const doc = {
+    id, object: OBJECT, url, events: req.events ? DROPSHIP_EVENT_TYPES.filter((t) => req.events!.includes(t)) : [...DROPSHIP_EVENT_TYPES],
+    description: null, active: true, created_at: ctx.now().toISOString(),
+    _secret: secret, _previous_secret: null, _previous_secret_until: null, _deleted_at: null,
+  } as unknown as EndpointDoc;
+  await endpoints(ctx).create(caller.accountId, doc, { id });
+  return { ...view(doc), secret };
+}
+
+/** The active endpoints, secrets never shown. */
+export async function listDropshipEndpoints(ctx: UseCaseContext, caller: Caller): Promise<{ endpoints: DropshipEndpointView[] }> {
+  await requireDropship(ctx, caller);
+  const out: DropshipEndpointView[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await endpoints(ctx).list(caller.accountId, { limit: 100, cursor, order: 'asc', filter: { active: true, object: OBJECT } });
+    out.push(...page.items.map((r) => view(r.data)));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { endpoints: out };
+}
+
+/** DELETE: deactivates; deliveries not yet made are abandoned. */
+export async function deleteDropshipEndpoint(ctx: UseCaseContext, caller: Caller, input: DropshipEndpointInput): Promise<void> {
+  await requireDropship(ctx, caller);
+  const { endpoint_id } = validateInput(DropshipEndpointInput, input, { location: 'params' });
+  const rec = await endpoints(ctx).get(caller.accountId, endpoint_id);
+  if (!rec || !rec.data.active || (rec.data.object as string) !== OBJECT) throw notFound('webhook endpoint', endpoint_id, 'endpoint_id');
+  await endpoints(ctx).update(caller.accountId, endpoint_id, { ...rec.data, active: false, _deleted_at: ctx.now().toISOString() });
+  await abandonPendingDeliveries(ctx, caller.accountId, endpoint_id);
+}

@@ -1,0 +1,81 @@
+// Dropship orders (interface.md 2.3, 4.2): the record, what callers and webhooks see of it, and the
+// account's reads. Creation is ./create.ts, fulfilment ./fulfillment.ts.
+import type { DocumentCollection } from '@kerf/store';
+import type { Caller } from '../caller.ts';
+import { publicView, type Doc } from '../documents.ts';
+import { notFound } from '../errors.ts';
+import type { CommerceContext } from '../orders.ts';
+import { DropshipOrderInput, DropshipOrdersQuery, type DropshipShipTo } from '../schemas.ts';
+import { validateInput } from '../validation.ts';
+import { paged } from '../webhooks/endpoints.ts';
+import { requireDropship } from './access.ts';
+
+export type DropshipOrderStatus = 'paid' | 'in_review' | 'in_production' | 'shipped' | 'delivered' | 'cancelled';
+
+export interface DropshipCharge {
+  kind: 'parts' | 'shipping';
+  amount_cents: number;
+  status: 'succeeded' | 'failed' | 'refunded';
+  processor_payment_intent_id: string;
+  created_at: string;
+}
+
+export interface DropshipOrderDoc extends Doc {
+  object: 'dropship_order';
+  status: DropshipOrderStatus;
+  external_ref: string;
+  sku: string;
+  item_id: string;
+  quantity: number;
+  unit_price_cents: number;
+  parts_total_cents: number;
+  /** stored for the caller's own records; never billed (rule 7) */
+  retail_unit_price_cents: number | null;
+  /** contract items: allocated from the committed quantity, no parts charge */
+  contract: boolean;
+  /** held until an operator's factory release (contract items) */
+  production_hold: boolean;
+  shipping: { status: 'charged_at_fulfillment' | 'charged' | 'failed'; amount_cents: number | null };
+  ship_to: DropshipShipTo;
+  tracking: { carrier: string; number: string; url: string | null } | null;
+  charges: DropshipCharge[];
+  created_at: string;
+  shipped_at: string | null;
+  delivered_at: string | null;
+  cancelled_at: string | null;
+  /** a shipping charge under way (its processor key), so a retried ship finds the same payment */
+  _shipping_key?: string | null;
+}
+
+export const dropshipOrders = (ctx: Pick<CommerceContext, 'store'>): DocumentCollection<DropshipOrderDoc> => ctx.store.documents<DropshipOrderDoc>('dropship_orders');
+
+export const dropshipOrderView = (doc: DropshipOrderDoc): DropshipOrderDoc => publicView(doc);
+
+/** interface.md 6.2 `data.order`. */
+export function eventOrder(doc: DropshipOrderDoc): Record<string, unknown> {
+  return {
+    id: doc.id, external_ref: doc.external_ref, status: doc.status, sku: doc.sku, quantity: doc.quantity,
+    tracking: doc.status === 'shipped' || doc.status === 'delivered' ? doc.tracking : null,
+    shipping_cost_cents: doc.shipping.status === 'charged_at_fulfillment' ? null : doc.shipping.amount_cents,
+  };
+}
+
+/** GET /v1/dropship/orders: the account's orders, newest first; `external_ref` finds one. */
+export async function listDropshipOrders(ctx: Pick<CommerceContext, 'store'>, caller: Caller, input: DropshipOrdersQuery): Promise<{ orders: DropshipOrderDoc[]; has_more: boolean; next_cursor: string | null }> {
+  await requireDropship(ctx, caller);
+  const q = validateInput(DropshipOrdersQuery, input ?? {}, { location: 'querystring' });
+  if (q.external_ref !== undefined) {
+    const rec = await dropshipOrders(ctx).getByKey(caller.accountId, q.external_ref);
+    return { orders: rec ? [dropshipOrderView(rec.data)] : [], has_more: false, next_cursor: null };
+  }
+  const page = await paged(() => dropshipOrders(ctx).list(caller.accountId, { limit: q.limit ?? 20, cursor: q.cursor ?? null }));
+  return { orders: page.items.map((r) => dropshipOrderView(r.data)), has_more: page.hasMore, next_cursor: page.nextCursor };
+}
+
+export async function getDropshipOrder(ctx: Pick<CommerceContext, 'store'>, caller: Caller, input: DropshipOrderInput): Promise<{ order: DropshipOrderDoc }> {
+  await requireDropship(ctx, caller);
+  const { order_id } = validateInput(DropshipOrderInput, input, { location: 'params' });
+  const rec = await dropshipOrders(ctx).get(caller.accountId, order_id);
+  if (!rec) throw notFound('dropship order', order_id, 'order_id');
+  return { order: dropshipOrderView(rec.data) };
+}
