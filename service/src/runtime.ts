@@ -112,6 +112,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     signupOpen: config.signupOpen,
     cookieSecret: createHash('sha256').update(secret).update('web cookies').digest('base64url'),
     secureCookies: config.baseUrl.startsWith('https:'),
+    maxUploadBytes: config.maxUploadBytes,
   });
   const janitor = new Janitor(ctx);
   if (options.jobs !== false) {

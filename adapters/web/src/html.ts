@@ -1,6 +1,9 @@
 // Server-rendered pages: every value from a person or a client goes through escapeHtml; no inline
 // script or style (the Content-Security-Policy forbids them); one stylesheet from an npm package.
 export const STYLESHEET = '/assets/pico.min.css';
+/** this site's own styles and scripts (adapters/web/assets) and the 3D viewer's bundle */
+export const SITE_ASSETS = '/assets/site/';
+export const MODEL_VIEWER = '/assets/model-viewer/model-viewer.min.js';
 
 /** Bidirectional formatting characters are dropped: 'invoice\u202Efdp.step' must not show as 'invoicepets.pdf'. */
 export function escapeHtml(value: unknown): string {
@@ -26,15 +29,20 @@ export interface LayoutOptions {
   email?: string | null;
   /** CSRF token for the sign-out form */
   csrf?: string;
+  /** module scripts of this site (files under /assets/site/; never inline) */
+  scripts?: string[];
+  /** extra <head> markup built by the templates (e.g. a refresh while a design is analysed) */
+  head?: Html;
 }
 
 export function layout(title: string, body: Html, opts: LayoutOptions = {}): string {
   const nav = opts.email
-    ? html`<li><a href="/account">${opts.email}</a></li><li><form method="post" action="/signout"><input type="hidden" name="_csrf" value="${opts.csrf ?? ''}"><button type="submit" class="secondary outline">Sign out</button></form></li>`
+    ? html`<li><a href="/designs/new">Upload</a></li><li><a href="/orders">Orders</a></li><li><a href="/account">${opts.email}</a></li><li><form method="post" action="/signout"><input type="hidden" name="_csrf" value="${opts.csrf ?? ''}"><button type="submit" class="secondary outline">Sign out</button></form></li>`
     : html`<li><a href="/signin">Sign in</a></li>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Kerf</title><link rel="stylesheet" href="${STYLESHEET}"></head>
+<title>${escapeHtml(title)} · Kerf</title><link rel="stylesheet" href="${STYLESHEET}"><link rel="stylesheet" href="${SITE_ASSETS}site.css">
+${opts.head?.html ?? ''}${(opts.scripts ?? []).map((s) => `<script type="module" src="${escapeHtml(s)}"></script>`).join('')}</head>
 <body><header class="container"><nav><ul><li><strong>Kerf</strong></li></ul><ul>${nav.html}</ul></nav></header>
 <main class="container"><h1>${escapeHtml(title)}</h1>
 ${body.html}

@@ -3,7 +3,9 @@
 // CSRF token (@fastify/csrf-protection, its secret in a signed cookie); the session is an httpOnly
 // SameSite=Lax cookie holding a random token the store knows only by its sha256.
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -13,6 +15,7 @@ import {
   UseCaseError, consentedScopes, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
   type Caller, type ConsentPort, type UseCaseContext,
 } from '@kerf/usecases';
+import { shopRoutes } from './shop.ts';
 import { accountPage, consentPage, messagePage, signInPage, signUpPage } from './pages.ts';
 
 export interface WebOptions {
@@ -24,7 +27,15 @@ export interface WebOptions {
   cookieSecret: string;
   /** Set Secure on cookies (the site is served over https). */
   secureCookies: boolean;
+  /** the largest STEP file the upload form takes, bytes (KERF_MAX_UPLOAD_BYTES) */
+  maxUploadBytes?: number;
 }
+
+/** The upload form's limit when the service does not say (the API's default). */
+const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** adapters/web/assets, from src/ (tsx) or dist/src/ (built) */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ASSETS = existsSync(join(HERE, '../assets')) ? join(HERE, '../assets') : join(HERE, '../../assets');
 
 export const SESSION_COOKIE = 'kerf_session';
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -48,9 +59,19 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
   const cookieBase = { httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies, path: '/' };
   await app.register(cookie, { secret: opts.cookieSecret });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(csrf, { cookieOpts: { ...cookieBase, signed: true } });
+  // multipart forms (the upload) carry the token as a field object; the upload script's XHR posts the same form
+  await app.register(csrf, {
+    cookieOpts: { ...cookieBase, signed: true },
+    getToken: (request) => {
+      const field = (request.body as Record<string, unknown> | undefined)?._csrf;
+      return typeof field === 'string' ? field : (field as { value?: string } | undefined)?.value ?? '';
+    },
+  });
   const pico = dirname(createRequire(import.meta.url).resolve('@picocss/pico/css/pico.min.css'));
   await app.register(fastifyStatic, { root: pico, prefix: '/assets/', decorateReply: false, allowedPath: (path) => path === '/pico.min.css' });
+  await app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/site/', decorateReply: false });
+  const modelViewer = dirname(createRequire(import.meta.url).resolve('@google/model-viewer/dist/model-viewer.min.js'));
+  await app.register(fastifyStatic, { root: modelViewer, prefix: '/assets/model-viewer/', decorateReply: false, allowedPath: (path) => path === '/model-viewer.min.js' });
 
   app.addHook('onSend', async (request, reply) => {
     if (!reply.getHeader('content-security-policy')) reply.header('content-security-policy', CSP);
@@ -149,6 +170,8 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     await revokeConnection(ctx, me.caller, { connection_id: (request.params as { id: string }).id });
     return reply.redirect('/account?revoked=1', 303);
   });
+
+  await shopRoutes(app, { ctx, person, page, signInFirst, maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
 
   // ---- OAuth consent (authorize and device verification) ------------------------------------------
 

@@ -1,0 +1,208 @@
+// The buying pages: upload, design (3D viewer, flat pattern, facts), quote (configure, DFM findings,
+// prices), checkout (cart_url), orders. Templates only: the routes (./shop.ts) fetch through use cases.
+import { alert, html, layout, raw, MODEL_VIEWER, SITE_ASSETS, type Html } from './html.ts';
+
+type Obj = Record<string, any>;
+export interface Who { email: string; csrf: string }
+
+export const money = (cents: number | null | undefined): string => (cents == null ? '—' : `$${(cents / 100).toFixed(2)}`);
+const csrfField = (csrf: string): Html => html`<input type="hidden" name="_csrf" value="${csrf}">`;
+const mm = (v: number | null | undefined): string => (v == null ? '—' : `${Math.round(v * 100) / 100} mm`);
+
+export function uploadPage(o: Who & { error?: string | null }): string {
+  return layout('Upload a design', html`${alert(o.error)}
+<p>Upload a STEP file (.step or .stp) of sheet-metal or tube parts. We find each unique part, unfold it and check it can be made.</p>
+<form id="upload-form" method="post" action="/designs" enctype="multipart/form-data">
+${csrfField(o.csrf)}
+<div id="drop-zone" class="drop">
+<p>Drag a STEP file here, or choose one:</p>
+<label for="file">STEP file</label>
+<input id="file" name="file" type="file" accept=".step,.stp,.STEP,.STP" required>
+</div>
+<progress id="upload-progress" max="100" value="0" hidden aria-label="Upload progress"></progress>
+<p id="upload-status" role="status" aria-live="polite"></p>
+<button type="submit">Upload</button>
+</form>`, { ...o, scripts: [`${SITE_ASSETS}upload.js`] });
+}
+
+export interface PartView { part: Obj; formedUrl: string | null; flatUrl: string | null; flatSvgUrl: string | null }
+
+function partSection(v: PartView, i: number): Html {
+  const p = v.part;
+  const viewerId = `viewer-${i}`;
+  const viewer = v.formedUrl
+    ? html`<model-viewer id="${viewerId}" src="${v.formedUrl}" camera-controls touch-action="pan-y" shadow-intensity="0.6" alt="3D model of ${p.name}"></model-viewer>
+<div data-viewer="${viewerId}" role="group" aria-label="Model view">
+<button type="button" class="outline" data-src="${v.formedUrl}" aria-pressed="true" hidden>Formed</button>
+${v.flatUrl ? html`<button type="button" class="outline" data-src="${v.flatUrl}" aria-pressed="false" hidden>Flat</button>` : raw('')}
+</div>
+<noscript><p><a href="${v.formedUrl}">Download the 3D model (GLB)</a></p></noscript>`
+    : html`<p>No 3D model is available for this part.</p>`;
+  const flat = v.flatSvgUrl
+    ? html`<figure class="flat"><img src="${v.flatSvgUrl}" alt="Flat pattern of ${p.name} with bend lines and numbered holes"><figcaption>Flat pattern: bend lines dashed, holes numbered.</figcaption></figure>`
+    : html`<p>${p.unsupported_message ?? 'This part has no flat pattern.'}</p>`;
+  const warnings: Obj[] = p.warnings ?? [];
+  const dims = p.flat_pattern_dimensions;
+  return html`<article class="part" id="part-${p.id}">
+<header><h2>${p.name}</h2><p>${p.instance_count} in the design · ${p.manufacturable ? 'can be made' : html`<strong>cannot be made as modelled</strong>`}</p></header>
+<div class="part-views"><div>${viewer}</div><div>${flat}</div></div>
+<table><tbody>
+<tr><th scope="row">Process</th><td>${String(p.suggested_process ?? '').replace(/_/g, ' ')}</td></tr>
+<tr><th scope="row">Thickness</th><td>${mm(p.detected_thickness_mm)}</td></tr>
+<tr><th scope="row">Bends</th><td>${p.bend_count}${(p.bends ?? []).length ? html` (${(p.bends as Obj[]).map((b) => `${Math.round(b.angle_degrees)}°`).join(', ')})` : raw('')}</td></tr>
+<tr><th scope="row">Holes</th><td>${p.hole_count}${(p.holes ?? []).length ? html` (${(p.holes as Obj[]).map((h) => `#${h.id} ⌀${Math.round(h.diameter_mm * 10) / 10} mm`).join(', ')})` : raw('')}</td></tr>
+${dims ? html`<tr><th scope="row">Flat size</th><td>${mm(dims.length_mm ?? dims.x_mm)} × ${mm(dims.width_mm ?? dims.y_mm)}</td></tr>` : raw('')}
+</tbody></table>
+${warnings.length ? html`<h3>Notes on this part</h3><ul>${warnings.map((w) => html`<li>${w.message}</li>`)}</ul>` : raw('')}
+</article>`;
+}
+
+export interface MaterialChoice { id: string; name: string }
+
+/** The configure form: material, finish (once a DFM report says which are allowed), quantity, accepted risks. */
+export function configureForm(o: {
+  csrf: string; designId: string; materials: MaterialChoice[]; finishes?: MaterialChoice[];
+  selected: { material_id?: string; finish_id?: string; quantity?: number; accepted?: string[] }; risks?: Obj[];
+}): Html {
+  const s = o.selected;
+  const option = (m: MaterialChoice, current?: string) => html`<option value="${m.id}"${m.id === current ? raw(' selected') : raw('')}>${m.name}</option>`;
+  return html`<form method="post" action="/designs/${encodeURIComponent(o.designId)}/quote" id="configure">
+${csrfField(o.csrf)}
+<label for="material_id">Material</label>
+<select id="material_id" name="material_id" required>${o.materials.map((m) => option(m, s.material_id))}</select>
+${o.finishes?.length ? html`<label for="finish_id">Finish</label><select id="finish_id" name="finish_id"><option value="">None</option>${o.finishes.map((m) => option(m, s.finish_id))}</select>` : raw('')}
+<label for="quantity">Quantity</label>
+<input id="quantity" name="quantity" type="number" min="1" max="100000" required value="${s.quantity ?? 1}">
+${o.risks?.length ? html`<fieldset><legend>Risks you may accept</legend>${o.risks.map((r) => html`<label><input type="checkbox" name="accepted_risks" value="${r.code}"${s.accepted?.includes(r.code) ? raw(' checked') : raw('')}> ${r.message}</label>`)}</fieldset>` : raw('')}
+<button type="submit">Get a quote</button>
+</form>`;
+}
+
+export function designPage(o: Who & { design: Obj; parts: PartView[]; configure: Html | null; error?: string | null }): string {
+  const d = o.design;
+  const pending = d.status === 'queued' || d.status === 'processing';
+  const body = pending
+    ? html`<p role="status" id="design-status">Analyzing ${d.name}… this page refreshes by itself.</p><progress aria-label="Analysis in progress"></progress>`
+    : d.status === 'failed'
+      ? html`<p role="alert">The analysis failed: ${d.error?.message ?? 'unknown error'}</p><p><a href="/designs/new">Upload another file</a></p>`
+      : html`${alert(o.error)}<p id="design-status">${d.parts.length} unique part${d.parts.length === 1 ? '' : 's'} in ${d.name}.</p>
+${o.parts.map(partSection)}
+<section id="configure-section"><h2>Configure and quote</h2>${o.configure ?? html`<p>No material fits these parts.</p>`}</section>`;
+  return layout(`Design ${d.name}`, body, {
+    ...o,
+    head: pending ? raw('<meta http-equiv="refresh" content="2">') : undefined,
+    scripts: pending ? [] : [MODEL_VIEWER, `${SITE_ASSETS}viewer.js`],
+  });
+}
+
+const severityText = (s: string): string => (s === 'error' ? 'Blocks the order' : s === 'warning' ? 'Warning' : 'Note');
+
+export function quotePage(o: Who & { quote: Obj; designName: string; configure: Html; issueImages: Array<{ partId: string; url: string }> }): string {
+  const q = o.quote;
+  const item: Obj = q.items?.[0] ?? {};
+  const issues: Obj[] = (item.dfm?.parts ?? []).flatMap((p: Obj) => p.issues ?? []);
+  const lines: Obj[] = item.line_items ?? [];
+  const options: Obj[] = item.quantity_options ?? [];
+  const ready = q.status === 'ready';
+  return layout(`Quote for ${o.designName}`, html`
+<p id="quote-status" role="status">${ready ? 'This quote is ready to order.' : q.status === 'blocked' ? 'This configuration cannot be ordered yet: see the findings below.' : `Quote status: ${q.status}`}</p>
+${issues.length ? html`<section id="findings"><h2>Manufacturability findings</h2>
+${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="Part ${im.partId} with the findings marked"></figure>`)}
+<table><thead><tr><th scope="col">Severity</th><th scope="col">Finding</th><th scope="col">Accepted</th></tr></thead><tbody>
+${issues.map((i) => html`<tr><td>${severityText(i.severity)}</td><td>${i.message}</td><td>${i.accepted ? 'yes' : 'no'}</td></tr>`)}
+</tbody></table></section>` : raw('')}
+<section id="prices"><h2>Prices</h2>
+<table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
+${lines.map((l) => html`<tr><td>${l.part_id}</td><td>${l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+</tbody><tfoot><tr><th scope="row" colspan="4">Subtotal (before shipping and tax)</th><td id="quote-subtotal">${money(q.amount_subtotal_cents)}</td></tr></tfoot></table>
+${options.length ? html`<h3>Other quantities</h3><table id="quantity-options"><thead><tr><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
+${options.map((x) => html`<tr><td>${x.quantity}</td><td>${money(x.unit_amount_cents)}</td><td>${money(x.amount_cents)}</td></tr>`)}</tbody></table>` : raw('')}
+</section>
+${ready ? html`<form method="post" action="/quotes/${encodeURIComponent(q.id)}/cart">${csrfField(o.csrf)}<button type="submit" id="add-to-cart">Add to cart</button></form>` : raw('')}
+<section><h2>Change the configuration</h2>${o.configure}</section>
+<p><a href="/designs/${encodeURIComponent(q.design_id ?? item.design_id ?? '')}">Back to the design</a></p>`, o);
+}
+
+const STATE_CODES = 'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(' ');
+
+export function checkoutPage(o: { who: Who | null; cart: Obj; token: string; signInUrl: string; account: Obj | null; error?: string | null; notice?: string | null }): string {
+  const c = o.cart;
+  const t = c.totals ?? {};
+  const s: Obj = c.ship_to ?? {};
+  const base = `/checkout/${encodeURIComponent(o.token)}`;
+  const csrf = o.who?.csrf ?? '';
+  const options: Obj[] = c.quote?.fulfillment?.shipping_options ?? [];
+  const lines: Obj[] = (c.quote?.items ?? []).flatMap((i: Obj) => i.line_items ?? []);
+  const open = c.status === 'open' && !c.checked_out;
+  const field = (name: string, label: string, auto: string, extra = ' required') =>
+    html`<label for="ship-${name}">${label}</label><input id="ship-${name}" name="${name}" autocomplete="${auto}" value="${s[name] ?? ''}"${raw(extra)}>`;
+  const items = html`<section id="items"><h2>Items</h2><table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
+${lines.map((l) => html`<tr><td>${l.part_id}</td><td>${l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+</tbody></table></section>`;
+  const totals = html`<section id="totals"><h2>Totals</h2><table><tbody>
+<tr><th scope="row">Parts</th><td>${money(t.amount_subtotal_cents)}</td></tr>
+<tr><th scope="row">Shipping</th><td>${t.amount_shipping_cents == null ? 'choose an option' : money(t.amount_shipping_cents)}</td></tr>
+${t.amount_production_surcharge_cents ? html`<tr><th scope="row">Faster production</th><td>${money(t.amount_production_surcharge_cents)}</td></tr>` : raw('')}
+<tr><th scope="row">Sales tax</th><td>${t.tax_status === 'calculated' ? money(t.amount_tax_cents) : 'needs the address'}</td></tr>
+<tr><th scope="row">Total</th><td><strong id="cart-total">${money(t.amount_total_cents)}</strong></td></tr>
+</tbody></table></section>`;
+  if (!o.who) {
+    return layout('Checkout', html`${items}${totals}<p><a href="${o.signInUrl}" role="button">Sign in to check out</a></p>`);
+  }
+  if (!open) {
+    return layout('Checkout', html`${items}${totals}<p role="status">This cart is ${c.checked_out ? 'paid' : c.status}.${c.order_id ? html` <a href="/orders/${encodeURIComponent(c.order_id)}">See the order</a>` : raw('')}</p>`, o.who);
+  }
+  const card = o.account?.card;
+  const ready = c.ship_to && c.shipping_option_id && t.amount_total_cents != null;
+  return layout('Checkout', html`${alert(o.error)}${o.notice ? html`<p role="status">${o.notice}</p>` : raw('')}${items}
+<section id="ship-to"><h2>Ship to (United States)</h2>
+<form method="post" action="${base}/ship-to">${csrfField(csrf)}
+${field('name', 'Full name', 'name')}${field('company', 'Company (optional)', 'organization', '')}
+${field('street1', 'Street address', 'address-line1')}
+${field('street2', 'Apartment, suite (optional)', 'address-line2', '')}
+<div class="grid">
+<div>${field('city', 'City', 'address-level2')}</div>
+<div><label for="ship-state">State</label><select id="ship-state" name="state" autocomplete="address-level1" required><option value="">Choose…</option>${STATE_CODES.map((code) => html`<option${code === s.state ? raw(' selected') : raw('')}>${code}</option>`)}</select></div>
+<div>${field('postal_code', 'ZIP code', 'postal-code', ' required inputmode="numeric" pattern="[0-9]{5}(-[0-9]{4})?"')}</div>
+</div>
+<button type="submit" class="secondary">Save address</button>
+</form></section>
+${c.ship_to ? html`<section id="shipping"><h2>Shipping</h2>
+<form method="post" action="${base}/shipping">${csrfField(csrf)}<fieldset><legend>Choose how it ships</legend>
+${options.map((x) => html`<label><input type="radio" name="shipping_option_id" value="${x.id}" required${x.id === c.shipping_option_id ? raw(' checked') : raw('')}>
+${String(x.carrier).toUpperCase()} ${String(x.service).replace(/_/g, ' ')} (${x.production_speed} production): ${money(x.amount_cents + (x.production_surcharge_cents ?? 0))}, ships ${x.planned_ship_date}, arrives ${x.estimated_delivery_date}${x.delivery_date_guaranteed ? ' (guaranteed)' : ''}</label>`)}
+</fieldset><button type="submit" class="secondary">Use this shipping</button></form></section>` : raw('')}
+${totals}
+<section id="payment"><h2>Payment</h2>
+${card ? html`<p>Saved card: <strong id="saved-card">${String(card.brand).toUpperCase()} ending ${card.last4}</strong>, expires ${card.exp_month}/${card.exp_year}.</p>
+${ready ? html`<form method="post" action="${base}/pay">${csrfField(csrf)}<button type="submit" id="pay">Pay ${money(t.amount_total_cents)}</button></form>` : html`<p>Enter the address and choose shipping to pay.</p>`}`
+    : html`<p>No card is saved on your account.</p>${o.account?.payment_method_setup_url ? html`<p><a id="add-card" role="button" href="${o.account.payment_method_setup_url}">Add a card</a> (on the payment processor's page), then <a href="${base}">come back to this page</a>.</p>` : raw('')}`}
+</section>`, o.who);
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  received: 'Received', in_production: 'In production', ready_for_pickup: 'Ready for pickup', shipped: 'Shipped',
+  delivered: 'Delivered', cancelled: 'Cancelled', refunded: 'Refunded',
+};
+const when = (iso: string | null | undefined): Html => (iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>` : raw('—'));
+
+export function ordersPage(o: Who & { orders: Obj[] }): string {
+  return layout('Orders', o.orders.length
+    ? html`<table><thead><tr><th scope="col">Order</th><th scope="col">Placed</th><th scope="col">Status</th><th scope="col">Total</th></tr></thead><tbody>
+${o.orders.map((x) => html`<tr><td><a href="/orders/${encodeURIComponent(x.id)}">${x.id}</a></td><td>${when(x.created_at)}</td><td>${STATUS_TEXT[x.status] ?? x.status}</td><td>${money(x.amount_total_cents)}</td></tr>`)}
+</tbody></table>`
+    : html`<p>No orders yet. <a href="/designs/new">Upload a design</a> to get started.</p>`, o);
+}
+
+export function orderPage(o: Who & { order: Obj }): string {
+  const x = o.order;
+  const tr: Obj | null = x.tracking;
+  const lines: Obj[] = x.line_items ?? [];
+  return layout(`Order ${x.id}`, html`<p id="order-status" role="status">Status: <strong>${STATUS_TEXT[x.status] ?? x.status}</strong></p>
+<section><h2>Timeline</h2><ol class="timeline">${(x.events ?? []).map((e: Obj) => html`<li>${STATUS_TEXT[String(e.type).replace(/^order\./, '')] ?? String(e.type).replace(/_/g, ' ')} · ${when(e.at)}${e.reason ? html` · ${e.reason}` : raw('')}</li>`)}</ol></section>
+<section><h2>Tracking</h2>${tr ? html`<p>${String(tr.carrier).toUpperCase()} ${tr.number}${tr.url ? html` · <a href="${tr.url}" rel="noopener noreferrer">Track the package</a>` : raw('')}</p>` : html`<p>Tracking appears here once it ships.</p>`}</section>
+<section><h2>Items</h2><table><thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
+${lines.map((l) => html`<tr><td>${l.name}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+</tbody><tfoot><tr><th scope="row" colspan="3">Total paid</th><td>${money(x.amount_total_cents)}</td></tr></tfoot></table></section>
+<p><a href="/orders">All orders</a></p>`, o);
+}

@@ -1,0 +1,234 @@
+// The buying routes: upload -> design -> quote -> cart -> checkout (cart_url) -> order. Each calls use
+// cases with the signed-in person's Caller; the checkout page finds its cart by the cart_url token and
+// then acts as the cart's own account only (another account's session gets "not found").
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import {
+  UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
+  getPartModelUrl, getQuote, listCatalog, listOrders, payCart, updateCart, schemas, type Caller, type UseCaseContext,
+} from '@kerf/usecases';
+import {
+  checkoutPage, configureForm, designPage, orderPage, ordersPage, quotePage, uploadPage, type MaterialChoice, type PartView,
+} from './shop-pages.ts';
+
+type Obj = Record<string, any>;
+type Form = Record<string, string | string[] | undefined>;
+type Person = { caller: Caller; email: string };
+
+export interface ShopDeps {
+  ctx: UseCaseContext;
+  person(request: FastifyRequest): Promise<Person | null>;
+  page(reply: FastifyReply, body: string, status?: number): FastifyReply;
+  signInFirst(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  maxUploadBytes: number;
+}
+
+const one = (v: unknown): string => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
+const many = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : []);
+/** How far a sheet's catalog thickness may be from the modelled one and still be offered, mm. */
+const THICKNESS_MATCH_MM = 0.15;
+const QUANTITY_OPTIONS = [1, 5, 10, 25, 50, 100];
+
+/** A file's URL or null when the use case says it is not available (e.g. a part with no flat). */
+async function fileOrNull(get: () => Promise<string>): Promise<string | null> {
+  try { return await get(); } catch (err) { if (err instanceof UseCaseError && err.kind !== 'unauthenticated') return null; throw err; }
+}
+
+/** Sheet materials the design's parts can be cut from: available, the modelled thickness, bendable when a part bends. */
+async function materialChoices(ctx: UseCaseContext, caller: Caller, design: Obj): Promise<MaterialChoice[]> {
+  const { data } = await listCatalog(ctx, caller, { catalog: 'materials', limit: 500 });
+  const parts: Obj[] = design.parts ?? [];
+  const thickness = parts.map((p) => p.detected_thickness_mm).filter((t): t is number => typeof t === 'number');
+  const bends = parts.some((p) => p.bend_count > 0);
+  return (data as Obj[])
+    .filter((m) => m.available && m.process === 'sheet_metal' && (!bends || m.bendable))
+    .filter((m) => thickness.every((t) => Math.abs(m.thickness_mm - t) <= THICKNESS_MATCH_MM))
+    .map((m) => ({ id: m.id, name: m.name }));
+}
+
+/** Finishes every part's DFM capabilities allow for the quoted material. */
+function finishChoices(quote: Obj): MaterialChoice[] {
+  const parts: Obj[] = quote.items?.[0]?.dfm?.parts ?? [];
+  const lists = parts.map((p) => ((p.capabilities?.finish_id?.options ?? []) as Obj[]).filter((f) => f.available && f.id !== 'fin_none'));
+  if (!lists.length) return [];
+  return lists[0].filter((f) => lists.every((l) => l.some((g) => g.id === f.id))).map((f) => ({ id: f.id, name: f.name }));
+}
+
+export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<void> {
+  const { ctx, person, page, signInFirst } = deps;
+  await app.register(multipart, { limits: { fileSize: deps.maxUploadBytes, files: 1, fields: 5 }, attachFieldsToBody: true });
+  const signedIn = async (request: FastifyRequest, reply: FastifyReply): Promise<Person | null> => {
+    const me = await person(request);
+    if (!me) signInFirst(request, reply);
+    return me;
+  };
+  const who = (me: Person, reply: FastifyReply) => ({ email: me.email, csrf: reply.generateCsrf() });
+
+  app.get('/', async (request, reply) => reply.redirect((await person(request)) ? '/designs/new' : '/signin?next=%2Fdesigns%2Fnew', 303));
+
+  app.get('/designs/new', async (request, reply) => {
+    const me = await signedIn(request, reply);
+    if (!me) return reply;
+    return page(reply, uploadPage(who(me, reply)));
+  });
+
+  app.post('/designs', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await signedIn(request, reply);
+    if (!me) return reply;
+    const file = (request.body as Obj | undefined)?.file;
+    if (!file || typeof file.toBuffer !== 'function') return page(reply, uploadPage({ ...who(me, reply), error: 'Choose a STEP file to upload.' }), 400);
+    try {
+      const design = await analyzeDesign(ctx, me.caller, { file_name: String(file.filename || 'upload.step'), bytes: await file.toBuffer() });
+      return reply.redirect(`/designs/${encodeURIComponent(design.id)}`, 303);
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || err.kind === 'unauthenticated') throw err;
+      return page(reply, uploadPage({ ...who(me, reply), error: err.message }), err.kind === 'rate_limited' ? 429 : 400);
+    }
+  });
+
+  app.get('/designs/:id', async (request, reply) => {
+    const me = await signedIn(request, reply);
+    if (!me) return reply;
+    const design = await getDesign(ctx, me.caller, { design_id: (request.params as { id: string }).id }) as Obj;
+    if (design.status !== 'ready') return page(reply, designPage({ ...who(me, reply), design, parts: [], configure: null }));
+    const parts: PartView[] = await Promise.all((design.parts as Obj[]).map(async (part) => {
+      const ids = { design_id: design.id, part_id: part.id };
+      return {
+        part,
+        formedUrl: await fileOrNull(() => getPartModelUrl(ctx, me.caller, { ...ids, view: 'formed' })),
+        flatUrl: part.flat_pattern ? await fileOrNull(() => getPartModelUrl(ctx, me.caller, { ...ids, view: 'flat' })) : null,
+        flatSvgUrl: part.flat_pattern || part.tube ? await fileOrNull(() => getPartImageUrl(ctx, me.caller, { ...ids, view: 'flat', format: 'svg', width: 800 })) : null,
+      };
+    }));
+    const w = who(me, reply);
+    const materials = await materialChoices(ctx, me.caller, design);
+    const configure = materials.length ? configureForm({ csrf: w.csrf, designId: design.id, materials, selected: { quantity: 1 } }) : null;
+    return page(reply, designPage({ ...w, design, parts, configure }));
+  });
+
+  app.post('/designs/:id/quote', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await signedIn(request, reply);
+    if (!me) return reply;
+    const form = request.body as Form;
+    const quantity = Number.parseInt(one(form.quantity), 10);
+    const finish = one(form.finish_id);
+    const risks = many(form.accepted_risks).filter((r) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(r)) as Array<(typeof schemas.ACCEPTABLE_RISKS)[number]>;
+    const quote = await createQuote(ctx, me.caller, {
+      items: [{
+        design_id: (request.params as { id: string }).id,
+        quantity: Number.isFinite(quantity) ? quantity : 0,
+        configuration: { defaults: { material_id: one(form.material_id), ...(finish ? { finish_id: finish } : {}) }, ...(risks.length ? { accepted_risks: risks } : {}) },
+        quantity_options: QUANTITY_OPTIONS.filter((n) => n !== quantity),
+      }],
+    });
+    return reply.redirect(`/quotes/${encodeURIComponent(quote.id)}`, 303);
+  });
+
+  app.get('/quotes/:id', async (request, reply) => {
+    const me = await signedIn(request, reply);
+    if (!me) return reply;
+    const quote = await getQuote(ctx, me.caller, { quote_id: (request.params as { id: string }).id }) as Obj;
+    const item: Obj = quote.items?.[0] ?? {};
+    const design = await getDesign(ctx, me.caller, { design_id: item.design_id }) as Obj;
+    const w = who(me, reply);
+    const dfmParts: Obj[] = item.dfm?.parts ?? [];
+    const config: Obj = item.dfm?.configuration ?? {};
+    const risks = dfmParts.flatMap((p) => p.issues ?? []).filter((i: Obj) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(i.code));
+    const configure = configureForm({
+      csrf: w.csrf, designId: design.id, materials: await materialChoices(ctx, me.caller, design), finishes: finishChoices(quote), risks,
+      selected: { material_id: config.defaults?.material_id, finish_id: config.defaults?.finish_id ?? undefined, quantity: item.quantity, accepted: config.accepted_risks ?? [] },
+    });
+    // the findings drawn on each part that has any (the DFM report's annotated image)
+    const issueImages = (await Promise.all(dfmParts.filter((p) => (p.issues ?? []).length && item.dfm?.id).map(async (p) => {
+      const url = await fileOrNull(() => getDfmPartImageUrl(ctx, me.caller, { dfm_id: item.dfm.id, part_id: p.part_id, format: 'svg', width: 800 }));
+      return url ? { partId: p.part_id as string, url } : null;
+    }))).filter((x): x is { partId: string; url: string } => x !== null);
+    return page(reply, quotePage({ ...w, quote, designName: design.name, configure, issueImages }));
+  });
+
+  app.post('/quotes/:id/cart', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await signedIn(request, reply);
+    if (!me) return reply;
+    const cart = await createCartFromQuote(ctx, me.caller, { quote_id: (request.params as { id: string }).id });
+    return reply.redirect(new URL(cart.cart_url as string).pathname, 303);
+  });
+
+  // ---- checkout: the cart_url page ---------------------------------------------------------------
+
+  /** The cart behind a checkout token and, when the cart's own account is signed in, that person. */
+  async function checkout(request: FastifyRequest): Promise<{ token: string; cart: Obj; me: Person | null }> {
+    const token = (request.params as { token: string }).token;
+    const found = token.length <= 100 ? await getCartByToken(ctx, token) : null;
+    if (!found) throw new UseCaseError('not_found', 'invalid_request_error', 'resource_missing', 'This checkout link is not valid (the cart does not exist or has expired).');
+    const me = await person(request);
+    if (me && me.caller.accountId !== found.accountId) throw new UseCaseError('not_found', 'invalid_request_error', 'resource_missing', 'This checkout link is not valid (the cart does not exist or has expired).');
+    return { token, cart: found.cart as Obj, me };
+  }
+  const showCheckout = async (request: FastifyRequest, reply: FastifyReply, cart: Obj, token: string, me: Person | null, error?: string, status = 200) => {
+    const account = me ? await getAccount(ctx, me.caller) : null;
+    const notice = (request.query as Form | undefined)?.updated ? 'Saved.' : null;
+    return page(reply, checkoutPage({
+      who: me ? who(me, reply) : null, cart, token, account, error, notice,
+      signInUrl: `/signin?next=${encodeURIComponent(`/checkout/${token}`)}`,
+    }), status);
+  };
+  const changeCart = async (request: FastifyRequest, reply: FastifyReply, patch: Obj) => {
+    const { token, cart, me } = await checkout(request);
+    if (!me) return signInFirst(request, reply);
+    try {
+      await updateCart(ctx, me.caller, { cart_id: cart.id, ...patch });
+      return reply.redirect(`/checkout/${encodeURIComponent(token)}?updated=1`, 303);
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || !['invalid', 'conflict'].includes(err.kind)) throw err;
+      return showCheckout(request, reply, cart, token, me, err.message, err.kind === 'conflict' ? 409 : 422);
+    }
+  };
+
+  app.get('/checkout/:token', async (request, reply) => {
+    const { token, cart, me } = await checkout(request);
+    return showCheckout(request, reply, cart, token, me);
+  });
+
+  app.post('/checkout/:token/ship-to', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const form = request.body as Form;
+    const ship_to: Obj = { country: 'US' };
+    for (const f of ['name', 'company', 'street1', 'street2', 'city', 'state', 'postal_code']) {
+      const v = one(form[f]).trim();
+      if (v) ship_to[f] = v;
+    }
+    return changeCart(request, reply, { ship_to });
+  });
+
+  app.post('/checkout/:token/shipping', { preHandler: app.csrfProtection }, async (request, reply) =>
+    changeCart(request, reply, { shipping_option_id: one((request.body as Form).shipping_option_id) }));
+
+  app.post('/checkout/:token/pay', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const { token, cart, me } = await checkout(request);
+    if (!me) return signInFirst(request, reply);
+    try {
+      // one key per cart revision: a double click or a resubmitted form answers the same payment
+      const result = await payCart(ctx, me.caller, { cart_id: cart.id, payment: { type: 'card_on_file' }, idempotency_key: `web-${cart.id}-${cart.revision}` });
+      const orderId = result.cart.order_id;
+      return reply.redirect(orderId ? `/orders/${encodeURIComponent(orderId)}` : `/checkout/${encodeURIComponent(token)}`, 303);
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || err.kind === 'unauthenticated') throw err;
+      return showCheckout(request, reply, cart, token, me, err.message, 402);
+    }
+  });
+
+  // ---- orders ------------------------------------------------------------------------------------
+
+  app.get('/orders', async (request, reply) => {
+    const me = await signedIn(request, reply);
+    if (!me) return reply;
+    const { data } = await listOrders(ctx, me.caller, { limit: 100 });
+    return page(reply, ordersPage({ ...who(me, reply), orders: data as Obj[] }));
+  });
+
+  app.get('/orders/:id', async (request, reply) => {
+    const me = await signedIn(request, reply);
+    if (!me) return reply;
+    const order = await getOrder(ctx, me.caller, { order_id: (request.params as { id: string }).id });
+    return page(reply, orderPage({ ...who(me, reply), order: order as Obj }));
+  });
+}
