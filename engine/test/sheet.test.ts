@@ -148,7 +148,8 @@ test('sharp bends are recognised and warned about: a modelled (near-zero) bend f
       near(b.innerRadius, bendFace ? 0 : defaultInnerRadius(r.thickness), 1e-6, file);
     }
     const w = r.warnings.find((x) => x.code === 'sharp_bend');
-    const says = bendFace ? `tooling radius of ${defaultInnerRadius(r.thickness)} mm` : `default inner radius ${defaultInnerRadius(r.thickness)} mm`;
+    const tool = Number(defaultInnerRadius(r.thickness).toFixed(3));
+    const says = bendFace ? `tooling radius of ${tool} mm` : `default inner radius ${tool} mm`;
     assert.ok(w && w.message.includes(says), `${file}: ${w?.message}`);
   }
   // a closed hem (r 0.01) made at r = t = 1.5 grows by pi x 1.49; its 90 degree bend shrinks by 1.49 (2 - pi / 2)

@@ -258,7 +258,8 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   if (sharp.length > 0) {
     // a modelled near-zero radius: the design flat follows it, the tooling radius is the production
     // view's adjustment; two planes meeting on both sides: made with the default radius
-    const tool = defaultInnerRadius(thickness);
+    // to the micron: a thickness measured as 1.5000000000009 is written 1.5
+    const tool = Number(defaultInnerRadius(thickness).toFixed(3));
     const modelled = sharp.filter((b) => b.innerRadius < SHARP_INNER_RADIUS), corners = sharp.length - modelled.length;
     const parts: string[] = [];
     if (modelled.length > 0) {
