@@ -126,9 +126,7 @@ for (const t of manifest.fixtures) {
     }
     assert.equal(report.status, 'blocked');
     const svg = report.parts[0].image_svg ?? '';
-    if (t.expect === 'sheet') {
-      for (const b of p.blind_features ?? []) assert.match(svg, new RegExp(`class="blind-feature" data-feature-id="${b.id}" data-kind="${b.kind}"`), 'a marker on the DFM image');
-    }
+    for (const b of p.blind_features ?? []) assert.match(svg, new RegExp(`class="blind-feature" data-feature-id="${b.id}" data-kind="${b.kind}"`), 'a marker on the DFM image');
     const threads = (p.blind_features ?? []).filter((b) => b.kind === 'thread');
     if (threads.length > 0 && t.expect === 'sheet') {
       const tap = catalog.taps.find((x) => x.size === 'M6') ?? catalog.taps[0];

@@ -54,6 +54,12 @@ export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfig
     minX = Math.min(minX, h.center_mm[0] - r); minY = Math.min(minY, h.center_mm[1] - r);
     L = Math.max(L, h.center_mm[0] + r); W = Math.max(W, h.center_mm[1] + r);
   }
+  // blind features are drawn where they are, like holes (a tube's on its unrolled wall)
+  for (const f of part.blind_features ?? []) {
+    const r = (f.length_mm === null ? f.size_mm : Math.min(f.size_mm, f.length_mm)) / 2;
+    minX = Math.min(minX, f.center_mm[0] - r); minY = Math.min(minY, f.center_mm[1] - r);
+    L = Math.max(L, f.center_mm[0] + r); W = Math.max(W, f.center_mm[1] + r);
+  }
   const spanX = Math.max(L - minX, 1), spanY = Math.max(W - minY, 1);
   const scale = Math.min((WIDTH_PX - 2 * PAD_PX) / spanX, MAX_DRAW_HEIGHT_PX / spanY);
   const drawH = spanY * scale;
@@ -108,7 +114,6 @@ export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfig
   // blind features (counterbores, pockets, chamfers...): a dashed marker at the feature, numbered by its finding
   for (const f of part.blind_features ?? []) {
     const [x, y] = f.center_mm;
-    if (x < minX || x > L || y < minY || y > W) continue;
     const cx = X(x), cy = Y(y), r = Math.max(((f.length_mm === null ? f.size_mm : Math.min(f.size_mm, f.length_mm)) / 2) * scale + 4, 6);
     const mine = numbered.filter((i) => i.details?.feature_id === f.id && i.hole_id === f.hole_id);
     const c = mine[0] ? color(mine[0]) : COLORS.hole;

@@ -8,6 +8,8 @@ import type { Profile } from './profile.ts';
 import { outerPerimeter, perimeterPosition } from './unroll.ts';
 
 const wrap = (x: number, period: number): number => x - period * Math.round(x / period);
+/** Smallest and largest of many numbers (no argument spread: a large face has many vertices). */
+const range = (v: number[]): [number, number] => v.reduce<[number, number]>((r, x) => [Math.min(r[0], x), Math.max(r[1], x)], [Infinity, -Infinity]);
 
 /** Slack around the wall band (outer skin to inner skin), mm. */
 const WALL_BAND_TOLERANCE_MM = 5e-3;
@@ -108,7 +110,8 @@ export function tubeBlindFeatures(solid: Solid, blindFaces: Set<number>, outerSk
         const foot = sub(p.center, scale(surface.normal, dot(p.center, surface.normal) - surface.offset));
         const across = cross(d, surface.normal);
         const ts = [...solid.faces[f].vertices].map((v) => dot(sub(point(solid.points, v), foot), across));
-        if (Math.min(...ts) < 0 && Math.max(...ts) > 0) depth = Math.max(depth, (side === 'outside' ? p.outerDiameter / 2 - dist : dist - (p.outerDiameter / 2 - p.wall)));
+        const [t0, t1] = range(ts);
+        if (t0 < 0 && t1 > 0) depth = Math.max(depth, (side === 'outside' ? p.outerDiameter / 2 - dist : dist - (p.outerDiameter / 2 - p.wall)));
       }
     }
     const center: Vec3 = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
@@ -131,8 +134,9 @@ export function tubeBlindFeatures(solid: Solid, blindFaces: Set<number>, outerSk
       kind = wall > 0 && (2 * floor * depth) / wall <= ENGRAVING_MAX_STROKE_MM ? 'engraving' : 'pocket';
     }
     const round = kind === 'counterbore' || kind === 'blind_hole';
-    const x = (Math.min(...xs) + Math.max(...xs)) / 2, s = (((Math.min(...ss) + Math.max(...ss)) / 2) % perimeter + perimeter) % perimeter;
-    const ext = [Math.max(...xs) - Math.min(...xs), Math.max(...ss) - Math.min(...ss)].sort((a, b) => a - b);
+    const [x0, x1] = range(xs), [s0, s1] = range(ss);
+    const x = (x0 + x1) / 2, s = (((s0 + s1) / 2) % perimeter + perimeter) % perimeter;
+    const ext = [x1 - x0, s1 - s0].sort((a, b) => a - b);
     const sc = sectionOf(p, center);
     return {
       id: 0, kind, faceIds: faces, position: [dot(center, d) - start, sc.y, sc.z], flatCenter: [x, s],

@@ -24,7 +24,16 @@ export function distanceToEnds(cut: TubeFeature, features: TubeFeature[], perime
   const ends = features.filter((f) => f.kind === 'end_cut' || f.kind === 'notch').flatMap((f) => f.outline ?? []).filter((l) => l.length > 1);
   if (own.length === 0 || ends.length === 0) return null;
   let best = Infinity;
+  const boxes = (l: Vec2[]) => l.reduce((b, p) => [Math.min(b[0], p[0]), Math.min(b[1], p[1]), Math.max(b[2], p[0]), Math.max(b[3], p[1])], [Infinity, Infinity, -Infinity, -Infinity]);
+  const ownBoxes = own.map(boxes), endBoxes = ends.map(boxes);
   // the seam: an outline near s = 0 may face an end contour piece near s = perimeter
-  for (const a of own) for (const b of ends) for (const ds of [-perimeter, 0, perimeter]) best = Math.min(best, gap(a, b, ds));
+  own.forEach((a, i) => ends.forEach((b, j) => {
+    for (const ds of [-perimeter, 0, perimeter]) {
+      const A = ownBoxes[i], B = endBoxes[j];
+      // boxes farther apart than the best so far cannot hold a nearer pair (most pieces, most shifts)
+      const dx = Math.max(0, A[0] - B[2], B[0] - A[2]), dy = Math.max(0, A[1] - (B[3] + ds), B[1] + ds - A[3]);
+      if (Math.hypot(dx, dy) < best) best = Math.min(best, gap(a, b, ds));
+    }
+  }));
   return best;
 }
