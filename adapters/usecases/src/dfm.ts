@@ -139,6 +139,20 @@ export async function getProductionFileUrl(ctx: UseCaseContext, caller: Caller, 
   return signedDownload(ctx, { k: file.key, t: file.contentType, n: file.name });
 }
 
+/** A part's production files for one flat K-factor, kept once per design. */
+type SharedFiles = Partial<Record<ProductionFileKind, { key: string; contentType: string; ext: string }>>;
+
+const flatPrefix = (designId: string, part: ProductionFilesPart): string =>
+  `designs/${designId}/production/${part.partId}/${part.kFactor === undefined ? 'k-default' : `k${part.kFactor}`}`;
+const manifestKey = (designId: string, part: ProductionFilesPart): string => `${flatPrefix(designId, part)}/files.json`;
+
+/** The shared files as a report names them for download. */
+function named(shared: SharedFiles, stem: string, partId: string): NonNullable<DfmDoc['_files']>[string] {
+  const out: NonNullable<DfmDoc['_files']>[string] = {};
+  for (const [kind, f] of Object.entries(shared)) if (f) out[kind as ProductionFileKind] = { key: f.key, contentType: f.contentType, name: `${stem}-${partId}-${kind}.${f.ext}` };
+  return out;
+}
+
 export const productionFilesJob: JobKindHandlers = {
   crashed: 'Production file generation',
   async run(ctx: UseCaseContext, job: Job): Promise<void> {
@@ -148,8 +162,6 @@ export const productionFilesJob: JobKindHandlers = {
     const doc = rec.data as DfmDoc;
     if (doc.production_files.status !== 'pending') return;
     const { row, design } = await requireReadyDesign(ctx, job.accountId, doc.design_id, 'design_id');
-    const source = await ctx.store.blobs.get(row.sourceBlobKey);
-    if (!source) throw new EngineError('analysis_failed', 'the uploaded file is no longer stored');
     const files: NonNullable<DfmDoc['_files']> = {};
     const stem = row.name.replace(/\.(step|stp)$/i, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || row.id;
     const wanted: ProductionFilesPart[] = [];
@@ -159,16 +171,32 @@ export const productionFilesJob: JobKindHandlers = {
       // Each flat uses its part's configured material K-factor (contract: material K when configured).
       wanted.push(typeof p.k_factor === 'number' ? { partId: p.part_id, kFactor: p.k_factor } : { partId: p.part_id });
     }
-    // One engine call for all parts: the source is imported and analyzed once, however many parts it has.
-    const made = wanted.length === 0 ? {} : await ctx.engine.productionFiles({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), parts: wanted, configuration: doc.configuration as Configuration });
-    for (const { partId } of wanted) {
-      files[partId] = {};
-      for (const [kind, f] of Object.entries(made[partId] ?? {})) {
-        if (!f) continue;
-        const ext = f.name.split('.').pop() ?? 'bin';
-        const key = `dfm/${doc.id}/parts/${partId}/${kind}.${ext}`;
-        await ctx.store.blobs.put(key, f.bytes, { contentType: f.contentType });
-        files[partId][kind as ProductionFileKind] = { key, contentType: f.contentType, name: `${stem}-${partId}-${kind}.${ext}` };
+    // A part's files depend only on its geometry and its flat's K-factor: made once per (design, part,
+    // K) and shared by every report and quote item that asks for the same (a 50-item quote of one
+    // design and material imports the file once, not 50 times).
+    const missing: ProductionFilesPart[] = [];
+    for (const w of wanted) {
+      const shared = await ctx.store.blobs.get(manifestKey(row.id, w));
+      if (shared) files[w.partId] = named(JSON.parse(shared.toString('utf8')) as SharedFiles, stem, w.partId);
+      else missing.push(w);
+    }
+    if (missing.length > 0) {
+      const source = await ctx.store.blobs.get(row.sourceBlobKey);
+      if (!source) throw new EngineError('analysis_failed', 'the uploaded file is no longer stored');
+      // One engine call for the parts still missing: the source is imported and analyzed once, however many parts it has.
+      const made = await ctx.engine.productionFiles({ design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), parts: missing, configuration: doc.configuration as Configuration });
+      for (const w of missing) {
+        const shared: SharedFiles = {};
+        for (const [kind, f] of Object.entries(made[w.partId] ?? {})) {
+          if (!f) continue;
+          const ext = f.name.split('.').pop() ?? 'bin';
+          const key = `${flatPrefix(row.id, w)}/${kind}.${ext}`;
+          await ctx.store.blobs.put(key, f.bytes, { contentType: f.contentType });
+          shared[kind as ProductionFileKind] = { key, contentType: f.contentType, ext };
+        }
+        // written last: a manifest means every file it names is stored
+        await ctx.store.blobs.put(manifestKey(row.id, w), Buffer.from(JSON.stringify(shared), 'utf8'), { contentType: 'application/json' });
+        files[w.partId] = named(shared, stem, w.partId);
       }
     }
     const ready: DfmDoc = { ...doc, _files: files, production_files: { ...doc.production_files, status: 'ready' } };
