@@ -13,9 +13,15 @@ declare module 'fastify' {
   }
 }
 
+/** The dropship API's legacy credential header (interface.md 5.2): the API key itself. */
+const LEGACY_KEY_HEADER = 'svc_key';
+
 export function bearerToken(request: FastifyRequest): string | null {
   const h = request.headers.authorization;
-  if (typeof h !== 'string') return null;
+  if (typeof h !== 'string') {
+    const legacy = request.headers[LEGACY_KEY_HEADER];
+    return typeof legacy === 'string' && legacy.trim() && request.url.startsWith('/v1/dropship') ? legacy.trim() : null;
+  }
   const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
   return m ? m[1] : null;
 }

@@ -29,6 +29,8 @@ import { accountRoutes } from './routes/account.ts';
 import { cartRoutes } from './routes/carts.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { dropshipRoutes } from './routes/dropship.ts';
+import { adminDropshipRoutes } from './routes/admin-dropship.ts';
 import { API_VERSION_HEADER_VALUE } from './version.ts';
 
 export const API_VERSION = API_VERSION_HEADER_VALUE;
@@ -211,6 +213,8 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     await cartRoutes(v1, ctx);
     await orderRoutes(v1, ctx);
     await adminRoutes(v1, ctx);
+    await dropshipRoutes(v1, ctx);
+    await adminDropshipRoutes(v1, ctx);
   });
 };
 
