@@ -116,7 +116,7 @@ describe('error statuses over HTTP', () => {
     assert.match(refused.body.error.message, /STL/);
     const empty = new FormData();
     empty.append('file', new Blob([]), 'empty.step');
-    assertEnvelope(await a.post('/v1/analyze', { form: empty }), 422, 'invalid_request_error', 'file_empty', 'file');
+    assertEnvelope(await a.post('/v1/analyze', { form: empty }), 422, 'invalid_request_error', 'invalid_step', 'file');
 
     const fileQuote = stepForm(L_BRACKET, { request: '{"quantity": "many"}' });
     assertEnvelope(await a.post('/v1/quotes', { form: fileQuote }), 422, 'invalid_request_error', 'parameter_invalid', 'request.quantity');

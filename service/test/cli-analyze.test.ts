@@ -153,7 +153,9 @@ test('usage errors: no file, a bad K-factor, an unknown option', () => {
     assert.equal(r.code, 2, args.join(' '));
     assert.equal(errorLines(r.stderr)[0].code, 'invalid_arguments');
   }
+  // out of the library's range: its code, named --k-factor, before any file is read
   const k = kerf(fixture('sheet/l_t2_r2.step'), '--k-factor', '0.8');
-  assert.equal(k.code, 1);
+  assert.equal(k.code, 2);
+  assert.match(errorLines(k.stderr)[0].message, /^--k-factor must be a number in/);
   assert.equal(errorLines(k.stderr)[0].code, 'invalid_configuration');
 });

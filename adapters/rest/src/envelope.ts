@@ -38,6 +38,30 @@ export function envelope(err: UseCaseError, requestId: string, baseUrl: string):
   };
 }
 
+/** A byte count as a person reads it: 50 MiB, 64 KiB, 512 bytes. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+const FILE_LIMIT_CODES = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILES_LIMIT']);
+
+/** A 413 that says which limit was passed (the upload's, or the JSON body's); other errors as they are. */
+export function withSizeLimits(err: unknown, limits: { uploadBytes: number; bodyBytes: number }): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    return new HttpError(413, 'invalid_request_error', 'file_too_large', `The uploaded file is larger than the limit of ${formatBytes(limits.uploadBytes)} (${limits.uploadBytes} bytes).`);
+  }
+  if (typeof code === 'string' && FILE_LIMIT_CODES.has(code)) {
+    return new HttpError(413, 'invalid_request_error', 'file_too_large', 'The multipart body has more files or parts than allowed: send one `file` part and the form fields.');
+  }
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new HttpError(413, 'invalid_request_error', 'file_too_large', `The request body is larger than the limit of ${formatBytes(limits.bodyBytes)} (${limits.bodyBytes} bytes).`);
+  }
+  return err;
+}
+
 /** Classify anything thrown while handling a request. */
 export function toUseCaseError(err: unknown): UseCaseError {
   if (err instanceof UseCaseError) return err;
@@ -47,7 +71,7 @@ export function toUseCaseError(err: unknown): UseCaseError {
   switch (code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new HttpError(415, 'invalid_request_error', 'unsupported_media_type', 'Unsupported Content-Type for this operation.');
+      return new HttpError(415, 'invalid_request_error', 'unsupported_media_type', 'Unsupported Content-Type: send application/json, or for an upload multipart/form-data with the STEP file in a part named `file`.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_PARTS_LIMIT':

@@ -9,7 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest } from './auth.ts';
 import { boundedStore, DEFAULT_RATE_LIMIT_KEYS, rateLimitKey } from './rate-limit.ts';
-import { ERROR_DOCS_PATH, sendError } from './envelope.ts';
+import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
 import { HttpError } from './http-errors.ts';
 import { answerResumed, beginIdempotent, endIdempotent, finishIdempotent, idempotentContext, withinRun } from './idempotency.ts';
 import { readMultipart } from './multipart.ts';
@@ -77,7 +77,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     } catch (e) {
       return sendError(request, reply, e, baseUrl);
     }
-    return sendError(request, reply, err, baseUrl);
+    return sendError(request, reply, withSizeLimits(err, { uploadBytes: maxUploadBytes, bodyBytes: request.routeOptions.bodyLimit ?? JSON_BODY_LIMIT }), baseUrl);
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, new HttpError(404, 'invalid_request_error', 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), baseUrl));
@@ -152,7 +152,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     const isJson = /^application\/(.+\+)?json\b/i.test(ct);
     if ((isMultipart && !accepts.includes('multipart')) || (!isMultipart && !(isJson && accepts.includes('json')))) {
       throw new HttpError(415, 'invalid_request_error', 'unsupported_media_type',
-        `Content-Type must be ${accepts.map((a) => (a === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ')}.`);
+        `Content-Type must be ${accepts.map((a) => (a === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ')}${accepts.includes('multipart') ? ' (multipart: the STEP file in a part named `file`)' : ''}.`);
     }
     if (isMultipart) request.body = await readMultipart(request);
   });

@@ -75,12 +75,12 @@ async function admitAnalysis(ctx: UseCaseContext, accountId: string): Promise<vo
 export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Promise<DesignView> {
   // The name is shown back (design.name, download names): no paths, no control characters.
   const fileName = ((input.fileName || '').split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255) || 'upload.step';
-  if (input.bytes.length === 0) throw invalid('file_empty', 'The uploaded file is empty.', 'file');
   await admitAnalysis(ctx, input.accountId);
   try {
     assertStepBytes(input.bytes);
   } catch (err) {
-    if (err instanceof EngineError) throw invalid(err.code, `The uploaded file is not usable: ${err.message}.`, 'file');
+    // the engine's words, so the API, the CLI and the library refuse a file alike
+    if (err instanceof EngineError) throw invalid(err.code, err.message, 'file');
     throw err;
   }
   if (!STEP_EXTENSIONS.test(fileName)) {

@@ -87,8 +87,6 @@ const CODES: Record<string, Entry> = {
     meaning: 'The request has a parameter the operation does not define; `param` names it.', action: 'Remove it (check its spelling).' },
   parameter_invalid: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'A parameter has the wrong type or value; `param` names it and `details.issues` lists every problem found.', action: 'Correct the value and send the request again.' },
-  file_empty: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
-    meaning: 'The uploaded file has no bytes.', action: 'Upload the STEP file itself.' },
   design_not_ready: { type: 'invalid_request_error', kind: 'invalid', retryable: true,
     meaning: 'The design is still being analyzed.', action: "Poll the design's status_url until it is ready, then send the request again." },
   design_failed: { type: 'invalid_request_error', kind: 'invalid', retryable: false,

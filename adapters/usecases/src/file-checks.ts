@@ -61,7 +61,7 @@ async function analyze(ctx: EngineContext, file: FileAtHand, options: { kFactorB
     return await ctx.engine.analyze(file.bytes, { fileName: file.file_name, ...options });
   } catch (err) {
     // the file's own verdict, as an upload that fails its check gets it
-    if (err instanceof EngineError && err.code !== 'queue_full') throw invalid(err.code, `The file could not be analyzed: ${err.message}.`, 'file');
+    if (err instanceof EngineError && err.code !== 'queue_full') throw invalid(err.code, err.message, 'file');
     throw err;
   }
 }

@@ -22,7 +22,7 @@ export const MAX_DECOMPRESSED_BYTES = 512 * 1024 * 1024;
 
 /** The STEP text of a plain or gzip-compressed upload; a ZIP archive is refused with a hint. */
 export function unwrapStepBytes(bytes: Uint8Array): Uint8Array {
-  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+  if (isGzip(bytes)) {
     try {
       const out = gunzipSync(bytes, { maxOutputLength: MAX_DECOMPRESSED_BYTES });
       return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
@@ -33,15 +33,27 @@ export function unwrapStepBytes(bytes: Uint8Array): Uint8Array {
         : 'the file is gzip-compressed but corrupt');
     }
   }
-  if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
-    throw new EngineError('invalid_step', 'the file is a ZIP archive, not a STEP file; upload the STEP file it contains');
-  }
+  assertNotZip(bytes);
   return bytes;
 }
 
-/** Throws `invalid_step` with the reason when the bytes cannot be a complete STEP (ISO 10303-21) file. */
+const isGzip = (bytes: Uint8Array): boolean => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+
+function assertNotZip(bytes: Uint8Array): void {
+  if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
+    throw new EngineError('invalid_step', 'the file is a ZIP archive, not a STEP file; upload the STEP file it contains');
+  }
+}
+
+/**
+ * Throws `invalid_step` with the reason when the bytes cannot be a complete STEP (ISO 10303-21) file.
+ * The same reasons as the import gives, so an upload refused before analysis reads as the library's
+ * refusal: a ZIP is named as such; a gzip-compressed STEP passes (the import unwraps and checks it).
+ */
 export function assertStepBytes(bytes: Uint8Array): void {
   if (bytes.length === 0) throw new EngineError('invalid_step', 'the file is empty');
+  assertNotZip(bytes);
+  if (isGzip(bytes)) return;
   const head = ascii(bytes, 0, HEADER_SCAN_BYTES);
   const trimmed = head.replace(/^\uFEFF/, '').trimStart();
   if (!trimmed.startsWith('ISO-10303-21')) {

@@ -10,13 +10,15 @@ import { basename, extname, join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { stderr, stdout } from 'node:process';
 import { printHelp } from './help.ts';
-import { analyze, analyzeWithFiles, createEngine, writeProductionFiles, type Design, type ProductionFiles } from '@kerf/engine';
+import { analyze, analyzeWithFiles, createEngine, K_FACTOR_MAX, K_FACTOR_MIN, writeProductionFiles, type Design, type ProductionFiles } from '@kerf/engine';
 
 const USAGE = 'usage: kerf analyze FILE... [--k-factor K] [--out DIR] [--threads N]\n';
 
 interface Args { files: string[]; kFactor?: number; out?: string; threads?: number }
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  constructor(message: string, readonly code = 'invalid_arguments') { super(message); }
+}
 
 function parseArgs(args: string[]): Args | 'help' {
   const out: Args = { files: [] };
@@ -34,6 +36,8 @@ function parseArgs(args: string[]): Args | 'help' {
       const raw = value();
       const k = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(k)) throw new UsageError(`--k-factor must be a number, got '${raw}'`);
+      // the library's range and code, named as the user typed it (the library says kFactor)
+      if (k <= K_FACTOR_MIN || k > K_FACTOR_MAX) throw new UsageError(`--k-factor must be a number in (${K_FACTOR_MIN}, ${K_FACTOR_MAX}] (ANSI convention), got ${k}`, 'invalid_configuration');
       out.kFactor = k;
     } else if (a === '--out' || a.startsWith('--out=')) {
       out.out = value();
@@ -77,7 +81,7 @@ export async function run(argv: string[]): Promise<number> {
     args = parseArgs(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    printError('invalid_arguments', err.message);
+    printError(err.code, err.message);
     stderr.write(USAGE);
     return 2;
   }

@@ -8,9 +8,9 @@ import { CliError, localContext, parseCommon, readInput, reportError, forOutput 
 
 const USAGE = 'usage: kerf quote FILE --configuration JSON|@file.json --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--base-url URL] [--now ISO] [--images]\n';
 
-function integer(text: string, param: string): number {
-  if (!/^\d+$/.test(text.trim())) throw new CliError('invalid_configuration', `${param} must be a positive integer, got '${text}'`, param);
-  return Number(text);
+/** A whole number as a number, anything else as typed: the use case's schema judges both, as for the API. */
+function integer(text: string): number | string {
+  return /^-?\d+$/.test(text.trim()) ? Number(text) : text;
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -20,9 +20,9 @@ export async function run(args: string[]): Promise<number> {
     const qArg = a.rest.get('--quantity');
     if (!qArg) throw new CliError('invalid_arguments', '--quantity is required', 'quantity');
     if (qArg.length > 1) throw new CliError('invalid_arguments', '--quantity given more than once', 'quantity');
-    const quantity = integer(qArg[0], 'quantity');
+    const quantity = integer(qArg[0]);
     const qo = a.rest.get('--quantity-options');
-    const quantity_options = qo ? qo.join(',').split(',').filter((s) => s.trim() !== '').map((s, i) => integer(s, `quantity_options[${i}]`)) : undefined;
+    const quantity_options = qo ? qo.join(',').split(',').filter((s) => s.trim() !== '').map((s) => integer(s)) : undefined;
     let ship_to: unknown = undefined;
     const st = a.rest.get('--ship-to');
     if (st) {
