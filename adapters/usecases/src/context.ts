@@ -42,4 +42,6 @@ export interface UseCaseContext extends EngineContext {
   payments?: PaymentProcessor;
   /** How long a recorded charge may stay unanswered before the reconciler looks it up; default 60 s. */
   paymentReconcileAfterMs?: number;
+  /** Reuse one stored DFM report per (design, configuration, catalog version) in quotes; default on (off: the bench's "before"). */
+  quoteCache?: boolean;
 }

@@ -17,7 +17,7 @@ export interface Operation {
 }
 
 /** JSON with object keys sorted: the same input sent with its fields in another order is the same input. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined)

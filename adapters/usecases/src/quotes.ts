@@ -6,6 +6,7 @@ import { requireScope, type Caller } from './caller.ts';
 import type { EngineContext, UseCaseContext } from './context.ts';
 import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign, type DesignRow } from './designs.ts';
 import { computeDfm, storeDfmReport } from './dfm.ts';
+import { storeOrReuseDfmReport } from './dfm-cache.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
 import type { QuoteOutcome } from './engine-api.ts';
 import { invalid, notFound } from './errors.ts';
@@ -76,7 +77,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     const item = priced.items[i];
     const used = designs[itemRequests[i]?.design_id ?? item.design_id];
     const dfm = used ? withFlatsUsed(item.dfm, used) : item.dfm;
-    items.push({ ...shown.items[i], dfm: await storeDfmReport(ctx, accountId, dfm) });
+    items.push({ ...shown.items[i], dfm: await storeOrReuseDfmReport(ctx, accountId, req.items[i].design_id, dfm) });
   }
   return { ...shown, id, object: 'quote', status: priced.status, items, error: null };
 }

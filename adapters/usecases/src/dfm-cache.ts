@@ -1,0 +1,42 @@
+// A design's DFM report for one configuration under one catalog version is the same every time it
+// is asked for: quotes keep it once and every later quote item of that (design, configuration,
+// catalog version) names the stored report, instead of writing a new report, review link and
+// production-files job per request. The index lives in the store (survives restarts, shared by
+// every service process); it is per account, like the reports it points to.
+import { createHash } from 'node:crypto';
+import type { UseCaseContext } from './context.ts';
+import { isStoreError } from '@kerf/store';
+import { storeDfmReport, type DfmDoc } from './dfm.ts';
+import { publicView, type Doc } from './documents.ts';
+import type { DfmOutcome } from './engine-api.ts';
+import { canonical } from './operations.ts';
+
+const INDEX = 'dfm_report_cache';
+
+interface IndexDoc extends Doc { dfm_id: string }
+
+/** The index key: design, the engine's configuration as it was applied, and the catalog version. */
+export function dfmCacheKey(designId: string, report: DfmOutcome): string {
+  const input = canonical({ design_id: designId, configuration: report.configuration, catalog_version: report.catalog_version ?? null });
+  return `dfm:${createHash('sha256').update(input).digest('hex')}`;
+}
+
+/** The stored report for this item's (design, configuration, catalog version), made and kept on first use. */
+export async function storeOrReuseDfmReport(ctx: UseCaseContext, accountId: string, designId: string, report: DfmOutcome): Promise<DfmDoc> {
+  if (ctx.quoteCache === false) return storeDfmReport(ctx, accountId, report);
+  const index = ctx.store.documents<IndexDoc>(INDEX);
+  const key = dfmCacheKey(designId, report);
+  const hit = await index.getByKey(accountId, key);
+  if (hit) {
+    const doc = await ctx.store.documents<DfmDoc>('dfm_reports').get(accountId, hit.data.dfm_id);
+    if (doc) return publicView(doc.data);
+  }
+  const stored = await storeDfmReport(ctx, accountId, report);
+  try {
+    await index.create(accountId, { id: ctx.newId('dfc'), dfm_id: stored.id }, { key });
+  } catch (err) {
+    // another request (or process) indexed its report first: both reports stand, later quotes use theirs
+    if (!isStoreError(err, 'duplicate')) throw err;
+  }
+  return stored;
+}

@@ -1,0 +1,66 @@
+// A quote item's DFM report is made once per (design, configuration, catalog version) and reused by
+// later quotes of the same account (issue 18.3); another configuration gets its own report, and
+// another account never gets this account's report.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
+
+const FIXTURE = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
+
+async function readyDesign(c: Client): Promise<any> {
+  const r = await c.post('/v1/analyze', { form: stepForm(FIXTURE) });
+  assert.ok([200, 202].includes(r.status), r.text);
+  return pollDesign(c, r.body.id);
+}
+
+async function quoteOf(c: Client, designId: string, materialId: string): Promise<any> {
+  const r = await c.post('/v1/quotes', { json: { items: [{ design_id: designId, quantity: 10, configuration: { defaults: { material_id: materialId } } }] } });
+  assert.equal(r.status, 201, r.text);
+  return r.body;
+}
+
+describe('quote DFM reuse', () => {
+  let t: TestService;
+  let a: Client;
+  let b: Client;
+  let design: any;
+  let materials: string[];
+
+  before(async () => {
+    t = await startTestService();
+    ({ a, b } = await clientsFor(t));
+    design = await readyDesign(a);
+    assert.equal(design.status, 'ready');
+    const thickness = design.parts[0].detected_thickness_mm;
+    const all = (await a.get('/v1/materials?limit=500')).body.data as Array<{ id: string; thickness_mm: number; bendable: boolean }>;
+    materials = all.filter((m) => m.bendable && Math.abs(m.thickness_mm - thickness) < 0.01).map((m) => m.id);
+    assert.ok(materials.length >= 2, 'two materials of the part thickness');
+  });
+  after(async () => { await t?.close(); });
+
+  it('the same design and configuration name one stored report; another configuration its own', async () => {
+    const q1 = await quoteOf(a, design.id, materials[0]);
+    const q2 = await quoteOf(a, design.id, materials[0]);
+    const q3 = await quoteOf(a, design.id, materials[1]);
+    assert.notEqual(q1.id, q2.id);
+    assert.equal(q2.items[0].dfm.id, q1.items[0].dfm.id);
+    assert.deepEqual(q2.items[0].dfm, q1.items[0].dfm);
+    assert.equal(q2.amount_subtotal_cents, q1.amount_subtotal_cents);
+    assert.notEqual(q3.items[0].dfm.id, q1.items[0].dfm.id);
+    // the reused report is the stored one, readable as any other
+    const got = await a.get(`/v1/dfm/${q2.items[0].dfm.id}`);
+    assert.equal(got.status, 200, got.text);
+    // one production-files job for the report, not one per quote
+    const jobs = await t.service.store.jobs.listForResource(q1.items[0].dfm.id);
+    assert.equal(jobs.filter((j) => j.kind === 'production_files').length, 1);
+  });
+
+  it('another account quoting its own upload of the same file gets a report of its own', async () => {
+    const theirs = await readyDesign(b);
+    const qa = await quoteOf(a, design.id, materials[0]);
+    const qb = await quoteOf(b, theirs.id, materials[0]);
+    assert.notEqual(qb.items[0].dfm.id, qa.items[0].dfm.id);
+    assert.equal((await b.get(`/v1/dfm/${qa.items[0].dfm.id}`)).status, 404);
+  });
+});
