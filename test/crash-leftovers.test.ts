@@ -18,11 +18,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TWO_HOURS_AGO = new Date(Date.now() - 2 * 60 * 60 * 1000);
 
 describe('crash leftovers', () => {
-  it('the janitor removes old partial writes and unrecorded blob files at start, and keeps recent ones and recorded blobs', async () => {
+  it('the janitor removes old partial writes, unrecorded blob files and sources without a design at start; keeps recent ones and designs\' sources', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'kerf-janitor-')), 'data');
     try {
-      const store = await openStore({ dataDir });
+      // written two hours ago: an upload whose design was created, and one whose design never was
+      const store = await openStore({ dataDir, now: () => TWO_HOURS_AGO });
       await store.blobs.put('designs/des_kept/source.step', Buffer.from('ISO-10303-21;'));
+      const owner = await store.accounts.create({ email: 'owner@test.local' });
+      await store.designs.create(owner.id, { id: 'des_kept', name: 'k.step', sourceBlobKey: 'designs/des_kept/source.step', sourceSize: 13, sourceSha256: '0'.repeat(64) });
+      await store.blobs.put('designs/des_never/source.step', Buffer.from('ISO-10303-21;'));
       await store.close();
       const plant = (rel: string, old: boolean): string => {
         const path = join(dataDir, rel);
@@ -44,6 +48,8 @@ describe('crash leftovers', () => {
         assert.ok(existsSync(newPartial), 'a partial write under way is kept');
         assert.ok(existsSync(newUnrecorded), 'a recent file is kept');
         assert.ok(existsSync(kept), 'a recorded blob is kept, however old');
+        while (await t.service.store.blobs.exists('designs/des_never/source.step')) { assert.ok(Date.now() < deadline, 'the orphan source is still there'); await sleep(50); }
+        assert.ok(await t.service.store.blobs.exists('designs/des_kept/source.step'), 'a design\'s source is kept');
       } finally {
         await t.close();
       }

@@ -207,6 +207,8 @@ export interface DesignRepo {
     change: DesignTransition<R>,
   ): Promise<DesignRecord<R> | null>;
   list<R = unknown>(accountId: string, opts?: ListOptions & { status?: DesignStatus }): Promise<Page<DesignRecord<R>>>;
+  /** Whether any account has a design with this id: for housekeeping (the janitor), never for a caller's request. */
+  exists(designId: string): Promise<boolean>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -437,6 +439,8 @@ export interface BlobStore {
    * was told the put succeeded). Returns how many of each were removed.
    */
   sweep(olderThanMs: number): Promise<{ partial: number; unrecorded: number }>;
+  /** Keys of stored blobs starting with `prefix` and ending with `suffix`, last written more than `olderThanMs` ago; at most `limit` (1..10000), in key order. */
+  listOlder(opts: { prefix: string; suffix?: string; olderThanMs: number; limit: number }): Promise<string[]>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -234,6 +234,15 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
       });
     });
 
+    describe('design existence (housekeeping)', () => {
+      it('exists() finds a design of any account by id alone', async () => {
+        const a = await newAccount(store);
+        const d = await store.designs.create(a.id, { name: 'e.step', sourceBlobKey: 'designs/e/source.step', sourceSize: 1, sourceSha256: '0'.repeat(64) });
+        assert.equal(await store.designs.exists(d.id), true);
+        assert.equal(await store.designs.exists('des_nosuchdesign'), false);
+      });
+    });
+
     describe('jobs', () => {
       it('enqueue is idempotent per (kind, resource) while active', async () => {
         const a = await newAccount(store);
@@ -683,6 +692,16 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
     });
 
     describe('blobs', () => {
+      it('lists old blobs by prefix and suffix', async () => {
+        await store.blobs.put('olderlist/d1/source.step', Buffer.from('a'));
+        await store.blobs.put('olderlist/d1/files/model.glb', Buffer.from('b'));
+        clock.advance(2 * HOUR_MS);
+        await store.blobs.put('olderlist/d2/source.step', Buffer.from('c'));
+        assert.deepEqual(await store.blobs.listOlder({ prefix: 'olderlist/', suffix: '/source.step', olderThanMs: HOUR_MS, limit: 10 }), ['olderlist/d1/source.step']);
+        assert.deepEqual(await store.blobs.listOlder({ prefix: 'olderlist/', olderThanMs: HOUR_MS, limit: 1 }), ['olderlist/d1/files/model.glb']);
+        await rejectsWith(store.blobs.listOlder({ prefix: 'x', olderThanMs: 0, limit: 0 }), 'invalid_argument', 'limit');
+      });
+
       it('sweep keeps every recorded blob, however old', async () => {
         await store.blobs.put('sweep/kept.bin', Buffer.from('kept'));
         clock.advance(2 * HOUR_MS);

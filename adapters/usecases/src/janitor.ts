@@ -1,8 +1,14 @@
 // The janitor: what crashes leave behind in the store is removed when the service starts and then
-// every hour. Retention (README "Crash leftovers"): partial uploads and stored bytes that no put
-// recorded are deleted once they are an hour old; anything younger may belong to a put under way.
+// every hour. Retention (README "Crash leftovers"): partial uploads, stored bytes that no put
+// recorded, and uploaded sources whose design was never created are deleted once they are an hour
+// old; anything younger may belong to a write under way.
 import type { UseCaseContext } from './context.ts';
 import { Poller } from './poller.ts';
+import { sourceKey } from './designs.ts';
+
+/** Sources looked at per pass; the rest wait for the next pass. */
+const SOURCES_PER_PASS = 1000;
+const SOURCE_KEY = new RegExp(`^${sourceKey('([^/]+)').replace(/[.]/g, '\\.')}$`);
 
 /** Leftovers younger than this may still be in use by a put under way. */
 export const JANITOR_RETENTION_MS = 60 * 60 * 1000;
@@ -15,9 +21,20 @@ export class Janitor {
   constructor(private readonly ctx: UseCaseContext, opts: { intervalMs?: number; retentionMs?: number } = {}) {
     const retentionMs = opts.retentionMs ?? JANITOR_RETENTION_MS;
     this.poller = new Poller(async () => {
-      const swept = await this.ctx.store.blobs.sweep(retentionMs);
-      if (swept.partial + swept.unrecorded > 0) this.ctx.log.info({ ...swept }, 'janitor removed crash leftovers');
+      const swept = { ...(await this.ctx.store.blobs.sweep(retentionMs)), sources: await this.orphanSources(retentionMs) };
+      if (swept.partial + swept.unrecorded + swept.sources > 0) this.ctx.log.info({ ...swept }, 'janitor removed crash leftovers');
     }, opts.intervalMs ?? JANITOR_INTERVAL_MS, (err) => this.ctx.log.error({ err }, 'janitor pass failed'));
+  }
+
+  /** Uploads stored for a design that was never created (the process died between the two writes). */
+  private async orphanSources(retentionMs: number): Promise<number> {
+    const { blobs, designs } = this.ctx.store;
+    let removed = 0;
+    for (const key of await blobs.listOlder({ prefix: 'designs/', suffix: '/source.step', olderThanMs: retentionMs, limit: SOURCES_PER_PASS })) {
+      const id = SOURCE_KEY.exec(key)?.[1];
+      if (id && !(await designs.exists(id)) && (await blobs.delete(key))) removed++;
+    }
+    return removed;
   }
 
   /** A pass now, then one every interval. */

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { GridFSBucket, type Document } from 'mongodb';
 import { measure } from '../common/blobData.ts';
 import { checkBlobKey } from '../common/validate.ts';
-import type { BlobData, BlobInfo, BlobStore } from '../port.ts';
+import { StoreError, type BlobData, type BlobInfo, type BlobStore } from '../port.ts';
 import type { MongoContext } from './context.ts';
 import { BLOB_BUCKET } from './indexes.ts';
 
@@ -37,7 +37,7 @@ export class GridFsBlobs implements BlobStore {
     }
     const { size, sha256 } = measured();
     const files = this.ctx.db.collection(`${BLOB_BUCKET}.files`);
-    const mine = await files.findOneAndUpdate({ _id: upload.id }, { $set: { 'metadata.sha256': sha256 } }, { returnDocument: 'after' });
+    const mine = await files.findOneAndUpdate({ _id: upload.id }, { $set: { 'metadata.sha256': sha256, 'metadata.storedAt': this.ctx.now() } }, { returnDocument: 'after' });
     // Only versions uploaded before this one: a concurrent later put of the same key wins.
     const older = await this.bucket.find({ filename: key, _id: { $ne: upload.id }, uploadDate: { $lte: mine?.uploadDate ?? new Date() } }).toArray();
     for (const f of older) await this.bucket.delete(f._id).catch(() => { /* deleted concurrently */ });
@@ -77,6 +77,17 @@ export class GridFsBlobs implements BlobStore {
       } catch { /* deleted concurrently */ }
     }
     return deleted;
+  }
+
+  async listOlder(opts: { prefix: string; suffix?: string; olderThanMs: number; limit: number }): Promise<string[]> {
+    if (!Number.isInteger(opts.limit) || opts.limit < 1 || opts.limit > 10_000) throw new StoreError('invalid_argument', 'limit must be 1..10000', 'limit');
+    const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const before = new Date(this.ctx.now().getTime() - opts.olderThanMs);
+    // storedAt is the store's clock (uploadDate the driver's); blobs stored before it existed have only uploadDate
+    const old = { $or: [{ 'metadata.storedAt': { $lt: before } }, { 'metadata.storedAt': { $exists: false }, uploadDate: { $lt: before } }] };
+    const docs = await this.bucket.find({ filename: { $regex: `^${escape(opts.prefix)}.*${escape(opts.suffix ?? '')}$` }, ...old, ...COMPLETE })
+      .sort({ filename: 1 }).limit(opts.limit).toArray();
+    return [...new Set(docs.map((d) => String(d.filename)))];
   }
 
   /**

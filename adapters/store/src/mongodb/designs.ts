@@ -78,6 +78,10 @@ export class MongoDesigns implements DesignRepo {
     return toDesign<R>(doc);
   }
 
+  async exists(designId: string): Promise<boolean> {
+    return (await this.col.countDocuments({ _id: String(designId) } as Document, { limit: 1 })) > 0;
+  }
+
   async get<R = unknown>(accountId: string, designId: string): Promise<DesignRecord<R> | null> {
     const d = await this.col.findOne({ _id: String(designId), accountId: String(accountId) } as Document);
     return d ? toDesign<R>(d) : null;

@@ -7,7 +7,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { measure } from '../common/blobData.ts';
 import { checkBlobKey } from '../common/validate.ts';
-import type { BlobData, BlobInfo, BlobStore } from '../port.ts';
+import { StoreError, type BlobData, type BlobInfo, type BlobStore } from '../port.ts';
 import type { SqliteContext } from './context.ts';
 
 /** Temp files older than this are leftovers of a crashed put; younger ones may be in flight. */
@@ -20,6 +20,11 @@ interface BlobRow {
   content_type: string | null;
 }
 
+function checkLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreError('invalid_argument', 'limit must be 1..10000', 'limit');
+  return limit;
+}
+
 function isNotFound(err: unknown): boolean {
   return (err as { code?: unknown })?.code === 'ENOENT';
 }
@@ -28,12 +33,15 @@ export class FsBlobs implements BlobStore {
   private readonly upsert;
   private readonly find;
   private readonly remove;
+  private readonly older;
 
   constructor(private readonly ctx: SqliteContext, private readonly blobDir: string, private readonly tmpDir: string) {
     this.upsert = ctx.db.prepare(`INSERT INTO blobs (key, size, sha256, content_type, updated_at) VALUES (@key, @size, @sha256, @contentType, @now)
       ON CONFLICT (key) DO UPDATE SET size = excluded.size, sha256 = excluded.sha256, content_type = excluded.content_type, updated_at = excluded.updated_at`);
     this.find = ctx.db.prepare('SELECT key, size, sha256, content_type FROM blobs WHERE key = ?');
     this.remove = ctx.db.prepare('DELETE FROM blobs WHERE key = ?');
+    this.older = ctx.db.prepare(`SELECT key FROM blobs WHERE key >= @prefix AND key < @end AND (@suffix = '' OR substr(key, -length(@suffix)) = @suffix)
+      AND updated_at < @before ORDER BY key LIMIT @limit`);
   }
 
   static async prepareDirs(blobDir: string, tmpDir: string, now: Date): Promise<void> {
@@ -113,6 +121,13 @@ export class FsBlobs implements BlobStore {
 
   async exists(key: string): Promise<boolean> {
     return (await stat(this.pathOf(key)).catch(() => null))?.isFile() ?? false;
+  }
+
+  async listOlder(opts: { prefix: string; suffix?: string; olderThanMs: number; limit: number }): Promise<string[]> {
+    const limit = checkLimit(opts.limit);
+    const before = new Date(this.ctx.now().getTime() - opts.olderThanMs).toISOString();
+    const rows = this.older.all({ prefix: opts.prefix, end: `${opts.prefix}\uffff`, suffix: opts.suffix ?? '', before, limit }) as Array<{ key: string }>;
+    return rows.map((r) => r.key);
   }
 
   async sweep(olderThanMs: number): Promise<{ partial: number; unrecorded: number }> {

@@ -37,11 +37,13 @@ function toDesign<R>(r: DesignRow): DesignRecord<R> {
 export class SqliteDesigns implements DesignRepo {
   private readonly insert;
   private readonly byId;
+  private readonly anyById;
   constructor(private readonly ctx: SqliteContext, private readonly jobs: SqliteJobs) {
     this.insert = ctx.db.prepare(`INSERT INTO designs (id, account_id, status, name, source_blob_key, source_size, source_sha256,
         options, result, error, created_at, updated_at)
       VALUES (@id, @accountId, 'queued', @name, @key, @size, @sha256, @options, NULL, NULL, @now, @now) RETURNING *`);
     this.byId = ctx.db.prepare('SELECT * FROM designs WHERE id = ? AND account_id = ?');
+    this.anyById = ctx.db.prepare('SELECT 1 FROM designs WHERE id = ?');
   }
 
   async create<R = unknown>(accountId: string, input: NewDesign): Promise<DesignRecord<R>> {
@@ -64,6 +66,10 @@ export class SqliteDesigns implements DesignRepo {
       if (isForeignKeyViolation(err)) throw new StoreError('invalid_argument', `account ${accountId} does not exist`, 'accountId');
       throw err;
     }
+  }
+
+  async exists(designId: string): Promise<boolean> {
+    return this.anyById.get(String(designId)) !== undefined;
   }
 
   async get<R = unknown>(accountId: string, designId: string): Promise<DesignRecord<R> | null> {
