@@ -46,6 +46,10 @@ export interface ServiceConfig {
   oauthAllowLoopbackClientMetadata: boolean;
   /** KERF_SIGNUP=closed: no sign-up page; accounts come from `kerf admin create-account` */
   signupOpen: boolean;
+  /** KERF_WORKERS: HTTP service processes sharing the port and the store (node:cluster); 1 runs no cluster */
+  workers: number;
+  /** KERF_QUOTE_CACHE=0: every quote item stores a fresh DFM report (the bench's before); default on */
+  quoteCache: boolean;
 }
 
 export class ConfigError extends Error {
@@ -115,5 +119,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     paymentReconcileAfterMs: int(env, 'KERF_PAYMENT_RECONCILE_AFTER_MS', 60_000, 100, 86_400_000),
     oauthAllowLoopbackClientMetadata: flag(env, 'KERF_OAUTH_ALLOW_LOOPBACK_CLIENT_METADATA'),
     signupOpen: (env.KERF_SIGNUP ?? 'open') !== 'closed',
+    workers: env.KERF_WORKERS === 'auto' ? availableParallelism() : int(env, 'KERF_WORKERS', 1, 1, 64),
+    quoteCache: env.KERF_QUOTE_CACHE === undefined || env.KERF_QUOTE_CACHE === '' ? true : flag(env, 'KERF_QUOTE_CACHE'),
   };
 }

@@ -11,9 +11,9 @@ const DFM_CONFIG = '--configuration JSON|@file.json';
 const HELP: Record<CommandName, CommandHelp> = {
   serve: {
     summary: 'run the HTTP API (/v1), the web site and the job workers',
-    usage: 'kerf serve',
-    options: [],
-    examples: ['PORT=8080 KERF_DATA_DIR=./data kerf serve'],
+    usage: 'kerf serve [--processes N|auto]',
+    options: [['--processes N|auto', 'HTTP service processes sharing the port and the store (default KERF_WORKERS, else 1; auto: one per core)']],
+    examples: ['PORT=8080 KERF_DATA_DIR=./data kerf serve', 'KERF_ENGINE_THREADS=1 kerf serve --processes 2'],
     more: 'Configured from the environment: PORT, HOST, KERF_DATA_DIR, KERF_BASE_URL, MONGODB_URL, KERF_MAX_UPLOAD_BYTES, KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK, KERF_SIGNUP, ... (README: Configuration lists them all).',
   },
   analyze: {

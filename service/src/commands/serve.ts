@@ -2,10 +2,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stdout } from 'node:process';
-import { configFromEnv } from '../config.ts';
+import { availableParallelism } from 'node:os';
+import { ConfigError, configFromEnv } from '../config.ts';
 import { ensureDemoAccount } from '@kerf/store';
 import { startService } from '../runtime.ts';
 import { printHelp } from './help.ts';
+import pino from 'pino';
+import { isClusterPrimary, leaveCluster, superviseWorkers } from '../cluster.ts';
 
 /** Where a service started without a terminal leaves the demo account's key (mode 0600, in the data dir). */
 export const DEMO_KEY_FILE = 'demo-api-key.json';
@@ -13,6 +16,8 @@ export const DEMO_KEY_FILE = 'demo-api-key.json';
 export async function run(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) return printHelp('serve');
   const config = configFromEnv();
+  const processes = processesArg(args) ?? config.workers;
+  if (processes > 1 && isClusterPrimary()) return superviseWorkers(processes, pino({ level: config.logLevel }));
   const service = await startService(config);
   const demo = await ensureDemoAccount(service.store);
   if (demo) {
@@ -38,9 +43,20 @@ export async function run(args: string[]): Promise<number> {
       if (stopping) { service.log.warn({ signal }, 'second signal: exiting now'); process.exit(1); }
       stopping = true;
       service.log.info({ signal }, 'signal received');
-      service.close().then(() => resolve(0), (err: unknown) => { service.log.error({ err }, 'shutdown failed'); resolve(1); });
+      service.close().then(() => { leaveCluster(); resolve(0); }, (err: unknown) => { service.log.error({ err }, 'shutdown failed'); resolve(1); });
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+/** --processes N (or auto): overrides KERF_WORKERS. */
+function processesArg(args: string[]): number | undefined {
+  const i = args.indexOf('--processes');
+  if (i < 0) return undefined;
+  const raw = args[i + 1] ?? '';
+  if (raw === 'auto') return availableParallelism();
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new ConfigError(`--processes must be an integer in 1..64 or auto, got '${raw}'`);
+  return n;
 }
