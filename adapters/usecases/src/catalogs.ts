@@ -1,5 +1,6 @@
 // Catalog lists with the contract's list envelope and opaque cursors. Catalogs are ordered data, so
 // a cursor names the last id seen: stable when entries are added.
+import { thicknessTolerance } from '@kerf/engine';
 import type { Caller } from './caller.ts';
 import type { EngineContext, UseCaseContext } from './context.ts';
 import type { CatalogEntry } from './engine-api.ts';
@@ -47,6 +48,9 @@ export async function listCatalog(ctx: EngineContext, _caller: Caller, input: Li
   const query = validateInput(ListCatalogInput, input, { location: 'querystring' });
   const kind = query.catalog;
   if (query.process && kind !== 'finishes') throw invalid('parameter_unknown', "Unknown parameter 'process'.", 'process');
+  for (const p of ['thickness_mm', 'material'] as const) {
+    if (query[p] !== undefined && kind !== 'materials') throw invalid('parameter_unknown', `Unknown parameter '${p}'.`, p);
+  }
   let all = await ctx.engine.catalog(kind);
   // where the contract has always shown it: after `available`
   if (kind === 'studs' || kind === 'nuts' || kind === 'standoffs') all = all.map((h) => insertAfter(h, 'available', 'model_url', ctx.links.hardwareModel(kind, h.id)) as CatalogEntry);
@@ -59,7 +63,23 @@ export async function listCatalog(ctx: EngineContext, _caller: Caller, input: Li
       return process === undefined || process === p;
     });
   }
+  if (kind === 'materials') all = all.filter(materialFilter(query));
   return paginate(kind, all, query);
+}
+
+/** `/v1/materials?thickness_mm=2&material=stainless`: the thickness as the DFM check matches it; the type id or the name's words. */
+function materialFilter(query: ListCatalogInput): (m: CatalogEntry) => boolean {
+  const words = query.material?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+  return (entry) => {
+    const m = entry as { thickness_mm?: number; type?: string; material?: string };
+    if (query.thickness_mm !== undefined && (typeof m.thickness_mm !== 'number' || Math.abs(m.thickness_mm - query.thickness_mm) > thicknessTolerance(m.thickness_mm))) return false;
+    if (words.length > 0) {
+      const type = (m.type ?? '').toLowerCase();
+      const name = (m.material ?? '').toLowerCase();
+      if (type !== query.material?.toLowerCase() && !words.every((w) => name.includes(w) || type.includes(w))) return false;
+    }
+    return true;
+  };
 }
 
 /** The 3D model of a stud, nut or standoff, as a short-lived download URL. */

@@ -7,4 +7,5 @@ export type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, 
 export { annotatedPartSvg } from './svg.ts';
 export * as rules from './rules.ts';
 export { partKFactor, materialKFactors } from './k-factor.ts';
+export { thicknessTolerance } from './rules.ts';
 export { withFlatsUsed } from './flats-used.ts';

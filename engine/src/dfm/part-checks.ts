@@ -9,6 +9,7 @@ import {
 import { finishUnavailableReason, type Stock } from './capabilities.ts';
 import { toolingRadiusAdjustment } from '../sheet/tooling.ts';
 import { blindFeatureFindings } from './blind-checks.ts';
+import { closestIds, didYouMean } from '../catalog/suggest.ts';
 import {
   BEND_RADIUS_TOL_MM, COUNTERSINK_ANGLES, COUNTERSINK_ANGLE_TOL_DEG, MAX_BEND_ANGLE_DEG, MIN_PART_BENT_MM, MIN_PART_CUT_MM, SHARP_BEND_RADIUS_MM, SIZE_TOL_MM,
   TUBE_HOLE_MIN_WALL_RATIO, TUBE_SIZE_TOL_ABS_MM, TUBE_SIZE_TOL_REL, TUBE_WALL_TOL_ABS_MM, TUBE_WALL_TOL_REL, thicknessTolerance,
@@ -37,6 +38,19 @@ export interface PartCheckResult {
 }
 
 const mm = (x: number): string => `${Number(x.toFixed(2))} mm`;
+const round3 = (x: number): number => Number(x.toFixed(3));
+
+/** How many matching materials a thickness_mismatch message names (details carries them all). */
+const MAX_LISTED_MATERIALS = 8;
+
+/**
+ * Available catalog materials the detected thickness matches (within each one's own tolerance):
+ * those of the configured material's type first, then the others.
+ */
+function materialsOfThickness(ix: CatalogIndex, thicknessMm: number, configured: Material): string[] {
+  const fits = [...ix.materials.values()].filter((c) => c.available && Math.abs(c.thickness_mm - thicknessMm) <= thicknessTolerance(c.thickness_mm));
+  return [...fits.filter((c) => c.type === configured.type), ...fits.filter((c) => c.type !== configured.type)].map((c) => c.id);
+}
 const at = (f: Finding, source: IssueSource, hole_id: number | null = null, operation: string | null = null): PartFinding => ({ ...f, bend_id: f.bend_id ?? null, hole_id, operation, source });
 const blockingFinding = (source: IssueSource, code: string, message: string, details: Record<string, unknown> = {}, hole_id: number | null = null, operation: string | null = null, bend_id: number | null = null): PartFinding =>
   ({ code, message, severity: 'blocking', details, hole_id, operation, bend_id, source });
@@ -58,21 +72,27 @@ function resolveStock(part: Part, sel: Selections, partCfg: PartConfiguration | 
   }
   const entry = part.suggested_process === 'sheet_metal' ? ix.materials.get(id) : ix.tube_profiles.get(id);
   if (!entry) {
-    findings.push(blockingFinding('catalog', s.invalid, `${s.label} ${id} is not in the catalog.`, { [s.field]: id }));
-    return { kind: 'none', reason: `${s.label} ${id} is not in the catalog.` };
+    const suggestions = closestIds(id, (part.suggested_process === 'sheet_metal' ? ix.materials : ix.tube_profiles).keys());
+    const message = `${s.label} ${id} is not in the catalog.${didYouMean(suggestions)}`;
+    findings.push(blockingFinding('catalog', s.invalid, message, { [s.field]: id, suggestions }));
+    return { kind: 'none', reason: message };
   }
   if (!entry.available) findings.push(blockingFinding('catalog', 'option_unavailable', `${'name' in entry ? entry.name : entry.display_name} is not available.`, { [s.field]: entry.id }));
   return entry.object === 'material' ? { kind: 'sheet', material: entry } : { kind: 'tube', profile: entry };
 }
 
-function sheetChecks(part: Part, m: Material, findings: PartFinding[], warnings: ProductionWarning[]): void {
+function sheetChecks(part: Part, m: Material, ix: CatalogIndex, findings: PartFinding[], warnings: ProductionWarning[]): void {
   const t = m.thickness_mm;
   if (part.detected_thickness_mm !== null) {
     const tol = thicknessTolerance(t);
     if (Math.abs(part.detected_thickness_mm - t) > tol) {
+      const matching = materialsOfThickness(ix, part.detected_thickness_mm, m);
+      const offer = matching.length > 0
+        ? ` Materials of that thickness: ${matching.slice(0, MAX_LISTED_MATERIALS).join(', ')}${matching.length > MAX_LISTED_MATERIALS ? `, and ${matching.length - MAX_LISTED_MATERIALS} more` : ''}.`
+        : ' No catalog material has that thickness.';
       findings.push(blockingFinding('catalog', 'thickness_mismatch',
-        `Part ${part.name} is ${mm(part.detected_thickness_mm)} thick; ${m.name} is ${mm(t)} (tolerance +-${mm(tol)}). Pick a material of the part's thickness.`,
-        { detected_thickness_mm: part.detected_thickness_mm, material_thickness_mm: t, tolerance_mm: tol }));
+        `Part ${part.name} is ${mm(part.detected_thickness_mm)} thick; ${m.name} is ${mm(t)} (tolerance +-${mm(tol)}). Pick a material of the part's thickness.${offer}`,
+        { detected_thickness_mm: round3(part.detected_thickness_mm), material_thickness_mm: t, tolerance_mm: round3(tol), matching_material_ids: matching }));
     }
   }
   const fp = part.flat_pattern;
@@ -273,7 +293,7 @@ export function checkPart(part: Part, sel: Selections, cfg: PartConfiguration | 
   const stock = resolveStock(part, sel, cfg, ix, findings, requirements);
   // partial-depth work the laser cannot make, whatever the stock
   for (const f of blindFeatureFindings(part, cfg)) findings.push(blockingFinding('geometry', f.code, f.message, f.details, f.hole_id));
-  if (stock.kind === 'sheet') sheetChecks(part, stock.material, findings, productionWarnings);
+  if (stock.kind === 'sheet') sheetChecks(part, stock.material, ix, findings, productionWarnings);
   if (stock.kind === 'tube') tubeChecks(part, stock.profile, findings);
   operationChecks(part, cfg, stock, ix, findings, productionWarnings);
   const { finishId, colorId } = finishChecks(part, sel, stock, ix, catalog, findings, requirements);

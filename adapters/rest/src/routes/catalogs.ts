@@ -15,14 +15,17 @@ const CATALOGS: Array<{ path: string; catalog: CatalogName; summary: string }> =
   { path: '/v1/hardware/standoffs', catalog: 'standoffs', summary: 'List press-fit standoffs' },
 ];
 
-// `process` filters finishes only; the other lists refuse it as an unknown parameter.
-const finishesQuery = Type.Omit(schemas.ListCatalogInput, ['catalog']);
-const listQuery = Type.Omit(schemas.ListCatalogInput, ['catalog', 'process']);
+// `process` filters finishes only, `thickness_mm` and `material` materials only; the other lists
+// refuse them as unknown parameters.
+const finishesQuery = Type.Omit(schemas.ListCatalogInput, ['catalog', 'thickness_mm', 'material']);
+const materialsQuery = Type.Omit(schemas.ListCatalogInput, ['catalog', 'process']);
+const listQuery = Type.Omit(schemas.ListCatalogInput, ['catalog', 'process', 'thickness_mm', 'material']);
+const queryOf = (catalog: CatalogName) => (catalog === 'finishes' ? finishesQuery : catalog === 'materials' ? materialsQuery : listQuery);
 
 export async function catalogRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
   for (const c of CATALOGS) {
     app.get(c.path, {
-      schema: { tags: ['catalogs'], summary: c.summary, querystring: c.catalog === 'finishes' ? finishesQuery : listQuery, response: { 200: listSchema(catalogEntrySchemas[c.catalog]), ...errorResponses() } },
+      schema: { tags: ['catalogs'], summary: c.summary, querystring: queryOf(c.catalog), response: { 200: listSchema(catalogEntrySchemas[c.catalog]), ...errorResponses() } },
     }, async (request) => listCatalog(ctx, callerOf(request), { ...(request.query as object), catalog: c.catalog }));
   }
 
