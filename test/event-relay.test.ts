@@ -73,6 +73,24 @@ describe('event relay', () => {
     assert.equal(jobs[0].kind, WEBHOOK_DELIVERY_JOB);
   });
 
+  it('a record it cannot hand on does not stall newer ones, however many pages it takes', async () => {
+    const orders = store.documents<{ status: string }>('orders');
+    const stuck = newEvent(ctx, 'order.status_changed', { id: 'ord_stuck', status: 'shipped' });
+    await orders.create(accountId, { status: 'shipped' }, { events: [stuck] });
+    const later = [];
+    for (let i = 0; i < 3; i++) {
+      const e = newEvent(ctx, 'order.status_changed', { id: `ord_later${i}`, status: 'shipped' });
+      await orders.create(accountId, { status: 'shipped' }, { events: [e] });
+      later.push(e.id);
+    }
+    failFor = stuck.id;
+    // pages of one record: the stuck one fills the first page, the pass goes on past it
+    assert.equal(await relayEvents(ctx, 1), 3);
+    assert.deepEqual((await store.outbox.pending()).filter((e) => e.accountId === accountId).map((e) => e.events[0].id), [stuck.id]);
+    failFor = null;
+    assert.equal(await relayEvents(ctx, 1), 1);
+  });
+
   it('a repeated hand-on (the relay died before clearing) schedules each delivery once', async () => {
     const eventId = await emitEvent(ctx, accountId, 'cart.checked_out', { id: 'crt_x', status: 'checked_out' });
     const [entry] = (await store.outbox.pending()).filter((e) => e.accountId === accountId);

@@ -363,11 +363,17 @@ export interface OutboxEntry {
   resourceId: string;
   /** Oldest first, as recorded. Never empty. */
   events: OutboxEvent[];
+  /** Where this record stands in the outbox's order: pass as `after` to read the records after it. */
+  position: string;
 }
 
 export interface Outbox {
-  /** Records with pending events across accounts and sources, least recently updated first. limit 1..1000, default 100. */
-  pending(opts?: { limit?: number }): Promise<OutboxEntry[]>;
+  /**
+   * Records with pending events across accounts and sources, least recently updated first. limit
+   * 1..1000, default 100. `after` (an entry's `position`) starts after that record, so a reader
+   * pages past records it cannot hand on yet instead of reading them again and again.
+   */
+  pending(opts?: { limit?: number; after?: string | null }): Promise<OutboxEntry[]>;
   /** Removes these events (by id) from the record's outbox; events recorded meanwhile stay. */
   clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void>;
 }

@@ -552,7 +552,22 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
 
     describe('outbox', () => {
       const ev = (id: string, type = 'design.ready', payload: unknown = { n: id }) => ({ id, type, payload });
-      const mine = async (accountIds: string[]) => (await store.outbox.pending({ limit: 1000 })).filter((e) => accountIds.includes(e.accountId));
+      const mine = async (accountIds: string[]) => (await store.outbox.pending({ limit: 1000 })).filter((e) => accountIds.includes(e.accountId)).map(({ position: _p, ...e }) => e);
+
+      it('pages by position: a reader passes records it leaves behind', async () => {
+        const a = await newAccount(store);
+        const notes = store.documents<{ n: number }>('outbox_paging');
+        for (let i = 0; i < 3; i++) { await notes.create(a.id, { n: i }, { events: [ev(`evt_page${i}`)] }); clock.advance(1); }
+        const seen: string[] = [];
+        for (let after: string | null = null; ;) {
+          const [entry] = await store.outbox.pending({ limit: 1, after });
+          if (!entry) break;
+          if (entry.accountId === a.id) seen.push(entry.events[0].id);
+          after = entry.position;
+        }
+        assert.deepEqual(seen, ['evt_page0', 'evt_page1', 'evt_page2'], 'each once, in order, none cleared');
+        await rejectsWith(store.outbox.pending({ after: 'garbage' }), 'invalid_cursor', 'after');
+      });
 
       it('records events in the same write as a design transition or a document change, only when it applies', async () => {
         const a = await newAccount(store);

@@ -39,3 +39,17 @@ export function parseSource(source: string): { table: 'designs' } | { table: 'do
   }
   throw new StoreError('invalid_argument', `unknown outbox source '${String(source)}'`, 'source');
 }
+
+/** An entry's position in the outbox order (updated at, then record id): opaque to callers. */
+export function outboxPosition(at: string, id: string): string {
+  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
+}
+
+/** The (updated at, id) a position stands for; StoreError invalid_cursor (param 'after') for anything else. */
+export function parseOutboxPosition(position: string): { at: string; id: string } {
+  try {
+    const v = JSON.parse(Buffer.from(position, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0]))) return { at: v[0], id: v[1] };
+  } catch { /* reported below */ }
+  throw new StoreError('invalid_cursor', 'not an outbox position this store issued', 'after');
+}

@@ -2,7 +2,7 @@
 // the same single-document update that changes it ($push), so no transaction is needed; removed
 // ($unset) once the relay has emptied it.
 import type { Collection, Document } from 'mongodb';
-import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, parseSource } from '../common/outbox.ts';
+import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, outboxPosition, parseOutboxPosition, parseSource } from '../common/outbox.ts';
 import type { Outbox, OutboxEntry, OutboxEvent } from '../port.ts';
 import type { MongoContext } from './context.ts';
 import { COLLECTIONS } from './indexes.ts';
@@ -15,18 +15,22 @@ export class MongoOutbox implements Outbox {
     this.documents = ctx.db.collection(COLLECTIONS.documents);
   }
 
-  async pending(opts: { limit?: number } = {}): Promise<OutboxEntry[]> {
+  async pending(opts: { limit?: number; after?: string | null } = {}): Promise<OutboxEntry[]> {
     const limit = checkOutboxLimit(opts.limit);
     const projection = { _id: 1, id: 1, collection: 1, accountId: 1, outbox: 1, updatedAt: 1 };
+    // after a position: later updatedAt, or the same with a greater id (as SQLite orders them)
+    const from = opts.after ? parseOutboxPosition(opts.after) : null;
+    const later = (idField: string): Document => (from ? { $or: [{ updatedAt: { $gt: new Date(from.at) } }, { updatedAt: new Date(from.at), [idField]: { $gt: from.id } }] } : {});
     const [d, o] = await Promise.all([
-      this.designs.find({ outbox: { $exists: true } }, { projection }).sort({ updatedAt: 1, _id: 1 }).limit(limit).toArray(),
-      this.documents.find({ outbox: { $exists: true } }, { projection }).sort({ updatedAt: 1, id: 1 }).limit(limit).toArray(),
+      this.designs.find({ outbox: { $exists: true }, ...later('_id') }, { projection }).sort({ updatedAt: 1, _id: 1 }).limit(limit).toArray(),
+      this.documents.find({ outbox: { $exists: true }, ...later('id') }, { projection }).sort({ updatedAt: 1, id: 1 }).limit(limit).toArray(),
     ]);
     const entries = [
-      ...d.map((x) => ({ at: x.updatedAt as Date, entry: { source: DESIGNS_SOURCE, accountId: String(x.accountId), resourceId: String(x._id), events: (x.outbox ?? []) as OutboxEvent[] } })),
-      ...o.map((x) => ({ at: x.updatedAt as Date, entry: { source: `${DOCUMENTS_SOURCE_PREFIX}${String(x.collection)}`, accountId: String(x.accountId), resourceId: String(x.id), events: (x.outbox ?? []) as OutboxEvent[] } })),
+      ...d.map((x) => ({ at: x.updatedAt as Date, id: String(x._id), entry: { source: DESIGNS_SOURCE, accountId: String(x.accountId), resourceId: String(x._id), events: (x.outbox ?? []) as OutboxEvent[] } })),
+      ...o.map((x) => ({ at: x.updatedAt as Date, id: String(x.id), entry: { source: `${DOCUMENTS_SOURCE_PREFIX}${String(x.collection)}`, accountId: String(x.accountId), resourceId: String(x.id), events: (x.outbox ?? []) as OutboxEvent[] } })),
     ];
-    return entries.sort((a, b) => a.at.getTime() - b.at.getTime()).slice(0, limit).map((e) => e.entry).filter((e) => e.events.length > 0);
+    return entries.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit)
+      .map((e) => ({ ...e.entry, position: outboxPosition(e.at.toISOString(), e.id) })).filter((e) => e.events.length > 0);
   }
 
   async clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void> {

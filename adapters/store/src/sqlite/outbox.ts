@@ -1,6 +1,6 @@
 // The outbox on SQLite: a nullable JSON array column `outbox` on designs and documents, appended to
 // by the same UPDATE/INSERT that changes the record, read across both tables by the relay.
-import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, parseSource } from '../common/outbox.ts';
+import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, outboxPosition, parseOutboxPosition, parseSource } from '../common/outbox.ts';
 import type { Outbox, OutboxEntry, OutboxEvent } from '../port.ts';
 import type { SqliteContext } from './context.ts';
 
@@ -11,7 +11,7 @@ export function appendEventsSql(events: OutboxEvent[], params: Record<string, un
   return `outbox = json_insert(coalesce(outbox, '[]'), ${parts.join(', ')})`;
 }
 
-interface Row { source: string; account_id: string; id: string; outbox: string }
+interface Row { source: string; account_id: string; id: string; outbox: string; updated_at: string }
 
 /** The outbox array of `table` without the events whose ids are `@ids`; NULL once none are left. */
 const remaining = (table: string): string => `(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_group_array(json(value)) END
@@ -22,19 +22,21 @@ export class SqliteOutbox implements Outbox {
   private readonly clearDesign;
   private readonly clearDocument;
   constructor(ctx: SqliteContext) {
-    this.select = ctx.db.prepare(`SELECT source, account_id, id, outbox FROM (
+    this.select = ctx.db.prepare(`SELECT source, account_id, id, outbox, updated_at FROM (
         SELECT '${DESIGNS_SOURCE}' AS source, account_id, id, outbox, updated_at FROM designs WHERE outbox IS NOT NULL
         UNION ALL
         SELECT '${DOCUMENTS_SOURCE_PREFIX}' || collection AS source, account_id, id, outbox, updated_at FROM documents WHERE outbox IS NOT NULL)
-      ORDER BY updated_at, id LIMIT ?`);
+      WHERE @at IS NULL OR (updated_at, id) > (@at, @id)
+      ORDER BY updated_at, id LIMIT @limit`);
     this.clearDesign = ctx.db.prepare(`UPDATE designs SET outbox = ${remaining('designs')} WHERE id = @id AND account_id = @accountId AND outbox IS NOT NULL`);
     this.clearDocument = ctx.db.prepare(`UPDATE documents SET outbox = ${remaining('documents')}
       WHERE collection = @collection AND id = @id AND account_id = @accountId AND outbox IS NOT NULL`);
   }
 
-  async pending(opts: { limit?: number } = {}): Promise<OutboxEntry[]> {
-    const rows = this.select.all(checkOutboxLimit(opts.limit)) as Row[];
-    return rows.map((r) => ({ source: r.source, accountId: r.account_id, resourceId: r.id, events: JSON.parse(r.outbox) as OutboxEvent[] }))
+  async pending(opts: { limit?: number; after?: string | null } = {}): Promise<OutboxEntry[]> {
+    const after = opts.after ? parseOutboxPosition(opts.after) : { at: null, id: null };
+    const rows = this.select.all({ limit: checkOutboxLimit(opts.limit), ...after }) as Row[];
+    return rows.map((r) => ({ source: r.source, accountId: r.account_id, resourceId: r.id, events: JSON.parse(r.outbox) as OutboxEvent[], position: outboxPosition(r.updated_at, r.id) }))
       .filter((e) => e.events.length > 0);
   }
 

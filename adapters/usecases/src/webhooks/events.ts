@@ -3,7 +3,7 @@
 // reports (the store's outbox), so a crash can delay it, never lose it. The relay hands each pending
 // event on: kept in the `events` collection, one delivery job per subscribed endpoint, both
 // idempotent by event id, then cleared from the outbox.
-import { isStoreError, type OutboxEvent } from '@kerf/store';
+import { isStoreError, type OutboxEntry, type OutboxEvent } from '@kerf/store';
 import type { UseCaseContext } from '../context.ts';
 import { publicView, type Doc } from '../documents.ts';
 import { Poller } from '../poller.ts';
@@ -46,8 +46,20 @@ export async function emitEvent(ctx: UseCaseContext, accountId: string, type: Ev
  * up the others.
  */
 export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<number> {
-  const entries = await ctx.store.outbox.pending({ limit });
   const endpointsOf = new Map<string, EndpointDoc[]>(); // an account's endpoints, listed once per pass
+  let cleared = 0;
+  // page by position: records that fail stay behind without taking every page's room
+  for (let after: string | null = null, page: OutboxEntry[] = []; after === null || page.length === limit;) {
+    page = await ctx.store.outbox.pending({ limit, after });
+    if (page.length === 0) break;
+    after = page[page.length - 1].position;
+    cleared += await relayPage(ctx, page, endpointsOf);
+  }
+  if (cleared > 0) ctx.notifyJobs();
+  return cleared;
+}
+
+async function relayPage(ctx: UseCaseContext, entries: OutboxEntry[], endpointsOf: Map<string, EndpointDoc[]>): Promise<number> {
   let cleared = 0;
   for (const entry of entries) {
     try {
@@ -60,7 +72,6 @@ export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<numb
       ctx.log.error({ err, source: entry.source, resource_id: entry.resourceId }, 'handing on events failed; retried on the next pass');
     }
   }
-  if (cleared > 0) ctx.notifyJobs();
   return cleared;
 }
 
