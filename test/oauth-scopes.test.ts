@@ -33,6 +33,10 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/carts/{cart_id}/pay': { payment: { type: 'card_on_file' } },
   'POST /v1/webhook-endpoints': { url: 'https://hooks.example.com/kerf' },
   'POST /v1/admin/orders/{order_id}/status': { status: 'in_production' },
+  'POST /v1/admin/dropship/accounts/{account_id}/status': { status: 'approved' },
+  'POST /v1/admin/dropship/items': { order_id: 'ord_none', line_item_id: 'oli_none', sku: 'NONE' },
+  'POST /v1/admin/dropship/items/{item_id}/approve': { unit_price_cents: 100 },
+  'POST /v1/admin/dropship/orders/{order_id}/status': { status: 'in_review' },
 };
 
 interface Operation { key: string; method: string; path: string; security: Array<Record<string, string[]>> | undefined }

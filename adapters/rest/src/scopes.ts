@@ -3,8 +3,8 @@
 // checks that every operation is listed here and that the API answers as documented.
 import type { Scope } from '@kerf/usecases';
 
-/** A scope, 'any' (every credential: catalogs, the account summary), 'operator' (operator API keys), or 'public' (no credential). */
-export type OperationAccess = Scope | Scope[] | 'any' | 'operator' | 'public';
+/** A scope, 'any' (every credential: catalogs, the account summary), 'operator' (operator API keys), 'api_key' (API keys only: the dropship API, interface.md 5.2), or 'public' (no credential). */
+export type OperationAccess = Scope | Scope[] | 'any' | 'operator' | 'api_key' | 'public';
 
 export const OPERATION_SCOPES: Record<string, OperationAccess> = {
   'GET /v1/materials': 'any',
@@ -46,13 +46,13 @@ export const OPERATION_SCOPES: Record<string, OperationAccess> = {
   'POST /v1/webhook-endpoints/{endpoint_id}/roll-secret': 'webhooks',
   'GET /v1/admin/orders/{order_id}': 'operator',
   'POST /v1/admin/orders/{order_id}/status': 'operator',
-  'GET /v1/dropship/items': 'orders',
-  'POST /v1/dropship/orders': 'orders',
-  'GET /v1/dropship/orders': 'orders',
-  'GET /v1/dropship/orders/{order_id}': 'orders',
-  'GET /v1/dropship/webhook-endpoints': 'orders',
-  'POST /v1/dropship/webhook-endpoints': 'orders',
-  'DELETE /v1/dropship/webhook-endpoints/{endpoint_id}': 'orders',
+  'GET /v1/dropship/items': 'api_key',
+  'POST /v1/dropship/orders': 'api_key',
+  'GET /v1/dropship/orders': 'api_key',
+  'GET /v1/dropship/orders/{order_id}': 'api_key',
+  'GET /v1/dropship/webhook-endpoints': 'api_key',
+  'POST /v1/dropship/webhook-endpoints': 'api_key',
+  'DELETE /v1/dropship/webhook-endpoints/{endpoint_id}': 'api_key',
   'POST /v1/admin/dropship/accounts/{account_id}/status': 'operator',
   'POST /v1/admin/dropship/items': 'operator',
   'POST /v1/admin/dropship/items/{item_id}/approve': 'operator',
@@ -98,7 +98,7 @@ export function applySecurity(doc: OpenApiDoc, baseUrl: string): void {
       const access = OPERATION_SCOPES[`${method.toUpperCase()} ${path}`];
       if (access === undefined) continue;
       if (access === 'public') op.security = [];
-      else if (access === 'operator') op.security = [{ bearer: [] }];
+      else if (access === 'operator' || access === 'api_key') op.security = [{ bearer: [] }];
       else op.security = [{ bearer: [] }, { oauth2: access === 'any' ? [] : Array.isArray(access) ? access : [access] }];
     }
   }

@@ -177,6 +177,8 @@ const CODES: Record<string, Entry> = {
   // Dropship (interface.md 7 "Dropship codes"; issue #13)
   dropship_account_not_approved: { type: 'permission_error', kind: 'forbidden', retryable: false,
     meaning: "The account's dropship access is requested, suspended or denied (or was never requested); only approved accounts may use /v1/dropship.", action: 'Ask the operator to approve the account for dropship.' },
+  api_key_required: { type: 'permission_error', kind: 'forbidden', retryable: false,
+    meaning: "The dropship API takes the account's API key; an OAuth access token is refused.", action: 'Send the API key as the bearer token (or in the svc_key header).' },
   item_not_approved: { type: 'permission_error', kind: 'forbidden', retryable: false,
     meaning: 'The SKU exists on the account but its item is still requested (not approved), so it has no locked price and cannot be ordered.', action: 'Wait for the operator to approve the item, then order again.' },
   unknown_sku: { type: 'not_found_error', kind: 'not_found', retryable: false,

@@ -36,7 +36,7 @@ function fail(code: string, message: string, exit: number): number {
 
 function cents(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UseCaseError('invalid', 'invalid_request_error', 'invalid_arguments', `${flag} takes a whole number of cents or units.`, { param: flag });
+  if (!/^\d+$/.test(value)) throw new UseCaseError('invalid', 'invalid_request_error', 'parameter_invalid', `${flag} takes a whole number of cents or units.`, { param: flag });
   return Number(value);
 }
 

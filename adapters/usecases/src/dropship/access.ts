@@ -11,6 +11,10 @@ import { setContactPhone } from './contacts.ts';
 
 /** The caller's account when it may use the dropship API; 403 dropship_account_not_approved otherwise. */
 export async function requireDropship(ctx: Pick<CommerceContext, 'store'>, caller: Caller): Promise<Account> {
+  // the dropship API takes the account's API key (interface.md 5.2), not an agent's OAuth token
+  if (caller.via === 'oauth') {
+    throw new UseCaseError('forbidden', 'permission_error', 'api_key_required', 'The dropship API takes the account\'s API key (Authorization: Bearer <API key> or svc_key), not an OAuth access token.');
+  }
   requireScope(caller, 'orders');
   const account = await ctx.store.accounts.get(caller.accountId);
   if (!account) throw notFound('account', caller.accountId);
