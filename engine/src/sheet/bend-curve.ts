@@ -4,13 +4,14 @@
 // it; between them the true curve is found again: on the intersection with the wall's own surface
 // when that is a plane, cylinder or cone (Newton along the chord's normal), otherwise by a
 // centripetal Catmull-Rom through the exact points. Chords are split until each lies within
-// BEND_CURVE_TOLERANCE of the curve, so the polyline is a faithful flat edge for DXF, STEP and GLB.
+// BEND_CURVE_TOLERANCE of the curve (of the interpolant, for a free-form wall: that one is as good as
+// the tessellation's spacing, about 0.01 mm on the fixtures), so DXF, STEP and GLB get one flat edge.
 import type { Surface, Vec2, Vec3 } from '../geometry/model.ts';
 import { add, dot, norm, scale, sub } from '../geometry/vec.ts';
 import { angleOn, flatPoint, type FaceMap } from './unfold.ts';
 
 /** Largest distance of a written chord from the true flat curve, mm (the issue asks for 0.01). */
-export const BEND_CURVE_TOLERANCE = 5e-4;
+const BEND_CURVE_TOLERANCE = 5e-4;
 /** Halvings of one tessellation chord at most (2^12 pieces). */
 const MAX_DEPTH = 12;
 /** Newton iterations for a curve point, and the wall-surface residual that ends them, mm. */
@@ -82,10 +83,20 @@ export function bendCurve(map: FaceMap, wall: Surface | null, pts3: Vec3[]): Ben
     if (ok) return { points: out, exact: true };
     out.length = 1;
   }
-  // no closed-form wall: a centripetal Catmull-Rom through the exact flat points
+  // no closed-form wall: a centripetal Catmull-Rom through the exact flat points; a closed run wraps
+  // around, an open one gets a phantom point past each end from the parabola through its last three
   const P = params.map(flat);
+  const closed = P.length > 3 && Math.hypot(P[0][0] - P[P.length - 1][0], P[0][1] - P[P.length - 1][1]) < 1e-9;
+  const beyond = (a: Vec2, b: Vec2, c: Vec2): Vec2 => [3 * a[0] - 3 * b[0] + c[0], 3 * a[1] - 3 * b[1] + c[1]];
+  const n = P.length;
+  const around = (j: number): Vec2 => {
+    if (closed) return P[((j % (n - 1)) + (n - 1)) % (n - 1)];
+    if (j < 0) return n >= 3 ? beyond(P[0], P[1], P[2]) : P[0];
+    if (j >= n) return n >= 3 ? beyond(P[n - 1], P[n - 2], P[n - 3]) : P[n - 1];
+    return P[j];
+  };
   for (let i = 1; i < P.length; i++) {
-    const p0 = P[Math.max(0, i - 2)], p1 = P[i - 1], p2 = P[i], p3 = P[Math.min(P.length - 1, i + 1)];
+    const p0 = around(i - 2), p1 = P[i - 1], p2 = P[i], p3 = around(i + 1);
     const curve = catmullRom(p0, p1, p2, p3);
     const m = curve(0.5);
     const dev = Math.hypot(m[0] - (p1[0] + p2[0]) / 2, m[1] - (p1[1] + p2[1]) / 2);

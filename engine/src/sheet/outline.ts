@@ -7,7 +7,7 @@ import type { Contour, Segment, Solid, Surface, Vec2, Vec3 } from '../geometry/m
 import { dot, point } from '../geometry/vec.ts';
 import { contourArea } from './segments.ts';
 import { flatPoint, type FaceMap, type Unfolding } from './unfold.ts';
-import { bendCurve, BEND_CURVE_TOLERANCE } from './bend-curve.ts';
+import { bendCurve } from './bend-curve.ts';
 import { applyRigid } from './rigid3.ts';
 
 /** A run whose points stray less than this from its chord is a line, mm. */
@@ -160,7 +160,7 @@ function fitBendRun(map: FaceMap, wall: Surface | null, face: number, side: numb
     return [arcThrough(dense, fit.center, fit.radius)];
   }
   if (!curve.exact) {
-    warnings.push('approximated_contour', `the flat edge where face ${side} crosses bend face ${face} has no closed form (free-form wall): it is interpolated through the exact boundary points as ${dense.length - 1} straight segments (within about ${BEND_CURVE_TOLERANCE} mm)`);
+    warnings.push('approximated_contour', `the flat edge where face ${side} crosses bend face ${face} has no closed form (free-form wall): it is interpolated through the exact boundary points as ${dense.length - 1} straight segments (about 0.01 mm from the true curve, as the tessellation's spacing allows)`);
   }
   return polyline(dense);
 }
