@@ -67,3 +67,4 @@ export const WEBHOOK_JOB_HANDLERS: Record<string, JobKindHandlers> = {
   [WEBHOOK_DELIVERY_JOB]: webhookDeliveryJob,
 };
 export * from './dropship/index.ts';
+export { listApiKeys, createApiKey, revokeApiKey, type ApiKeyView } from './api-keys.ts';

@@ -437,3 +437,10 @@ export const AdminDropshipOrderBody = Type.Object({
 }, strict);
 export const AdminDropshipOrderUpdate = Type.Composite([DropshipOrderInput, AdminDropshipOrderBody], strict);
 export type AdminDropshipOrderUpdate = Static<typeof AdminDropshipOrderUpdate>;
+
+// ---- API keys (account page) --------------------------------------------------------------------
+
+export const ApiKeyCreate = Type.Object({ label: Type.Optional(Type.String({ maxLength: 100 })) }, strict);
+export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
+export const ApiKeyInput = Type.Object({ api_key_id: PathId }, strict);
+export type ApiKeyInput = Static<typeof ApiKeyInput>;
