@@ -1,0 +1,124 @@
+// Dropship orders exactly once when the service dies (issue #13, interface.md 4.2 rule 1): the real
+// `kerf serve` on one data dir, killed (SIGKILL, via KERF_TEST_CRASH_AT) before the parts charge,
+// after it, and after the order was made. After a restart a repeat of the external_ref, or the
+// reconciler alone, finishes it: one charge, one order, and every later repeat answers that order.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, type Store } from '@kerf/store';
+import { fixtureBytes } from './helpers/fixtures.ts';
+import { demoKey, spawnServe, stopChild, type ChildService } from './helpers/child.ts';
+import { freePort } from './helpers/service.ts';
+import { until } from './helpers/wait.ts';
+
+const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
+const TEXAS = { name: 'R. Doe', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
+const SHIP_TO = { name: 'Pat Buyer', street1: '9 Elm St', city: 'Boulder', state: 'CO', postal_code: '80301', country: 'US', phone: '+1 303 555 0100', email: 'pat@example.com' };
+const CRASH_POINTS = ['before_charge', 'after_charge', 'after_order'] as const;
+
+type Json = Record<string, any>;
+
+describe('dropship: kill -9 at every step of creating an order', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kerf-dropship-crash-'));
+  const env = { KERF_DATA_DIR: dir, KERF_PAYMENT_RECONCILE_AFTER_MS: '1000', KERF_JOB_POLL_MS: '100', KERF_JOB_LEASE_MS: '1500' };
+  const children: ChildService[] = [];
+  let store: Store;
+  let key = '';
+  let opKey = '';
+  let account = '';
+
+  async function call(url: string, method: string, path: string, body?: unknown, bearer = key): Promise<{ status: number; body: Json }> {
+    const headers: Record<string, string> = { authorization: `Bearer ${bearer}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const r = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: r.status, body: (await r.json()) as Json };
+  }
+  async function start(extra: Record<string, string> = {}): Promise<ChildService> {
+    const child = await spawnServe({ ...env, ...extra }, await freePort());
+    children.push(child);
+    return child;
+  }
+  async function paymentsOf(ref: string): Promise<Json[]> {
+    const page = await store.documents<Json>('payment_intents').list('payment_processor', { limit: 1000 });
+    return page.items.map((r): Json => ({ ...r.data, id: r.id })).filter((p) => p.metadata?.external_ref === ref);
+  }
+  async function ordersOf(ref: string): Promise<Json[]> {
+    const page = await store.documents<Json>('dropship_orders').list(account, { limit: 1000 });
+    return page.items.map((r) => r.data).filter((o) => o.external_ref === ref);
+  }
+  const create = (url: string, ref: string) => call(url, 'POST', '/v1/dropship/orders', { sku: 'CRASH-1', quantity: 2, external_ref: ref, ship_to: SHIP_TO });
+
+  before(async () => {
+    const first = await start();
+    ({ key, account } = demoKey(first)!);
+    store = await openStore({ dataDir: dir });
+    const operator = await store.accounts.create({ email: 'ops@test.local', name: 'Ops', operator: true });
+    opKey = (await store.apiKeys.create(operator.id, { operator: true }))!.api_key;
+    const setup = (await call(first.url, 'GET', '/v1/account')).body.payment_method_setup_url as string;
+    assert.equal((await fetch(setup, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payment_method=pm_card_visa' })).status, 200);
+    // the sample order, then the approved account and item
+    const form = new FormData();
+    form.append('file', new Blob([fixtureBytes(L_BRACKET)]), 'l.step');
+    const up = await fetch(`${first.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}`, prefer: 'wait=60' }, body: form });
+    const design = (await up.json()) as Json;
+    await until('the design', async () => (await call(first.url, 'GET', `/v1/designs/${design.id}`)).body.status === 'ready', 60_000);
+    const items = [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }];
+    const cart = await call(first.url, 'POST', '/v1/carts', { items, ship_to: TEXAS, shipping_option_id: 'shp_standard_ups_ground' });
+    assert.equal(cart.status, 201, JSON.stringify(cart.body));
+    const paid = await call(first.url, 'POST', `/v1/carts/${cart.body.id}/pay`, { payment: { type: 'card_on_file' } });
+    assert.equal(paid.status, 200, JSON.stringify(paid.body));
+    const sample = (await call(first.url, 'GET', `/v1/orders/${paid.body.order_id}`)).body;
+    assert.equal((await call(first.url, 'POST', `/v1/admin/dropship/accounts/${account}/status`, { status: 'approved' }, opKey)).status, 200);
+    const line = (sample.line_items as Json[]).find((l) => l.type === 'part')!;
+    const item = await call(first.url, 'POST', '/v1/admin/dropship/items', { order_id: sample.id, line_item_id: line.id, sku: 'CRASH-1' }, opKey);
+    assert.equal(item.status, 201, JSON.stringify(item.body));
+    assert.equal((await call(first.url, 'POST', `/v1/admin/dropship/items/${item.body.id}/approve`, { unit_price_cents: 2500 }, opKey)).status, 200);
+    assert.equal(await stopChild(first), 0);
+  });
+
+  after(async () => {
+    for (const c of children) await stopChild(c, 'SIGKILL');
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const point of CRASH_POINTS) {
+    it(`killed ${point.replace('_', ' ')}: one charge, one order, repeats answer it`, async () => {
+      const ref = `crash-${point}`;
+      const doomed = await start({ KERF_TEST_CRASH_AT: point });
+      await assert.rejects(create(doomed.url, ref), 'the process dies mid-request');
+      await doomed.stopped;
+      assert.equal(doomed.proc.signalCode, 'SIGKILL');
+      assert.equal((await paymentsOf(ref)).length, point === 'before_charge' ? 0 : 1);
+      assert.equal((await ordersOf(ref)).length, point === 'after_order' ? 1 : 0);
+
+      const next = await start();
+      let orderId: string;
+      if (point === 'after_charge') {
+        // charged, no order: the reconciler makes it from the processor's record, with no request
+        const made = await until('the reconciler to make the order', async () => {
+          const list = (await call(next.url, 'GET', `/v1/dropship/orders?external_ref=${ref}`)).body.orders as Json[];
+          return list.length ? list[0] : null;
+        }, 60_000);
+        orderId = made.id;
+      } else {
+        const repeat = await create(next.url, ref);
+        assert.equal(repeat.status, point === 'after_order' ? 200 : 201, JSON.stringify(repeat.body));
+        orderId = repeat.body.order.id;
+      }
+      const concurrent = await Promise.all([create(next.url, ref), create(next.url, ref)]);
+      assert.deepEqual(concurrent.map((r) => [r.status, r.body.order.id]), [[200, orderId], [200, orderId]]);
+
+      const payments = await paymentsOf(ref);
+      const orders = await ordersOf(ref);
+      assert.equal(payments.length, 1, 'one charge');
+      assert.equal(payments[0].status, 'succeeded');
+      assert.equal(payments[0].amount_cents, 5000);
+      assert.equal(orders.length, 1, 'one order');
+      assert.equal(orders[0].charges[0].processor_payment_intent_id, payments[0].id, 'the order is the charge\'s');
+      assert.equal(await stopChild(next), 0);
+    });
+  }
+});
