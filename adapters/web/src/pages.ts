@@ -38,7 +38,38 @@ const when = (iso: string | null): Html => (iso ? html`<time datetime="${iso}">$
 
 export interface ConnectionRow { id: string; client_name: string; client_id: string; scopes: string[]; created_at: string; last_used_at: string | null }
 
-export function accountPage(o: { email: string; csrf: string; connections: ConnectionRow[]; notice?: string | null }): string {
+export interface AccountExtras {
+  card: { brand: string; last4: string; exp_month: number; exp_year: number } | null;
+  setupUrl: string | null;
+  dropship: { status: string } | null;
+  webhooks: Array<{ id: string; url: string; enabled_events?: string[]; status?: string }>;
+  apiKeys: Array<{ id: string; label: string | null; prefix: string; created_at: string; last_used_at: string | null }>;
+  /** a key just created: its plaintext, shown this once */
+  newKey?: string | null;
+}
+
+function accountSections(x: AccountExtras, csrf: string): Html {
+  const keys: Html[] = x.apiKeys.map((k) => html`<tr><td><code>${k.prefix}…</code></td><td>${k.label ?? ''}</td><td>${when(k.created_at)}</td><td>${when(k.last_used_at)}</td>
+<td><form method="post" action="/account/api-keys/${encodeURIComponent(k.id)}/revoke"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="secondary" aria-label="Revoke key ${k.prefix}">Revoke</button></form></td></tr>`);
+  return html`<section id="api-keys"><h2>API keys</h2>
+${x.newKey ? html`<div role="alert"><p><strong>Copy your new key now: it is not shown again.</strong></p><p class="secret" id="new-api-key">${x.newKey}</p></div>` : raw('')}
+${keys.length ? html`<table><thead><tr><th scope="col">Key</th><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"></th></tr></thead><tbody>${keys}</tbody></table>` : html`<p>No API keys.</p>`}
+<form method="post" action="/account/api-keys"><input type="hidden" name="_csrf" value="${csrf}">
+<label for="key-label">Label (optional)</label><input id="key-label" name="label" maxlength="100">
+<button type="submit">Create an API key</button></form>
+</section>
+<section id="card"><h2>Saved card</h2>
+${x.card ? html`<p>${x.card.brand.toUpperCase()} ending ${x.card.last4}, expires ${x.card.exp_month}/${x.card.exp_year}. Orders placed by you or your agents are charged to it.</p>`
+    : html`<p>No card is saved.${x.setupUrl ? html` <a href="${x.setupUrl}">Add a card</a> on the payment processor's page.` : raw('')}</p>`}
+</section>
+<section id="webhooks"><h2>Webhook endpoints</h2>
+${x.webhooks.length ? html`<ul>${x.webhooks.map((w) => html`<li><code>${w.url}</code>${w.enabled_events?.length ? html` (${w.enabled_events.join(', ')})` : raw('')}</li>`)}</ul>`
+    : html`<p>No webhook endpoints. Add them with the API (<code>POST /v1/webhook_endpoints</code>).</p>`}
+</section>
+<section id="dropship"><h2>Dropship</h2><p>${x.dropship ? `Status: ${x.dropship.status.replace(/_/g, ' ')}` : 'Not set up for this account.'}</p></section>`;
+}
+
+export function accountPage(o: { email: string; csrf: string; connections: ConnectionRow[]; notice?: string | null; extras?: AccountExtras }): string {
   const rows: Html[] = o.connections.map((c) => html`<tr>
 <td>${c.client_name}${c.client_name !== c.client_id ? html`<br><small>${c.client_id}</small>` : raw('')}</td>
 <td>${c.scopes.join(' ') || '(none)'}</td><td>${when(c.created_at)}</td><td>${when(c.last_used_at)}</td>
@@ -49,7 +80,8 @@ export function accountPage(o: { email: string; csrf: string; connections: Conne
 <section id="connections"><h2>Connected agents</h2>
 ${rows.length ? html`<table><thead><tr><th scope="col">Client</th><th scope="col">Scopes</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"></th></tr></thead><tbody>${rows}</tbody></table>`
     : html`<p>No agent is connected to your account.</p>`}
-</section>`, { email: o.email, csrf: o.csrf });
+</section>
+${o.extras ? accountSections(o.extras, o.csrf) : raw('')}`, { email: o.email, csrf: o.csrf });
 }
 
 export function consentPage(o: {

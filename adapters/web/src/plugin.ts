@@ -12,11 +12,12 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import {
-  UseCaseError, consentedScopes, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
+  UseCaseError, consentedScopes, createApiKey, getAccount, listApiKeys, listWebhookEndpoints, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
   type Caller, type ConsentPort, type UseCaseContext,
 } from '@kerf/usecases';
 import { shopRoutes } from './shop.ts';
-import { accountPage, consentPage, messagePage, signInPage, signUpPage } from './pages.ts';
+import { MODEL_VIEWER_DIR, modelViewerStyleHashes } from './model-viewer.ts';
+import { accountPage, consentPage, type AccountExtras, messagePage, signInPage, signUpPage } from './pages.ts';
 
 export interface WebOptions {
   useCases: UseCaseContext;
@@ -70,8 +71,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
   const pico = dirname(createRequire(import.meta.url).resolve('@picocss/pico/css/pico.min.css'));
   await app.register(fastifyStatic, { root: pico, prefix: '/assets/', decorateReply: false, allowedPath: (path) => path === '/pico.min.css' });
   await app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/site/', decorateReply: false });
-  const modelViewer = dirname(createRequire(import.meta.url).resolve('@google/model-viewer/dist/model-viewer.min.js'));
-  await app.register(fastifyStatic, { root: modelViewer, prefix: '/assets/model-viewer/', decorateReply: false, allowedPath: (path) => path === '/model-viewer.min.js' });
+  await app.register(fastifyStatic, { root: MODEL_VIEWER_DIR, prefix: '/assets/model-viewer/', decorateReply: false, allowedPath: (path) => path === '/model-viewer.min.js' });
 
   app.addHook('onSend', async (request, reply) => {
     if (!reply.getHeader('content-security-policy')) reply.header('content-security-policy', CSP);
@@ -156,12 +156,38 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
 
   const signInFirst = (request: FastifyRequest, reply: FastifyReply) => reply.redirect(`/signin?next=${encodeURIComponent(request.url)}`, 303);
 
+  const showAccount = async (request: FastifyRequest, reply: FastifyReply, me: { caller: Caller; email: string }, opts: { notice?: string | null; newKey?: string }) => {
+    const { data } = await listConnections(ctx, me.caller, {});
+    const notice = opts.notice ?? null;
+    const account = await getAccount(ctx, me.caller);
+    const webhooks = await listWebhookEndpoints(ctx, me.caller, { limit: 100 });
+    const extras: AccountExtras = {
+      card: account.card, setupUrl: account.payment_method_setup_url, dropship: account.dropship,
+      webhooks: webhooks.data as AccountExtras['webhooks'], apiKeys: await listApiKeys(ctx, me.caller), newKey: opts.newKey,
+    };
+    return page(reply, accountPage({ email: me.email, csrf: reply.generateCsrf(), connections: data, notice, extras }));
+  };
+
   app.get('/account', async (request, reply) => {
     const me = await person(request);
     if (!me) return signInFirst(request, reply);
-    const { data } = await listConnections(ctx, me.caller, {});
-    const notice = (request.query as Form).revoked ? 'The connection was revoked.' : null;
-    return page(reply, accountPage({ email: me.email, csrf: reply.generateCsrf(), connections: data, notice }));
+    const q = request.query as Form;
+    return showAccount(request, reply, me, { notice: q.revoked ? 'The connection was revoked.' : q.key_revoked ? 'The API key was revoked.' : null });
+  });
+
+  // the new key's plaintext is in this one answer only (no redirect: it must not sit in a URL or a session)
+  app.post('/account/api-keys', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    const key = await createApiKey(ctx, me.caller, { label: one((request.body as Form).label) || undefined });
+    return showAccount(request, reply, me, { newKey: key.api_key });
+  });
+
+  app.post('/account/api-keys/:id/revoke', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    await revokeApiKey(ctx, me.caller, { api_key_id: (request.params as { id: string }).id });
+    return reply.redirect('/account?key_revoked=1', 303);
   });
 
   app.post('/account/connections/:id/revoke', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -171,7 +197,8 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     return reply.redirect('/account?revoked=1', 303);
   });
 
-  await shopRoutes(app, { ctx, person, page, signInFirst, maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
+  const viewerCsp = CSP.replace("style-src 'self'", `style-src 'self' ${modelViewerStyleHashes().join(' ')}`);
+  await shopRoutes(app, { ctx, person, page, signInFirst, viewerCsp, maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
 
   // ---- OAuth consent (authorize and device verification) ------------------------------------------
 

@@ -31,7 +31,7 @@ function partSection(v: PartView, i: number): Html {
   const p = v.part;
   const viewerId = `viewer-${i}`;
   const viewer = v.formedUrl
-    ? html`<model-viewer id="${viewerId}" src="${v.formedUrl}" camera-controls touch-action="pan-y" shadow-intensity="0.6" alt="3D model of ${p.name}"></model-viewer>
+    ? html`<model-viewer id="${viewerId}" src="${v.formedUrl}" camera-controls touch-action="pan-y" interaction-prompt="none" shadow-intensity="0.6" alt="3D model of ${p.name}"><span slot="ar-button" hidden></span><span slot="exit-webxr-ar-button" hidden></span></model-viewer>
 <div data-viewer="${viewerId}" role="group" aria-label="Model view">
 <button type="button" class="outline" data-src="${v.formedUrl}" aria-pressed="true" hidden>Formed</button>
 ${v.flatUrl ? html`<button type="button" class="outline" data-src="${v.flatUrl}" aria-pressed="false" hidden>Flat</button>` : raw('')}
@@ -59,6 +59,14 @@ ${warnings.length ? html`<h3>Notes on this part</h3><ul>${warnings.map((w) => ht
 
 export interface MaterialChoice { id: string; name: string }
 
+/** One box per acceptable finding code (accepted_risks names codes), listing each finding it covers. */
+function riskBoxes(risks: Obj[], accepted: string[]): Html {
+  const codes = [...new Set(risks.map((r) => String(r.code)))];
+  if (!codes.length) return raw('');
+  return html`<fieldset><legend>Risks you may accept</legend>${codes.map((code) => html`<label><input type="checkbox" name="accepted_risks" value="${code}"${accepted.includes(code) ? raw(' checked') : raw('')}>
+I accept: ${risks.filter((r) => r.code === code).map((r) => r.message).join(' ')}</label>`)}</fieldset>`;
+}
+
 /** The configure form: material, finish (once a DFM report says which are allowed), quantity, accepted risks. */
 export function configureForm(o: {
   csrf: string; designId: string; materials: MaterialChoice[]; finishes?: MaterialChoice[];
@@ -73,7 +81,7 @@ ${csrfField(o.csrf)}
 ${o.finishes?.length ? html`<label for="finish_id">Finish</label><select id="finish_id" name="finish_id"><option value="">None</option>${o.finishes.map((m) => option(m, s.finish_id))}</select>` : raw('')}
 <label for="quantity">Quantity</label>
 <input id="quantity" name="quantity" type="number" min="1" max="100000" required value="${s.quantity ?? 1}">
-${o.risks?.length ? html`<fieldset><legend>Risks you may accept</legend>${o.risks.map((r) => html`<label><input type="checkbox" name="accepted_risks" value="${r.code}"${s.accepted?.includes(r.code) ? raw(' checked') : raw('')}> ${r.message}</label>`)}</fieldset>` : raw('')}
+${riskBoxes(o.risks ?? [], s.accepted ?? [])}
 <button type="submit">Get a quote</button>
 </form>`;
 }
@@ -97,7 +105,7 @@ ${o.parts.map(partSection)}
 
 const severityText = (s: string): string => (s === 'error' ? 'Blocks the order' : s === 'warning' ? 'Warning' : 'Note');
 
-export function quotePage(o: Who & { quote: Obj; designName: string; configure: Html; issueImages: Array<{ partId: string; url: string }> }): string {
+export function quotePage(o: Who & { quote: Obj; designName: string; partNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }> }): string {
   const q = o.quote;
   const item: Obj = q.items?.[0] ?? {};
   const issues: Obj[] = (item.dfm?.parts ?? []).flatMap((p: Obj) => p.issues ?? []);
@@ -107,13 +115,13 @@ export function quotePage(o: Who & { quote: Obj; designName: string; configure: 
   return layout(`Quote for ${o.designName}`, html`
 <p id="quote-status" role="status">${ready ? 'This quote is ready to order.' : q.status === 'blocked' ? 'This configuration cannot be ordered yet: see the findings below.' : `Quote status: ${q.status}`}</p>
 ${issues.length ? html`<section id="findings"><h2>Manufacturability findings</h2>
-${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="Part ${im.partId} with the findings marked"></figure>`)}
+${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="${o.partNames[im.partId] ?? im.partId} with the findings marked"></figure>`)}
 <table><thead><tr><th scope="col">Severity</th><th scope="col">Finding</th><th scope="col">Accepted</th></tr></thead><tbody>
 ${issues.map((i) => html`<tr><td>${severityText(i.severity)}</td><td>${i.message}</td><td>${i.accepted ? 'yes' : 'no'}</td></tr>`)}
 </tbody></table></section>` : raw('')}
 <section id="prices"><h2>Prices</h2>
 <table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
-${lines.map((l) => html`<tr><td>${l.part_id}</td><td>${l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
 </tbody><tfoot><tr><th scope="row" colspan="4">Subtotal (before shipping and tax)</th><td id="quote-subtotal">${money(q.amount_subtotal_cents)}</td></tr></tfoot></table>
 ${options.length ? html`<h3>Other quantities</h3><table id="quantity-options"><thead><tr><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${options.map((x) => html`<tr><td>${x.quantity}</td><td>${money(x.unit_amount_cents)}</td><td>${money(x.amount_cents)}</td></tr>`)}</tbody></table>` : raw('')}

@@ -21,6 +21,8 @@ export interface ShopDeps {
   page(reply: FastifyReply, body: string, status?: number): FastifyReply;
   signInFirst(request: FastifyRequest, reply: FastifyReply): FastifyReply;
   maxUploadBytes: number;
+  /** the site's CSP plus the 3D viewer's own <style> by hash, for pages that show it */
+  viewerCsp: string;
 }
 
 const one = (v: unknown): string => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
@@ -102,6 +104,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     }));
     const w = who(me, reply);
     const materials = await materialChoices(ctx, me.caller, design);
+    reply.header('content-security-policy', deps.viewerCsp);
     const configure = materials.length ? configureForm({ csrf: w.csrf, designId: design.id, materials, selected: { quantity: 1 } }) : null;
     return page(reply, designPage({ ...w, design, parts, configure }));
   });
@@ -143,7 +146,8 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       const url = await fileOrNull(() => getDfmPartImageUrl(ctx, me.caller, { dfm_id: item.dfm.id, part_id: p.part_id, format: 'svg', width: 800 }));
       return url ? { partId: p.part_id as string, url } : null;
     }))).filter((x): x is { partId: string; url: string } => x !== null);
-    return page(reply, quotePage({ ...w, quote, designName: design.name, configure, issueImages }));
+    const partNames = Object.fromEntries((design.parts as Obj[]).map((p) => [p.id, p.name]));
+    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, configure, issueImages }));
   });
 
   app.post('/quotes/:id/cart', { preHandler: app.csrfProtection }, async (request, reply) => {
