@@ -227,6 +227,17 @@ describe('manufacturing workflow over HTTP', () => {
     const bad = await a.post(pagePath, { key: null, json: { configuration: { parts: [{ part_id: 'prt_not_here' }] } } });
     assert.equal(bad.status, 422);
     assert.equal(bad.body.error.param, 'configuration.parts[0].part_id');
+    // an unknown material is refused, not saved: the page shows the error with its closest ids
+    const typo = await a.post(pagePath, { key: null, json: { configuration: { defaults: { material_id: `${material.id}x` } } } });
+    assert.equal(typo.status, 422, typo.text);
+    assert.equal(typo.body.error.code, 'invalid_configuration');
+    assert.equal(typo.body.error.param, 'configuration.defaults.material_id');
+    assert.match(typo.body.error.message, new RegExp(`not in the catalog\\. Did you mean ${material.id}`));
+    const typoInPart = await a.post(pagePath, { key: null, json: { configuration: { parts: [{ part_id: design.parts[0].id, material_id: 'mat_nope' }] } } });
+    assert.equal(typoInPart.status, 422, typoInPart.text);
+    assert.equal(typoInPart.body.error.param, 'configuration.parts[0].material_id');
+    assert.equal((await a.get(`/v1/review-links/${r.body.id}`)).body.status, r.body.status, 'nothing saved');
+    assert.match(html.text, /else \{ msg\.className = 'err'; msg\.textContent = .*body\.error\.message/, 'the page shows the refusal');
     const saved = await a.post(pagePath, { key: null, json: { configuration: edited } });
     assert.equal(saved.status, 200, saved.text);
     assert.equal(saved.body.status, 'saved');

@@ -58,6 +58,31 @@ export async function getReviewPage(ctx: UseCaseContext, input: ReviewLinkInput)
   };
 }
 
+/**
+ * Issues that mean a selection names nothing (an id not in the catalog, a hole or part instance not
+ * in the design): a report can carry them, but a saved configuration must not, or the agent that
+ * reads it back quotes a typo.
+ */
+const UNKNOWN_SELECTION_CODES = new Set(['invalid_material_id', 'invalid_tube_profile_id', 'invalid_finish_id', 'invalid_powder_coat_color_id', 'invalid_tap_id', 'invalid_hole_id', 'invalid_part_instance_id']);
+
+interface ReportIssue { code: string; message: string; details?: Record<string, unknown> }
+
+function refuseUnknownSelections(report: { parts: Array<Record<string, unknown>>; assembly_issues?: unknown }, configuration: unknown): void {
+  const cfg = (configuration ?? {}) as { defaults?: Record<string, unknown>; parts?: Array<Record<string, unknown>> };
+  const found: Array<{ partId: string | null; issue: ReportIssue }> = [];
+  for (const part of report.parts) for (const issue of (part.issues ?? []) as ReportIssue[]) found.push({ partId: String(part.part_id), issue });
+  for (const issue of (Array.isArray(report.assembly_issues) ? report.assembly_issues : []) as ReportIssue[]) found.push({ partId: null, issue });
+  const bad = found.find((f) => UNKNOWN_SELECTION_CODES.has(f.issue.code));
+  if (!bad) return;
+  // the field the person typed: the part's own entry, else the defaults
+  const field = Object.keys(bad.issue.details ?? {}).find((k) => k.endsWith('_id')) ?? null;
+  const index = cfg.parts?.findIndex((p) => p.part_id === bad.partId && field !== null && field in p) ?? -1;
+  const param = field === null ? 'configuration'
+    : index >= 0 ? `configuration.parts[${index}].${field}`
+    : cfg.defaults && field in cfg.defaults ? `configuration.defaults.${field}` : 'configuration';
+  throw invalid('invalid_configuration', bad.issue.message, param);
+}
+
 /** A person's edit on the review page: checked by the engine like any configuration, then kept. */
 export async function saveReviewConfiguration(ctx: UseCaseContext, input: SaveReviewInput): Promise<Doc> {
   const { review_link_id: id, configuration } = validateInput(SaveReviewInput, input);
@@ -65,6 +90,7 @@ export async function saveReviewConfiguration(ctx: UseCaseContext, input: SaveRe
   if (expired) throw new UseCaseError('conflict', 'invalid_request_error', 'review_link_expired', 'This review link has expired; ask for a new one.');
   const { design } = await requireReadyDesign(ctx, rec.accountId, String(rec.data.design_id), 'design_id');
   const report = await computeDfm(ctx, design, configuration, { id: ctx.newId('dfm'), generateProductionFiles: false });
+  refuseUnknownSelections(report, configuration);
   const now = ctx.now().toISOString();
   const next: Doc = { ...rec.data, status: 'saved', configuration: report.configuration, configuration_updated_at: now };
   try {
