@@ -10,7 +10,8 @@ import { Receiver, signedWith, type Delivery } from './helpers/receiver.ts';
 import { until } from './helpers/wait.ts';
 import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
 
-const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
+/** The plain L bracket three times (one unique part, three instances): welded, the sample order has an assembly line. */
+const SAMPLE = new URL('../fixtures/assembly/asm_achiral_mirror.step', import.meta.url).pathname;
 const TEXAS = { name: 'R. Doe', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
 const SHIP_TO = { name: 'Pat Buyer', street1: '9 Elm St', street2: null, city: 'Boulder', state: 'CO', postal_code: '80301', country: 'US', email: 'pat@example.com' };
 const ACCOUNT_PHONE = '+1 512 555 0100';
@@ -63,11 +64,13 @@ describe('dropship API', () => {
     const operator = await t.service.store.accounts.create({ email: `op-${Date.now()}@test.local`, name: 'Ops', operator: true });
     op = new Client(t.url, (await t.service.store.apiKeys.create(operator.id, { operator: true }))!.api_key, a.openapi);
     // the sample order: a real commerce order of the L bracket, paid with a card on file
-    const design = await pollDesign(a, (await a.post('/v1/analyze', { form: stepForm(L_BRACKET) })).body.id);
+    const design = await pollDesign(a, (await a.post('/v1/analyze', { form: stepForm(SAMPLE) })).body.id);
     const t0 = design.parts[0].detected_thickness_mm;
     const materials = (await a.get('/v1/materials?limit=500')).body.data as Json[];
     const material = materials.filter((m) => m.bendable && m.available).sort((x, y) => Math.abs(x.thickness_mm - t0) - Math.abs(y.thickness_mm - t0))[0];
-    const items = [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: material.id } } }];
+    // welded: the quote has an assembly line, the recipe of an assembly item
+    const weld = { type: 'weld', weld_length_mm: 40, part_instance_ids: design.part_instances.map((i: Json) => i.id) };
+    const items = [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: material.id }, assembly_operations: [weld] } }];
     await useCard(t.accountA, 'pm_card_visa');
     const shipped = (await a.post('/v1/carts', { json: { items, ship_to: TEXAS } })).body;
     const optionId = shipped.quote.fulfillment.shipping_options[0].id;
@@ -154,6 +157,17 @@ describe('dropship API', () => {
     assert.equal(approved.unit_price_cents, 1234);
     assertError(await op.post(`/v1/admin/dropship/items/${item.id}/approve`, { json: { unit_price_cents: 999 } }), 409, 'item_price_locked', 'unit_price_cents');
     assert.equal((await a.get('/v1/dropship/items')).body.items[0].unit_price_cents, 1234, 'still locked');
+
+    // an assembly: part_count and has_welds from the sample order's recipe, the design's file name
+    const asmLine = (sampleOrder.line_items as Json[]).find((l) => l.type === 'assembly')!;
+    assert.ok(asmLine, 'the welded sample order has an assembly line');
+    const asm = await op.post('/v1/admin/dropship/items', { json: { order_id: sampleOrder.id, line_item_id: asmLine.id, sku: 'ASM-1' } });
+    assert.equal(asm.status, 201, asm.text);
+    const listed = (await a.get('/v1/dropship/items')).body.items.find((i: Json) => i.sku === 'ASM-1');
+    assert.equal(listed.kind, 'assembly');
+    assert.equal(listed.part, null);
+    assert.deepEqual(listed.assembly, { id: asmLine.design_id, part_count: 3, has_welds: true, file_name: 'asm_achiral_mirror.step' });
+    assert.equal(listed.status, 'requested');
   });
 
   it('orders: 201 charged once for parts at the locked price (retail never billed), phone from the account; a repeat is 200 with no second charge', async () => {

@@ -89,7 +89,8 @@ export async function adminCreateDropshipItem(ctx: UseCaseContext, caller: Calle
     const partLines = lines.filter((l) => l.type === 'part' && l.design_id === line.design_id);
     const design = typeof line.design_id === 'string' ? await ctx.store.designs.get(accountId, line.design_id).catch(() => null) : null;
     assembly = {
-      id: String(line.design_id), part_count: partLines.length, has_welds: weldsIn(recipe),
+      // the parts one assembly is made of: the design's part lines per assembly ordered
+      id: String(line.design_id), part_count: Math.round(partLines.reduce((n, l) => n + Number(l.quantity ?? 0), 0) / Math.max(1, Number(line.quantity ?? 1))), has_welds: weldsIn(recipe),
       file_name: req.file_name ?? ((design as unknown as Obj | null)?.name as string | undefined) ?? `${String(line.design_id)}.step`,
     };
   }
