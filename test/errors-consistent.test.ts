@@ -119,6 +119,17 @@ describe('one bad input, one refusal: CLI, library, HTTP', () => {
     assert.match(viaCli.message, /^--k-factor must be a number in \(0, 0\.5\]/);
   });
 
+  it('a value outside a list of choices names the choices (kind=, view=, format=)', async () => {
+    const get = async (path: string): Promise<Refusal & { param: string }> =>
+      ((await (await fetch(t.url + path, { headers: { authorization: `Bearer ${t.keyA}` } })).json()) as { error: Refusal & { param: string } }).error;
+    const kind = await get('/v1/dfm/dfm_x/parts/prt_x/file?kind=dxf');
+    assert.equal(kind.code, 'parameter_invalid');
+    assert.equal(kind.param, 'kind');
+    assert.match(kind.message, /^Invalid 'kind': must be one of production_\w+(, \w+)+\.$/);
+    const view = await get('/v1/designs/des_x/image?view=side');
+    assert.match(view.message, /must be one of iso, top, bottom, front, back, left, right, flat\./);
+  });
+
   it('413 names the upload limit; 415 says to send multipart with a `file` part', async () => {
     const big = await http('/v1/analyze', fileForm(new Uint8Array(UPLOAD_LIMIT + 1024)));
     assert.equal(big.status, 413);

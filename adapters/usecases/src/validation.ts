@@ -43,7 +43,9 @@ function messageOf(issue: ValidationIssue, param: string | null, location: Input
   const where = param ? `'${param}'` : location === 'body' ? 'the request body' : `the ${location ?? 'request'}`;
   if (issue.keyword === 'required') return `Missing required parameter ${where}.`;
   if (issue.keyword === 'additionalProperties') return `Unknown parameter ${where}.`;
-  const why = issue.message ?? 'not valid';
+  // name the choices instead of "must be equal to one of the allowed values"
+  const allowed = issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues) ? issue.params.allowedValues : null;
+  const why = allowed ? `must be one of ${allowed.map(String).join(', ')}` : issue.message ?? 'not valid';
   return param ? `Invalid ${where}: ${why}.` : `${where.charAt(0).toUpperCase()}${where.slice(1)} is invalid: ${why}.`;
 }
 
