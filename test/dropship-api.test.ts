@@ -9,6 +9,8 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { Receiver, signedWith, type Delivery } from './helpers/receiver.ts';
 import { until } from './helpers/wait.ts';
 import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
+import { randomBytes } from 'node:crypto';
+import { StoreAdapter } from '@kerf/oauth';
 
 /** The plain L bracket three times (one unique part, three instances): welded, the sample order has an assembly line. */
 const SAMPLE = new URL('../fixtures/assembly/asm_achiral_mirror.step', import.meta.url).pathname;
@@ -251,6 +253,31 @@ describe('dropship API', () => {
     const paid = await order(a, { ...base, external_ref: 'e-402' });
     assert.equal(paid.status, 201, 'the same external_ref orders once a card pays');
     assert.deepEqual((await partsCharges('e-402')).map((p) => p.status).sort(), ['failed', 'requires_action', 'succeeded'], 'one payment per attempt, one succeeded');
+  });
+
+  it('orders: a processing payment answers 409 dropship_payment_processing; a repeat of the external_ref gets the order once it succeeds, one charge', async () => {
+    await useCard(t.accountA, 'pm_card_processingThenSucceeds');
+    const body = { sku: 'BRKT-1', quantity: 1, external_ref: 'proc-1', ship_to: SHIP_TO };
+    const first = await order(a, body);
+    assertError(first, 409, 'dropship_payment_processing');
+    assert.equal(first.body.error.retryable, true);
+    const made = await until('the payment to succeed', async () => {
+      const r = await order(a, body);
+      return r.status === 409 ? null : r;
+    });
+    assert.equal(made.status, 201, made.text);
+    assert.equal((await order(a, body)).status, 200);
+    assert.deepEqual((await partsCharges('proc-1')).map((p) => p.status), ['succeeded']);
+    await useCard(t.accountA, 'pm_card_visa');
+  });
+
+  it('an agent\'s OAuth token is refused: the dropship API takes the API key', async () => {
+    const grantId = randomBytes(16).toString('base64url');
+    const token = randomBytes(32).toString('base64url');
+    const exp = Math.floor(Date.now() / 1000) + 900;
+    await new StoreAdapter(t.service.store, 'Grant').upsert(grantId, { jti: grantId, kind: 'Grant', accountId: t.accountA, clientId: 'svc-agent', exp }, 900);
+    await new StoreAdapter(t.service.store, 'AccessToken').upsert(token, { jti: token, kind: 'AccessToken', accountId: t.accountA, grantId, clientId: 'svc-agent', scope: 'designs dfm quotes carts orders webhooks payments', exp }, 900);
+    assertError(await a.get('/v1/dropship/items', { key: token }), 403, 'api_key_required');
   });
 
   it('fulfilment: in_review, in_production, shipped (tracking, shipping charged to the same card), delivered; each event delivered', async () => {
