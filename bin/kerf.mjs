@@ -4,7 +4,7 @@
 // build (someone at work, the tests that spawn this file), it runs the sources through tsx instead, so
 // the CLI is always what is on disk; tsx is a development tool and is not loaded otherwise.
 // Installed packages use @kerf/service's own bin, which only runs the build.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -33,8 +33,8 @@ function buildIsStale() {
   });
 }
 
-// without tsx (npm install --omit=dev) the build is all there is
-const tsx = buildIsStale() ? await import('tsx/esm/api').catch(() => null) : null;
+// without tsx (npm install --omit=dev) the build is all there is, and the sources need no look
+const tsx = existsSync(join(root, 'node_modules', 'tsx')) && buildIsStale() ? await import('tsx/esm/api').catch(() => null) : null;
 if (tsx) {
   // the root tsconfig maps @kerf/* to the sources, whatever the working directory
   tsx.register({ tsconfig: join(root, 'tsconfig.json') });
