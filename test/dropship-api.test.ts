@@ -352,6 +352,12 @@ describe('dropship API', () => {
     const shipped = await move(o.id, { status: 'shipped', tracking, shipping_cost_cents: 500 });
     assert.deepEqual(shipped.body.charges.map((c: Json) => [c.kind, c.amount_cents]), [['shipping', 500]]);
     await rx.until(() => eventsOf('order.in_production', o.id).length > 0, 'order.in_production after the release');
+
+    // a cancelled contract order gives its units back
+    assertError(await order(a, { sku: 'BRKT-C', quantity: 1, external_ref: 'ctr-3', ship_to: SHIP_TO }), 409, 'contract_quantity_exhausted', 'quantity');
+    const second = (await a.get('/v1/dropship/orders?external_ref=ctr-2')).body.orders[0];
+    assert.equal((await move(second.id, { status: 'cancelled' })).status, 200);
+    assert.equal((await order(a, { sku: 'BRKT-C', quantity: 2, external_ref: 'ctr-3', ship_to: SHIP_TO })).status, 201);
   });
 
   it('DELETE the endpoint: no more deliveries to it', async () => {

@@ -10,6 +10,7 @@ import type { Payment } from '../payments.ts';
 import { AdminDropshipOrderUpdate, DropshipOrderInput } from '../schemas.ts';
 import { validateInput } from '../validation.ts';
 import { newEvent } from '../webhooks/events.ts';
+import { releaseContract } from './items.ts';
 import { dropshipOrders, dropshipOrderView, eventOrder, type DropshipCharge, type DropshipOrderDoc, type DropshipOrderStatus } from './orders.ts';
 
 const NEXT: Record<DropshipOrderStatus, readonly DropshipOrderStatus[]> = {
@@ -114,7 +115,7 @@ export async function adminUpdateDropshipOrder(ctx: CommerceContext, caller: Cal
       else {
         const { payment, error } = await chargeShipping(ctx, rec.accountId, order, amount);
         const charge: DropshipCharge | null = payment
-          ? { kind: 'shipping', amount_cents: amount, status: error ? 'failed' : 'succeeded', processor_payment_intent_id: payment.id, created_at: payment.created_at }
+          ? { kind: 'shipping', amount_cents: amount, status: error ? 'failed' : payment.status === 'succeeded' ? 'succeeded' : 'processing', processor_payment_intent_id: payment.id, created_at: payment.created_at }
           : null;
         next.charges = [...order.charges.filter((c) => c.kind !== 'shipping'), ...(charge ? [charge] : [])];
         next.shipping = { status: error ? 'failed' : 'charged', amount_cents: amount };
@@ -129,6 +130,7 @@ export async function adminUpdateDropshipOrder(ctx: CommerceContext, caller: Cal
       next.cancelled_at = now;
       next.production_hold = false;
       next.charges = await refundParts(ctx, order, req.reason ?? null);
+      if (order.contract) await releaseContract(ctx, rec.accountId, order.item_id, order.external_ref);
       events.push(newEvent(ctx, 'order.cancelled', { order: eventOrder(next) }));
     } else {
       events.push(newEvent(ctx, req.status === 'in_review' ? 'order.in_review' : 'order.in_production', { order: eventOrder(next) }));

@@ -161,3 +161,19 @@ export async function allocateContract(ctx: Pick<CommerceContext, 'store'>, acco
     }
   }
 }
+
+/** A cancelled contract order gives its units back (once: its allocation is forgotten). */
+export async function releaseContract(ctx: Pick<CommerceContext, 'store'>, accountId: string, itemId: string, externalRef: string): Promise<void> {
+  for (;;) {
+    const rec = await items(ctx).get(accountId, itemId);
+    const quantity = rec?.data._allocations[externalRef];
+    if (!rec || quantity === undefined) return;
+    const { [externalRef]: _released, ...rest } = rec.data._allocations;
+    try {
+      await items(ctx).update(accountId, itemId, { ...rec.data, allocated_quantity: rec.data.allocated_quantity - quantity, _allocations: rest }, { expectedVersion: rec.version });
+      return;
+    } catch (err) {
+      if (!isStoreError(err, 'conflict')) throw err;
+    }
+  }
+}

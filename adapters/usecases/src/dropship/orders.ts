@@ -15,7 +15,7 @@ export type DropshipOrderStatus = 'paid' | 'in_review' | 'in_production' | 'ship
 export interface DropshipCharge {
   kind: 'parts' | 'shipping';
   amount_cents: number;
-  status: 'succeeded' | 'failed' | 'refunded';
+  status: 'succeeded' | 'processing' | 'failed' | 'refunded';
   processor_payment_intent_id: string;
   created_at: string;
 }
