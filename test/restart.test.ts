@@ -74,7 +74,8 @@ describe('restart', () => {
     const first = await spawnServe(env, await freePort());
     children.push(first);
     store ??= await openStore({ dataDir: dir });
-    const account = (await store.accounts.findByEmail('demo@kerf.local'))!;
+    // an account of its own: the demo account analysed this file above, and would reuse that analysis (issue 18.4)
+    const account = await store.accounts.create({ email: 'restart-sigterm@kerf.local' });
     const key = (await store.apiKeys.create(account.id))!.api_key;
     const form = new FormData();
     form.append('file', new Blob([fixtureBytes(BIG)]), 'enclosure-2.step');

@@ -7,6 +7,7 @@ import type { EngineContext, UseCaseContext } from './context.ts';
 import type { AnalysisOutput } from './engine-api.ts';
 import { UseCaseError, invalid, notFound } from './errors.ts';
 import { designReviewLink } from './review-link-docs.ts';
+import { indexContent, reuseAnalysis } from './design-reuse.ts';
 import { DesignInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
 import { newEvent } from './webhooks/events.ts';
@@ -90,6 +91,10 @@ export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Pro
   const id = input.designId ?? ctx.newId('des');
   const sha256 = createHash('sha256').update(input.bytes).digest('hex');
   const key = sourceKey(id);
+  const options = { ...(input.options ?? {}), ...(input.fileQuoteId ? { fileQuoteId: input.fileQuoteId } : {}) };
+  const upload = { accountId: input.accountId, designId: id, name: fileName, sha256, size: input.bytes.length, options };
+  const reused = await reuseAnalysis(ctx, upload);
+  if (reused) return toPublicDesign(ctx, reused);
   await ctx.store.blobs.put(key, input.bytes, { contentType: 'application/step' });
   const rec = await ctx.store.designs.create<DesignResult>(input.accountId, {
     id,
@@ -97,9 +102,10 @@ export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Pro
     sourceBlobKey: key,
     sourceSize: input.bytes.length,
     sourceSha256: sha256,
-    options: { ...(input.options ?? {}), ...(input.fileQuoteId ? { fileQuoteId: input.fileQuoteId } : {}) },
+    options,
     job: { kind: ANALYZE_JOB, payload: {}, maxAttempts: 3 },
   });
+  await indexContent(ctx, upload);
   ctx.notifyJobs();
   return toPublicDesign(ctx, rec);
 }
