@@ -24,7 +24,9 @@ test('truth manifest covers the issue fixture list', () => {
   assert.ok(sheet.length >= 30, `at least 30 sheet fixtures, got ${sheet.length}`);
   const features = new Set(manifest.fixtures.flatMap((f) => f.features));
   for (const f of ['L', 'U', 'Z', 'hat', 'offset', 'acute_bend', 'obtuse_bend', 'arcs', 'slot', 'countersink', 'tray', 'corner_relief',
-    'hole_near_bend', 'orientation', 'inch', 'sharp_bend', 'assembly', 'mirror', 'machined', 'tapered', 'solid_bar', 'bspline_bend', 'torus_bend']) {
+    'hole_near_bend', 'orientation', 'inch', 'sharp_bend', 'assembly', 'mirror', 'machined', 'tapered', 'solid_bar', 'bspline_bend', 'torus_bend',
+    // issue 17: curved cut edges across bends, hems open and closed, holes on inclined flanges
+    'hole_in_bend', 'vent_slot', 'closed_hem', 'open_hem', 'inclined_flange']) {
     assert.ok(features.has(f), `a fixture with feature ${f}`);
   }
   const thicknesses = new Set(sheet.flatMap((f) => f.parts.map((p) => p.thickness_mm)));
