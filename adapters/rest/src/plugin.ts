@@ -10,6 +10,7 @@ import type { UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest } from './auth.ts';
 import { boundedStore, DEFAULT_RATE_LIMIT_KEYS, rateLimitKey } from './rate-limit.ts';
 import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
+import { describeOpenApi } from './field-docs.ts';
 import { HttpError } from './http-errors.ts';
 import { answerResumed, beginIdempotent, endIdempotent, finishIdempotent, idempotentContext, withinRun } from './idempotency.ts';
 import { readMultipart } from './multipart.ts';
@@ -192,6 +193,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
       const content = doc.paths?.['/v1/quotes']?.post?.requestBody?.content;
       if (content) content['multipart/form-data'] = { schema: FILE_QUOTE_FORM };
       applySecurity(doc, baseUrl);
+      describeOpenApi(doc as Parameters<typeof describeOpenApi>[0]);
       return doc as never;
     },
   });
