@@ -30,6 +30,7 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
   let page: Page;
   const cspErrors: string[] = [];
   let step = 0;
+  let checkoutUrl = '';
   const shot = async (name: string) => { await page.screenshot({ path: `${SHOTS}${String(++step).padStart(2, '0')}-${name}.png`, fullPage: true, caret: 'initial' }); }; // 'hide' would inject a style the CSP refuses
   const accessible = async (what: string) => assert.deepEqual(await axeViolations(page), [], `${what}: axe-core`);
 
@@ -102,7 +103,7 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     await shot('quote-ready');
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.waitForURL(/\/checkout\/ctk_/);
-    const checkoutUrl = page.url();
+    checkoutUrl = page.url();
     await accessible('checkout page');
 
     await page.getByLabel('Full name').fill('R. Doe <script>alert(1)</script>');
@@ -137,6 +138,29 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     assert.equal(await page.locator('tbody tr').count(), 1);
     await shot('orders');
     assert.deepEqual(cspErrors, [], 'no Content-Security-Policy violation');
+  });
+
+  it('without JavaScript: sign-up and the plain upload form work; another account cannot open the checkout link', async () => {
+    const plain = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const other = await plain.newPage();
+      await other.goto(checkoutUrl);
+      assert.ok(await other.getByRole('button', { name: 'Sign in to check out' }).isVisible(), 'a visitor is asked to sign in');
+      await other.goto(`${t.url}/signup?next=%2Fdesigns%2Fnew`);
+      await other.getByLabel('Email').fill(`other-${Date.now()}@example.com`);
+      await other.getByLabel(/Password/).fill('correct horse battery');
+      await other.getByRole('button', { name: 'Create account' }).click();
+      await other.waitForURL(/\/designs\/new$/);
+      await other.setInputFiles('#file', PART);
+      await other.getByRole('button', { name: 'Upload' }).click();
+      await other.waitForURL(/\/designs\/des_/);
+      assert.match(await other.locator('#design-status').innerText(), /Analyzing|unique part/);
+      const res = await other.goto(checkoutUrl);
+      assert.equal(res?.status(), 404, "another account's session does not see the cart");
+      assert.doesNotMatch(await other.content(), /R\. Doe/);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('refuses a form post without its CSRF token, even with the session cookie', async () => {

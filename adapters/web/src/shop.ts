@@ -27,8 +27,6 @@ export interface ShopDeps {
 
 const one = (v: unknown): string => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
 const many = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : []);
-/** How far a sheet's catalog thickness may be from the modelled one and still be offered, mm. */
-const THICKNESS_MATCH_MM = 0.15;
 const QUANTITY_OPTIONS = [1, 5, 10, 25, 50, 100];
 
 /** A file's URL or null when the use case says it is not available (e.g. a part with no flat). */
@@ -36,15 +34,18 @@ async function fileOrNull(get: () => Promise<string>): Promise<string | null> {
   try { return await get(); } catch (err) { if (err instanceof UseCaseError && err.kind !== 'unauthenticated') return null; throw err; }
 }
 
-/** Sheet materials the design's parts can be cut from: available, the modelled thickness, bendable when a part bends. */
+/**
+ * Sheet materials the design's parts can be cut from: available, bendable when a part bends, and of
+ * the modelled thickness within the DFM check's tolerance (the catalog's thickness_mm filter). A design
+ * of several thicknesses gets the first part's; its other parts' DFM findings say what does not fit.
+ */
 async function materialChoices(ctx: UseCaseContext, caller: Caller, design: Obj): Promise<MaterialChoice[]> {
-  const { data } = await listCatalog(ctx, caller, { catalog: 'materials', limit: 500 });
   const parts: Obj[] = design.parts ?? [];
-  const thickness = parts.map((p) => p.detected_thickness_mm).filter((t): t is number => typeof t === 'number');
+  const thickness = parts.map((p) => p.detected_thickness_mm).find((t): t is number => typeof t === 'number' && t > 0);
+  const { data } = await listCatalog(ctx, caller, { catalog: 'materials', limit: 500, ...(thickness ? { thickness_mm: thickness } : {}) });
   const bends = parts.some((p) => p.bend_count > 0);
   return (data as Obj[])
     .filter((m) => m.available && m.process === 'sheet_metal' && (!bends || m.bendable))
-    .filter((m) => thickness.every((t) => Math.abs(m.thickness_mm - t) <= THICKNESS_MATCH_MM))
     .map((m) => ({ id: m.id, name: m.name }));
 }
 
