@@ -27,7 +27,8 @@ export const ENGRAVING_MAX_STROKE_MM = 2;
 export const MACHINED_VOLUME_FRACTION = 0.15;
 
 export interface FoundBlindFeature {
-  kind: BlindFeatureKind;
+  /** a countersink is no blind feature (a secondary operation, a hole property) but removes material too */
+  kind: BlindFeatureKind | 'countersink';
   faces: number[];
   /** faces of the feature that reach the other skin (a counterbore's or thread's through hole wall) */
   throughFaces: number[];
@@ -166,7 +167,8 @@ export function findBlindFeatures(solid: Solid, u: Unfolding, sheetFaces: Map<nu
     const insideSlab = lo > -tol && hi < t + tol;
     if (!insideSlab) continue;
     // a floor strictly between the skins; anything else that does not span the thickness
-    if (r === 'floor' ? lo > tol && lo < t - tol : r !== 'wall' && hi - lo < t - tol) partial.add(f.id);
+    // (a cone is always taken: a countersink reaching through the sheet removes material all the same)
+    if (r === 'floor' ? lo > tol && lo < t - tol : r === 'cone' || (r !== 'wall' && hi - lo < t - tol)) partial.add(f.id);
   }
   if (partial.size === 0) return [];
   // walls of recesses: a wall beside a floor or a cone (hole bottom) that does not span the thickness
@@ -180,15 +182,10 @@ export function findBlindFeatures(solid: Solid, u: Unfolding, sheetFaces: Map<nu
     }
   }
   const groups = faceComponents(solid, member);
-  const out: FoundBlindFeature[] = [];
-  for (const g of groups) {
-    const f = describe(solid, u, g, role, local.get(g[0])!, partnerB, t);
-    if (f) out.push(f);
-  }
-  return out;
+  return groups.map((g) => describe(solid, u, g, role, local.get(g[0])!, partnerB, t));
 }
 
-function describe(solid: Solid, u: Unfolding, faces: number[], role: Map<number, Role>, L: Local, partnerB: Map<number, number>, t: number): FoundBlindFeature | null {
+function describe(solid: Solid, u: Unfolding, faces: number[], role: Map<number, Role>, L: Local, partnerB: Map<number, number>, t: number): FoundBlindFeature {
   const roles = faces.map((f) => role.get(f)!);
   const has = (r: Role) => roles.includes(r);
   const touches = (side: 'A' | 'B') => faces.some((f) => solid.faces[f].neighbours.some((g) => (side === 'A' ? u.skin.has(g) : partnerB.has(g))));
@@ -232,7 +229,7 @@ function describe(solid: Solid, u: Unfolding, faces: number[], role: Map<number,
   const flatOf = (p: Vec3): Vec2 => flatPoint(u.maps.get(L.aFace) ?? u.maps.get(u.root)!, p);
   const base = { faces, throughFaces, mouth, depth, volume, underMouthA: underA, throughRadius: null as number | null };
 
-  let kind: BlindFeatureKind;
+  let kind: FoundBlindFeature['kind'];
   if (has('odd') || cones.length >= 2) kind = 'thread';
   else if (floors.length > 0) {
     if (touchA && touchB) kind = coaxialWalls && radii.length >= 2 ? 'counterbore' : 'pocket';
@@ -243,8 +240,9 @@ function describe(solid: Solid, u: Unfolding, faces: number[], role: Map<number,
       kind = wallArea > 0 && (2 * floorArea * depth) / wallArea <= ENGRAVING_MAX_STROKE_MM ? 'engraving' : 'pocket';
     }
   } else if (cones.length === 1) {
-    // one cone at a through hole is a countersink (a hole property); at a blind bore, its drill point
-    if (touchA && touchB) return null;
+    // one cone at a through hole is a countersink (a hole property, kept for the volume it removes); at
+    // a blind bore, its drill point
+    if (touchA && touchB) return { ...base, kind: 'countersink', center, flat: flatOf(center), size: 0, length: null };
     kind = 'blind_hole';
   } else kind = has('incline') ? 'edge_chamfer' : 'edge_fillet';
 

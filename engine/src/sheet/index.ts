@@ -2,7 +2,7 @@
 // Frame of the result: the root (largest planar) face on z = 0 with the material below it (z < 0),
 // the flat's smallest enclosing rectangle on [0, length] x [0, width] (long side on X).
 // Bend direction: 'up' when the flange rises toward +Z, 'down' when it falls toward -Z.
-import type { BlindFeature, Contour, FlatGeometry, Refusal, RecognitionWarning, Rigid, SheetAnalysis, SheetBend, SheetHole, Solid, Vec2 } from '../geometry/model.ts';
+import type { BlindFeature, BlindFeatureKind, Contour, FlatGeometry, Refusal, RecognitionWarning, Rigid, SheetAnalysis, SheetBend, SheetHole, Solid, Vec2 } from '../geometry/model.ts';
 import { enclosingRectangle } from './align.ts';
 // flange lengths are measured one way for the engine and DFM (rays from the bend zone to the outline)
 import { flangeLengths } from './flange.ts';
@@ -144,8 +144,9 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   const classified = classifyFeatures(solid, thickness, featuresOutsideSheet(solid, u));
   const formed: SheetFeature[] = 'features' in classified ? classified.features : [];
   // counterbores, blind holes, pockets, engraving, chamfered edges, threads: found, measured, kept out of the cut
-  const blind = findBlindFeatures(solid, u, sheetFaces, new Set([...formed.flatMap((f) => f.faces), ...('rejected' in classified ? classified.rejected.faces : [])]));
-  const volumeCheck = checkVolume(solid, u, formed, blind);
+  const found = findBlindFeatures(solid, u, sheetFaces, new Set([...formed.flatMap((f) => f.faces), ...('rejected' in classified ? classified.rejected.faces : [])]));
+  const blind = found.filter((b): b is FoundBlindFeature & { kind: BlindFeatureKind } => b.kind !== 'countersink');
+  const volumeCheck = checkVolume(solid, u, formed, found);
   const outside = 'rejected' in classified ? classified.rejected : null;
   // material standing well above the sheet's own surface (pillars, walls of a moulded body) says "not a
   // sheet" before any blend between them does; material beyond every footprint is a skin the walk could
@@ -345,7 +346,7 @@ function throughLoops<L extends { sideFaces: number[] }>(loops: L[], blind: Foun
 }
 
 /** Blind features in the part frame and the placed flat, ids in flat order like holes. */
-function placeBlindFeatures(found: FoundBlindFeature[], frame: Rigid, m: Rigid2, holeOf: (faces: number[]) => number | null): BlindFeature[] {
+function placeBlindFeatures(found: Array<FoundBlindFeature & { kind: BlindFeatureKind }>, frame: Rigid, m: Rigid2, holeOf: (faces: number[]) => number | null): BlindFeature[] {
   const out: BlindFeature[] = found.map((f) => ({
     id: 0, kind: f.kind, faceIds: f.faces, position: applyRigid(frame, f.center), flatCenter: applyRigid2(m, f.flat),
     size: f.size, length: f.length, depth: f.depth, side: f.mouth === 'A' ? 'top' : 'bottom',
@@ -445,13 +446,13 @@ function checkVolume(solid: Solid, u: Unfolding, features: SheetFeature[], blind
   }
   for (const b of u.bends) if (b.sharp && b.faces.length === 0) mid += (b.convex ? -1 : 1) * t * Math.tan(b.angle / 2) * b.length;
   const extra = features.reduce((s, f) => s + f.volume, 0);
-  // blind work: the skin counts a recess opening on it as empty and one on the far side as full
+  // blind work and countersinks: the skin counts a recess opening on it as empty and one on the far side as full
   const recessed = blind.reduce((s, b) => s + (b.mouth === 'A' ? b.underMouthA : -b.volume), 0);
   const expected = mid * t + extra + recessed;
   const error = Math.abs(solid.volume - expected) / solid.volume;
-  // blind work is measured exactly: a part explained by it must match closely, not within the slack
-  // countersinks need
-  if (error <= (blind.length > 0 ? BLIND_VOLUME_TOLERANCE : VOLUME_TOLERANCE)) return null;
+  // blind work and countersinks are measured exactly on their faces: a part they explain must match
+  // closely, not within the slack the volume check leaves for what it does not measure
+  if (error <= (blind.some((b) => b.kind !== 'countersink') ? BLIND_VOLUME_TOLERANCE : VOLUME_TOLERANCE)) return null;
   if (extra > 0) return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin plus ${features.length} modelled feature(s) (${expected.toFixed(1)} mm3): the thickness is not constant`;
   return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin (${expected.toFixed(1)} mm3): the thickness is not constant`;
 }
