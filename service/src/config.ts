@@ -48,7 +48,7 @@ export interface ServiceConfig {
   signupOpen: boolean;
   /** KERF_WORKERS: HTTP service processes sharing the port and the store (node:cluster); 1 runs no cluster */
   workers: number;
-  /** KERF_QUOTE_CACHE=0: every quote item stores a fresh DFM report (the bench's before); default on */
+  /** KERF_QUOTE_CACHE=0: every quote item stores a fresh DFM report and every upload is analysed (the bench's before); default on */
   quoteCache: boolean;
 }
 

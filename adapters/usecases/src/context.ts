@@ -42,6 +42,9 @@ export interface UseCaseContext extends EngineContext {
   payments?: PaymentProcessor;
   /** How long a recorded charge may stay unanswered before the reconciler looks it up; default 60 s. */
   paymentReconcileAfterMs?: number;
-  /** Reuse one stored DFM report per (design, configuration, catalog version) in quotes; default on (off: the bench's "before"). */
+  /**
+   * Reuse within an account: one stored DFM report per (design, configuration, catalog version) in
+   * quotes, and an earlier analysis of the same uploaded bytes. Default on (off: the bench's "before").
+   */
   quoteCache?: boolean;
 }
