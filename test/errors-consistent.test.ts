@@ -135,6 +135,9 @@ describe('one bad input, one refusal: CLI, library, HTTP', () => {
     assert.equal(big.status, 413);
     assert.equal(big.error.code, 'file_too_large');
     assert.match(big.error.message, /256 KiB \(262144 bytes\)/);
+    const json = await fetch(t.url + '/v1/dfm', { method: 'POST', body: JSON.stringify({ design_id: 'x'.repeat(1024 * 1024) }), headers: { authorization: `Bearer ${t.keyA}`, 'content-type': 'application/json' } });
+    assert.equal(json.status, 413);
+    assert.match(((await json.json()) as { error: Refusal }).error.message, /request body is larger than the limit of 1 MiB \(1048576 bytes\)/);
     const r = await fetch(t.url + '/v1/analyze', { method: 'POST', body: 'ISO-10303-21;', headers: { authorization: `Bearer ${t.keyA}`, 'content-type': 'application/step' } });
     assert.equal(r.status, 415);
     const e = ((await r.json()) as { error: Refusal }).error;

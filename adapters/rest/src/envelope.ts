@@ -48,7 +48,7 @@ export function formatBytes(n: number): string {
 const FILE_LIMIT_CODES = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILES_LIMIT']);
 
 /** A 413 that says which limit was passed (the upload's, or the JSON body's); other errors as they are. */
-export function withSizeLimits(err: unknown, limits: { uploadBytes: number; bodyBytes: number }): unknown {
+export function withSizeLimits(err: unknown, limits: { uploadBytes: number; bodyBytes: () => number }): unknown {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
     return new HttpError(413, 'invalid_request_error', 'file_too_large', `The uploaded file is larger than the limit of ${formatBytes(limits.uploadBytes)} (${limits.uploadBytes} bytes).`);
@@ -57,7 +57,9 @@ export function withSizeLimits(err: unknown, limits: { uploadBytes: number; body
     return new HttpError(413, 'invalid_request_error', 'file_too_large', 'The multipart body has more files or parts than allowed: send one `file` part and the form fields.');
   }
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return new HttpError(413, 'invalid_request_error', 'file_too_large', `The request body is larger than the limit of ${formatBytes(limits.bodyBytes)} (${limits.bodyBytes} bytes).`);
+    // read only here: a request refused before routing has no route options to read
+    const bytes = limits.bodyBytes();
+    return new HttpError(413, 'invalid_request_error', 'file_too_large', `The request body is larger than the limit of ${formatBytes(bytes)} (${bytes} bytes).`);
   }
   return err;
 }

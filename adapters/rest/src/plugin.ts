@@ -78,7 +78,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     } catch (e) {
       return sendError(request, reply, e, baseUrl);
     }
-    return sendError(request, reply, withSizeLimits(err, { uploadBytes: maxUploadBytes, bodyBytes: request.routeOptions.bodyLimit ?? JSON_BODY_LIMIT }), baseUrl);
+    return sendError(request, reply, withSizeLimits(err, { uploadBytes: maxUploadBytes, bodyBytes: () => request.routeOptions?.bodyLimit ?? JSON_BODY_LIMIT }), baseUrl);
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, new HttpError(404, 'invalid_request_error', 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), baseUrl));
