@@ -95,9 +95,12 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     const risks = page.locator('input[name=accepted_risks]');
     if (await risks.count()) {
       for (const box of await risks.all()) await box.check();
-      await page.getByRole('button', { name: 'Get a quote' }).click();
-      await page.waitForURL(/\/quotes\/quo_/);
     }
+    // finishes are those the DFM capabilities allow for the material
+    await page.getByLabel('Finish', { exact: true }).selectOption({ label: 'Deburr (tumble)' });
+    await page.getByRole('button', { name: 'Get a quote' }).click();
+    await page.waitForURL(/\/quotes\/quo_/);
+    assert.equal(await page.getByLabel('Finish', { exact: true }).inputValue(), 'fin_deburr', 'the quote keeps the chosen finish');
     assert.match(await page.locator('#quote-status').innerText(), /ready to order/);
     assert.ok((await page.locator('#quantity-options tbody tr').count()) > 0, 'other quantities with unit prices');
     await shot('quote-ready');

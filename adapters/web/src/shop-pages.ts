@@ -69,8 +69,8 @@ I accept: ${risks.filter((r) => r.code === code).map((r) => r.message).join(' ')
 
 /** The configure form: material, finish (once a DFM report says which are allowed), quantity, accepted risks. */
 export function configureForm(o: {
-  csrf: string; designId: string; materials: MaterialChoice[]; finishes?: MaterialChoice[];
-  selected: { material_id?: string; finish_id?: string; quantity?: number; accepted?: string[] }; risks?: Obj[];
+  csrf: string; designId: string; materials: MaterialChoice[]; finishes?: MaterialChoice[]; colors?: MaterialChoice[];
+  selected: { material_id?: string; finish_id?: string; color_id?: string; quantity?: number; accepted?: string[] }; risks?: Obj[];
 }): Html {
   const s = o.selected;
   const option = (m: MaterialChoice, current?: string) => html`<option value="${m.id}"${m.id === current ? raw(' selected') : raw('')}>${m.name}</option>`;
@@ -79,6 +79,7 @@ ${csrfField(o.csrf)}
 <label for="material_id">Material</label>
 <select id="material_id" name="material_id" required>${o.materials.map((m) => option(m, s.material_id))}</select>
 ${o.finishes?.length ? html`<label for="finish_id">Finish</label><select id="finish_id" name="finish_id"><option value="">None</option>${o.finishes.map((m) => option(m, s.finish_id))}</select>` : raw('')}
+${o.colors?.length ? html`<label for="powder_coat_color_id">Powder coat color (for a powder coat finish)</label><select id="powder_coat_color_id" name="powder_coat_color_id"><option value="">Choose with powder coat</option>${o.colors.map((m) => option(m, s.color_id))}</select>` : raw('')}
 <label for="quantity">Quantity</label>
 <input id="quantity" name="quantity" type="number" min="1" max="100000" required value="${s.quantity ?? 1}">
 ${riskBoxes(o.risks ?? [], s.accepted ?? [])}

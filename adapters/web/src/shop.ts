@@ -49,10 +49,10 @@ async function materialChoices(ctx: UseCaseContext, caller: Caller, design: Obj)
     .map((m) => ({ id: m.id, name: m.name }));
 }
 
-/** Finishes every part's DFM capabilities allow for the quoted material. */
-function finishChoices(quote: Obj): MaterialChoice[] {
+/** The options of one capability (finish_id, powder_coat_color_id) that every part's DFM report allows. */
+function allowedChoices(quote: Obj, capability: 'finish_id' | 'powder_coat_color_id'): MaterialChoice[] {
   const parts: Obj[] = quote.items?.[0]?.dfm?.parts ?? [];
-  const lists = parts.map((p) => ((p.capabilities?.finish_id?.options ?? []) as Obj[]).filter((f) => f.available && f.id !== 'fin_none'));
+  const lists = parts.map((p) => ((p.capabilities?.[capability]?.options ?? []) as Obj[]).filter((f) => f.available && f.id !== 'fin_none'));
   if (!lists.length) return [];
   return lists[0].filter((f) => lists.every((l) => l.some((g) => g.id === f.id))).map((f) => ({ id: f.id, name: f.name }));
 }
@@ -116,12 +116,13 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const form = request.body as Form;
     const quantity = Number.parseInt(one(form.quantity), 10);
     const finish = one(form.finish_id);
+    const color = one(form.powder_coat_color_id);
     const risks = many(form.accepted_risks).filter((r) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(r)) as Array<(typeof schemas.ACCEPTABLE_RISKS)[number]>;
     const quote = await createQuote(ctx, me.caller, {
       items: [{
         design_id: (request.params as { id: string }).id,
         quantity: Number.isFinite(quantity) ? quantity : 0,
-        configuration: { defaults: { material_id: one(form.material_id), ...(finish ? { finish_id: finish } : {}) }, ...(risks.length ? { accepted_risks: risks } : {}) },
+        configuration: { defaults: { material_id: one(form.material_id), ...(finish ? { finish_id: finish } : {}), ...(finish && color ? { powder_coat_color_id: color } : {}) }, ...(risks.length ? { accepted_risks: risks } : {}) },
         quantity_options: QUANTITY_OPTIONS.filter((n) => n !== quantity),
       }],
     });
@@ -139,8 +140,8 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const config: Obj = item.dfm?.configuration ?? {};
     const risks = dfmParts.flatMap((p) => p.issues ?? []).filter((i: Obj) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(i.code));
     const configure = configureForm({
-      csrf: w.csrf, designId: design.id, materials: await materialChoices(ctx, me.caller, design), finishes: finishChoices(quote), risks,
-      selected: { material_id: config.defaults?.material_id, finish_id: config.defaults?.finish_id ?? undefined, quantity: item.quantity, accepted: config.accepted_risks ?? [] },
+      csrf: w.csrf, designId: design.id, materials: await materialChoices(ctx, me.caller, design), finishes: allowedChoices(quote, 'finish_id'), colors: allowedChoices(quote, 'powder_coat_color_id'), risks,
+      selected: { material_id: config.defaults?.material_id, finish_id: config.defaults?.finish_id ?? undefined, color_id: config.defaults?.powder_coat_color_id ?? undefined, quantity: item.quantity, accepted: config.accepted_risks ?? [] },
     });
     // the findings drawn on each part that has any (the DFM report's annotated image)
     const issueImages = (await Promise.all(dfmParts.filter((p) => (p.issues ?? []).length && item.dfm?.id).map(async (p) => {
