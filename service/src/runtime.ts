@@ -2,6 +2,7 @@
 // the transports registered as plugins -> job worker; and their orderly shutdown. `kerf serve` and
 // the end-to-end tests both start the service through here.
 import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { openStore, type Store } from '@kerf/store';
@@ -102,7 +103,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   });
   // Every response of every transport: browsers must not sniff a download or an error into HTML.
   app.addHook('onRequest', async (_request, reply) => { reply.header('x-content-type-options', 'nosniff'); });
-  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit, idempotencyLeaseMs: config.idempotencyLeaseMs });
+  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit, idempotencyLeaseMs: config.idempotencyLeaseMs,
+    // the embedded store's own temp dir: a crashed upload's spool is swept with its partial writes
+    uploadSpoolDir: config.mongodbUrl ? undefined : join(resolve(config.dataDir), 'tmp') });
   await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf, rateLimit: config.rateLimit });
   await app.register(paymentRoutes, { processor: ctx.payments! });
   const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });

@@ -46,6 +46,8 @@ export interface RestOptions {
   /** Public base URL without a trailing slash (OpenAPI servers, error doc_url). */
   baseUrl: string;
   maxUploadBytes?: number;
+  /** Where uploads wait while they arrive (default the OS temp dir); the service gives its data dir's tmp/, which its janitor sweeps. */
+  uploadSpoolDir?: string;
   /** How long a request's Idempotency-Key stays held without renewal (its process died), ms. */
   idempotencyLeaseMs?: number;
   /** Requests per account (or per client address without a verified credential) per window; `maxKeys` bounds the counters kept. */
@@ -155,7 +157,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
       throw new HttpError(415, 'invalid_request_error', 'unsupported_media_type',
         `Content-Type must be ${accepts.map((a) => (a === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ')}${accepts.includes('multipart') ? ' (multipart: the STEP file in a part named `file`)' : ''}.`);
     }
-    if (isMultipart) request.body = await readMultipart(request);
+    if (isMultipart) request.body = await readMultipart(request, options.uploadSpoolDir);
   });
 
   app.addHook('preHandler', async (request, reply) => {
