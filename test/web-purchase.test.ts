@@ -107,6 +107,7 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.waitForURL(/\/checkout\/ctk_/);
     checkoutUrl = page.url();
+    assert.match(await page.locator('#items').innerText(), /Support frame/, 'items by part name');
     await accessible('checkout page');
 
     await page.getByLabel('Full name').fill('R. Doe <script>alert(1)</script>');

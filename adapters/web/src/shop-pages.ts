@@ -134,7 +134,9 @@ ${ready ? html`<form method="post" action="/quotes/${encodeURIComponent(q.id)}/c
 
 const STATE_CODES = 'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(' ');
 
-export function checkoutPage(o: { who: Who | null; cart: Obj; token: string; signInUrl: string; account: Obj | null; error?: string | null; notice?: string | null }): string {
+export function checkoutPage(o: {
+  who: Who | null; cart: Obj; token: string; signInUrl: string; account: Obj | null; partNames: Record<string, string>; error?: string | null; notice?: string | null;
+}): string {
   const c = o.cart;
   const t = c.totals ?? {};
   const s: Obj = c.ship_to ?? {};
@@ -146,7 +148,7 @@ export function checkoutPage(o: { who: Who | null; cart: Obj; token: string; sig
   const field = (name: string, label: string, auto: string, extra = ' required') =>
     html`<label for="ship-${name}">${label}</label><input id="ship-${name}" name="${name}" autocomplete="${auto}" value="${s[name] ?? ''}"${raw(extra)}>`;
   const items = html`<section id="items"><h2>Items</h2><table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
-${lines.map((l) => html`<tr><td>${l.part_id}</td><td>${l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
 </tbody></table></section>`;
   const totals = html`<section id="totals"><h2>Totals</h2><table><tbody>
 <tr><th scope="row">Parts</th><td>${money(t.amount_subtotal_cents)}</td></tr>

@@ -172,9 +172,16 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
   }
   const showCheckout = async (request: FastifyRequest, reply: FastifyReply, cart: Obj, token: string, me: Person | null, error?: string, status = 200) => {
     const account = me ? await getAccount(ctx, me.caller) : null;
+    const partNames: Record<string, string> = {};
+    if (me) {
+      for (const id of new Set((cart.items as Obj[]).map((i) => String(i.design_id)))) {
+        const design = await getDesign(ctx, me.caller, { design_id: id }).catch(() => null) as Obj | null;
+        for (const p of (design?.parts ?? []) as Obj[]) partNames[p.id] = p.name;
+      }
+    }
     const notice = (request.query as Form | undefined)?.updated ? 'Saved.' : null;
     return page(reply, checkoutPage({
-      who: me ? who(me, reply) : null, cart, token, account, error, notice,
+      who: me ? who(me, reply) : null, cart, token, account, error, notice, partNames,
       signInUrl: `/signin?next=${encodeURIComponent(`/checkout/${token}`)}`,
     }), status);
   };
