@@ -64,3 +64,28 @@ describe('quote DFM reuse', () => {
     assert.equal((await b.get(`/v1/dfm/${qa.items[0].dfm.id}`)).status, 404);
   });
 });
+
+describe('quote DFM reuse ends after a day', () => {
+  let t: TestService;
+  let a: Client;
+  let clock = Date.now();
+
+  before(async () => {
+    t = await startTestService({}, { now: () => new Date(clock) });
+    ({ a } = await clientsFor(t));
+  });
+  after(async () => { await t?.close(); });
+
+  it('a quote a day later gets a fresh report (its review link outlives the quote), which later quotes then name', async () => {
+    const design = await readyDesign(a);
+    const thickness = design.parts[0].detected_thickness_mm;
+    const all = (await a.get('/v1/materials?limit=500')).body.data as Array<{ id: string; thickness_mm: number; bendable: boolean }>;
+    const material = all.find((m) => m.bendable && Math.abs(m.thickness_mm - thickness) < 0.01)!.id;
+    const first = await quoteOf(a, design.id, material);
+    clock += 25 * 3600 * 1000;
+    const later = await quoteOf(a, design.id, material);
+    const again = await quoteOf(a, design.id, material);
+    assert.notEqual(later.items[0].dfm.id, first.items[0].dfm.id);
+    assert.equal(again.items[0].dfm.id, later.items[0].dfm.id);
+  });
+});

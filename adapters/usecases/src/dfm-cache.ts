@@ -12,6 +12,11 @@ import type { DfmOutcome } from './engine-api.ts';
 import { canonical } from './operations.ts';
 
 const INDEX = 'dfm_report_cache';
+/**
+ * A report is named by new quotes for a day after it was made, then replaced by a fresh one: its
+ * review link (REVIEW_LINK_DAYS) must outlive every quote that names it (QUOTE_VALIDITY_DAYS).
+ */
+const REUSE_FOR_MS = 24 * 3600 * 1000;
 
 interface IndexDoc extends Doc { dfm_id: string }
 
@@ -29,9 +34,14 @@ export async function storeOrReuseDfmReport(ctx: UseCaseContext, accountId: stri
   const hit = await index.getByKey(accountId, key);
   if (hit) {
     const doc = await ctx.store.documents<DfmDoc>('dfm_reports').get(accountId, hit.data.dfm_id);
-    if (doc) return publicView(doc.data);
+    const fresh = doc && ctx.now().getTime() - Date.parse(String(doc.data.created_at)) < REUSE_FOR_MS;
+    if (fresh) return publicView(doc.data);
   }
   const stored = await storeDfmReport(ctx, accountId, report);
+  if (hit) {
+    await index.update(accountId, hit.id, { ...hit.data, dfm_id: stored.id });
+    return stored;
+  }
   try {
     await index.create(accountId, { id: ctx.newId('dfc'), dfm_id: stored.id }, { key });
   } catch (err) {
