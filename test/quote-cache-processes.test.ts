@@ -41,7 +41,7 @@ describe('kerf serve over two processes', () => {
     const body = JSON.stringify({ items: [{ design_id: design.id, quantity: 5, configuration: { defaults: { material_id: material.id } } }] });
     const dfmIds = new Set<string>();
     for (let i = 0; i < QUOTES; i++) {
-      const r = await fetch(`${child.url}/v1/quotes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', connection: 'close' }, body });
+      const r: Response = await fetch(`${child.url}/v1/quotes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', connection: 'close' }, body });
       assert.equal(r.status, 201, await r.clone().text());
       dfmIds.add(((await r.json()) as any).items[0].dfm.id);
     }
