@@ -90,7 +90,9 @@ test('topology invariants on every sheet fixture: loops are boundary cycles, edg
       assert.ok(s.faces[e.faces[0]].neighbours.includes(e.faces[1]));
       assert.ok(e.vertices.length >= 2);
     }
-    assert.equal(s.faces.filter((f) => f.surface.kind === 'other').length, 0, `${fx.file}: every face analytic`);
+    // The bend_holes fixtures cut vents through bend zones along the sheet normal: those walls are
+    // free-form by construction (#17), every other face of a sheet fixture is analytic.
+    if (!fx.file.startsWith('sheet/bend_holes_')) assert.equal(s.faces.filter((f) => f.surface.kind === 'other').length, 0, `${fx.file}: every face analytic`);
   }
 });
 
