@@ -165,9 +165,11 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
   async function checkout(request: FastifyRequest): Promise<{ token: string; cart: Obj; me: Person | null }> {
     const token = (request.params as { token: string }).token;
     const found = token.length <= 100 ? await getCartByToken(ctx, token) : null;
-    if (!found) throw new UseCaseError('not_found', 'invalid_request_error', 'resource_missing', 'This checkout link is not valid (the cart does not exist or has expired).');
     const me = await person(request);
-    if (me && me.caller.accountId !== found.accountId) throw new UseCaseError('not_found', 'invalid_request_error', 'resource_missing', 'This checkout link is not valid (the cart does not exist or has expired).');
+    // another account's session learns no more than a wrong token would
+    if (!found || (me && me.caller.accountId !== found.accountId)) {
+      throw new UseCaseError('not_found', 'not_found_error', 'resource_missing', 'This checkout link is not valid (the cart does not exist or has expired).');
+    }
     return { token, cart: found.cart as Obj, me };
   }
   const showCheckout = async (request: FastifyRequest, reply: FastifyReply, cart: Obj, token: string, me: Person | null, error?: string, status = 200) => {
