@@ -2,7 +2,8 @@
 // client follows the 401 to the protected-resource metadata, registers itself (RFC 7591), a person in
 // a headless Chromium signs in and consents, the client exchanges the code and calls tools with the
 // access token. The scopes it asks for are the server's (designs dfm quotes carts), never payments;
-// a token lacking a tool's scope gets a tool error naming it.
+// a token lacking a tool's scope gets a tool error naming it. A client that has a Client ID Metadata
+// Document presents its URL as client_id instead of registering.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { createPasswordAccount } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { callbackServer, connect, type Callback } from './helpers/oauth.ts';
+import { callbackServer, connect, metadataServer, type Callback } from './helpers/oauth.ts';
 import { launchBrowser } from './helpers/browser.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -21,10 +22,12 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
   let page: Page;
   let cb: Callback;
   let email: string;
+  let meta: Awaited<ReturnType<typeof metadataServer>>;
   const clients: Client[] = [];
 
   before(async () => {
-    t = await startTestService();
+    t = await startTestService({ oauthAllowLoopbackClientMetadata: true });
+    meta = await metadataServer();
     email = `mcp-${Date.now()}@test.local`;
     await createPasswordAccount(t.service.ctx, { email, password: PASSWORD });
     cb = await callbackServer();
@@ -35,13 +38,15 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     for (const c of clients) await c.close();
     await browser?.close();
     cb?.server.close();
+    meta?.server.close();
     await t?.close();
   });
 
   /** What an MCP host keeps for a server, and the person who answers the consent page. */
-  function provider(decide: (p: Page) => Promise<void>, registered?: { client_id: string }): OAuthClientProvider & { scopesAsked: string | null; callback: URL | null } {
+  function provider(decide: (p: Page) => Promise<void>, registered?: { client_id: string }, clientMetadataUrl?: string): OAuthClientProvider & { scopesAsked: string | null; callback: URL | null } {
     const kept: { client?: unknown; tokens?: unknown; verifier?: string } = { client: registered };
     return {
+      clientMetadataUrl,
       scopesAsked: null,
       callback: null,
       get redirectUrl() { return cb.url; },
@@ -80,8 +85,8 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     return (await r.json()) as { client_id: string };
   }
 
-  async function connectWithOAuth(decide: (p: Page) => Promise<void>, registered?: { client_id: string }): Promise<{ client: Client; scopesAsked: string | null; auth: ReturnType<typeof provider> }> {
-    const auth = provider(decide, registered);
+  async function connectWithOAuth(decide: (p: Page) => Promise<void>, registered?: { client_id: string }, clientMetadataUrl?: string): Promise<{ client: Client; scopesAsked: string | null; auth: ReturnType<typeof provider> }> {
+    const auth = provider(decide, registered, clientMetadataUrl);
     const url = new URL(`${t.url}/mcp`);
     const first = new Client({ name: 'kerf-test', version: '1.0.0' });
     await assert.rejects(first.connect(new StreamableHTTPClientTransport(url, { authProvider: auth })), (e: unknown) => {
@@ -138,6 +143,17 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
   // authorization server drops API scopes there (the person grants them on the consent page).
   it('registers itself (RFC 7591, with the scopes it asks for) when it has no registration', async () => {
     const { client } = await connectWithOAuth(connect);
+    assert.equal((await client.listTools()).tools.length, 11);
+  });
+
+  it('connects with a Client ID Metadata Document: its URL is the client_id, fetched by the server, no registration', async () => {
+    const clientId = `${meta.base}/mcp-agent.json`;
+    meta.docs.set('/mcp-agent.json', { client_id: clientId, client_name: 'MCP metadata agent', redirect_uris: [cb.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' });
+    let clientName: string | null = null;
+    const { client, auth } = await connectWithOAuth(async (p) => { clientName = await p.textContent('#client-name'); await connect(p); }, undefined, clientId);
+    assert.equal(clientName, 'MCP metadata agent', 'the consent page names the client from its document');
+    assert.equal((auth.clientInformation() as { client_id: string }).client_id, clientId);
+    assert.ok(meta.fetches.includes('/mcp-agent.json'), 'the server fetched the document');
     assert.equal((await client.listTools()).tools.length, 11);
   });
 });

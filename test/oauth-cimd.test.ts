@@ -5,38 +5,14 @@
 // lets the server reach.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { createPasswordAccount } from '@kerf/usecases';
-import { freePort, startTestService, type TestService } from './helpers/service.ts';
-import { authorizeInBrowser, callbackServer, type Callback } from './helpers/oauth.ts';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { authorizeInBrowser, callbackServer, metadataServer, type Callback } from './helpers/oauth.ts';
 import { launchBrowser } from './helpers/browser.ts';
 
 const PASSWORD = 'correct horse battery';
-
-/** A loopback https server with a certificate made for the test; `docs` maps a path to its JSON. */
-async function metadataServer(): Promise<{ base: string; docs: Map<string, unknown>; fetches: string[]; server: Server }> {
-  const dir = mkdtempSync(join(tmpdir(), 'kerf-cimd-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-  const docs = new Map<string, unknown>();
-  const fetches: string[] = [];
-  const server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
-    fetches.push(req.url ?? '');
-    const doc = docs.get(req.url ?? '');
-    if (doc === undefined) { res.writeHead(404).end(); return; }
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' }).end(JSON.stringify(doc));
-  });
-  rmSync(dir, { recursive: true, force: true });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return { base: `https://127.0.0.1:${port}`, docs, fetches, server };
-}
 
 describe('OAuth Client ID Metadata Documents', () => {
   let t: TestService;
