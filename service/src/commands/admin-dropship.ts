@@ -4,15 +4,11 @@
 // outbox until a running service relays them. Making an item from a sample order needs the
 // engine's material catalog: that one is POST /v1/admin/dropship/items.
 import { parseArgs } from 'node:util';
-import { stderr, stdout } from 'node:process';
-import { paymentProcessorFromEnv } from '@kerf/payments';
-import { restLinks } from '@kerf/rest/links';
-import { openStore, storeConfigFromEnv } from '@kerf/store';
+import { stderr } from 'node:process';
 import {
-  adminApproveDropshipItem, adminGetDropshipOrder, adminReleaseDropshipOrder, adminSetDropshipStatus, adminUpdateDropshipOrder,
-  localCaller, newId, UseCaseError, type Caller, type CommerceContext,
+  adminApproveDropshipItem, adminGetDropshipOrder, adminReleaseDropshipOrder, adminSetDropshipStatus, adminUpdateDropshipOrder, UseCaseError,
 } from '@kerf/usecases';
-import { configFromEnv } from '../config.ts';
+import { fail, OPERATOR, runOperatorAction } from './operator-cli.ts';
 
 export const DROPSHIP_USAGE = `  kerf admin dropship account --email EMAIL --status requested|approved|suspended|denied [--phone PHONE]
       the account's dropship status (and contact phone, used for a ship_to without one)
@@ -26,13 +22,7 @@ export const DROPSHIP_USAGE = `  kerf admin dropship account --email EMAIL --sta
       [--reason TEXT] (cancelled refunds the parts charge); prints the order as JSON.
 `;
 
-const OPERATOR: Caller = { ...localCaller(), operator: true };
 const ACTIONS = ['account', 'approve-item', 'show', 'release', 'set-status'];
-
-function fail(code: string, message: string, exit: number): number {
-  stderr.write(JSON.stringify({ error: { code, message } }) + '\n');
-  return exit;
-}
 
 function cents(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -60,39 +50,24 @@ export async function runDropship(args: string[]): Promise<number> {
     return 2;
   }
   const o = parsed.values;
-  const config = configFromEnv();
-  const store = await openStore(storeConfigFromEnv());
-  const payments = paymentProcessorFromEnv({ store, baseUrl: config.baseUrl });
-  const ctx: CommerceContext = { store, links: restLinks(config.baseUrl), now: () => new Date(), newId, payments, notifyJobs: () => {} };
-  try {
-    let out: unknown;
+  return runOperatorAction(async (ctx, store) => {
     if (action === 'account') {
       const account = await store.accounts.findByEmail(o.email!);
       if (!account) return fail('account_not_found', `no account with email ${o.email}`, 1);
-      out = await adminSetDropshipStatus(ctx, OPERATOR, { account_id: account.id, status: o.status as never, ...(o.phone ? { phone: o.phone } : {}) });
-    } else if (action === 'approve-item') {
-      const committed = cents(o.committed, '--committed');
-      out = await adminApproveDropshipItem(ctx, OPERATOR, { item_id: id!, unit_price_cents: cents(o.price, '--price') as number, ...(committed !== undefined ? { committed_quantity: committed } : {}) });
-    } else if (action === 'show') {
-      out = await adminGetDropshipOrder(ctx, OPERATOR, { order_id: id! });
-    } else if (action === 'release') {
-      out = await adminReleaseDropshipOrder(ctx, OPERATOR, { order_id: id! });
-    } else {
-      const cost = cents(o['shipping-cost'], '--shipping-cost');
-      out = await adminUpdateDropshipOrder(ctx, OPERATOR, {
-        order_id: id!, status: o.status as never,
-        ...(o.carrier !== undefined || o.number !== undefined ? { tracking: { carrier: o.carrier ?? '', number: o.number ?? '', ...(o.url ? { url: o.url } : {}) } } : {}),
-        ...(cost !== undefined ? { shipping_cost_cents: cost } : {}),
-        ...(o.reason ? { reason: o.reason } : {}),
-      });
+      return adminSetDropshipStatus(ctx, OPERATOR, { account_id: account.id, status: o.status as never, ...(o.phone ? { phone: o.phone } : {}) });
     }
-    stdout.write(JSON.stringify(out) + '\n');
-    return 0;
-  } catch (err) {
-    if (err instanceof UseCaseError) return fail(err.code, err.param ? `${err.param}: ${err.message}` : err.message, err.kind === 'invalid' ? 2 : 1);
-    throw err;
-  } finally {
-    await payments.close();
-    await store.close();
-  }
+    if (action === 'approve-item') {
+      const committed = cents(o.committed, '--committed');
+      return adminApproveDropshipItem(ctx, OPERATOR, { item_id: id!, unit_price_cents: cents(o.price, '--price') as number, ...(committed !== undefined ? { committed_quantity: committed } : {}) });
+    }
+    if (action === 'show') return adminGetDropshipOrder(ctx, OPERATOR, { order_id: id! });
+    if (action === 'release') return adminReleaseDropshipOrder(ctx, OPERATOR, { order_id: id! });
+    const cost = cents(o['shipping-cost'], '--shipping-cost');
+    return adminUpdateDropshipOrder(ctx, OPERATOR, {
+      order_id: id!, status: o.status as never,
+      ...(o.carrier !== undefined || o.number !== undefined ? { tracking: { carrier: o.carrier ?? '', number: o.number ?? '', ...(o.url ? { url: o.url } : {}) } } : {}),
+      ...(cost !== undefined ? { shipping_cost_cents: cost } : {}),
+      ...(o.reason ? { reason: o.reason } : {}),
+    });
+  });
 }

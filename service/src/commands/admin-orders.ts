@@ -3,12 +3,9 @@
 // payment processor (a refund goes through it). The status change's order.status_changed event waits
 // in the store's outbox until a running service relays it.
 import { parseArgs } from 'node:util';
-import { stderr, stdout } from 'node:process';
-import { paymentProcessorFromEnv } from '@kerf/payments';
-import { restLinks } from '@kerf/rest/links';
-import { openStore, storeConfigFromEnv } from '@kerf/store';
-import { adminGetOrder, adminUpdateOrder, listOrders, localCaller, newId, UseCaseError, type CommerceContext, type Caller } from '@kerf/usecases';
-import { configFromEnv } from '../config.ts';
+import { stderr } from 'node:process';
+import { adminGetOrder, adminUpdateOrder, listOrders } from '@kerf/usecases';
+import { fail, OPERATOR, runOperatorAction } from './operator-cli.ts';
 
 export const ORDER_USAGE = `  kerf admin order list --email EMAIL [--limit N] [--cursor C]
       the account's orders, newest first ({object:"list",data,has_more,next_cursor})
@@ -17,14 +14,6 @@ export const ORDER_USAGE = `  kerf admin order list --email EMAIL [--limit N] [-
       [--carrier C --number N [--service S] [--url U]] (shipped)  [--reason TEXT]
       cancelled and refunded refund the payment through the processor; prints the order as JSON.
 `;
-
-/** The machine's operator: whoever can run the CLI against the store. */
-const OPERATOR: Caller = { ...localCaller(), operator: true };
-
-function fail(code: string, message: string, exit: number): number {
-  stderr.write(JSON.stringify({ error: { code, message } }) + '\n');
-  return exit;
-}
 
 export async function runOrder(args: string[]): Promise<number> {
   let parsed;
@@ -43,33 +32,19 @@ export async function runOrder(args: string[]): Promise<number> {
     return 2;
   }
   const o = parsed.values;
-  const config = configFromEnv();
-  const store = await openStore(storeConfigFromEnv());
-  const payments = paymentProcessorFromEnv({ store, baseUrl: config.baseUrl });
-  const ctx: CommerceContext = { store, links: restLinks(config.baseUrl), now: () => new Date(), newId, payments, notifyJobs: () => {} };
-  try {
+  return runOperatorAction(async (ctx, store) => {
     if (listing) {
       const account = await store.accounts.findByEmail(o.email!);
       if (!account) return fail('account_not_found', `no account with email ${o.email}`, 1);
       const limit = o.limit === undefined ? undefined : Number(o.limit);
-      const page = await listOrders(ctx, { ...OPERATOR, accountId: account.id }, { ...(limit !== undefined ? { limit } : {}), ...(o.cursor ? { cursor: o.cursor } : {}) });
-      stdout.write(JSON.stringify(page) + '\n');
-      return 0;
+      return listOrders(ctx, { ...OPERATOR, accountId: account.id }, { ...(limit !== undefined ? { limit } : {}), ...(o.cursor ? { cursor: o.cursor } : {}) });
     }
-    const order = action === 'show'
-      ? await adminGetOrder(ctx, OPERATOR, { order_id: orderId! })
-      : await adminUpdateOrder(ctx, OPERATOR, {
+    return action === 'show'
+      ? adminGetOrder(ctx, OPERATOR, { order_id: orderId! })
+      : adminUpdateOrder(ctx, OPERATOR, {
         order_id: orderId!, status: o.status as never,
         ...(o.carrier !== undefined || o.number !== undefined ? { tracking: { carrier: o.carrier ?? '', number: o.number ?? '', ...(o.service ? { service: o.service } : {}), ...(o.url ? { url: o.url } : {}) } } : {}),
         ...(o.reason ? { reason: o.reason } : {}),
       });
-    stdout.write(JSON.stringify(order) + '\n');
-    return 0;
-  } catch (err) {
-    if (err instanceof UseCaseError) return fail(err.code, err.param ? `${err.param}: ${err.message}` : err.message, err.kind === 'invalid' ? 2 : 1);
-    throw err;
-  } finally {
-    await payments.close();
-    await store.close();
-  }
+  });
 }
