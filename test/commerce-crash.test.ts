@@ -10,16 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '@kerf/store';
-import { fixtureBytes } from './helpers/fixtures.ts';
-import { demoKey, spawnServe, stopChild, type ChildService } from './helpers/child.ts';
-import { freePort } from './helpers/service.ts';
+import { demoKey, stopChild, type ChildService } from './helpers/child.ts';
+import { cardAndReadyDesign, call as callAs, processorPayments, starter, type Json } from './helpers/shop.ts';
 import { until } from './helpers/wait.ts';
 
-const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const TEXAS = { name: 'R. Doe', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
 const CRASH_POINTS = ['before_charge', 'after_charge', 'after_order'] as const;
-
-type Json = Record<string, any>;
 
 describe('commerce: kill -9 at every step of pay', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kerf-pay-crash-'));
@@ -30,22 +26,9 @@ describe('commerce: kill -9 at every step of pay', () => {
   let account = '';
   const carts: Record<string, string> = {};
 
-  async function call(url: string, method: string, path: string, body?: unknown, idem?: string): Promise<{ status: number; body: Json }> {
-    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (idem) headers['idempotency-key'] = idem;
-    const r = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: r.status, body: (await r.json()) as Json };
-  }
-  async function start(extra: Record<string, string> = {}): Promise<ChildService> {
-    const child = await spawnServe({ ...env, ...extra }, await freePort());
-    children.push(child);
-    return child;
-  }
-  async function paymentsOf(cartId: string): Promise<Json[]> {
-    const page = await store.documents<Json>('payment_intents').list('payment_processor', { limit: 1000 });
-    return page.items.map((r) => r.data).filter((p) => p.metadata?.cart_id === cartId);
-  }
+  const call = (url: string, method: string, path: string, body?: unknown, idem?: string) => callAs(url, key, method, path, body, idem);
+  const start = starter(env, children);
+  const paymentsOf = (cartId: string) => processorPayments(store, (p) => p.metadata?.cart_id === cartId);
   async function ordersOf(cartId: string): Promise<Json[]> {
     const page = await store.documents<Json>('orders').list(account, { limit: 1000 });
     return page.items.map((r) => r.data).filter((o) => o.cart_id === cartId);
@@ -57,16 +40,8 @@ describe('commerce: kill -9 at every step of pay', () => {
     assert.ok(demo, 'the first process prints a demo key');
     ({ key, account } = demo);
     store = await openStore({ dataDir: dir });
-    // a card on file, through the hosted setup page
-    const setup = (await call(first.url, 'GET', '/v1/account')).body.payment_method_setup_url as string;
-    const saved = await fetch(setup, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payment_method=pm_card_visa' });
-    assert.equal(saved.status, 200);
-    // a ready design and one payable cart per crash point
-    const form = new FormData();
-    form.append('file', new Blob([fixtureBytes(L_BRACKET)]), 'l.step');
-    const up = await fetch(`${first.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}`, prefer: 'wait=60' }, body: form });
-    const design = (await up.json()) as Json;
-    await until('the design', async () => (await call(first.url, 'GET', `/v1/designs/${design.id}`)).body.status === 'ready', 60_000);
+    // a card on file, a ready design and one payable cart per crash point
+    const design = await cardAndReadyDesign(first.url, key);
     const items = [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }];
     for (const point of CRASH_POINTS) {
       const r = await call(first.url, 'POST', '/v1/carts', { items, ship_to: TEXAS, shipping_option_id: 'shp_standard_ups_ground' });

@@ -8,17 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '@kerf/store';
-import { fixtureBytes } from './helpers/fixtures.ts';
-import { demoKey, spawnServe, stopChild, type ChildService } from './helpers/child.ts';
-import { freePort } from './helpers/service.ts';
+import { demoKey, stopChild, type ChildService } from './helpers/child.ts';
+import { cardAndReadyDesign, call as callAs, processorPayments, starter, type Json } from './helpers/shop.ts';
 import { until } from './helpers/wait.ts';
 
-const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const TEXAS = { name: 'R. Doe', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
 const SHIP_TO = { name: 'Pat Buyer', street1: '9 Elm St', city: 'Boulder', state: 'CO', postal_code: '80301', country: 'US', phone: '+1 303 555 0100', email: 'pat@example.com' };
 const CRASH_POINTS = ['before_charge', 'after_charge', 'after_order'] as const;
-
-type Json = Record<string, any>;
 
 describe('dropship: kill -9 at every step of creating an order', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kerf-dropship-crash-'));
@@ -29,21 +25,9 @@ describe('dropship: kill -9 at every step of creating an order', () => {
   let opKey = '';
   let account = '';
 
-  async function call(url: string, method: string, path: string, body?: unknown, bearer = key): Promise<{ status: number; body: Json }> {
-    const headers: Record<string, string> = { authorization: `Bearer ${bearer}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const r = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: r.status, body: (await r.json()) as Json };
-  }
-  async function start(extra: Record<string, string> = {}): Promise<ChildService> {
-    const child = await spawnServe({ ...env, ...extra }, await freePort());
-    children.push(child);
-    return child;
-  }
-  async function paymentsOf(ref: string): Promise<Json[]> {
-    const page = await store.documents<Json>('payment_intents').list('payment_processor', { limit: 1000 });
-    return page.items.map((r): Json => ({ ...r.data, id: r.id })).filter((p) => p.metadata?.external_ref === ref);
-  }
+  const call = (url: string, method: string, path: string, body?: unknown, bearer = key) => callAs(url, bearer, method, path, body);
+  const start = starter(env, children);
+  const paymentsOf = (ref: string) => processorPayments(store, (p) => p.metadata?.external_ref === ref);
   async function ordersOf(ref: string): Promise<Json[]> {
     const page = await store.documents<Json>('dropship_orders').list(account, { limit: 1000 });
     return page.items.map((r) => r.data).filter((o) => o.external_ref === ref);
@@ -56,14 +40,8 @@ describe('dropship: kill -9 at every step of creating an order', () => {
     store = await openStore({ dataDir: dir });
     const operator = await store.accounts.create({ email: 'ops@test.local', name: 'Ops', operator: true });
     opKey = (await store.apiKeys.create(operator.id, { operator: true }))!.api_key;
-    const setup = (await call(first.url, 'GET', '/v1/account')).body.payment_method_setup_url as string;
-    assert.equal((await fetch(setup, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payment_method=pm_card_visa' })).status, 200);
-    // the sample order, then the approved account and item
-    const form = new FormData();
-    form.append('file', new Blob([fixtureBytes(L_BRACKET)]), 'l.step');
-    const up = await fetch(`${first.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}`, prefer: 'wait=60' }, body: form });
-    const design = (await up.json()) as Json;
-    await until('the design', async () => (await call(first.url, 'GET', `/v1/designs/${design.id}`)).body.status === 'ready', 60_000);
+    // a card on file and a ready design, the sample order, then the approved account and item
+    const design = await cardAndReadyDesign(first.url, key);
     const items = [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }];
     const cart = await call(first.url, 'POST', '/v1/carts', { items, ship_to: TEXAS, shipping_option_id: 'shp_standard_ups_ground' });
     assert.equal(cart.status, 201, JSON.stringify(cart.body));
