@@ -68,3 +68,4 @@ export const WEBHOOK_JOB_HANDLERS: Record<string, JobKindHandlers> = {
 };
 export * from './dropship/index.ts';
 export { listApiKeys, createApiKey, revokeApiKey, type ApiKeyView } from './api-keys.ts';
+export { escapeHtml } from './escape-html.ts';

@@ -1,14 +1,11 @@
+import { escapeHtml } from '@kerf/usecases';
+
 // Server-rendered pages: every value from a person or a client goes through escapeHtml; no inline
 // script or style (the Content-Security-Policy forbids them); one stylesheet from an npm package.
 export const STYLESHEET = '/assets/pico.min.css';
 /** this site's own styles and scripts (adapters/web/assets) and the 3D viewer's bundle */
 export const SITE_ASSETS = '/assets/site/';
 export const MODEL_VIEWER = '/assets/model-viewer/model-viewer.min.js';
-
-/** Bidirectional formatting characters are dropped: 'invoice\u202Efdp.step' must not show as 'invoicepets.pdf'. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** A fragment of trusted markup, built by these templates. */
 export interface Html { readonly html: string }

@@ -1,9 +1,8 @@
 // The error reference every error's doc_url points into, served by the service itself so that a
 // self-hosted operator's users can always open it.
 import type { FastifyInstance } from 'fastify';
-import { ERROR_CODES, type ErrorCodeDoc } from '@kerf/usecases';
+import { ERROR_CODES, escapeHtml as esc, type ErrorCodeDoc } from '@kerf/usecases';
 import { ERROR_DOCS_PATH } from '../envelope.ts';
-import { escapeHtml as esc } from '../html.ts';
 import { EXTRA_STATUSES, STATUS_BY_KIND } from '../http-errors.ts';
 
 /** The registry with the HTTP statuses of this adapter: none for a code no error response carries. */

@@ -3,9 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { getReviewPage, saveReviewConfiguration, schemas, type ReviewPage, type UseCaseContext } from '@kerf/usecases';
+import { escapeHtml as esc, getReviewPage, saveReviewConfiguration, schemas, type ReviewPage, type UseCaseContext } from '@kerf/usecases';
 import { errorSchema, reviewLinkSchema } from '../schemas.ts';
-import { escapeHtml as esc } from '../html.ts';
 
 const mm = (v: unknown): string => (typeof v === 'number' ? v.toFixed(2) : '-');
 
