@@ -9,6 +9,18 @@ export function collection(ctx: UseCaseContext, name: 'dfm_reports' | 'quotes' |
   return ctx.store.documents<Doc>(name);
 }
 
+/** Every document of an account matching `opts`, read a page of 100 at a time. */
+export async function listAll<T>(docs: DocumentCollection<T>, accountId: string, opts: Omit<NonNullable<Parameters<DocumentCollection<T>['list']>[1]>, 'limit' | 'cursor'> = {}): Promise<T[]> {
+  const out: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await docs.list(accountId, { ...opts, limit: 100, cursor });
+    out.push(...page.items.map((r) => r.data));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
 export function publicView<T extends Doc>(doc: T): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(doc)) if (!k.startsWith('_')) out[k] = v;

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../caller.ts';
 import type { UseCaseContext } from '../context.ts';
+import { listAll } from '../documents.ts';
 import { notFound } from '../errors.ts';
 import { DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput } from '../schemas.ts';
 import { validateInput } from '../validation.ts';
@@ -35,14 +36,8 @@ export async function createDropshipEndpoint(ctx: UseCaseContext, caller: Caller
 /** The active endpoints, secrets never shown. */
 export async function listDropshipEndpoints(ctx: UseCaseContext, caller: Caller): Promise<{ endpoints: DropshipEndpointView[] }> {
   await requireDropship(ctx, caller);
-  const out: DropshipEndpointView[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await endpoints(ctx).list(caller.accountId, { limit: 100, cursor, order: 'asc', filter: { active: true, object: OBJECT } });
-    out.push(...page.items.map((r) => view(r.data)));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return { endpoints: out };
+  const docs = await listAll(endpoints(ctx), caller.accountId, { order: 'asc', filter: { active: true, object: OBJECT } });
+  return { endpoints: docs.map(view) };
 }
 
 /** DELETE: deactivates; deliveries not yet made are abandoned. */

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
 import type { Caller } from '../caller.ts';
 import type { UseCaseContext } from '../context.ts';
-import { publicView, type Doc } from '../documents.ts';
+import { listAll, publicView, type Doc } from '../documents.ts';
 import { UseCaseError, notFound } from '../errors.ts';
 import { orders, requireOperator, type CommerceContext } from '../orders.ts';
 import { AdminDropshipItemApprove, AdminDropshipItemCreate } from '../schemas.ts';
@@ -42,14 +42,8 @@ export const itemView = (doc: ItemDoc): ItemDoc => publicView(doc);
 /** GET /v1/dropship/items: every item of the account, approved and requested. */
 export async function listDropshipItems(ctx: Pick<CommerceContext, 'store'>, caller: Caller): Promise<{ items: ItemDoc[] }> {
   await requireDropship(ctx, caller);
-  const out: ItemDoc[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await items(ctx).list(caller.accountId, { limit: 100, cursor, order: 'asc' });
-    out.push(...page.items.map((r) => itemView(r.data)));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return { items: out };
+  const docs = await listAll(items(ctx), caller.accountId, { order: 'asc' });
+  return { items: docs.map(itemView) };
 }
 
 type Obj = Record<string, unknown>;

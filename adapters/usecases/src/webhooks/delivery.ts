@@ -6,7 +6,7 @@
 // 8 h: 6 attempts. Delays follow the service clock (the store's), so tests run them in milliseconds.
 import { isStoreError, type DocumentCollection, type Job } from '@kerf/store';
 import type { UseCaseContext } from '../context.ts';
-import type { Doc } from '../documents.ts';
+import { listAll, type Doc } from '../documents.ts';
 import { RetryJobLater, type JobKindHandlers } from '../jobs.ts';
 import { endpoints, signingSecrets } from './endpoints.ts';
 import { getEventBody, type EventBody } from './events.ts';
@@ -78,14 +78,7 @@ async function setStatus(ctx: UseCaseContext, accountId: string, doc: DeliveryDo
 }
 
 async function pendingOf(ctx: UseCaseContext, accountId: string, filter: Record<string, string>): Promise<DeliveryDoc[]> {
-  const out: DeliveryDoc[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await deliveries(ctx).list(accountId, { limit: 100, cursor, filter: { ...filter, status: 'pending' } });
-    out.push(...page.items.map((r) => r.data));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return out;
+  return listAll(deliveries(ctx), accountId, { filter: { ...filter, status: 'pending' } });
 }
 
 /** Every pending attempt record matching `filter` gets `change` and no next attempt. */

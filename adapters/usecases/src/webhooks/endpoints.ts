@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
 import { requireScope, type Caller } from '../caller.ts';
 import type { UseCaseContext } from '../context.ts';
-import { publicView, type Doc } from '../documents.ts';
+import { listAll, publicView, type Doc } from '../documents.ts';
 import { UseCaseError, invalid, malformed, notFound } from '../errors.ts';
 import type { ListEnvelope } from '../catalogs.ts';
 import { EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, WebhookEndpointCreate, WebhookEndpointInput } from '../schemas.ts';
@@ -104,14 +104,7 @@ export async function listWebhookEndpoints(ctx: UseCaseContext, caller: Caller, 
 
 /** Every active endpoint of an account (for the relay). */
 export async function activeEndpoints(ctx: UseCaseContext, accountId: string): Promise<EndpointDoc[]> {
-  const out: EndpointDoc[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await endpoints(ctx).list(accountId, { limit: 100, cursor, filter: { active: true }, order: 'asc' });
-    out.push(...page.items.map((r) => r.data));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return out;
+  return listAll(endpoints(ctx), accountId, { filter: { active: true }, order: 'asc' });
 }
 
 /** DELETE: the endpoint stops receiving; deliveries not yet made are abandoned. */
