@@ -2,12 +2,9 @@
 // protocol errors), in the web site's look (its stylesheet) and without inline script or style, so
 // they pass the same Content-Security-Policy.
 import type { ErrorOut } from 'oidc-provider';
+import { escapeHtml } from '@kerf/usecases';
 
 export const STYLESHEET = '/assets/pico.min.css';
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function page(title: string, body: string): string {
   return `<!doctype html>
