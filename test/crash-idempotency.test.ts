@@ -2,14 +2,10 @@
 // leaves the key free again within the lease, and its retry answers with the resource the first run
 // created instead of creating a second one. An outcome a retry may change (422 design_not_ready,
 // retryable) is not stored under the key. Real `kerf serve` processes and store on disk.
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from '@kerf/store';
 import { fixtureBytes } from './helpers/fixtures.ts';
-import { demoKey, spawnServe, stopChild, type ChildService } from './helpers/child.ts';
+import { childServiceGroup, demoKey, spawnServe } from './helpers/child.ts';
 import { freePort, startTestService } from './helpers/service.ts';
 
 const BIG = new URL('../../shared/corpus/real/ender3-sheetmetal-enclosure-bottom.step', import.meta.url).pathname;
@@ -23,14 +19,8 @@ function analyze(url: string, key: string, idem: string, path: string, signal?: 
 }
 
 describe('crash: Idempotency-Key after kill -9', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kerf-crash-idem-'));
-  const children: ChildService[] = [];
-  let store: Store | null = null;
-  after(async () => {
-    for (const c of children) await stopChild(c, 'SIGKILL');
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const group = childServiceGroup('kerf-crash-idem-');
+  const { dir, children } = group;
 
   it('the retry of a request killed after it created its design answers with that design; nothing is created twice', async () => {
     const env = { KERF_DATA_DIR: dir, KERF_IDEMPOTENCY_LEASE_MS: '1500', KERF_JOB_POLL_MS: '100' };
@@ -38,7 +28,7 @@ describe('crash: Idempotency-Key after kill -9', () => {
     children.push(first);
     const demo = demoKey(first);
     assert.ok(demo);
-    store = await openStore({ dataDir: dir });
+    const store = await group.store();
 
     // The request holds its key while it waits (Prefer: wait) for the slow analysis of its design.
     const gone = new AbortController();

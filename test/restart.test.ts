@@ -1,26 +1,16 @@
 // Durability: a design whose process is killed (SIGKILL) while analyzing it is finished by the
 // next process on the same store, once the dead worker's lease has run out.
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { fixtureBytes } from './helpers/fixtures.ts';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from '@kerf/store';
-import { demoKey, spawnServe, stopChild, type ChildService } from './helpers/child.ts';
+import { childServiceGroup, demoKey, spawnServe, stopChild } from './helpers/child.ts';
 import { freePort } from './helpers/service.ts';
 
 const BIG = new URL('../../shared/corpus/real/ender3-sheetmetal-enclosure-bottom.step', import.meta.url).pathname;
 
 describe('restart', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kerf-restart-'));
-  const children: ChildService[] = [];
-  let store: Store | null = null;
-  after(async () => {
-    for (const c of children) await stopChild(c, 'SIGKILL');
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const group = childServiceGroup('kerf-restart-');
+  const { dir, children } = group;
 
   it('finishes a design that was processing when its process was killed', async () => {
     const env = { KERF_DATA_DIR: dir, KERF_JOB_LEASE_MS: '1500', KERF_JOB_POLL_MS: '100' };
@@ -28,7 +18,7 @@ describe('restart', () => {
     children.push(first);
     const demo = demoKey(first);
     assert.ok(demo, 'the first start on an empty store prints the demo key');
-    store = await openStore({ dataDir: dir });
+    const store = await group.store();
 
     const form = new FormData();
     form.append('file', new Blob([fixtureBytes(BIG)]), 'enclosure.step');
@@ -73,7 +63,7 @@ describe('restart', () => {
     const env = { KERF_DATA_DIR: dir, KERF_JOB_LEASE_MS: '60000', KERF_JOB_POLL_MS: '100', KERF_SHUTDOWN_GRACE_MS: '0' };
     const first = await spawnServe(env, await freePort());
     children.push(first);
-    store ??= await openStore({ dataDir: dir });
+    const store = await group.store();
     // an account of its own: the demo account analysed this file above, and would reuse that analysis (issue 18.4)
     const account = await store.accounts.create({ email: 'restart-sigterm@kerf.local' });
     const key = (await store.apiKeys.create(account.id))!.api_key;

@@ -1,13 +1,9 @@
 // Scale-out: two `kerf serve` processes on one store; 20 uploads spread over both are each
 // analyzed exactly once (one job, one claim, one "job started" across both processes' logs).
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { fixtureBytes } from './helpers/fixtures.ts';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from '@kerf/store';
-import { demoKey, spawnServe, stopChild, type ChildService } from './helpers/child.ts';
+import { childServiceGroup, demoKey, spawnServe, stopChild } from './helpers/child.ts';
 import { freePort } from './helpers/service.ts';
 
 const FILES = ['l_t2_r2.step', 'hat_t2_r2.4.step', 'acute45_t3_r4.step', 'l_t2_holes_near_bend.step']
@@ -15,14 +11,8 @@ const FILES = ['l_t2_r2.step', 'hat_t2_r2.4.step', 'acute45_t3_r4.step', 'l_t2_h
 const UPLOADS = 20;
 
 describe('two service processes on one store', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kerf-scale-'));
-  const children: ChildService[] = [];
-  let store: Store | null = null;
-  after(async () => {
-    for (const c of children) await stopChild(c, 'SIGKILL');
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const group = childServiceGroup('kerf-scale-');
+  const { dir, children } = group;
 
   it(`analyzes each of ${UPLOADS} uploads exactly once`, async () => {
     const env = { KERF_DATA_DIR: dir, KERF_JOB_POLL_MS: '50' };
@@ -56,7 +46,7 @@ describe('two service processes on one store', () => {
       }
     }
 
-    store = await openStore({ dataDir: dir });
+    const store = await group.store();
     const workers = new Set<string>();
     for (const id of ids) {
       const jobs = await store.jobs.listForResource(id);

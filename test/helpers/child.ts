@@ -1,7 +1,11 @@
 // `kerf serve` as a child process (the real binary), for restart and scale-out tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { openStore, type Store } from '@kerf/store';
 
 const BIN = fileURLToPath(new URL('../../bin/kerf.mjs', import.meta.url));
 
@@ -60,4 +64,21 @@ export async function stopChild(child: ChildService, signal: NodeJS.Signals = 'S
   if (child.proc.exitCode !== null || child.proc.signalCode !== null) return child.proc.exitCode;
   child.proc.kill(signal);
   return child.stopped;
+}
+
+/**
+ * A temporary data dir for `kerf serve` children of one suite (call inside describe), with the
+ * store opened on it on first use; the suite's after() SIGKILLs every child in `children`, closes
+ * the store and removes the dir.
+ */
+export function childServiceGroup(prefix: string): { dir: string; children: ChildService[]; store(): Promise<Store> } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const children: ChildService[] = [];
+  let store: Store | null = null;
+  after(async () => {
+    for (const c of children) await stopChild(c, 'SIGKILL');
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir, children, store: async () => (store ??= await openStore({ dataDir: dir })) };
 }
