@@ -2,12 +2,7 @@
 // outer wall, to the nearest end contour. A mitred or coped end is slanted or curved there, so the
 // axial distance to the tube's extreme tip would overstate it.
 import type { TubeFeature, Vec2 } from '../geometry/model.ts';
-
-function pointToSegment(p: Vec2, a: Vec2, b: Vec2): number {
-  const dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
-  const t = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0;
-  return Math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1]);
-}
+import { pointSegmentDistance as pointToSegment } from '../sheet/segments.ts';
 
 /** Smallest distance between two polylines (neither crossing the other), b moved by `ds` round the wall. */
 function gap(a: Vec2[], b: Vec2[], ds: number): number {
