@@ -4,13 +4,10 @@
 // the reconciler finishes from the processor's record: never two charges, never a charge without
 // an order, never an order without a charge; a retry with the same Idempotency-Key answers the
 // outcome, and another key for a paid cart is 409.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from '@kerf/store';
-import { demoKey, stopChild, type ChildService } from './helpers/child.ts';
+import type { Store } from '@kerf/store';
+import { childServiceGroup, demoKey, stopChild } from './helpers/child.ts';
 import { cardAndReadyDesign, call as callAs, processorPayments, starter, type Json } from './helpers/shop.ts';
 import { until } from './helpers/wait.ts';
 
@@ -18,9 +15,9 @@ const TEXAS = { name: 'R. Doe', street1: '1 Main St', city: 'Austin', state: 'TX
 const CRASH_POINTS = ['before_charge', 'after_charge', 'after_order'] as const;
 
 describe('commerce: kill -9 at every step of pay', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kerf-pay-crash-'));
+  const group = childServiceGroup('kerf-pay-crash-');
+  const { dir, children } = group;
   const env = { KERF_DATA_DIR: dir, KERF_PAYMENT_RECONCILE_AFTER_MS: '1000', KERF_IDEMPOTENCY_LEASE_MS: '1000', KERF_JOB_POLL_MS: '100', KERF_JOB_LEASE_MS: '1500' };
-  const children: ChildService[] = [];
   let store: Store;
   let key = '';
   let account = '';
@@ -39,7 +36,7 @@ describe('commerce: kill -9 at every step of pay', () => {
     const demo = demoKey(first)!;
     assert.ok(demo, 'the first process prints a demo key');
     ({ key, account } = demo);
-    store = await openStore({ dataDir: dir });
+    store = await group.store();
     // a card on file, a ready design and one payable cart per crash point
     const design = await cardAndReadyDesign(first.url, key);
     const items = [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }];
@@ -49,12 +46,6 @@ describe('commerce: kill -9 at every step of pay', () => {
       carts[point] = r.body.id;
     }
     assert.equal(await stopChild(first), 0);
-  });
-
-  after(async () => {
-    for (const c of children) await stopChild(c, 'SIGKILL');
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   for (const point of CRASH_POINTS) {

@@ -2,13 +2,10 @@
 // `kerf serve` on one data dir, killed (SIGKILL, via KERF_TEST_CRASH_AT) before the parts charge,
 // after it, and after the order was made. After a restart a repeat of the external_ref, or the
 // reconciler alone, finishes it: one charge, one order, and every later repeat answers that order.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from '@kerf/store';
-import { demoKey, stopChild, type ChildService } from './helpers/child.ts';
+import type { Store } from '@kerf/store';
+import { childServiceGroup, demoKey, stopChild } from './helpers/child.ts';
 import { cardAndReadyDesign, call as callAs, processorPayments, starter, type Json } from './helpers/shop.ts';
 import { until } from './helpers/wait.ts';
 
@@ -17,9 +14,9 @@ const SHIP_TO = { name: 'Pat Buyer', street1: '9 Elm St', city: 'Boulder', state
 const CRASH_POINTS = ['before_charge', 'after_charge', 'after_order'] as const;
 
 describe('dropship: kill -9 at every step of creating an order', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kerf-dropship-crash-'));
+  const group = childServiceGroup('kerf-dropship-crash-');
+  const { dir, children } = group;
   const env = { KERF_DATA_DIR: dir, KERF_PAYMENT_RECONCILE_AFTER_MS: '1000', KERF_JOB_POLL_MS: '100', KERF_JOB_LEASE_MS: '1500' };
-  const children: ChildService[] = [];
   let store: Store;
   let key = '';
   let opKey = '';
@@ -37,7 +34,7 @@ describe('dropship: kill -9 at every step of creating an order', () => {
   before(async () => {
     const first = await start();
     ({ key, account } = demoKey(first)!);
-    store = await openStore({ dataDir: dir });
+    store = await group.store();
     const operator = await store.accounts.create({ email: 'ops@test.local', name: 'Ops', operator: true });
     opKey = (await store.apiKeys.create(operator.id, { operator: true }))!.api_key;
     // a card on file and a ready design, the sample order, then the approved account and item
@@ -54,12 +51,6 @@ describe('dropship: kill -9 at every step of creating an order', () => {
     assert.equal(item.status, 201, JSON.stringify(item.body));
     assert.equal((await call(first.url, 'POST', `/v1/admin/dropship/items/${item.body.id}/approve`, { unit_price_cents: 2500 }, opKey)).status, 200);
     assert.equal(await stopChild(first), 0);
-  });
-
-  after(async () => {
-    for (const c of children) await stopChild(c, 'SIGKILL');
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   for (const point of CRASH_POINTS) {
