@@ -4,6 +4,7 @@
 import type { BlindFeature, BlindFeatureKind, CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
 import { cross, dot, norm, point, scale, sub } from '../geometry/vec.ts';
 import { faceComponents } from '../geometry/components.ts';
+import { FULL_TURN_TOLERANCE_DEGREES } from '../geometry/fit.ts';
 import type { Profile } from './profile.ts';
 import { outerPerimeter, perimeterPosition } from './unroll.ts';
 
@@ -17,6 +18,12 @@ const WALL_BAND_TOLERANCE_MM = 5e-3;
 const RADIAL_COS = 1e-3;
 /** A recess floor at most this wide is engraving (a stroke), mm (as on sheets). */
 const ENGRAVING_MAX_STROKE_MM = 2;
+/** Wall cylinders with axes this close to parallel (1 - |cos|) are one bore's. */
+const PARALLEL_AXIS_TOLERANCE = 1e-6;
+/** ...and with axes this close to each other, mm. */
+const COAXIAL_MM = 1e-2;
+/** Wall cylinders whose radii differ by less than this are one bore's wall, mm. */
+const SAME_RADIUS_MM = 1e-3;
 
 type Section = { y: number; z: number };
 
@@ -117,18 +124,18 @@ export function tubeBlindFeatures(solid: Solid, blindFaces: Set<number>, outerSk
     const center: Vec3 = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
     const walls = faces.map((f) => solid.faces[f].surface).filter((s): s is CylinderSurface => s.kind === 'cylinder' && Math.abs(dot(s.axis, d)) < RADIAL_COS);
     const radii = [...new Set(walls.map((w) => Number(w.radius.toFixed(4))))].sort((a, b) => a - b);
-    const coaxial = walls.length > 0 && walls.every((w) => Math.abs(Math.abs(dot(w.axis, walls[0].axis)) - 1) < 1e-6 && norm(cross(sub(w.origin, walls[0].origin), walls[0].axis)) < 1e-2);
-    const turn = walls.filter((w) => Math.abs(w.radius - radii[radii.length - 1]) < 1e-3).reduce((s, w) => s + w.spanDegrees, 0);
+    const coaxial = walls.length > 0 && walls.every((w) => Math.abs(Math.abs(dot(w.axis, walls[0].axis)) - 1) < PARALLEL_AXIS_TOLERANCE && norm(cross(sub(w.origin, walls[0].origin), walls[0].axis)) < COAXIAL_MM);
+    const turn = walls.filter((w) => Math.abs(w.radius - radii[radii.length - 1]) < SAME_RADIUS_MM).reduce((s, w) => s + w.spanDegrees, 0);
     let kind: BlindFeatureKind;
     if (coaxial && touchesOuter && touchesInner && radii.length >= 2) kind = 'counterbore';
-    else if (coaxial && radii.length === 1 && turn >= 359) kind = 'blind_hole';
+    else if (coaxial && radii.length === 1 && turn >= 360 - FULL_TURN_TOLERANCE_DEGREES) kind = 'blind_hole';
     else {
       // floor: the faces the opening looks at (their projected area), walls: the rest
       let floor = 0, wall = 0;
       for (const f of faces) {
         const face = solid.faces[f];
         const q = point(solid.points, face.vertices[0]);
-        const c = face.surface.kind === 'plane' ? Math.abs(dot(face.surface.normal, outward(p, q))) : face.surface.kind === 'cylinder' && Math.abs(dot(face.surface.axis, d)) > 1 - 1e-6 ? 1 : 0;
+        const c = face.surface.kind === 'plane' ? Math.abs(dot(face.surface.normal, outward(p, q))) : face.surface.kind === 'cylinder' && Math.abs(dot(face.surface.axis, d)) > 1 - PARALLEL_AXIS_TOLERANCE ? 1 : 0;
         if (c > 0.5) floor += face.area; else wall += face.area;
       }
       kind = wall > 0 && (2 * floor * depth) / wall <= ENGRAVING_MAX_STROKE_MM ? 'engraving' : 'pocket';
