@@ -39,8 +39,8 @@ export function newIntent(ctx: UseCaseContext, key: string, amountCents: number,
   return { key, amount_cents: amountCents, currency: 'usd', payment_method: paymentMethod, client_key: clientKey, started_at: ctx.now().toISOString(), payment_intent_id: null };
 }
 
-export function processorOf(ctx: UseCaseContext): PaymentProcessor {
-  if (!ctx.payments) throw new UseCaseError('unavailable', 'api_error', 'payment_processor_unavailable', 'This service has no payment processor configured.', { retryable: true, retryAfterSeconds: 60 });
+export function processorOf(ctx: Pick<UseCaseContext, 'payments'>, message = 'This service has no payment processor configured.'): PaymentProcessor {
+  if (!ctx.payments) throw new UseCaseError('unavailable', 'api_error', 'payment_processor_unavailable', message, { retryable: true, retryAfterSeconds: 60 });
   return ctx.payments;
 }
 

@@ -4,6 +4,7 @@
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
 import { requireScope, type Caller } from './caller.ts';
 import type { CartDoc } from './carts.ts';
+import { processorOf } from './charge-once.ts';
 import type { UseCaseContext } from './context.ts';
 import { publicView, type Doc } from './documents.ts';
 import { UseCaseError, invalid, notFound } from './errors.ts';
@@ -179,8 +180,7 @@ export async function adminUpdateOrder(ctx: CommerceContext, caller: Caller, inp
     }
     if (req.status === 'cancelled' || req.status === 'refunded') {
       if (!order._refund_id) {
-        const processor = ctx.payments;
-        if (!processor) throw new UseCaseError('unavailable', 'api_error', 'payment_processor_unavailable', 'No payment processor is configured to refund through.', { retryable: true, retryAfterSeconds: 60 });
+        const processor = processorOf(ctx, 'No payment processor is configured to refund through.');
         // one refund per order, whoever asks and however often (the processor's idempotency)
         const refund = await processor.refund({ payment_id: order._payment_intent_id, idempotency_key: `${order.id}_refund`, reason: req.reason ?? req.status });
         next._refund_id = refund.id;

@@ -4,6 +4,7 @@
 // still ships), delivered, cancelled (parts refunded). Each change records its event in the same write.
 import { isStoreError, type DocumentRecord, type OutboxEvent } from '@kerf/store';
 import type { Caller } from '../caller.ts';
+import { processorOf } from '../charge-once.ts';
 import { UseCaseError, invalid, notFound } from '../errors.ts';
 import { requireOperator, type CommerceContext } from '../orders.ts';
 import type { Payment } from '../payments.ts';
@@ -68,10 +69,10 @@ export async function adminReleaseDropshipOrder(ctx: CommerceContext, caller: Ca
 
 /** The shipping charge to the order's card, once per order (its processor key); a failure is an outcome, not an error. */
 async function chargeShipping(ctx: CommerceContext, accountId: string, order: DropshipOrderDoc, amount: number): Promise<{ payment: Payment | null; error: string | null }> {
-  if (!ctx.payments) throw new UseCaseError('unavailable', 'api_error', 'payment_processor_unavailable', 'No payment processor is configured to charge shipping through.', { retryable: true, retryAfterSeconds: 60 });
+  const processor = processorOf(ctx, 'No payment processor is configured to charge shipping through.');
   const account = await ctx.store.accounts.get(accountId);
   try {
-    const payment = await ctx.payments.charge({
+    const payment = await processor.charge({
       account: { id: accountId, email: account?.email ?? null, name: account?.name ?? null }, amount_cents: amount, currency: 'usd',
       idempotency_key: `${order.id}_shipping`, payment_method: null, description: `Kerf dropship ${order.external_ref} shipping`,
       metadata: { dropship_order_id: order.id, external_ref: order.external_ref, account_id: accountId, kind: 'shipping' },
@@ -145,8 +146,7 @@ async function refundParts(ctx: CommerceContext, order: DropshipOrderDoc, reason
   const out: DropshipCharge[] = [];
   for (const charge of order.charges) {
     if (charge.kind !== 'parts' || charge.status !== 'succeeded') { out.push(charge); continue; }
-    if (!ctx.payments) throw new UseCaseError('unavailable', 'api_error', 'payment_processor_unavailable', 'No payment processor is configured to refund through.', { retryable: true, retryAfterSeconds: 60 });
-    await ctx.payments.refund({ payment_id: charge.processor_payment_intent_id, idempotency_key: `${order.id}_refund`, reason: reason ?? 'cancelled' });
+    await processorOf(ctx, 'No payment processor is configured to refund through.').refund({ payment_id: charge.processor_payment_intent_id, idempotency_key: `${order.id}_refund`, reason: reason ?? 'cancelled' });
     out.push({ ...charge, status: 'refunded' });
   }
   return out;
