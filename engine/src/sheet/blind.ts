@@ -18,6 +18,10 @@ const WALL_COS = 1e-3;
 export const THROUGH_DEPTH_TOLERANCE = 5e-3;
 /** Coaxial hole walls: axes this close, mm. */
 const COAXIAL_MM = 1e-2;
+/** ...and axes this close to parallel (1 - |cos|). */
+const PARALLEL_AXIS_TOLERANCE = 1e-6;
+/** A bend's inner and outer cylinders differ in radius by the thickness within this, mm. */
+const BEND_PAIR_THICKNESS_MM = 1e-2;
 /** A blind recess whose floor is at most this wide is engraving (a stroke), mm. */
 export const ENGRAVING_MAX_STROKE_MM = 2;
 /**
@@ -64,7 +68,7 @@ function radialOf(c: CylinderSurface, p: Vec3): { r: number; dir: Vec3 } {
 }
 
 function coaxialCyl(a: CylinderSurface, b: CylinderSurface): boolean {
-  if (Math.abs(Math.abs(dot(a.axis, b.axis)) - 1) > 1e-6) return false;
+  if (Math.abs(Math.abs(dot(a.axis, b.axis)) - 1) > PARALLEL_AXIS_TOLERANCE) return false;
   return norm(cross(sub(b.origin, a.origin), a.axis)) < COAXIAL_MM;
 }
 
@@ -92,7 +96,7 @@ function otherSkin(solid: Solid, u: Unfolding, sheetFaces: Map<number, Set<numbe
       const gs = g.surface;
       const a = bends.find((f) => {
         const fs = f.surface as CylinderSurface;
-        return coaxialCyl(fs, gs) && Math.abs(Math.abs(fs.radius - gs.radius) - u.thickness) < 1e-2;
+        return coaxialCyl(fs, gs) && Math.abs(Math.abs(fs.radius - gs.radius) - u.thickness) < BEND_PAIR_THICKNESS_MM;
       });
       if (a) partner.set(g.id, a.id);
     }
