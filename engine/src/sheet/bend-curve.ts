@@ -19,6 +19,16 @@ const NEWTON_STEPS = 30;
 const NEWTON_RESIDUAL = 1e-10;
 /** Step of the numeric derivative along the search line, mm. */
 const DERIVATIVE_STEP = 1e-6;
+/** The exact wall surface passes within this of every tessellation point of the edge, mm. */
+const WALL_ON_EDGE_MM = 1e-4;
+/** A curve point is accepted with the wall residual this small when Newton stops, mm. */
+const ACCEPT_RESIDUAL_MM = 1e-7;
+/** A derivative smaller than this is flat (no step), mm per mm. */
+const MIN_DERIVATIVE = 1e-12;
+/** Shortest spline knot interval (keeps repeated points from dividing by zero), mm. */
+const MIN_KNOT_MM = 1e-12;
+/** A run whose ends are this close closes on itself, mm. */
+const CLOSED_RUN_MM = 1e-9;
 
 export interface BendCurve { points: Vec2[]; exact: boolean }
 
@@ -49,7 +59,7 @@ export function bendCurve(map: FaceMap, wall: Surface | null, pts3: Vec3[]): Ben
   const params = pts3.map(param);
   const F = implicitOf(wall);
   // the exact wall surface must pass through the tessellation points, or it is not this edge's wall
-  const exact = F !== null && pts3.every((p) => Math.abs(F(p)) < 1e-4);
+  const exact = F !== null && pts3.every((p) => Math.abs(F(p)) < WALL_ON_EDGE_MM);
   const out: Vec2[] = [flat(params[0])];
   if (exact) {
     const onWall = (a: Param, b: Param): Param | null => {
@@ -64,11 +74,11 @@ export function bendCurve(map: FaceMap, wall: Surface | null, pts3: Vec3[]): Ben
         const g = F!(at(along(s)));
         if (Math.abs(g) < NEWTON_RESIDUAL) return along(s);
         const dg = (F!(at(along(s + DERIVATIVE_STEP))) - F!(at(along(s - DERIVATIVE_STEP)))) / (2 * DERIVATIVE_STEP);
-        if (!(Math.abs(dg) > 1e-12)) return null;
+        if (!(Math.abs(dg) > MIN_DERIVATIVE)) return null;
         s -= g / dg;
         if (Math.abs(s) > l) return null;
       }
-      return Math.abs(F!(at(along(s)))) < 1e-7 ? along(s) : null;
+      return Math.abs(F!(at(along(s)))) < ACCEPT_RESIDUAL_MM ? along(s) : null;
     };
     let ok = true;
     const refine = (a: Param, b: Param, depth: number): void => {
@@ -108,8 +118,8 @@ function cubicSpline(P: Vec2[]): (i: number, t: number) => Vec2 {
   const n = P.length;
   const lerp = (i: number, t: number): Vec2 => [P[i][0] + (P[i + 1][0] - P[i][0]) * t, P[i][1] + (P[i + 1][1] - P[i][1]) * t];
   if (n < 3) return lerp;
-  const h = P.slice(1).map((p, i) => Math.max(1e-12, Math.hypot(p[0] - P[i][0], p[1] - P[i][1])));
-  const closed = n > 3 && Math.hypot(P[0][0] - P[n - 1][0], P[0][1] - P[n - 1][1]) < 1e-9;
+  const h = P.slice(1).map((p, i) => Math.max(MIN_KNOT_MM, Math.hypot(p[0] - P[i][0], p[1] - P[i][1])));
+  const closed = n > 3 && Math.hypot(P[0][0] - P[n - 1][0], P[0][1] - P[n - 1][1]) < CLOSED_RUN_MM;
   const M: Vec2[] = [];
   for (const c of [0, 1]) {
     const x = P.map((p) => p[c]);
