@@ -131,6 +131,13 @@ const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
   refunded: [],
 };
 
+/** Refuses a move `next` does not allow from `from` (`what` names the order in the message). */
+export function checkTransition<S extends string>(next: Record<S, readonly S[]>, what: string, from: S, to: S): void {
+  if (next[from].includes(to)) return;
+  throw new UseCaseError('conflict', 'invalid_request_error', 'invalid_order_transition',
+    `${what} is ${from}; it can move to ${next[from].join(', ') || 'nothing'} only.`, { param: 'status' });
+}
+
 export function requireOperator(caller: Caller): void {
   if (!caller.operator) {
     throw new UseCaseError('forbidden', 'permission_error', 'operator_required', 'Only an operator key may call operator actions (kerf admin create-api-key --operator).');
@@ -164,10 +171,7 @@ export async function adminUpdateOrder(ctx: CommerceContext, caller: Caller, inp
     const rec = await operatorOrder(ctx, req.order_id);
     const order = rec.data;
     if (order.status === req.status) return { ...orderView(order), account_id: rec.accountId }; // asked again: already there
-    if (!NEXT[order.status].includes(req.status)) {
-      throw new UseCaseError('conflict', 'invalid_request_error', 'invalid_order_transition',
-        `Order '${order.id}' is ${order.status}; it can move to ${NEXT[order.status].join(', ') || 'nothing'} only.`, { param: 'status' });
-    }
+    checkTransition(NEXT, `Order '${order.id}'`, order.status, req.status);
     const now = ctx.now().toISOString();
     const next: OrderDoc = { ...order, status: req.status, events: [...order.events, { type: req.status, at: now, ...(req.reason ? { reason: req.reason } : {}) }] };
     if (req.status === 'shipped') {

@@ -6,7 +6,7 @@ import { isStoreError, type DocumentRecord, type OutboxEvent } from '@kerf/store
 import type { Caller } from '../caller.ts';
 import { processorOf } from '../charge-once.ts';
 import { UseCaseError, invalid, notFound } from '../errors.ts';
-import { requireOperator, type CommerceContext } from '../orders.ts';
+import { checkTransition, requireOperator, type CommerceContext } from '../orders.ts';
 import type { Payment } from '../payments.ts';
 import { AdminDropshipOrderUpdate, DropshipOrderInput } from '../schemas.ts';
 import { validateInput } from '../validation.ts';
@@ -96,10 +96,7 @@ export async function adminUpdateDropshipOrder(ctx: CommerceContext, caller: Cal
     const rec = await operatorOrder(ctx, req.order_id);
     const order = rec.data;
     if (order.status === req.status) return { ...dropshipOrderView(order), account_id: rec.accountId };
-    if (!NEXT[order.status].includes(req.status)) {
-      throw new UseCaseError('conflict', 'invalid_request_error', 'invalid_order_transition',
-        `Dropship order '${order.id}' is ${order.status}; it can move to ${NEXT[order.status].join(', ') || 'nothing'} only.`, { param: 'status' });
-    }
+    checkTransition(NEXT, `Dropship order '${order.id}'`, order.status, req.status);
     if (order.production_hold && HELD_BACK.includes(req.status)) {
       throw new UseCaseError('conflict', 'invalid_request_error', 'order_on_production_hold',
         `Dropship order '${order.id}' is on production hold (a contract order); release it for the factory first.`, { param: 'status' });
