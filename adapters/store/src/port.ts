@@ -468,6 +468,8 @@ export interface Store {
   readonly blobs: BlobStore;
   /** Pending events of designs and documents (see Outbox). */
   readonly outbox: Outbox;
+  /** Request counts for rate limits, shared by every process on this store (see RateCounters). */
+  readonly rateCounters: RateCounters;
   /**
    * A typed document collection. `name`: /^[a-z][a-z0-9_]{0,62}$/ (e.g. 'dfm_reports', 'quotes',
    * 'review_links', 'carts', 'orders', 'webhook_endpoints'). `idPrefix` (default derived from the
@@ -477,6 +479,23 @@ export interface Store {
   health(): Promise<StoreHealth>;
   /** Releases connections and file handles; the store is unusable afterwards. Idempotent. */
   close(): Promise<void>;
+}
+
+/**
+ * Request counts in fixed windows, kept where every process on the store sees them, so that a limit
+ * holds across processes. A key's window starts at its first request after the previous window
+ * ended and lasts `windowMs` (store clock). The counts are disposable: losing the latest on a crash
+ * only forgives a few requests, so implementations need not make them durable.
+ */
+export interface RateCounters {
+  /** Counts one request against `key` (1..200 characters); answers the window's count, this request included, and the ms until it ends. */
+  hit(key: string, windowMs: number): Promise<RateCount>;
+}
+
+export interface RateCount {
+  count: number;
+  /** ms until the window ends (> 0). */
+  ttlMs: number;
 }
 
 /** ID prefixes of contract.md for the collections the service keeps. */

@@ -782,6 +782,39 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
       });
     });
 
+    describe('rate counters', () => {
+      it('counts a key within its window, apart from other keys, and starts again once it ended', async () => {
+        const counts = [];
+        for (let i = 0; i < 3; i++) counts.push((await store.rateCounters.hit('rc:a', 60_000)).count);
+        assert.deepEqual(counts, [1, 2, 3]);
+        assert.equal((await store.rateCounters.hit('rc:b', 60_000)).count, 1, 'another key');
+        clock.advance(20_000);
+        const later = await store.rateCounters.hit('rc:a', 60_000);
+        assert.equal(later.count, 4);
+        assert.ok(later.ttlMs > 39_000 && later.ttlMs <= 40_000, `the window ends 60 s after its first request (ttl ${later.ttlMs})`);
+        clock.advance(40_000);
+        const fresh = await store.rateCounters.hit('rc:a', 60_000);
+        assert.equal(fresh.count, 1, 'a new window');
+        assert.equal(fresh.ttlMs, 60_000);
+      });
+
+      it('shares the counts with another store open on the same database, without losing any to a race', async () => {
+        const other = await env.open({ now: clock.now });
+        try {
+          const all = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? other : store).rateCounters.hit('rc:shared', 60_000)));
+          assert.deepEqual(all.map((r) => r.count).sort((x, y) => x - y), Array.from({ length: 20 }, (_, i) => i + 1));
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('refuses an empty or overlong key and a window that is not positive', async () => {
+        await rejectsWith(store.rateCounters.hit('', 1000), 'invalid_argument', 'key');
+        await rejectsWith(store.rateCounters.hit('k'.repeat(201), 1000), 'invalid_argument', 'key');
+        await rejectsWith(store.rateCounters.hit('rc:c', 0), 'invalid_argument', 'windowMs');
+      });
+    });
+
     describe('durability and lifecycle', () => {
       it('keeps everything across close and reopen', async () => {
         const a = await newAccount(store);

@@ -9,6 +9,7 @@ export const COLLECTIONS = {
   jobs: 'jobs',
   documents: 'documents',
   idempotency: 'idempotency_keys',
+  rateCounters: 'rate_counters',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';
@@ -43,6 +44,8 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
     // also ignores expired records, so the exact moment does not matter).
     { key: { expiresAt: 1 }, name: 'expiry_ttl', expireAfterSeconds: 0 },
   ],
+  // ended windows go (the counter restarts an ended window itself, whenever the monitor runs)
+  [COLLECTIONS.rateCounters]: [{ key: { resetAt: 1 }, name: 'window_ttl', expireAfterSeconds: 0 }],
 };
 
 export async function ensureIndexes(db: Db): Promise<void> {

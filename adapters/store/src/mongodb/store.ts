@@ -16,6 +16,7 @@ import { MongoIdempotency } from './idempotency.ts';
 import { ensureIndexes } from './indexes.ts';
 import { MongoJobs } from './jobs.ts';
 import { MongoOutbox } from './outbox.ts';
+import { MongoRateCounters } from './rateCounters.ts';
 
 export const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5000;
 const DEFAULT_DB_NAME = 'kerf';
@@ -70,6 +71,7 @@ class MongoStore implements Store {
   readonly idempotency;
   readonly blobs;
   readonly outbox;
+  readonly rateCounters;
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new MongoDocuments<unknown>(this.ctx, name, prefix));
 
@@ -82,6 +84,7 @@ class MongoStore implements Store {
     this.idempotency = new MongoIdempotency(ctx);
     this.blobs = new GridFsBlobs(ctx);
     this.outbox = new MongoOutbox(ctx);
+    this.rateCounters = new MongoRateCounters(ctx);
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {

@@ -16,6 +16,7 @@ import { SqliteIdempotency } from './idempotency.ts';
 import { SqliteJobs } from './jobs.ts';
 import { migrate } from './migrations.ts';
 import { SqliteOutbox } from './outbox.ts';
+import { SqliteRateCounters } from './rateCounters.ts';
 
 export const DATABASE_FILE = 'kerf.sqlite';
 /** How long a writer waits for another process's write lock before SQLITE_BUSY. */
@@ -63,6 +64,7 @@ class SqliteStore implements Store {
   readonly idempotencyRepo;
   readonly blobs;
   readonly outbox;
+  readonly rateCounters;
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new SqliteDocuments<unknown>(this.ctx, name, prefix));
 
@@ -76,6 +78,7 @@ class SqliteStore implements Store {
     this.idempotency = this.idempotencyRepo;
     this.blobs = new FsBlobs(ctx, join(dataDir, 'blobs'), join(dataDir, 'tmp'));
     this.outbox = new SqliteOutbox(ctx);
+    this.rateCounters = new SqliteRateCounters(dataDir, ctx.now);
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {
@@ -95,6 +98,7 @@ class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.rateCounters.close();
     this.ctx.db.close();
   }
 }
