@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
 import type { Caller } from '../caller.ts';
+import { carts } from '../carts.ts';
 import type { UseCaseContext } from '../context.ts';
 import { listAll, publicView, type Doc } from '../documents.ts';
 import { UseCaseError, notFound } from '../errors.ts';
@@ -51,8 +52,8 @@ type Obj = Record<string, unknown>;
 /** The quote item of the sample order's cart that made this design's lines (its configuration is the recipe). */
 async function recipeOf(ctx: UseCaseContext, accountId: string, cartId: unknown, designId: unknown): Promise<Obj | null> {
   if (typeof cartId !== 'string') return null;
-  const cart = await ctx.store.documents<Obj & { id: string }>('carts').get(accountId, cartId);
-  const quoteItems = (((cart?.data.quote as Obj | undefined)?.items ?? []) as Obj[]);
+  const cart = await carts(ctx).get(accountId, cartId);
+  const quoteItems = (cart?.data.quote.items ?? []) as Obj[];
   return quoteItems.find((i) => i.design_id === designId) ?? null;
 }
 
