@@ -5,14 +5,12 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../caller.ts';
 import type { UseCaseContext } from '../context.ts';
 import { listAll } from '../documents.ts';
-import { notFound } from '../errors.ts';
 import { DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput } from '../schemas.ts';
 import { validateInput } from '../validation.ts';
-import { abandonPendingDeliveries } from '../webhooks/delivery.ts';
-import { checkUrl, endpoints, newSecret, type EndpointDoc } from '../webhooks/endpoints.ts';
+import { checkUrl, deactivateEndpoint, endpoints, newSecret, type EndpointDoc } from '../webhooks/endpoints.ts';
 import { requireDropship } from './access.ts';
 
-const OBJECT = 'dropship_webhook_endpoint';
+const OBJECT = 'dropship_webhook_endpoint' as const;
 
 export interface DropshipEndpointView { id: string; url: string; events: string[]; active: boolean; created_at: string }
 
@@ -24,11 +22,11 @@ export async function createDropshipEndpoint(ctx: UseCaseContext, caller: Caller
   const url = checkUrl(ctx, req.url);
   const id = randomUUID();
   const secret = newSecret();
-  const doc = {
+  const doc: EndpointDoc = {
     id, object: OBJECT, url, events: req.events ? DROPSHIP_EVENT_TYPES.filter((t) => req.events!.includes(t)) : [...DROPSHIP_EVENT_TYPES],
     description: null, active: true, created_at: ctx.now().toISOString(),
     _secret: secret, _previous_secret: null, _previous_secret_until: null, _deleted_at: null,
-  } as unknown as EndpointDoc;
+  };
   await endpoints(ctx).create(caller.accountId, doc, { id });
   return { ...view(doc), secret };
 }
@@ -44,8 +42,5 @@ export async function listDropshipEndpoints(ctx: UseCaseContext, caller: Caller)
 export async function deleteDropshipEndpoint(ctx: UseCaseContext, caller: Caller, input: DropshipEndpointInput): Promise<void> {
   await requireDropship(ctx, caller);
   const { endpoint_id } = validateInput(DropshipEndpointInput, input, { location: 'params' });
-  const rec = await endpoints(ctx).get(caller.accountId, endpoint_id);
-  if (!rec || !rec.data.active || (rec.data.object as string) !== OBJECT) throw notFound('webhook endpoint', endpoint_id, 'endpoint_id');
-  await endpoints(ctx).update(caller.accountId, endpoint_id, { ...rec.data, active: false, _deleted_at: ctx.now().toISOString() });
-  await abandonPendingDeliveries(ctx, caller.accountId, endpoint_id);
+  await deactivateEndpoint(ctx, caller.accountId, endpoint_id, OBJECT);
 }

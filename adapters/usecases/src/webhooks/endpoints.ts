@@ -16,8 +16,11 @@ export const ENDPOINTS_COLLECTION = 'webhook_endpoints';
 /** How long a rolled secret keeps signing beside its successor. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export interface EndpointDoc extends Doc {
-  object: 'webhook_endpoint';
+/** Manufacturing and dropship endpoints share the collection; each API sees only its own object. */
+export type EndpointObject = 'webhook_endpoint' | 'dropship_webhook_endpoint';
+
+export interface EndpointDoc<O extends EndpointObject = EndpointObject> extends Doc {
+  object: O;
   url: string;
   events: string[];
   description: string | null;
@@ -29,7 +32,7 @@ export interface EndpointDoc extends Doc {
   _deleted_at?: string | null;
 }
 
-export type EndpointView = Omit<EndpointDoc, `_${string}`>;
+export type EndpointView = Omit<EndpointDoc<'webhook_endpoint'>, `_${string}`>;
 export type EndpointWithSecret = EndpointView & { secret: string };
 
 export function endpoints(ctx: UseCaseContext): DocumentCollection<EndpointDoc> {
@@ -73,7 +76,7 @@ export async function createWebhookEndpoint(ctx: UseCaseContext, caller: Caller,
   const url = checkUrl(ctx, req.url);
   const id = ctx.newId('whe');
   const secret = newSecret();
-  const doc: EndpointDoc = {
+  const doc: EndpointDoc<'webhook_endpoint'> = {
     id, object: 'webhook_endpoint', url,
     events: req.events ? EVENT_TYPES.filter((t) => req.events!.includes(t)) : [...EVENT_TYPES],
     description: req.description ?? null, active: true, created_at: ctx.now().toISOString(),
@@ -83,16 +86,17 @@ export async function createWebhookEndpoint(ctx: UseCaseContext, caller: Caller,
   return { ...publicView(doc), secret };
 }
 
-async function activeEndpoint(ctx: UseCaseContext, accountId: string, id: string): Promise<DocumentRecord<EndpointDoc>> {
+/** The account's active endpoint of that API (`object`), or not_found. */
+async function activeEndpoint<O extends EndpointObject>(ctx: UseCaseContext, accountId: string, id: string, object: O): Promise<DocumentRecord<EndpointDoc<O>>> {
   const rec = await endpoints(ctx).get(accountId, id);
-  if (!rec || !rec.data.active || rec.data.object !== 'webhook_endpoint') throw notFound('webhook endpoint', id, 'endpoint_id');
-  return rec;
+  if (!rec || !rec.data.active || rec.data.object !== object) throw notFound('webhook endpoint', id, 'endpoint_id');
+  return rec as DocumentRecord<EndpointDoc<O>>;
 }
 
 export async function getWebhookEndpoint(ctx: UseCaseContext, caller: Caller, input: WebhookEndpointInput): Promise<EndpointView> {
   requireScope(caller, 'webhooks');
   const { endpoint_id } = validateInput(WebhookEndpointInput, input, { location: 'params' });
-  return publicView((await activeEndpoint(ctx, caller.accountId, endpoint_id)).data);
+  return publicView((await activeEndpoint(ctx, caller.accountId, endpoint_id, 'webhook_endpoint')).data);
 }
 
 export async function listWebhookEndpoints(ctx: UseCaseContext, caller: Caller, input: ListWebhookEndpointsInput): Promise<ListEnvelope<EndpointView>> {
@@ -111,18 +115,23 @@ export async function activeEndpoints(ctx: UseCaseContext, accountId: string): P
 export async function deleteWebhookEndpoint(ctx: UseCaseContext, caller: Caller, input: WebhookEndpointInput): Promise<void> {
   requireScope(caller, 'webhooks');
   const { endpoint_id } = validateInput(WebhookEndpointInput, input, { location: 'params' });
-  const rec = await activeEndpoint(ctx, caller.accountId, endpoint_id);
-  await endpoints(ctx).update(caller.accountId, endpoint_id, { ...rec.data, active: false, _deleted_at: ctx.now().toISOString() });
-  await abandonPendingDeliveries(ctx, caller.accountId, endpoint_id);
+  await deactivateEndpoint(ctx, caller.accountId, endpoint_id, 'webhook_endpoint');
+}
+
+/** Deactivates the account's active endpoint of that API and abandons its deliveries not yet made. */
+export async function deactivateEndpoint(ctx: UseCaseContext, accountId: string, id: string, object: EndpointObject): Promise<void> {
+  const rec = await activeEndpoint(ctx, accountId, id, object);
+  await endpoints(ctx).update(accountId, id, { ...rec.data, active: false, _deleted_at: ctx.now().toISOString() });
+  await abandonPendingDeliveries(ctx, accountId, id);
 }
 
 /** A new secret, returned once; the previous one keeps signing beside it for 24 h. */
 export async function rollWebhookSecret(ctx: UseCaseContext, caller: Caller, input: WebhookEndpointInput): Promise<EndpointWithSecret> {
   requireScope(caller, 'webhooks');
   const { endpoint_id } = validateInput(WebhookEndpointInput, input, { location: 'params' });
-  const rec = await activeEndpoint(ctx, caller.accountId, endpoint_id);
+  const rec = await activeEndpoint(ctx, caller.accountId, endpoint_id, 'webhook_endpoint');
   const secret = newSecret();
-  const doc: EndpointDoc = {
+  const doc: EndpointDoc<'webhook_endpoint'> = {
     ...rec.data, _secret: secret, _previous_secret: rec.data._secret,
     _previous_secret_until: new Date(ctx.now().getTime() + SECRET_OVERLAP_MS).toISOString(),
   };
@@ -138,7 +147,7 @@ export async function rollWebhookSecret(ctx: UseCaseContext, caller: Caller, inp
 export async function listWebhookDeliveries(ctx: UseCaseContext, caller: Caller, input: WebhookDeliveriesInput): Promise<ListEnvelope<DeliveryDoc>> {
   requireScope(caller, 'webhooks');
   const q = validateInput(WebhookDeliveriesInput, input, { location: 'querystring' });
-  await activeEndpoint(ctx, caller.accountId, q.endpoint_id);
+  await activeEndpoint(ctx, caller.accountId, q.endpoint_id, 'webhook_endpoint');
   const page = await paged(() => deliveries(ctx).list(caller.accountId, { limit: q.limit, cursor: q.cursor ?? null, filter: { _endpoint_id: q.endpoint_id } }));
   return { object: 'list', data: page.items.map((r) => publicView(r.data)), has_more: page.hasMore, next_cursor: page.nextCursor };
 }
