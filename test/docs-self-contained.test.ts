@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { schemas } from '@kerf/usecases';
+import { ERROR_CODES, schemas } from '@kerf/usecases';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (p: string): string => readFileSync(join(ROOT, p), 'utf8');
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const GUIDE = read('docs/api.md');
+/** A file a user of the repo does not have: the spec and notes the project was built from. */
+const OUTSIDE = /shared\/(spec|notes)|\binterface\.md\b|\bcontract\.md\b|\/work\//;
 
 function sources(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -25,13 +27,18 @@ function sources(dir: string): string[] {
 test('README and docs/ name no file outside the repo, and their relative links resolve', () => {
   for (const doc of DOCS) {
     const text = read(doc);
-    assert.doesNotMatch(text, /shared\/(spec|notes)|\binterface\.md\b|\bcontract\.md\b|\/work\//, doc);
+    assert.doesNotMatch(text, OUTSIDE, doc);
     for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
       if (/^[a-z]+:/i.test(target)) continue;
       assert.ok(existsSync(join(ROOT, dirname(doc), target)), `${doc} links to ${target}, which is not in the repo`);
     }
   }
   assert.match(read('README.md'), /\]\(docs\/api\.md\)/, 'README points at the API guide');
+});
+
+test('the error reference the service serves (/docs/errors) names no file outside the repo', () => {
+  const outside = ERROR_CODES.filter((e) => OUTSIDE.test(`${e.meaning} ${e.action}`)).map((e) => e.code);
+  assert.deepEqual(outside, [], 'error codes whose meaning or action points outside the repo');
 });
 
 test('every environment variable the code reads is in README or the API guide', () => {

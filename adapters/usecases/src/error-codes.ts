@@ -162,7 +162,7 @@ const CODES: Record<string, Entry> = {
   quote_not_ready: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The quote is still processing, failed or expired, so no cart can be made from it.', action: 'Wait for the quote to be priced, or quote the items again.' },
   cart_not_ready: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
-    meaning: 'The cart cannot be paid yet (interface.md rule 6): no ship_to, no shipping option selected, a quote that is not ready, or no calculated tax; `param` names what is missing.', action: 'PATCH the cart with what `param` names, then pay again.' },
+    meaning: 'The cart cannot be paid yet: no ship_to, no shipping option selected, a quote that is not ready, or no calculated tax; `param` names what is missing.', action: 'PATCH the cart with what `param` names, then pay again.' },
   cart_checked_out: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
     meaning: 'The cart is already paid and checked out (details.order_id); it cannot change or be paid again.', action: 'Read the order; create a new cart for a new purchase.' },
   cart_expired: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
@@ -216,7 +216,7 @@ const CODES: Record<string, Entry> = {
 
   // Limits and the service itself
   too_many_jobs: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
-    meaning: 'The account already has as many files waiting for or in analysis as the service allows (KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT).', action: 'Wait for Retry-After (or for some designs to be ready), then upload again.' },
+    meaning: 'The account already has as many jobs (analyses, production files, file quotes) waiting or running as the service allows (KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT).', action: 'Wait for Retry-After (or for some designs or production files to be ready), then send the request again.' },
   rate_limit_exceeded: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
     meaning: 'Too many requests for this API key (or address) in the current window.', action: 'Wait for Retry-After, then retry; spread requests out.' },
   internal_error: { type: 'api_error', kind: 'internal', retryable: true,
