@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
-import { authenticate, MAX_PREPARED_UPLOAD_BYTES, receiveUpload, UseCaseError, type Caller, type UseCaseContext } from '@kerf/usecases';
+import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, receiveUpload, UseCaseError, type Caller, type UseCaseContext } from '@kerf/usecases';
 import { createKerfMcpServer, MCP_SCOPES } from './server.ts';
 import { uploadPage, UPLOAD_PAGE_HEADERS } from './upload-page.ts';
 
@@ -31,8 +31,8 @@ export interface McpHttpOptions {
 function bearer(request: FastifyRequest): { token: string | null; malformed: boolean } {
   const h = request.headers.authorization;
   if (typeof h !== 'string') return { token: null, malformed: false };
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return { token: m ? m[1] : null, malformed: !m };
+  const token = parseBearer(h);
+  return { token, malformed: token === null };
 }
 
 function webHeaders(request: FastifyRequest): Headers {

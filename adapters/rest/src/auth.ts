@@ -2,7 +2,7 @@
 // cases' (authenticate). A request that passes carries its Caller; every lookup is scoped to it.
 import type { FastifyRequest } from 'fastify';
 import type { Store } from '@kerf/store';
-import { authenticate, type Caller } from '@kerf/usecases';
+import { authenticate, parseBearer, type Caller } from '@kerf/usecases';
 import { HttpError } from './http-errors.ts';
 
 declare module 'fastify' {
@@ -22,8 +22,7 @@ export function bearerToken(request: FastifyRequest): string | null {
     const legacy = request.headers[LEGACY_KEY_HEADER];
     return typeof legacy === 'string' && legacy.trim() && request.url.startsWith('/v1/dropship') ? legacy.trim() : null;
   }
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return m ? m[1] : null;
+  return parseBearer(h);
 }
 
 export async function authenticateRequest(store: Store, request: FastifyRequest): Promise<Caller> {

@@ -37,6 +37,12 @@ export function requireScope(caller: Caller, scope: Scope): void {
   }
 }
 
+/** The credential of an `Authorization: Bearer <token>` header value (RFC 6750); null when absent or of another form. */
+export function parseBearer(header: string | undefined): string | null {
+  const m = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : null;
+}
+
 /**
  * The caller behind a bearer credential (null: none was sent): an API key (every scope) or an OAuth
  * access token (the scopes its connection granted). Header syntax is the transport's;

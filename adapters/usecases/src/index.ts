@@ -21,6 +21,7 @@ export type { WebhookSender, WebhookRequest, WebhookOutcome } from './webhooks/s
 
 // callers, errors, input schemas
 export { SCOPES, authenticate, apiKeyCaller, localCaller, requireScope, requireAccountOwner, type Caller, type CallerVia, type Scope } from './caller.ts';
+export { parseBearer } from './caller.ts';
 export { OAUTH_OWNER, GRANT_BOUND_MODELS, oauthCollection, oauthDocId, oauthOwner, isLive, findOAuthRecord, revokeGrantRecords, oauthCaller, type OAuthRecord } from './oauth-records.ts';
 export { UseCaseError, internalError, notFound, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from './errors.ts';
 export { ERROR_CODES, type ErrorCodeDoc } from './error-codes.ts';
