@@ -237,7 +237,9 @@ describe('manufacturing workflow over HTTP', () => {
     assert.equal(typoInPart.status, 422, typoInPart.text);
     assert.equal(typoInPart.body.error.param, 'configuration.parts[0].material_id');
     assert.equal((await a.get(`/v1/review-links/${r.body.id}`)).body.status, r.body.status, 'nothing saved');
-    assert.match(html.text, /else \{ msg\.className = 'err'; msg\.textContent = .*body\.error\.message/, 'the page shows the refusal');
+    const script = await a.get('/assets/site/review.js', { key: null, unchecked: true });
+    assert.ok(html.text.includes('src="/assets/site/review.js"'), 'the page saves with the site script');
+    assert.match(script.text, /else \{ msg\.className = 'err'; msg\.textContent = .*body\.error\.message/, 'the page shows the refusal');
     const saved = await a.post(pagePath, { key: null, json: { configuration: edited } });
     assert.equal(saved.status, 200, saved.text);
     assert.equal(saved.body.status, 'saved');

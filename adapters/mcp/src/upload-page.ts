@@ -1,6 +1,6 @@
 // The page behind browser_upload_url: a person picks the STEP file and the browser PUTs it to this
 // same URL (the link's token is the credential), so an agent without file access can still upload.
-import { createHash } from 'node:crypto';
+import { cspHash, pageSecurityHeaders } from '@kerf/usecases';
 
 const SCRIPT = `
 const status = document.getElementById('status');
@@ -17,17 +17,15 @@ document.getElementById('file').addEventListener('change', async (e) => {
 `;
 
 /** Only this page's own script runs (by its hash), nothing is loaded from elsewhere, no referrer leaves with the token. */
-export const UPLOAD_PAGE_HEADERS = {
-  'content-security-policy': `default-src 'none'; script-src 'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
+const STYLE = 'body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}#status{margin-top:1rem}';
+
+export const UPLOAD_PAGE_HEADERS = pageSecurityHeaders({ scripts: [cspHash(SCRIPT)], styles: [cspHash(STYLE)], formAction: 'none', referrer: 'no-referrer' });
 
 export function uploadPage(maxBytes: number): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Upload a STEP file - Kerf</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}#status{margin-top:1rem}</style>
+<style>${STYLE}</style>
 </head><body>
 <h1>Upload a STEP file</h1>
 <p>Choose the .step or .stp file your assistant asked for (at most ${Math.round(maxBytes / 1048576)} MiB). This link works for 15 minutes.</p>

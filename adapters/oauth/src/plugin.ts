@@ -2,7 +2,7 @@
 // (fastify hands it the raw request), plus RFC 8414 and RFC 9728 discovery at the origin.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { SCOPES } from '@kerf/usecases';
+import { SCOPES, contentSecurityPolicy } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
 import type { Store } from '@kerf/store';
 import { DEVICE_POLL_INTERVAL_S, tooSoon } from './polling.ts';
@@ -19,7 +19,8 @@ export interface OAuthPluginOptions {
 
 /** Form and JSON bodies of the OAuth endpoints are small; oidc-provider itself stops at 56 KiB. */
 const BODY_LIMIT = 64 * 1024;
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'";
+// the device and consent forms answer with a redirect to the client's own redirect URI
+const CSP = contentSecurityPolicy({ formAction: 'self-and-redirects' });
 
 /** RFC 9728: the API (and the MCP server on it) is protected by this authorization server. */
 export function protectedResourceMetadata(issuer: string): Record<string, unknown> {

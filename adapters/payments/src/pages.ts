@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 // `schema.hide` (keep these routes out of the OpenAPI document) is @fastify/swagger's addition to fastify's types
 import type {} from '@fastify/swagger';
-import { UseCaseError, type PaymentProcessor } from '@kerf/usecases';
+import { UseCaseError, cspHash, escapeHtml as esc, pageSecurityHeaders, type PaymentProcessor } from '@kerf/usecases';
 import { EmbeddedPaymentProcessor } from './embedded.ts';
 import { TEST_CARDS } from './test-cards.ts';
 
@@ -18,15 +18,14 @@ const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
 export interface PaymentRoutesOptions { processor: PaymentProcessor }
 
-const esc = (v: unknown): string => String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// one small inline stylesheet, allowed by its hash; the session id in the URL is a credential: no referrer
+const STYLE = 'body{font:15px system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem}label{display:block;margin:.4rem 0}';
+const HEADERS = pageSecurityHeaders({ styles: [cspHash(STYLE)], referrer: 'no-referrer' });
 
 function html(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
-  reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
-  reply.header('cache-control', 'no-store');
-  reply.header('referrer-policy', 'no-referrer');
-  return reply.code(status).type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+  return reply.headers(HEADERS).code(status).type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<style>body{font:15px system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem}label{display:block;margin:.4rem 0}</style></head>
+<style>${STYLE}</style></head>
 <body><h1>${esc(title)}</h1>${body}</body></html>`);
 }
 

@@ -112,6 +112,14 @@ export class StripePaymentProcessor implements PaymentProcessor {
     return session.url;
   }
 
+  /** Detaches each of the customer's cards (Stripe then clears a default that named one). */
+  async detachPaymentMethods(accountId: string): Promise<void> {
+    const customerId = await this.customerId(accountId);
+    if (!customerId) return;
+    const methods = await this.call(() => this.stripe.customers.listPaymentMethods(customerId, { type: 'card', limit: 100 }));
+    for (const m of methods.data) await this.call(() => this.stripe.paymentMethods.detach(m.id));
+  }
+
   // ---- charges -----------------------------------------------------------------------------
 
   async charge(req: ChargeRequest): Promise<Payment> {

@@ -82,6 +82,20 @@ export function runProcessorContract(label: string, harness: ProcessorHarness): 
       });
     });
 
+    describe('removing the saved card', () => {
+      it('detaching leaves no card: nothing is charged until a new one is saved, which is then charged', async () => {
+        const account = await accountWithCard('pm_card_visa');
+        await p.detachPaymentMethods(account.id);
+        assert.deepEqual(await p.savedCard(account.id), { has_saved_card: false, card: null });
+        await rejectsWithCode(p.charge({ account, amount_cents: 700, idempotency_key: newKey('removed') }), 'no_payment_method', 'conflict');
+        await p.detachPaymentMethods(account.id); // nothing left: still fine
+        await p.detachPaymentMethods(newAccount().id); // no customer at all: nothing to do
+        await world.saveCard(p, await p.paymentMethodSetupUrl(account), 'pm_card_mastercard');
+        assert.equal((await p.savedCard(account.id)).card?.last4, '4444');
+        assert.equal((await p.charge({ account, amount_cents: 700, idempotency_key: newKey('replaced') })).status, 'succeeded');
+      });
+    });
+
     describe('charges', () => {
       it('no card on file: no_payment_method, and nothing is charged', async () => {
         const before = await world.chargeCount();

@@ -1,11 +1,13 @@
 // GET /v1/account (contract.md "Account"): who the caller is and whether a card is on file; with no
 // card, where to save one (the processor's hosted page). Readable with any scope (interface.md 5.6).
-import type { Caller } from './caller.ts';
+import { requireAccountOwner, type Caller } from './caller.ts';
 import { processorOf } from './charge-once.ts';
 import type { UseCaseContext } from './context.ts';
 import { notFound } from './errors.ts';
 import type { SavedCard } from './payments.ts';
 import { isStoreError, type Account } from '@kerf/store';
+import { CardSetupInput, RemoveCardInput } from './schemas.ts';
+import { validateInput } from './validation.ts';
 
 /** How long one setup page link is handed out again (Stripe's Checkout sessions live 24 h). */
 const SETUP_LINK_REUSE_MS = 3_600_000;
@@ -54,4 +56,24 @@ export async function getAccount(ctx: UseCaseContext, caller: Caller): Promise<A
     has_saved_card: saved.has_saved_card, card: saved.card, payment_method_setup_url: setupUrl,
     dropship: account.dropshipStatus ? { status: account.dropshipStatus } : null,
   };
+}
+
+// ---- the saved card on the account page: replace (a new one from the processor's page) and remove.
+// Only the person, never an agent (requireAccountOwner); the newest saved card is the one charged.
+
+/** A fresh setup page of the processor (a replacement card becomes the saved card), sending the person back to return_url. */
+export async function startCardSetup(ctx: UseCaseContext, caller: Caller, input: unknown): Promise<{ url: string }> {
+  requireAccountOwner(caller);
+  const q = validateInput(CardSetupInput, input ?? {});
+  const account = await ctx.store.accounts.get(caller.accountId);
+  if (!account) throw notFound('account', caller.accountId);
+  const url = await processorOf(ctx).paymentMethodSetupUrl({ id: account.id, email: account.email, name: account.name }, q.return_url ? { return_url: q.return_url } : {});
+  return { url };
+}
+
+/** Detaches every saved card: later payments need a new one (no_payment_method until then). */
+export async function removeSavedCard(ctx: UseCaseContext, caller: Caller, input: unknown): Promise<void> {
+  requireAccountOwner(caller);
+  validateInput(RemoveCardInput, input ?? {});
+  await processorOf(ctx).detachPaymentMethods(caller.accountId);
 }

@@ -43,7 +43,7 @@ export {
 export { listConnections, revokeConnection, consentedScopes, type Connection, type ConsentPort, type ConsentRequest } from './connections.ts';
 export { createPasswordAccount, setPassword, signIn, signOut, sessionCaller, hashPassword, verifyPassword, SESSION_TTL_MS, SIGN_IN_LIMITS } from './web-accounts.ts';
 export { EVENT_TYPES, newEvent, emitEvent, relayEvents, EventRelay, type EventType, type EventBody, type EventRelayOptions } from './webhooks/events.ts';
-export { getAccount, type AccountView } from './account.ts';
+export { getAccount, startCardSetup, removeSavedCard, type AccountView } from './account.ts';
 export { createCart, createCartFromQuote, getCart, updateCart, getCartByToken, type CartDoc, type CartPayment, type CartTotals } from './carts.ts';
 export { payCart, settleCart, paymentUpdated, PAYMENT_RECONCILE_JOB, DEFAULT_RECONCILE_AFTER_MS, type PayResult } from './pay.ts';
 export { chargeKey, newIntent, chargeIntent, lookupIntent, type ChargeIntent } from './charge-once.ts';
@@ -70,3 +70,4 @@ export const WEBHOOK_JOB_HANDLERS: Record<string, JobKindHandlers> = {
 export * from './dropship/index.ts';
 export { listApiKeys, createApiKey, revokeApiKey, type ApiKeyView } from './api-keys.ts';
 export { escapeHtml } from './escape-html.ts';
+export { pageSecurityHeaders, contentSecurityPolicy, cspHash, type PageSecurityOptions } from './page-security.ts';

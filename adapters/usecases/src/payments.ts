@@ -99,6 +99,8 @@ export interface PaymentProcessor {
   savedCard(accountId: string): Promise<SavedCardState>;
   /** Where the customer saves a card (contract.md Account `payment_method_setup_url`); creates the customer when needed. */
   paymentMethodSetupUrl(account: PaymentAccount, opts?: { return_url?: string }): Promise<string>;
+  /** Detaches every saved card of the account (the person removed it); payments made stay as they are. */
+  detachPaymentMethods(accountId: string): Promise<void>;
   /** Off-session charge. Throws `no_payment_method` (no saved card and none given) and `idempotency_key_reused`. */
   charge(request: ChargeRequest): Promise<Payment>;
   /** The payment's current state; null when unknown. */

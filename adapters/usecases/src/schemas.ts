@@ -444,3 +444,10 @@ export const ApiKeyCreate = Type.Object({ label: Type.Optional(Type.String({ max
 export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
 export const ApiKeyInput = Type.Object({ api_key_id: PathId }, strict);
 export type ApiKeyInput = Static<typeof ApiKeyInput>;
+
+// ---- saved card (account page) ------------------------------------------------------------------
+
+/** A new card from the processor's page; `return_url` is where that page sends the person back. */
+export const CardSetupInput = Type.Object({ return_url: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2048 })) }, strict);
+export type CardSetupInput = Static<typeof CardSetupInput>;
+export const RemoveCardInput = Type.Object({}, strict);

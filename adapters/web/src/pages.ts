@@ -40,7 +40,8 @@ export interface ConnectionRow { id: string; client_name: string; client_id: str
 
 export interface AccountExtras {
   card: { brand: string; last4: string; exp_month: number; exp_year: number } | null;
-  setupUrl: string | null;
+  /** a payment processor is configured (a card can be saved) */
+  canAddCard: boolean;
   dropship: { status: string } | null;
   webhooks: Array<{ id: string; url: string; enabled_events?: string[]; status?: string }>;
   apiKeys: Array<{ id: string; label: string | null; prefix: string; created_at: string; last_used_at: string | null }>;
@@ -59,8 +60,11 @@ ${keys.length ? html`<table><thead><tr><th scope="col">Key</th><th scope="col">L
 <button type="submit">Create an API key</button></form>
 </section>
 <section id="card"><h2>Saved card</h2>
-${x.card ? html`<p>${x.card.brand.toUpperCase()} ending ${x.card.last4}, expires ${x.card.exp_month}/${x.card.exp_year}. Orders placed by you or your agents are charged to it.</p>`
-    : html`<p>No card is saved.${x.setupUrl ? html` <a href="${x.setupUrl}">Add a card</a> on the payment processor's page.` : raw('')}</p>`}
+${x.card ? html`<p id="saved-card">${x.card.brand.toUpperCase()} ending ${x.card.last4}, expires ${x.card.exp_month}/${x.card.exp_year}. Orders placed by you or your agents are charged to it.</p>
+<div class="actions"><form method="post" action="/account/card/setup"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" id="replace-card">Replace card</button></form>
+<form method="post" action="/account/card/remove"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" id="remove-card" class="secondary">Remove card</button></form></div>
+<p><small>A replacement is saved on the payment processor's page and charged from then on.</small></p>`
+    : html`<p>No card is saved.</p>${x.canAddCard ? html`<form method="post" action="/account/card/setup"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" id="add-card">Add a card</button> <small>on the payment processor's page</small></form>` : raw('')}`}
 </section>
 <section id="webhooks"><h2>Webhook endpoints</h2>
 ${x.webhooks.length ? html`<ul>${x.webhooks.map((w) => html`<li><code>${w.url}</code>${w.enabled_events?.length ? html` (${w.enabled_events.join(', ')})` : raw('')}</li>`)}</ul>`

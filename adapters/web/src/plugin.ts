@@ -12,11 +12,12 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import {
-  UseCaseError, consentedScopes, createApiKey, getAccount, listApiKeys, listWebhookEndpoints, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
+  UseCaseError, consentedScopes, contentSecurityPolicy, createApiKey, getReviewPage, pageSecurityHeaders, removeSavedCard, startCardSetup, getAccount, listApiKeys, listWebhookEndpoints, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
   type Caller, type ConsentPort, type UseCaseContext,
 } from '@kerf/usecases';
 import { shopRoutes } from './shop.ts';
 import { MODEL_VIEWER_DIR, modelViewerStyleHashes } from './model-viewer.ts';
+import { reviewPage } from './review-page.ts';
 import { accountPage, consentPage, type AccountExtras, messagePage, signInPage, signUpPage } from './pages.ts';
 
 export interface WebOptions {
@@ -39,9 +40,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ASSETS = existsSync(join(HERE, '../assets')) ? join(HERE, '../assets') : join(HERE, '../../assets');
 
 export const SESSION_COOKIE = 'kerf_session';
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 // the consent form's answer is a redirect to the client's own redirect URI, which form-action governs too
-const CONSENT_CSP = CSP.replace("form-action 'self'", "form-action 'self' http: https:");
+const REDIRECTING_FORMS_CSP = contentSecurityPolicy({ formAction: 'self-and-redirects' });
 
 type Form = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined): string => (Array.isArray(v) ? v[0] ?? '' : v ?? '');
@@ -73,11 +73,13 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
   await app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/site/', decorateReply: false });
   await app.register(fastifyStatic, { root: MODEL_VIEWER_DIR, prefix: '/assets/model-viewer/', decorateReply: false, allowedPath: (path) => path === '/model-viewer.min.js' });
 
-  app.addHook('onSend', async (request, reply) => {
-    if (!reply.getHeader('content-security-policy')) reply.header('content-security-policy', CSP);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('cache-control', 'no-store');
+  // every answer gets the page headers; a route may have set its own CSP or referrer policy first
+  app.addHook('onSend', async (_request, reply) => {
+    const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+    for (const [name, value] of Object.entries(pageSecurityHeaders())) {
+      if (name === 'cache-control' && !html) continue;
+      if (!reply.getHeader(name)) reply.header(name, value);
+    }
   });
 
   const person = async (request: FastifyRequest): Promise<{ caller: Caller; email: string } | null> =>
@@ -162,9 +164,11 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     const account = await getAccount(ctx, me.caller);
     const webhooks = await listWebhookEndpoints(ctx, me.caller, { limit: 100 });
     const extras: AccountExtras = {
-      card: account.card, setupUrl: account.payment_method_setup_url, dropship: account.dropship,
+      card: account.card, canAddCard: !!ctx.payments, dropship: account.dropship,
       webhooks: webhooks.data as AccountExtras['webhooks'], apiKeys: await listApiKeys(ctx, me.caller), newKey: opts.newKey,
     };
+    // the card forms answer with a redirect to the processor's own page (Stripe Checkout), which form-action governs too
+    reply.header('content-security-policy', REDIRECTING_FORMS_CSP);
     return page(reply, accountPage({ email: me.email, csrf: reply.generateCsrf(), connections: data, notice, extras }));
   };
 
@@ -172,7 +176,24 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     const me = await person(request);
     if (!me) return signInFirst(request, reply);
     const q = request.query as Form;
-    return showAccount(request, reply, me, { notice: q.revoked ? 'The connection was revoked.' : q.key_revoked ? 'The API key was revoked.' : null });
+    const notice = q.revoked ? 'The connection was revoked.' : q.key_revoked ? 'The API key was revoked.'
+      : q.card === 'removed' ? 'The saved card was removed.' : q.card === 'saved' ? 'The card was saved.' : null;
+    return showAccount(request, reply, me, { notice });
+  });
+
+  // add or replace the card: a fresh page of the processor, which sends the person back here
+  app.post('/account/card/setup', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    const { url } = await startCardSetup(ctx, me.caller, { return_url: `${request.protocol}://${request.host}/account?card=saved` });
+    return reply.redirect(url, 303);
+  });
+
+  app.post('/account/card/remove', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    await removeSavedCard(ctx, me.caller, {});
+    return reply.redirect('/account?card=removed', 303);
   });
 
   // the new key's plaintext is in this one answer only (no redirect: it must not sit in a URL or a session)
@@ -197,7 +218,15 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     return reply.redirect('/account?revoked=1', 303);
   });
 
-  const viewerCsp = CSP.replace("style-src 'self'", `style-src 'self' ${modelViewerStyleHashes().join(' ')}`);
+  // the review page: its link id is the credential (no sign-in, no referrer); saving is the REST API's POST
+  app.get('/review/:review_link_id', async (request, reply) => {
+    const p = await getReviewPage(ctx, request.params as { review_link_id: string });
+    const me = await person(request);
+    reply.header('referrer-policy', 'no-referrer');
+    return page(reply, reviewPage(p, me ? { email: me.email, csrf: reply.generateCsrf() } : {}));
+  });
+
+  const viewerCsp = contentSecurityPolicy({ styles: modelViewerStyleHashes() });
   await shopRoutes(app, { ctx, person, page, signInFirst, viewerCsp, maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
 
   // ---- OAuth consent (authorize and device verification) ------------------------------------------
@@ -212,7 +241,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     if (!me) return signInFirst(request, reply);
     const pending = await consent.request(request.raw, reply.raw);
     if (!pending || pending.uid !== (request.params as { uid: string }).uid) return expired(reply, me.email);
-    reply.header('content-security-policy', CONSENT_CSP);
+    reply.header('content-security-policy', REDIRECTING_FORMS_CSP);
     return page(reply, consentPage({
       uid: pending.uid, csrf: reply.generateCsrf(), email: me.email, clientName: pending.clientName, clientId: pending.clientId,
       redirectHost: pending.redirectHost, device: pending.kind === 'device', requested: pending.requestedScopes,
@@ -225,7 +254,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     const pending = await consent.request(request.raw, reply.raw);
     if (!pending || pending.uid !== (request.params as { uid: string }).uid) return expired(reply, me.email);
     const form = request.body as Form;
-    reply.header('content-security-policy', CONSENT_CSP);
+    reply.header('content-security-policy', REDIRECTING_FORMS_CSP);
     const to = one(form.decision) === 'approve'
       ? await consent.approve(request.raw, reply.raw, me.caller.accountId, consentedScopes(pending.requestedScopes, many(form.scope)))
       : await consent.deny(request.raw, reply.raw);

@@ -197,6 +197,15 @@ export class StripeFake {
       const data = [...this.paymentMethods.values()].filter((pm) => pm.customer === m![1]).reverse().map(({ _token, ...pm }) => pm);
       return { object: 'list', url: path, has_more: false, data };
     }
+    if (method === 'POST' && (m = /^\/v1\/payment_methods\/([^/]+)\/detach$/.exec(path))) {
+      const pm = this.paymentMethods.get(m[1]);
+      if (!pm || !pm.customer) throw invalid(`The payment method you provided is not attached to a customer so detachment is impossible.`, undefined, 'payment_method_unexpected_state');
+      const c = this.customers.get(pm.customer);
+      if (c && c.invoice_settings.default_payment_method === pm.id) c.invoice_settings.default_payment_method = null;
+      pm.customer = null;
+      const { _token, ...shown } = pm;
+      return shown;
+    }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       if (p.mode !== 'setup') throw invalid('fake: only mode=setup', 'mode', 'parameter_invalid');
       this.customer(p.customer);
