@@ -42,7 +42,7 @@ export const FIELD_DOCS: Record<string, string> = {
   center_mm: 'Centre, mm, in the flat pattern\'s frame [x, y].',
   charges: 'Card charges made for it.',
   checked_out: 'Whether the cart has been paid.',
-  city: 'City.',
+  city: 'City of the address (US addresses only).',
   client_reference_id: 'Your own reference, echoed back.',
   code: 'Stable machine-readable code; the error reference at /docs/errors explains each.',
   committed_quantity: 'Quantity committed to (contract items), units.',
@@ -56,8 +56,8 @@ export const FIELD_DOCS: Record<string, string> = {
   country: 'Two-letter country code; shipping and tax: `US` only.',
   created_at: 'When it was created (ISO 8601).',
   currency: 'Currency of every amount (`usd`).',
-  customer_email: 'Customer email.',
-  customer_phone: 'Customer phone.',
+  customer_email: 'Accepted for compatibility with existing clients; Kerf does not store or use it.',
+  customer_phone: 'Accepted for compatibility with existing clients; Kerf does not store or use it.',
   cut_length_mm: 'Total laser cut length, mm.',
   data: 'The items of this page, or the event\'s object as GET returns it.',
   default_stock_length_mm: 'Length of stock tube bought, mm.',
@@ -135,7 +135,7 @@ export const FIELD_DOCS: Record<string, string> = {
   method: 'Welding method: `auto`, `mig` or `tig`.',
   min_bend_radius_mm: 'Smallest inner bend radius the shop bends this at, mm.',
   model_url: 'The 3D model (GLB; 307 to the file).',
-  name: 'Name.',
+  name: 'The human-readable name (a design\'s is the uploaded file\'s name; a part\'s comes from the STEP file; a catalog entry\'s is its label).',
   nearest_bend_id: 'The bend nearest to the hole.',
   next_attempt_at: 'When the next delivery attempt is due (ISO 8601), or null.',
   next_cursor: 'Pass as `cursor` for the next page; null on the last.',
@@ -146,7 +146,7 @@ export const FIELD_DOCS: Record<string, string> = {
   ok: 'Whether it succeeded.',
   order: 'The order.',
   order_id: 'The order.',
-  orders: 'Orders.',
+  orders: 'The account\'s dropship orders, newest first.',
   outer_diameter_mm: 'Outer diameter, mm.',
   outer_height_mm: 'Outer height of a square or rectangular tube, mm.',
   outer_width_mm: 'Outer width of a square or rectangular tube, mm.',
@@ -204,7 +204,7 @@ export const FIELD_DOCS: Record<string, string> = {
   shipping_cost_cents: `Shipping, ${MONEY}, or null until shipped.`,
   shipping_option_id: 'A shipping option from the quote\'s fulfillment.shipping_options.',
   side: 'Side of the sheet it goes in from: `top` or `bottom`.',
-  size: 'Size.',
+  size: 'Thread size as sold, e.g. `M4` or `#8-32`.',
   size_mm: 'Size, mm.',
   sku: 'Your stock-keeping unit for a dropship item.',
   slug: 'Short name.',
@@ -224,7 +224,7 @@ export const FIELD_DOCS: Record<string, string> = {
   tap_id: 'A tap from /v1/hardware/taps.',
   taps: 'Tapped holes: hole id and tap id.',
   tax_status: 'Whether tax was calculated.',
-  thickness: 'Thickness.',
+  thickness: 'Sheet thickness of the part\'s material, mm (0 when unknown).',
   thickness_in: 'Thickness, inches.',
   thickness_mm: 'Thickness, mm.',
   thread_standard: 'Thread standard of the hardware.',
@@ -232,12 +232,12 @@ export const FIELD_DOCS: Record<string, string> = {
   tracking: 'Carrier, tracking number and link, or null.',
   tube: 'The tube: profile, outer size, wall thickness, length (null for a sheet part).',
   tube_profile_id: 'A tube profile from /v1/tube-profiles.',
-  type: 'Type.',
+  type: 'What kind it is; where the schema lists values, those are all there are (a material\'s family such as `mild_steel`, a finish\'s or tube profile\'s kind).',
   unit_amount_cents: `Price per unit, ${MONEY}.`,
   unit_price_cents: `Price per unit, ${MONEY}.`,
   unsupported_reason: 'Why it cannot be made, or null.',
-  url: 'URL.',
-  version: 'Version.',
+  url: 'The HTTPS URL the webhook events are POSTed to (signed; see the webhooks section of the API guide).',
+  version: 'The API version this service speaks, as in the `Kerf-Version` response header.',
   viewer: 'Rendering hints for 3D previews.',
   volume_mm3: 'Volume, cubic millimetres.',
   wall_thickness_mm: 'Tube wall thickness, mm.',
@@ -245,6 +245,16 @@ export const FIELD_DOCS: Record<string, string> = {
   weld_finish: 'Weld finish: `none`, `rough`, `fine`.',
   weld_length_mm: 'Weld length, mm.',
   width_mm: 'Width, mm.',
+};
+
+/** Fields whose meaning depends on the object holding them, by `<holder>.<field>` (the holder is the property that holds the object, or the list of them); they win over FIELD_DOCS. */
+export const NESTED_FIELD_DOCS: Record<string, string> = {
+  'error.type': 'The error\'s category: `invalid_request_error`, `authentication_error`, `permission_error`, `not_found_error`, `idempotency_error`, `rate_limit_error`, `payment_error` or `api_error`; `code` says exactly what went wrong.',
+  'line_items.type': 'What the line charges for: `part`, `hardware`, `finish`, `assembly` or `shipping`.',
+  'events.type': 'What happened: `received` when the order was placed, then each status it moved to.',
+  'ship_to.name': 'The recipient\'s name.',
+  'payment.type': 'How to pay: `card_on_file` (the account\'s saved card) or `payment_method` (with the processor\'s payment method `id`).',
+  'tracking.url': 'The carrier\'s tracking page for the shipment, or null.',
 };
 
 /** Query, path and header parameters by name (their fields' meanings are in FIELD_DOCS). */
@@ -267,16 +277,17 @@ export const PARAM_DOCS: Record<string, string> = {
 type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; additionalProperties?: unknown; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; $ref?: string };
 
 /** Gives every property without a description the glossary's; nested objects and arrays too. */
-function describeSchema(s: unknown): void {
+function describeSchema(s: unknown, holder = ''): void {
   if (typeof s !== 'object' || s === null) return;
   const schema = s as Schema;
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-    if (typeof prop === 'object' && prop !== null && !prop.description && !prop.$ref && FIELD_DOCS[name]) prop.description = FIELD_DOCS[name];
-    describeSchema(prop);
+    const doc = NESTED_FIELD_DOCS[`${holder}.${name}`] ?? FIELD_DOCS[name];
+    if (typeof prop === 'object' && prop !== null && !prop.description && !prop.$ref && doc) prop.description = doc;
+    describeSchema(prop, name);
   }
-  describeSchema(schema.items);
-  if (typeof schema.additionalProperties === 'object') describeSchema(schema.additionalProperties);
-  for (const x of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) describeSchema(x);
+  describeSchema(schema.items, holder);
+  if (typeof schema.additionalProperties === 'object') describeSchema(schema.additionalProperties, holder);
+  for (const x of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) describeSchema(x, holder);
 }
 
 interface Operation { summary?: string; parameters?: Array<{ name: string; description?: string; schema?: Schema }>; requestBody?: { content?: Record<string, { schema?: Schema }> }; responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }> }
