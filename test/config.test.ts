@@ -29,7 +29,12 @@ describe('configFromEnv', () => {
     assert.equal(w.webhookConcurrency, 3);
   });
 
-  for (const [name, value] of [['PORT', 'http'], ['PORT', '70000'], ['KERF_MAX_UPLOAD_BYTES', '-1'], ['KERF_BASE_URL', 'ftp://x'], ['KERF_ENGINE', 'gpu'], ['KERF_JOB_LEASE_MS', '1.5'], ['KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK', 'yes'], ['KERF_WEBHOOK_CONCURRENCY', '0']] as const) {
+  it('counts rate limits in the store unless KERF_RATE_LIMIT_STORE=memory', () => {
+    assert.deepEqual(configFromEnv({}).rateLimit, { max: 600, windowMs: 60_000, counters: 'store' });
+    assert.deepEqual(configFromEnv({ KERF_RATE_LIMIT_STORE: 'memory', KERF_RATE_LIMIT: '5' }).rateLimit, { max: 5, windowMs: 60_000, counters: 'memory' });
+  });
+
+  for (const [name, value] of [['PORT', 'http'], ['PORT', '70000'], ['KERF_MAX_UPLOAD_BYTES', '-1'], ['KERF_BASE_URL', 'ftp://x'], ['KERF_ENGINE', 'gpu'], ['KERF_JOB_LEASE_MS', '1.5'], ['KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK', 'yes'], ['KERF_WEBHOOK_CONCURRENCY', '0'], ['KERF_RATE_LIMIT_STORE', 'redis']] as const) {
     it(`refuses ${name}=${value} naming the variable`, () => {
       assert.throws(() => configFromEnv({ [name]: value }), (err: unknown) => err instanceof ConfigError && err.code === 'invalid_config' && err.message.includes(name));
     });

@@ -32,7 +32,11 @@ export interface ServiceConfig {
   trustProxy: boolean | number | string;
   jobLeaseMs: number;
   jobPollMs: number;
-  rateLimit: { max: number; windowMs: number; maxKeys?: number } | false;
+  /**
+   * requests per account (else client address) per window, over every transport; `counters`: 'store' (default: the
+   * store's, shared by every process on it) or 'memory' (this process only, at most `maxKeys` keys)
+   */
+  rateLimit: { max: number; windowMs: number; counters?: 'store' | 'memory'; maxKeys?: number } | false;
   logLevel: string;
   /** seconds to let running jobs finish on SIGTERM before releasing them */
   shutdownGraceMs: number;
@@ -78,6 +82,12 @@ function engineKind(raw: string | undefined): 'pool' | 'inprocess' {
 }
 
 /** KERF_TRUST_PROXY: unset (trust no proxy), a hop count, or comma-separated addresses/CIDRs of the proxies. */
+function rateCounterKind(raw: string | undefined): 'store' | 'memory' {
+  if (!raw || raw === 'store') return 'store';
+  if (raw === 'memory') return 'memory';
+  throw new ConfigError(`KERF_RATE_LIMIT_STORE must be store or memory, got '${raw}'`);
+}
+
 function trustProxy(raw: string | undefined): boolean | number | string {
   if (!raw || raw === '0' || raw === 'false') return false;
   if (/^\d+$/.test(raw)) return Number(raw);
@@ -111,7 +121,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     trustProxy: trustProxy(env.KERF_TRUST_PROXY),
     jobLeaseMs: int(env, 'KERF_JOB_LEASE_MS', 30_000, 500, 3_600_000),
     jobPollMs: int(env, 'KERF_JOB_POLL_MS', 250, 10, 60_000),
-    rateLimit: rateMax === 0 ? false : { max: rateMax, windowMs: int(env, 'KERF_RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000) },
+    rateLimit: rateMax === 0 ? false : { max: rateMax, windowMs: int(env, 'KERF_RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000), counters: rateCounterKind(env.KERF_RATE_LIMIT_STORE) },
     logLevel: env.LOG_LEVEL || 'info',
     shutdownGraceMs: int(env, 'KERF_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     webhookAllowHttpLoopback: flag(env, 'KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK'),

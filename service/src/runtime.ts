@@ -9,6 +9,7 @@ import { openStore, type Store } from '@kerf/store';
 import { answerClientError, restApi, restLinks, MAX_PARAM_LENGTH, statusOf } from '@kerf/rest';
 import { mcpHttp } from '@kerf/mcp';
 import { EventRelay, Janitor, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, newId, paymentUpdated, UrlSigner, type EngineApi, type PaymentProcessor, type UseCaseContext } from '@kerf/usecases';
+import { boundedRateCounters, RateLimiter } from '@kerf/usecases';
 import { createWebhookSender } from '@kerf/webhooks';
 import { paymentProcessorFromEnv, paymentRoutes } from '@kerf/payments';
 import { consentPort, createProvider, oauthServer } from '@kerf/oauth';
@@ -103,13 +104,17 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   });
   // Every response of every transport: browsers must not sniff a download or an error into HTML.
   app.addHook('onRequest', async (_request, reply) => { reply.header('x-content-type-options', 'nosniff'); });
-  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimit: config.rateLimit, idempotencyLeaseMs: config.idempotencyLeaseMs,
+  // One rate limit for every transport, its counts in the store (every process sees them) unless told
+  // to keep them in this process; a client's requests to /v1 and /mcp share one budget.
+  const rateCounters = config.rateLimit && config.rateLimit.counters === 'memory' ? boundedRateCounters(config.rateLimit.maxKeys) : store.rateCounters;
+  const rateLimiter = config.rateLimit ? new RateLimiter(config.rateLimit, rateCounters) : undefined;
+  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimiter, idempotencyLeaseMs: config.idempotencyLeaseMs,
     // the embedded store's own temp dir: a crashed upload's spool is swept with its partial writes
     uploadSpoolDir: config.mongodbUrl ? undefined : join(resolve(config.dataDir), 'tmp') });
-  await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf, rateLimit: config.rateLimit });
+  await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf, rateLimiter });
   await app.register(paymentRoutes, { processor: ctx.payments! });
   const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });
-  await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl });
+  await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl, rateCounters });
   await app.register(webSite, {
     useCases: ctx,
     consent: consentPort(oauthProvider, store, config.baseUrl),

@@ -2,11 +2,9 @@
 // serves both protocol eras: 2026-07-28 stateless requests and 2025-era initialize + calls), bearer
 // auth through the use cases' `authenticate`, and the upload link prepare_upload hands out (PUT the
 // bytes; GET shows a page where a person picks the file).
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
-import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, receiveUpload, UseCaseError, type Caller, type UseCaseContext } from '@kerf/usecases';
+import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, rateLimitHeaders, receiveUpload, requestSubject, signedLinkSubject, UseCaseError, type Caller, type RateLimiter, type UseCaseContext } from '@kerf/usecases';
 import { createKerfMcpServer, MCP_SCOPES } from './server.ts';
 import { uploadPage, UPLOAD_PAGE_HEADERS } from './upload-page.ts';
 
@@ -24,8 +22,8 @@ export interface McpHttpOptions {
   statusOf(err: UseCaseError): number;
   /** Origins a browser may call from; default the base URL's own. Requests without Origin are not browsers and pass. */
   allowedOrigins?: string[];
-  /** Requests per credential (or per address without one) per window, as for the REST API; false: none. */
-  rateLimit?: { max: number; windowMs: number } | false;
+  /** Counts each request against its verified credential's account (an upload link: that link), else its client address; the service's one limiter, shared with the REST API. None: no limit. */
+  rateLimiter?: RateLimiter;
 }
 
 function bearer(request: FastifyRequest): { token: string | null; malformed: boolean } {
@@ -63,6 +61,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
   app.addHook('onClose', async () => { await handler.close(); });
 
   const sendError = (reply: FastifyReply, err: UseCaseError, headers: Record<string, string> = {}): FastifyReply => {
+    if (err.retryAfterSeconds !== null) reply.header('retry-after', String(err.retryAfterSeconds));
     for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     return reply.code(options.statusOf(err)).type('application/json').send({
       error: { type: err.type, code: err.code, message: err.message, param: err.param, details: err.details, request_id: reply.request.id, retryable: err.retryable },
@@ -79,21 +78,27 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     return sendError(reply, new UseCaseError('internal', 'api_error', 'internal_error', 'An unexpected error occurred; retry the request.'));
   });
 
-  if (options.rateLimit) {
-    const rl = options.rateLimit;
-    await app.register(rateLimit, {
-      max: rl.max,
-      timeWindow: rl.windowMs,
-      // per credential (an upload link is one), so one busy agent does not starve others behind its address
-      keyGenerator: (request: FastifyRequest) => {
-        const credential = bearer(request).token ?? (request.params as { token?: string } | undefined)?.token;
-        return credential ? `key:${createHash('sha256').update(credential).digest('hex').slice(0, 32)}` : `ip:${request.ip}`;
-      },
-      errorResponseBuilder: (_request, context) => Object.assign(
-        new UseCaseError('rate_limited', 'rate_limit_error', 'rate_limit_exceeded', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(rl.windowMs / 1000)} s; retry after ${context.after}.`, { retryable: true }),
-        { statusCode: 429 }),
-    });
-  }
+  // Authentication before the limiter, both before the body is read: a request counts against the
+  // account its credential verifies as, else against its address (a wrong or random token too).
+  const authenticated = new WeakMap<FastifyRequest, { caller: Caller; token: string } | { error: UseCaseError; token: string | null }>();
+  const limit = async (reply: FastifyReply, subject: string): Promise<void> => {
+    if (options.rateLimiter) reply.headers(rateLimitHeaders(await options.rateLimiter.take(subject)));
+  };
+  const authenticateAndLimit = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const { token, malformed } = bearer(request);
+    let caller: Caller | null = null;
+    try {
+      caller = await authenticate(ctx.store, token, malformed);
+      authenticated.set(request, { caller, token: token! });
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      authenticated.set(request, { error: err, token });
+    }
+    await limit(reply, requestSubject(caller, request.ip));
+  };
+  // an upload link is the PUT's credential: a valid one counts apart, anything else against the address
+  const limitUpload = async (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
+    limit(reply, signedLinkSubject(ctx.signer, (request.params as { token?: string }).token) ?? requestSubject(null, request.ip));
 
   // The SDK reads the message itself (content type, JSON-RPC shape); uploads are raw bytes.
   app.removeAllContentTypeParsers();
@@ -103,21 +108,19 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     method: ['GET', 'POST', 'DELETE'],
     url: MCP_PATH,
     bodyLimit: MESSAGE_LIMIT,
+    onRequest: authenticateAndLimit,
     handler: async (request, reply) => {
       const origin = request.headers.origin;
       if (typeof origin === 'string' && !originAllowed(origin)) {
         return sendError(reply, new UseCaseError('forbidden', 'permission_error', 'origin_not_allowed', `Requests from origin '${origin}' are not allowed.`));
       }
-      const { token, malformed } = bearer(request);
-      let caller: Caller;
-      try {
-        caller = await authenticate(ctx.store, token, malformed);
-      } catch (err) {
-        if (!(err instanceof UseCaseError)) throw err;
+      const auth = authenticated.get(request)!;
+      if ('error' in auth) {
         // a standard client follows resource_metadata to the authorization server and connects by itself
-        return sendError(reply, err, { 'www-authenticate': token ? `${challenge}, error="invalid_token"` : challenge });
+        return sendError(reply, auth.error, { 'www-authenticate': auth.token ? `${challenge}, error="invalid_token"` : challenge });
       }
-      const authInfo: AuthInfo = { token: token!, clientId: caller.credentialId ?? caller.via, scopes: [...caller.scopes], resourceMetadataUrl: resourceMetadata, extra: { caller } };
+      const caller = auth.caller;
+      const authInfo: AuthInfo = { token: auth.token, clientId: caller.credentialId ?? caller.via, scopes: [...caller.scopes], resourceMetadataUrl: resourceMetadata, extra: { caller } };
       const body = request.body as Buffer | undefined;
       const web = new Request(`${base}${request.url}`, {
         method: request.method, headers: webHeaders(request), ...(body && request.method === 'POST' ? { body: Uint8Array.from(body) } : {}),
@@ -127,7 +130,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     },
   });
 
-  app.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { bodyLimit: MAX_PREPARED_UPLOAD_BYTES }, async (request, reply) => {
+  app.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { bodyLimit: MAX_PREPARED_UPLOAD_BYTES, onRequest: limitUpload }, async (request, reply) => {
     const body = request.body as Buffer | undefined;
     const design = await receiveUpload(ctx, { token: request.params.token, bytes: body ?? new Uint8Array(0) });
     return reply.code(201).type('application/json').send({
@@ -136,7 +139,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     });
   });
 
-  app.get<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, async (_request, reply) => {
+  app.get<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { onRequest: limitUpload }, async (_request, reply) => {
     return reply.type('text/html; charset=utf-8').headers(UPLOAD_PAGE_HEADERS).send(uploadPage(MAX_PREPARED_UPLOAD_BYTES));
   });
 };

@@ -1,10 +1,9 @@
 // The authorization server as a fastify plugin: oidc-provider's Koa app answers its own routes
 // (fastify hands it the raw request), plus RFC 8414 and RFC 9728 discovery at the origin.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
-import { SCOPES, contentSecurityPolicy } from '@kerf/usecases';
+import { SCOPES, contentSecurityPolicy, RateLimiter, requestSubject, UseCaseError } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
-import type { Store } from '@kerf/store';
+import type { RateCounters, Store } from '@kerf/store';
 import { DEVICE_POLL_INTERVAL_S, tooSoon } from './polling.ts';
 import { DEFAULT_SCOPE, LOOPBACK_HOSTS, OAUTH_ROUTES, withoutApiScopes } from './provider.ts';
 
@@ -13,6 +12,8 @@ export interface OAuthPluginOptions {
   store: Store;
   /** Client registrations per address per hour (each one is kept); default 30. */
   registrationsPerHour?: number;
+  /** Where registrations are counted: the service's rate counters; default the store's (shared by its processes). */
+  rateCounters?: RateCounters;
   /** The API origin (issuer and resource). */
   issuer: string;
 }
@@ -44,7 +45,7 @@ export function redirectUriProblem(uri: unknown): string | null {
   return `${uri} must use https, or http on 127.0.0.1 or [::1]`;
 }
 
-export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: FastifyInstance, { provider, store, issuer, registrationsPerHour = 30 }) => {
+export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: FastifyInstance, { provider, store, issuer, registrationsPerHour = 30, rateCounters = store.rateCounters }) => {
   provider.use(async (ctx, next) => {
     ctx.set('content-security-policy', CSP);
     ctx.set('x-content-type-options', 'nosniff');
@@ -69,7 +70,7 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
   app.setErrorHandler(async (err, request, reply) => {
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) request.log.error({ err }, 'oauth request failed');
-    const error = status >= 500 ? 'server_error' : status === 429 ? 'rate_limited' : 'invalid_request';
+    const error = status >= 500 ? 'server_error' : 'invalid_request';
     return reply.code(status).header('cache-control', 'no-store')
       .send({ error, error_description: status >= 500 ? 'unexpected failure; retry later' : (err as Error).message });
   });
@@ -109,14 +110,21 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
     return handOver(request, reply);
   });
 
-  // Registrations are kept for good, so one address may not make them without end (per process).
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `too many registrations from this address; retry after ${context.after}` }),
-  });
+  // Registrations are kept for good, so one address (an IPv6 /64) may not make them without end;
+  // counted as every transport counts requests, answered in OAuth's error shape.
+  const registrations = new RateLimiter({ max: registrationsPerHour, windowMs: 60 * 60 * 1000 }, rateCounters, 'oauth_registration');
+  const limitRegistrations = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    try {
+      await registrations.take(requestSubject(null, request.ip));
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || err.retryAfterSeconds === null) throw err;
+      return reply.code(429).header('retry-after', String(err.retryAfterSeconds)).header('cache-control', 'no-store')
+        .send({ error: 'rate_limited', error_description: `too many registrations from this address; retry after ${err.retryAfterSeconds} s` });
+    }
+  };
 
   // Public clients only, with redirect URIs of interface.md 5.4; oidc-provider checks the rest.
-  app.post(OAUTH_ROUTES.registration, { config: { rateLimit: { max: registrationsPerHour, timeWindow: 60 * 60 * 1000 } } }, async (request, reply) => {
+  app.post(OAUTH_ROUTES.registration, { onRequest: limitRegistrations }, async (request, reply) => {
     let metadata: unknown;
     try { metadata = JSON.parse(typeof request.body === 'string' ? request.body : ''); } catch { return oauthError(reply, 'invalid_client_metadata', 'the body must be a JSON object'); }
     if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return oauthError(reply, 'invalid_client_metadata', 'the body must be a JSON object');

@@ -1,14 +1,12 @@
 // The /v1 API as a fastify plugin: error envelope, strict validation, bearer auth, rate limit,
 // idempotency, multipart uploads, OpenAPI, and the routes, all inside the plugin's own context. The
 // service creates the fastify instance and registers this plugin with the use-case context.
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { UseCaseContext } from '@kerf/usecases';
+import { rateLimitHeaders, requestSubject, type RateLimiter, type UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest } from './auth.ts';
-import { boundedStore, DEFAULT_RATE_LIMIT_KEYS, rateLimitKey } from './rate-limit.ts';
 import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
 import { describeOpenApi } from './field-docs.ts';
 import { HttpError } from './http-errors.ts';
@@ -50,8 +48,8 @@ export interface RestOptions {
   uploadSpoolDir?: string;
   /** How long a request's Idempotency-Key stays held without renewal (its process died), ms. */
   idempotencyLeaseMs?: number;
-  /** Requests per account (or per client address without a verified credential) per window; `maxKeys` bounds the counters kept. */
-  rateLimit?: { max: number; windowMs: number; maxKeys?: number } | false;
+  /** Counts each request against its account (or client address without a verified credential); the service's one limiter, shared with the other transports. None: no limit. */
+  rateLimiter?: RateLimiter;
 }
 
 /** Route-level switches, read by the plugin's hooks. */
@@ -127,19 +125,12 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     }
   });
 
-  if (options.rateLimit !== false) {
-    const rl = options.rateLimit ?? { max: 600, windowMs: 60_000 };
-    await app.register(rateLimit, {
-      global: true,
-      max: rl.max,
-      timeWindow: rl.windowMs,
-      store: boundedStore(rl.maxKeys ?? DEFAULT_RATE_LIMIT_KEYS),
-      keyGenerator: rateLimitKey,
+  const limiter = options.rateLimiter;
+  if (limiter) {
+    app.addHook('onRequest', async (request, reply) => {
       // load balancers' health probes are not clients
-      allowList: (request: FastifyRequest) => request.url.startsWith('/v1/health'),
-      errorResponseBuilder: (_request, context) => Object.assign(
-        new HttpError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(rl.windowMs / 1000)} s; retry after ${context.after}.`, { retryable: true }),
-        { statusCode: 429 }),
+      if (request.url.startsWith('/v1/health')) return;
+      reply.headers(rateLimitHeaders(await limiter.take(requestSubject(request.caller, request.ip))));
     });
   }
 

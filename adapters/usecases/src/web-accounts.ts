@@ -8,6 +8,7 @@ import { UseCaseError, invalid } from './errors.ts';
 import { oauthDocId as sha256Id } from './oauth-records.ts';
 import { SignInInput, SignUpInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
+import { addressSubject } from './rate-limit.ts';
 
 /** What these use cases need: the store and a clock (the admin CLI has no engine). */
 export type AccountsContext = Pick<UseCaseContext, 'store' | 'now'>;
@@ -107,7 +108,8 @@ async function recordFailure(ctx: AccountsContext, key: string): Promise<void> {
 export async function signIn(ctx: AccountsContext, input: unknown): Promise<{ sessionToken: string; accountId: string; expiresAt: string }> {
   const { email, password, client_ip } = validateInput(SignInInput, input);
   const emailKey = `email:${sha256Id(email.trim().toLowerCase())}`;
-  const addressKey = client_ip ? `ip:${client_ip}` : null;
+  // an IPv6 client by its /64, as the request rate limit counts it
+  const addressKey = client_ip ? addressSubject(client_ip) : null;
   const wait = (await failuresOver(ctx, emailKey, SIGN_IN_LIMITS.perEmail)) ?? (addressKey ? await failuresOver(ctx, addressKey, SIGN_IN_LIMITS.perAddress) : null);
   if (wait !== null) throw tooMany(wait);
   const account = await ctx.store.accounts.findByEmail(email.trim().toLowerCase());
