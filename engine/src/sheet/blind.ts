@@ -6,6 +6,7 @@
 // Depths are measured from the skin the feature opens on (side A = the unfolded skin, B = the other).
 import type { BlindFeatureKind, ConeSurface, CylinderSurface, Face, Solid, Vec2, Vec3 } from '../geometry/model.ts';
 import { cross, dot, norm, point, scale, sub } from '../geometry/vec.ts';
+import { coaxialCylinders } from '../geometry/axes.ts';
 import { faceComponents } from '../geometry/components.ts';
 import { convexHull, enclosingRectangle } from './align.ts';
 import { flatPoint, type Unfolding } from './unfold.ts';
@@ -16,10 +17,6 @@ const FLOOR_COS = 1 - 1e-6;
 const WALL_COS = 1e-3;
 /** A face spanning the thickness within this runs through the sheet; depths within it of a skin are on it, mm. */
 export const THROUGH_DEPTH_TOLERANCE = 5e-3;
-/** Coaxial hole walls: axes this close, mm. */
-const COAXIAL_MM = 1e-2;
-/** ...and axes this close to parallel (1 - |cos|). */
-const PARALLEL_AXIS_TOLERANCE = 1e-6;
 /** A bend's inner and outer cylinders differ in radius by the thickness within this, mm. */
 const BEND_PAIR_THICKNESS_MM = 1e-2;
 /** A blind recess whose floor is at most this wide is engraving (a stroke), mm. */
@@ -67,11 +64,6 @@ function radialOf(c: CylinderSurface, p: Vec3): { r: number; dir: Vec3 } {
   return { r, dir: r > 0 ? scale(rad, 1 / r) : [0, 0, 0] };
 }
 
-function coaxialCyl(a: CylinderSurface, b: CylinderSurface): boolean {
-  if (Math.abs(Math.abs(dot(a.axis, b.axis)) - 1) > PARALLEL_AXIS_TOLERANCE) return false;
-  return norm(cross(sub(b.origin, a.origin), a.axis)) < COAXIAL_MM;
-}
-
 /** Depth below a skin face (into the material, along its outward normal) and that normal at p. */
 function skinDepth(face: Face, p: Vec3): { depth: number; normal: Vec3 } | null {
   const s = face.surface;
@@ -96,7 +88,7 @@ function otherSkin(solid: Solid, u: Unfolding, sheetFaces: Map<number, Set<numbe
       const gs = g.surface;
       const a = bends.find((f) => {
         const fs = f.surface as CylinderSurface;
-        return coaxialCyl(fs, gs) && Math.abs(Math.abs(fs.radius - gs.radius) - u.thickness) < BEND_PAIR_THICKNESS_MM;
+        return coaxialCylinders(fs, gs) && Math.abs(Math.abs(fs.radius - gs.radius) - u.thickness) < BEND_PAIR_THICKNESS_MM;
       });
       if (a) partner.set(g.id, a.id);
     }
@@ -223,7 +215,7 @@ function describe(solid: Solid, u: Unfolding, faces: number[], role: Map<number,
   const cones = faces.filter((f) => role.get(f) === 'cone');
   const floors = faces.filter((f) => role.get(f) === 'floor');
   const radii = [...new Set(walls.map((w) => Number(w.radius.toFixed(4))))].sort((a, b) => a - b);
-  const coaxialWalls = walls.length > 0 && walls.every((w) => coaxialCyl(w, walls[0]));
+  const coaxialWalls = walls.length > 0 && walls.every((w) => coaxialCylinders(w, walls[0]));
   const roundCenter = (): Vec3 => {
     // the axis point at the middle of the feature's extent
     const w = walls[0];

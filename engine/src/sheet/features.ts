@@ -3,15 +3,16 @@
 // forms or inserts the feature afterwards, so such a part is unfolded without the feature and says
 // where it is. Anything large (a second wall, a rib along the part, a machined block) stays refused.
 import type { CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
-import { cross, dot, norm, sub } from '../geometry/vec.ts';
+import { coaxialCylinders } from '../geometry/axes.ts';
+import { norm, sub } from '../geometry/vec.ts';
 import type { OutsideFeature } from './slab.ts';
 
 /** A feature's outside extent may be at most this fraction of the part's bounding-box diagonal. */
 export const MAX_FEATURE_FRACTION = 0.2;
 /** A cylindrical boss at most this many thicknesses high is an extruded hole (formed); taller is hardware. */
 export const EXTRUDED_HOLE_MAX_HEIGHT_T = 1.5;
-/** Coaxial cylinder axes within this are one feature axis, mm. */
-const COAXIAL_TOLERANCE = 1e-2;
+/** A boss's outer cylinders are one wall when their radii differ by less than this, mm. */
+const SAME_RADIUS_MM = 1e-2;
 
 export type FeatureKind = 'extruded_hole' | 'hardware' | 'formed';
 
@@ -32,11 +33,6 @@ export interface SheetFeature {
   volume: number;
 }
 
-function coaxial(a: CylinderSurface, b: CylinderSurface): boolean {
-  if (Math.abs(Math.abs(dot(a.axis, b.axis)) - 1) > 1e-6) return false;
-  return norm(cross(sub(b.origin, a.origin), a.axis)) < COAXIAL_TOLERANCE;
-}
-
 /**
  * Classify the outside features; returns null with the first unacceptable one when any is too big to
  * be a feature of a sheet (then the part is not sheet metal).
@@ -50,10 +46,10 @@ export function classifyFeatures(solid: Solid, thickness: number, outside: Outsi
     if (!Number.isFinite(o.worst.distance) || extent > MAX_FEATURE_FRACTION * diag) return { rejected: o };
     const cyl = o.faces.map((f) => solid.faces[f].surface).filter((s): s is CylinderSurface => s.kind === 'cylinder');
     const outer = cyl.filter((c) => c.convex).reduce<CylinderSurface | null>((a, b) => (!a || b.radius > a.radius ? b : a), null);
-    const bore = outer ? cyl.filter((c) => !c.convex && c.radius < outer.radius && coaxial(c, outer)).reduce<CylinderSurface | null>((a, b) => (!a || b.radius > a.radius ? b : a), null) : null;
+    const bore = outer ? cyl.filter((c) => !c.convex && c.radius < outer.radius && coaxialCylinders(c, outer)).reduce<CylinderSurface | null>((a, b) => (!a || b.radius > a.radius ? b : a), null) : null;
     const height = o.worst.distance;
     // a boss: its outer wall goes all the way round (the pieces of the wall add up to a full turn)
-    const turn = outer ? cyl.filter((c) => c.convex && Math.abs(c.radius - outer.radius) < COAXIAL_TOLERANCE && coaxial(c, outer)).reduce((s, c) => s + c.spanDegrees, 0) : 0;
+    const turn = outer ? cyl.filter((c) => c.convex && Math.abs(c.radius - outer.radius) < SAME_RADIUS_MM && coaxialCylinders(c, outer)).reduce((s, c) => s + c.spanDegrees, 0) : 0;
     if (outer && turn >= 359) {
       const r = bore?.radius ?? 0;
       // an extrusion's collar is thinner than the sheet it is drawn from and not much taller than it

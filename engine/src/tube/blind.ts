@@ -3,6 +3,7 @@
 // walls, and each feature is named and measured here for DFM.
 import type { BlindFeature, BlindFeatureKind, CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
 import { cross, dot, norm, point, scale, sub } from '../geometry/vec.ts';
+import { coaxialCylinders, PARALLEL_AXIS_TOLERANCE } from '../geometry/axes.ts';
 import { faceComponents } from '../geometry/components.ts';
 import { FULL_TURN_TOLERANCE_DEGREES } from '../geometry/fit.ts';
 import type { Profile } from './profile.ts';
@@ -18,10 +19,8 @@ const WALL_BAND_TOLERANCE_MM = 5e-3;
 const RADIAL_COS = 1e-3;
 /** A recess floor at most this wide is engraving (a stroke), mm (as on sheets). */
 const ENGRAVING_MAX_STROKE_MM = 2;
-/** Wall cylinders with axes this close to parallel (1 - |cos|) are one bore's. */
-const PARALLEL_AXIS_TOLERANCE = 1e-6;
-/** ...and with axes this close to each other, mm. */
-const COAXIAL_MM = 1e-2;
+/** A face the opening looks at within 60 degrees (|cos| of its normal with the outward direction above this) is floor, else wall. */
+const FLOOR_MIN_COS = 0.5;
 /** Wall cylinders whose radii differ by less than this are one bore's wall, mm. */
 const SAME_RADIUS_MM = 1e-3;
 
@@ -124,7 +123,7 @@ export function tubeBlindFeatures(solid: Solid, blindFaces: Set<number>, outerSk
     const center: Vec3 = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
     const walls = faces.map((f) => solid.faces[f].surface).filter((s): s is CylinderSurface => s.kind === 'cylinder' && Math.abs(dot(s.axis, d)) < RADIAL_COS);
     const radii = [...new Set(walls.map((w) => Number(w.radius.toFixed(4))))].sort((a, b) => a - b);
-    const coaxial = walls.length > 0 && walls.every((w) => Math.abs(Math.abs(dot(w.axis, walls[0].axis)) - 1) < PARALLEL_AXIS_TOLERANCE && norm(cross(sub(w.origin, walls[0].origin), walls[0].axis)) < COAXIAL_MM);
+    const coaxial = walls.length > 0 && walls.every((w) => coaxialCylinders(walls[0], w));
     const turn = walls.filter((w) => Math.abs(w.radius - radii[radii.length - 1]) < SAME_RADIUS_MM).reduce((s, w) => s + w.spanDegrees, 0);
     let kind: BlindFeatureKind;
     if (coaxial && touchesOuter && touchesInner && radii.length >= 2) kind = 'counterbore';
@@ -136,7 +135,7 @@ export function tubeBlindFeatures(solid: Solid, blindFaces: Set<number>, outerSk
         const face = solid.faces[f];
         const q = point(solid.points, face.vertices[0]);
         const c = face.surface.kind === 'plane' ? Math.abs(dot(face.surface.normal, outward(p, q))) : face.surface.kind === 'cylinder' && Math.abs(dot(face.surface.axis, d)) > 1 - PARALLEL_AXIS_TOLERANCE ? 1 : 0;
-        if (c > 0.5) floor += face.area; else wall += face.area;
+        if (c > FLOOR_MIN_COS) floor += face.area; else wall += face.area;
       }
       kind = wall > 0 && (2 * floor * depth) / wall <= ENGRAVING_MAX_STROKE_MM ? 'engraving' : 'pocket';
     }
