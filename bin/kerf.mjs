@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The `kerf` command of a checkout (and `npm start`): runs the compiled CLI in service/dist, which
-// `npm install` builds (the root `prepare` script). Where the TypeScript sources changed after that
-// build (someone at work, the tests that spawn this file), it runs the sources through tsx instead, so
-// the CLI is always what is on disk; tsx is a development tool and is not loaded otherwise.
+// `npm install` builds (the root `prepare` script). In development (KERF_DEV=1, or a node:test run:
+// the runner marks its test processes with NODE_TEST_CONTEXT, which the CLI they spawn inherits) it
+// first compares the TypeScript sources with that build and, where they changed after it, runs the
+// sources through tsx instead, so the CLI is what is on disk; with no build at all it runs the sources
+// too. Otherwise it looks at no source file, and tsx, a development tool, is not loaded.
 // Installed packages use @kerf/service's own bin, which only runs the build.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,8 +35,11 @@ function buildIsStale() {
   });
 }
 
+const development = process.env.KERF_DEV === '1' || process.env.NODE_TEST_CONTEXT !== undefined;
+const built = existsSync(join(root, 'service', 'dist', 'src', 'cli.js'));
 // without tsx (npm install --omit=dev) the build is all there is, and the sources need no look
-const tsx = existsSync(join(root, 'node_modules', 'tsx')) && buildIsStale() ? await import('tsx/esm/api').catch(() => null) : null;
+const sources = existsSync(join(root, 'node_modules', 'tsx')) && (!built || (development && buildIsStale()));
+const tsx = sources ? await import('tsx/esm/api').catch(() => null) : null;
 if (tsx) {
   // the root tsconfig maps @kerf/* to the sources, whatever the working directory
   tsx.register({ tsconfig: join(root, 'tsconfig.json') });
