@@ -4,7 +4,6 @@
 import { isStoreError, type Store } from '@kerf/store';
 import { OAUTH_OWNER, GRANT_BOUND_MODELS, oauthCollection, oauthDocId, oauthOwner, isLive, revokeGrantRecords, type OAuthRecord } from '@kerf/usecases';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { errors } from 'oidc-provider';
 
 const EXPIRED_DEVICE_CODE_GRACE_MS = 60 * 60 * 1000;
 /** Shared (not per-connection) records are pruned on every PRUNE_EVERY-th create, PRUNE_BATCH oldest at a time. */
@@ -83,6 +82,8 @@ export class StoreAdapter implements Adapter {
     const reused = async (): Promise<never> => {
       const grantId = doc.data.payload.grantId;
       if (typeof grantId === 'string') await revokeGrantRecords(this.store, grantId);
+      // loaded by createProvider already (never at import: see there)
+      const { errors } = await import('oidc-provider');
       throw new errors.InvalidGrant(`${this.model} already used`);
     };
     if (doc.data.payload.consumed) return reused();

@@ -6,7 +6,8 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import type { Store } from '@kerf/store';
 import { OAUTH_OWNER, SCOPES, oauthCollection } from '@kerf/usecases';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { storeAdapter } from './adapter.ts';
 import { deviceConfirmPage, deviceInputPage, deviceSuccessPage, errorPage } from './pages.ts';
 
@@ -66,6 +67,9 @@ async function loadSecrets(store: Store): Promise<Secrets> {
 }
 
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
+  // loaded here, not when @kerf/oauth is: on Node 20 oidc-provider prints its "Unsupported runtime"
+  // warning as it loads, and only a process that serves OAuth should print it (README, Node versions)
+  const { default: OidcProvider, errors } = await import('oidc-provider');
   const { store, issuer } = opts;
   const secrets = await loadSecrets(store);
   const resourceServer = { scope: SCOPES.join(' '), audience: issuer, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'opaque' as const };
@@ -148,7 +152,7 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   };
   configuration.fetch = clientMetadataFetch(opts.allowLoopbackClientMetadata ? loopbackFetch : (url, init) => globalThis.fetch(url, init));
 
-  const provider = new Provider(issuer, configuration);
+  const provider = new OidcProvider(issuer, configuration);
   // an https base URL means a TLS-terminating proxy in front (kerf serve speaks http): trust its
   // X-Forwarded-Proto so oidc-provider sets Secure cookies; on plain http there is no proxy to trust
   provider.proxy = issuer.startsWith('https:');
