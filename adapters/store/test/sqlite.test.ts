@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { isStoreError, openStore } from '../src/index.ts';
 import { DATABASE_FILE } from '../src/sqlite/store.ts';
+import { RATE_COUNTERS_FILE } from '../src/sqlite/rateCounters.ts';
 import { MIGRATIONS } from '../src/sqlite/migrations.ts';
 import { runStoreContract } from './contract.ts';
 
@@ -168,6 +169,30 @@ describe('sqlite store specifics', () => {
       const again = await openStore({ dataDir });
       await again.close();
     } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps rate counts in a WAL file of its own and deletes ended windows a batch at a time', async () => {
+    const dataDir = await tempDir();
+    let t = Date.now();
+    const store = await openStore({ dataDir, now: () => new Date(t) });
+    try {
+      for (let i = 0; i < 1500; i++) await store.rateCounters.hit(`flood:${i}`, 60_000);
+      const db = new Database(join(dataDir, RATE_COUNTERS_FILE), { readonly: true });
+      const rows = (): number => (db.prepare('SELECT count(*) AS n FROM rate_counters').get() as { n: number }).n;
+      assert.equal(rows(), 1500);
+      t += 61_000;
+      await store.rateCounters.hit('live', 60_000);
+      assert.equal(rows(), 501, 'one batch of ended windows, plus the new key');
+      await store.rateCounters.hit('live', 60_000);
+      assert.equal(rows(), 1, 'a full batch: the next request deletes the rest');
+      db.close();
+      const own = new Database(join(dataDir, RATE_COUNTERS_FILE));
+      assert.equal(own.pragma('journal_mode', { simple: true }), 'wal');
+      own.close();
+    } finally {
+      await store.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   });

@@ -13,6 +13,8 @@ export const RATE_COUNTERS_FILE = 'rate-counters.sqlite';
 const BUSY_TIMEOUT_MS = 5000;
 /** How often one process deletes ended windows, ms. */
 const PRUNE_EVERY_MS = 60_000;
+/** Ended windows one prune deletes at most. */
+const PRUNE_BATCH = 1000;
 const MAX_KEY_CHARS = 200;
 
 export class SqliteRateCounters implements RateCounters {
@@ -59,11 +61,14 @@ export class SqliteRateCounters implements RateCounters {
     return this.upsert;
   }
 
-  /** Ended windows are deleted now and then, so keys seen once (a flood of addresses) do not pile up. */
+  /**
+   * Ended windows are deleted now and then, so keys seen once (a flood of addresses) do not pile up;
+   * a batch at a time, so no request waits on a long delete (a full batch: the next request goes on).
+   */
   private prune(now: number): void {
     if (now - this.lastPrune < PRUNE_EVERY_MS && now >= this.lastPrune) return;
-    this.lastPrune = now;
     this.statement();
-    this.db!.prepare('DELETE FROM rate_counters WHERE window_end <= ?').run(now);
+    const { changes } = this.db!.prepare('DELETE FROM rate_counters WHERE key IN (SELECT key FROM rate_counters WHERE window_end <= ? LIMIT ?)').run(now, PRUNE_BATCH);
+    if (changes < PRUNE_BATCH) this.lastPrune = now;
   }
 }
