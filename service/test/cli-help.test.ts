@@ -70,3 +70,15 @@ test('kerf dfm: no server-relative links without --base-url; --compact drops the
   assert.equal(c.taps.available, part.capabilities.taps.available);
   assert.ok(compact.out.length < plain.out.length / 2, `${compact.out.length} vs ${plain.out.length}`);
 });
+
+test('README\'s command-line examples show kerf help, --version, --compact and --out with several files', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = /### From the command line\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const examples = block.split('\n').filter((l) => l.startsWith('npx kerf '));
+  assert.ok(examples.length > 5, 'README has a block of kerf examples');
+  assert.ok(examples.some((l) => /^npx kerf help\b/.test(l)), 'kerf help');
+  assert.ok(examples.some((l) => /kerf \w+ --help\b|kerf help \w+/.test(l)), 'one command\'s help page');
+  assert.ok(examples.some((l) => /^npx kerf --version\b/.test(l)), 'kerf --version');
+  assert.ok(examples.some((l) => /^npx kerf (dfm|quote) .*--compact\b/.test(l)), '--compact');
+  assert.ok(examples.some((l) => /^npx kerf analyze \S+\.step \S+\.step .*--out .*index\.json/.test(l)), '--out with several files and its index.json');
+});
