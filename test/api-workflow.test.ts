@@ -123,6 +123,11 @@ describe('manufacturing workflow over HTTP', () => {
     }
     const img = await a.download(`/v1/dfm/${r.body.id}/parts/${partId}/image`);
     assert.match(Buffer.from(img.bytes).toString('utf8'), /<svg/);
+    // the findings on the part's real flat, with a legend; the PNG of the same URL is the same drawing
+    assert.match(Buffer.from(img.bytes).toString('utf8'), /data-view="flat"[\s\S]*class="legend"/);
+    const png = await a.download(`/v1/dfm/${r.body.id}/parts/${partId}/image?format=png`);
+    assert.equal(png.contentType, 'image/png');
+    assert.deepEqual([...Buffer.from(png.bytes).subarray(1, 4)], [0x50, 0x4e, 0x47]);
     const bad = await a.get(`/v1/dfm/${r.body.id}/parts/${partId}/file?kind=gcode`);
     assert.equal(bad.status, 422);
     assert.equal(bad.body.error.param, 'kind');

@@ -50,8 +50,8 @@ for (const name of ['plate_t3_holes_slot', 'l_t2_holes_near_bend', 'u_t1.5_slots
 
     const flatSvg = new TextDecoder().decode(files.image_flat_svg!);
     assert.equal(XMLValidator.validate(flatSvg), true);
-    for (const h of sheet.holes) assert.match(flatSvg, new RegExp(`data-ref="hole-${h.id}">H${h.id}<`));
-    for (const b of sheet.bends) assert.match(flatSvg, new RegExp(`data-ref="bend-${b.id}">B${b.id}<`));
+    for (const h of sheet.holes) assert.match(flatSvg, new RegExp(`data-ref="hole-${h.id}"[^>]*>H${h.id}<`));
+    for (const b of sheet.bends) assert.match(flatSvg, new RegExp(`data-ref="bend-${b.id}"[^>]*>B${b.id} \\d+\u00b0 (up|down)<`));
     const isoSvg = new TextDecoder().decode(files.image_iso_svg!);
     assert.equal(XMLValidator.validate(isoSvg), true);
     for (const h of sheet.holes) assert.match(isoSvg, new RegExp(`>H${h.id}<`), `iso view labels hole ${h.id}`);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
+import { PNG } from 'pngjs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { analyzeModel } from '../src/analyze.ts';
 import { productionFilesForModel, type ModelPart } from '../src/files/generate.ts';
@@ -29,16 +29,11 @@ function svgDoc(svg: string): { labels: string[]; refs: string[]; paths: string[
   return { labels: texts.map((t) => String(t['#text'])), refs: texts.map((t) => t['data-ref']), paths, dashed: lines.filter((l) => l['stroke-dasharray']).length };
 }
 
-/** Pixels of a PNG that are not white (8-bit RGB, filter bytes included in the rows). */
-function inkOf(png: Buffer): number {
-  assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
-  const w = png.readUInt32BE(16), h = png.readUInt32BE(20);
-  let o = 8; const idat: Buffer[] = [];
-  while (o < png.length) { const len = png.readUInt32BE(o); if (png.toString('ascii', o + 4, o + 8) === 'IDAT') idat.push(png.subarray(o + 8, o + 8 + len)); o += 12 + len; }
-  const raw = inflateSync(Buffer.concat(idat));
-  assert.equal(raw.length, h * (1 + 3 * w));
+/** Pixels of a PNG that are not white. */
+function inkOf(bytes: Buffer): number {
+  const png = PNG.sync.read(bytes);
   let ink = 0;
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) { const p = y * (1 + 3 * w) + 1 + 3 * x; if (raw[p] !== 255 || raw[p + 1] !== 255 || raw[p + 2] !== 255) ink++; }
+  for (let p = 0; p < png.data.length; p += 4) if (png.data[p] !== 255 || png.data[p + 1] !== 255 || png.data[p + 2] !== 255) ink++;
   return ink;
 }
 

@@ -1,13 +1,14 @@
 // EngineApi from the engine's functions, run in this process. The service swaps in the worker pool
 // version when it is available; the use cases cannot tell the difference.
 import {
-  analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, EngineError, fileNameOf, findHardware, hardwareModelGlb,
+  analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, dfmImageOf, EngineError, fileNameOf, findHardware, hardwareModelGlb,
   isDesignFileName, materialKFactors, productionFilesForModel, quote,
-  type AnalyzedModel, type Catalog, type CatalogKind as EngineCatalogKind, type Design, type Hardware, type ProductionFiles,
+  type AnalyzedModel, type Catalog, type DfmImageOptions, type CatalogKind as EngineCatalogKind, type Design, type Hardware, type ProductionFiles,
 } from '@kerf/engine';
 import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type QuoteOutcome, type schemas } from '@kerf/usecases';
 
 type ProductionFileKind = schemas.ProductionFileKind;
+export type DfmImageRequest = Parameters<EngineApi['dfmImage']>[0];
 
 const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
   materials: 'materials', tube_profiles: 'tube-profiles', finishes: 'finishes', powder_coat_colors: 'powder-coat-colors',
@@ -23,6 +24,14 @@ function file(name: string, bytes: Uint8Array): EngineFile {
 function splitName(name: string): { partId: string | null; rest: string } {
   const m = /^parts\/([^/]+)\/(.+)$/.exec(name);
   return m ? { partId: m[1], rest: m[2] } : { partId: null, rest: name };
+}
+
+/** The engine's options for a DFM image (the report's issues as the engine's image reads them). */
+export function dfmImageOptions(input: DfmImageRequest): DfmImageOptions {
+  return {
+    partId: input.part_id, view: input.view as DfmImageOptions['view'], format: input.format, width: input.width,
+    issues: input.issues as DfmImageOptions['issues'], configuration: input.configuration, kFactor: input.k_factor,
+  };
 }
 
 /** The engine's options for the parts of a production-files request: their ids and their own K-factors. */
@@ -109,6 +118,12 @@ export class LocalEngine implements EngineApi {
     const img = /^image-([a-z]+)-(\d+)\.(svg|png)$/.exec(rest);
     if (img) return this.partImage(input.source, model, partId, img[1], Number(img[2]), img[3] as 'svg' | 'png', rest);
     return null;
+  }
+
+  async dfmImage(input: DfmImageRequest): Promise<EngineFile | null> {
+    const model = await analyzeModel(input.source, { fileName: input.design.name, ...(input.k_factor ? { kFactorByPart: { [input.part_id]: input.k_factor } } : {}) });
+    const bytes = await dfmImageOf(model, dfmImageOptions(input));
+    return bytes ? file(`dfm-${input.view}.${input.format}`, bytes) : null;
   }
 
   private async partImage(source: Uint8Array, model: AnalyzedModel, partId: string, view: string, width: number, format: 'svg' | 'png', name: string): Promise<EngineFile | null> {

@@ -3,7 +3,7 @@
 // answering requests and renewing job leases. DFM and pricing are pure and fast: they stay in-process.
 import { createEngine, isDesignFileName, type Design, type Engine, type EngineStats } from '@kerf/engine';
 import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type schemas } from '@kerf/usecases';
-import { LocalEngine, productionFilesOut, productionRequest } from './engine-local.ts';
+import { dfmImageOptions, LocalEngine, type DfmImageRequest, productionFilesOut, productionRequest } from './engine-local.ts';
 import { InteractiveGate } from './interactive-gate.ts';
 
 
@@ -43,6 +43,12 @@ export class PoolEngine extends LocalEngine {
 
   override async designFile(input: { design: Design; source: Uint8Array; name: string; signal?: AbortSignal }): Promise<EngineFile | null> {
     return this.interactive.run(input.signal, () => this.makeDesignFile(input));
+  }
+
+  override async dfmImage(input: DfmImageRequest): Promise<EngineFile | null> {
+    const bytes = await this.interactive.run(input.signal, () => this.pool.dfmImage(input.source, { ...dfmImageOptions(input), fileName: input.design.name }));
+    const name = `dfm-${input.view}.${input.format}`;
+    return bytes ? { name, bytes, contentType: contentTypeOf(name) } : null;
   }
 
   private async makeDesignFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null> {

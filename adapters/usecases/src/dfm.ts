@@ -8,7 +8,8 @@ import { requireReadyDesign } from './designs.ts';
 import { collection, publicView, type Doc } from './documents.ts';
 import type { Configuration, DfmOutcome, ProductionFilesPart } from './engine-api.ts';
 import { fileUnavailable, invalid, notFound, unavailable } from './errors.ts';
-import { designFileNames, designFileUrl, signedDownload } from './files.ts';
+import { dfmImageUrl } from './dfm-images.ts';
+import { signedDownload } from './files.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { designForConfiguration } from './material-flats.ts';
 import { presentDfmReport } from './present.ts';
@@ -24,8 +25,6 @@ export interface DfmDoc extends Doc {
   design_id: string;
   status: 'ready' | 'requires_input' | 'blocked';
   production_files: DfmOutcome['production_files'];
-  /** the annotated part images (SVG text), by part id */
-  _image_svgs?: Record<string, string>;
   /** blob keys of production files: part id -> kind -> key */
   _files?: Record<string, Partial<Record<ProductionFileKind, { key: string; contentType: string; name: string }>>>;
 }
@@ -57,14 +56,12 @@ export async function createDfmReport(ctx: UseCaseContext, caller: Caller, input
 /** Keeps an engine DFM report (from /v1/dfm or inside a quote) and starts its production files. */
 export async function storeDfmReport(ctx: UseCaseContext, accountId: string, report: DfmOutcome): Promise<DfmDoc> {
   const id = report.id;
-  // The annotated images are kept with the report and written as files on first download: a quote
-  // or report that nobody looks at costs no extra write.
-  const images: Record<string, string> = {};
-  for (const p of report.parts) if (typeof p.image_svg === 'string') images[p.part_id] = p.image_svg;
+  // The annotated images are drawn from the design's geometry on first download (dfm-images.ts): a
+  // quote or report that nobody looks at costs no drawing.
   // every report carries a website review link of its own, with its configuration (contract.md)
   const link = await newReviewLink(ctx, accountId, { design_id: report.design_id, dfm_id: id, configuration: report.configuration });
   const presented = presentDfmReport(ctx.links, withoutImages(report));
-  const doc: DfmDoc = { ...presented, review_url: link.review_url, review_link_id: link.id, id, object: 'dfm_report', _image_svgs: images };
+  const doc: DfmDoc = { ...presented, review_url: link.review_url, review_link_id: link.id, id, object: 'dfm_report' };
   await collection(ctx, 'dfm_reports').create(accountId, doc, { id });
   if (doc.production_files.status === 'pending') {
     await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId });
@@ -109,19 +106,14 @@ function requireReportPart(doc: DfmDoc, partId: string): void {
   if (!(doc.parts as Array<{ part_id: string }>).some((p) => p.part_id === partId)) throw notFound('part', partId, 'part_id');
 }
 
-/** A DFM part image: the annotated SVG the report was made with, else the part's own view. */
+/** A DFM part image: the part's findings on its real flat (or the formed view asked for), with a
+ * legend; the SVG and the PNG of one URL are the same drawing. */
 export async function getDfmPartImageUrl(ctx: UseCaseContext, caller: Caller, input: DfmPartImageInput): Promise<string> {
   requireScope(caller, 'dfm');
   const q = validateInput(DfmPartImageInput, input, { location: 'querystring' });
   const doc = await getDfmDoc(ctx, caller.accountId, q.dfm_id);
   requireReportPart(doc, q.part_id);
-  const svg = doc._image_svgs?.[q.part_id];
-  if (q.format === 'svg' && svg !== undefined) {
-    const key = `dfm/${q.dfm_id}/parts/${q.part_id}/image.svg`;
-    if (!(await ctx.store.blobs.exists(key))) await ctx.store.blobs.put(key, Buffer.from(svg, 'utf8'), { contentType: 'image/svg+xml' });
-    return signedDownload(ctx, { k: key, t: 'image/svg+xml', n: `${q.dfm_id}-${q.part_id}.svg` });
-  }
-  return designFileUrl(ctx, caller.accountId, doc.design_id, designFileNames.partImage(q.part_id, q.view!, q.format!, q.width!), q.part_id);
+  return dfmImageUrl(ctx, caller.accountId, doc, q.part_id, q.view!, q.format!, q.width!);
 }
 
 export async function getProductionFileUrl(ctx: UseCaseContext, caller: Caller, input: ProductionFileInput): Promise<string> {

@@ -90,5 +90,23 @@ export interface EngineApi {
   hardwareModel(kind: 'studs' | 'nuts' | 'standoffs', itemId: string): Promise<EngineFile | null>;
   /** Files made on demand from the source (part STEP views, images); null when unavailable. */
   designFile(input: { design: Design; source: Uint8Array; name: string; signal?: AbortSignal }): Promise<EngineFile | null>;
+  /** A part's DFM image: its findings drawn on its flat (or a formed view) with a legend; null for an unknown part or view. */
+  dfmImage(input: DfmImageRequest): Promise<EngineFile | null>;
   close(): Promise<void>;
+}
+
+/** What a DFM image is drawn from: the report's findings of one part, its configuration and K-factor. */
+export interface DfmImageRequest {
+  design: Design;
+  source: Uint8Array;
+  part_id: string;
+  view: string;
+  format: 'svg' | 'png';
+  width: number;
+  /** the report's issues of the part, in order (their numbers on the image) */
+  issues: unknown[];
+  configuration: unknown;
+  /** the K-factor the report's flat used */
+  k_factor: number | null;
+  signal?: AbortSignal;
 }

@@ -139,7 +139,8 @@ export const DfmInput = Type.Object({ dfm_id: PathId }, strict);
 export type DfmInput = Static<typeof DfmInput>;
 export const ProductionFileInput = Type.Object({ dfm_id: PathId, part_id: PathId, kind: enumOf(PRODUCTION_FILE_KINDS) }, strict);
 export type ProductionFileInput = Static<typeof ProductionFileInput>;
-export const DfmPartImageInput = Type.Object({ dfm_id: PathId, part_id: PathId, ...imageOptions }, strict);
+// the DFM image draws the findings on the flat unless a formed view is asked for
+export const DfmPartImageInput = Type.Object({ dfm_id: PathId, part_id: PathId, ...imageOptions, view: Type.Optional(enumOf(IMAGE_VIEWS, { default: 'flat' })) }, strict);
 export type DfmPartImageInput = Static<typeof DfmPartImageInput>;
 
 // ---- quotes -----------------------------------------------------------------------------------

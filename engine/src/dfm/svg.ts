@@ -1,6 +1,8 @@
-// Annotated flat view of one part for the DFM report: the flat outline (its enclosing rectangle,
-// the only outline Part carries), every hole at its centre, each configured hole operation labelled,
-// every finding numbered on its hole (or listed for the part), bends listed in the legend.
+// The DFM report's inline image of one part, from the Part alone (the report's `image_svg`, the
+// CLI's --images): its flat's enclosing rectangle, every hole at its centre, each configured hole
+// operation labelled, every finding numbered on its hole (or listed for the part), bends in the
+// legend. The served DFM image draws on the real geometry instead (image.ts) and falls back to this
+// only for a part with no view to draw on.
 import type { Part } from '../contract.ts';
 import type { PartConfiguration } from './configuration.ts';
 
@@ -17,7 +19,7 @@ const LEGEND_WRAP_CHARS = 112;
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const n = (x: number): string => String(Number(x.toFixed(2)));
 
-function operationLabels(cfg: PartConfiguration | null): Map<number, string[]> {
+export function operationLabels(cfg: PartConfiguration | null): Map<number, string[]> {
   const m = new Map<number, string[]>();
   const add = (id: number, s: string): void => { const l = m.get(id) ?? []; l.push(s); m.set(id, l); };
   if (!cfg) return m;
@@ -29,7 +31,8 @@ function operationLabels(cfg: PartConfiguration | null): Map<number, string[]> {
   return m;
 }
 
-function wrap(text: string, width: number): string[] {
+/** Words of `text` in lines of at most `width` characters (a longer word has a line of its own). */
+export function wrap(text: string, width: number): string[] {
   const out: string[] = [];
   let cur = '';
   for (const word of text.split(' ')) {

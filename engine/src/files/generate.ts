@@ -11,6 +11,9 @@ import { VIEWS, formedView, flatView, tubeFlatView, hasUnrolledWall, type ViewNa
 import { sceneToSvg } from './svg.ts';
 import { sceneToPng } from './png.ts';
 import type { Scene } from './scene.ts';
+import { layoutLabels } from './labels.ts';
+
+function laidOut(scene: Scene): Scene { layoutLabels(scene); return scene; }
 
 export interface ModelPart {
   part: Part;
@@ -117,9 +120,9 @@ export async function productionFilesForModel(stepBytes: Uint8Array, parts: Mode
         if (!wanted.has(svgKind) && !wanted.has(pngKind)) continue;
         if (view === 'flat' && !sheet && !tubeWall) continue;
         let scene: Scene | null = null;
-        const sceneOf = (): Scene => (scene ??= view === 'flat'
+        const sceneOf = (): Scene => (scene ??= laidOut(view === 'flat'
           ? (sheet ? flatView(sheet.flat, sheet, mp.part.name, imageSize) : tubeFlatView(tubeWall!, mp.part.name, imageSize))
-          : formedView({ solid: mp.solid, frame, analysis: mp.analysis.kind === 'refused' ? null : mp.analysis }, view as Exclude<ViewName, 'flat'>, imageSize));
+          : formedView({ solid: mp.solid, frame, analysis: mp.analysis.kind === 'refused' ? null : mp.analysis }, view as Exclude<ViewName, 'flat'>, imageSize)));
         await emit(svgKind, () => enc.encode(sceneToSvg(sceneOf())));
         await emit(pngKind, () => sceneToPng(sceneOf()));
       }

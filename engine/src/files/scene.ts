@@ -2,18 +2,33 @@
 // rasteriser so both images show exactly the same thing.
 import type { Vec2 } from '../geometry/model.ts';
 
-export interface ScenePolygon { loops: Vec2[][]; fill: string; stroke: string | null; strokeWidth: number }
-export interface SceneLine { a: Vec2; b: Vec2; stroke: string; strokeWidth: number; dashed: boolean }
+/** class and data-* attributes of an element in the SVG (how clients and tests find a finding) */
+export interface SceneTags { cls?: string; data?: Record<string, string> }
+export interface ScenePolygon extends SceneTags { loops: Vec2[][]; fill: string; stroke: string | null; strokeWidth: number }
+export interface SceneLine extends SceneTags { a: Vec2; b: Vec2; stroke: string; strokeWidth: number; dashed: boolean }
 export interface SceneLabel {
+  /** centre of the label's text, px; layoutLabels() moves it off its feature */
   at: Vec2; text: string; color: string;
   /** the feature the label names, e.g. hole 3 */
   ref: { kind: 'hole' | 'bend' | 'feature'; id: number };
-  /** the feature is behind the part in this view: drawn faded */
+  /** the feature is behind the part in this view: drawn italic and lighter, never hidden */
   hidden?: boolean;
+  /** the feature's point the label names, px (set by layoutLabels from `at`) */
+  anchor?: Vec2;
+  /** radius around the anchor the label keeps clear of (a hole's radius on screen), px */
+  clearPx?: number;
+  /** half width and height of the feature's box around the anchor (a slot), px; wins over clearPx */
+  keepOut?: [number, number];
+  /** the text box layoutLabels placed, px [x, y, width, height] */
+  box?: [number, number, number, number];
 }
+/** A numbered finding marker (DFM images): a filled disc with the finding's number. */
+export interface SceneMarker extends SceneTags { at: Vec2; no: number; color: string; anchor?: Vec2; clearPx?: number; keepOut?: [number, number] }
+/** Free text: dimensions, legend lines, notes. */
+export interface SceneText extends SceneTags { at: Vec2; text: string; color: string; sizePx: number; align: 'start' | 'middle' | 'end'; bold?: boolean; rotateDegrees?: number }
 
-/** Opacity of a label whose feature is behind the part in the view (SVG; the PNG blends to white). */
-export const HIDDEN_LABEL_OPACITY = 0.35;
+/** Opacity of a label whose feature is behind the part in the view. */
+export const HIDDEN_LABEL_OPACITY = 0.75;
 
 export interface Scene {
   view: string;
@@ -25,6 +40,15 @@ export interface Scene {
   lines: SceneLine[];
   labels: SceneLabel[];
   title: string;
+  /** drawn over the part and its lines (DFM findings) */
+  overlays?: ScenePolygon[];
+  overlayLines?: SceneLine[];
+  /** leader lines from features to their moved labels and markers (layoutLabels) */
+  leaders?: SceneLine[];
+  texts?: SceneText[];
+  markers?: SceneMarker[];
+  /** model -> pixel mapping of the drawing, for overlays: flat (mm, flat frame) or formed (mm, normalized frame) */
+  toPx?: { flat?: (p: Vec2) => Vec2; formed?: (p: [number, number, number]) => Vec2 };
 }
 
 /** Maps model coordinates (mm, y up) into a width x height pixel box with a margin, keeping proportions. */
@@ -46,3 +70,18 @@ export function shade(base: [number, number, number], intensity: number): string
   const c = base.map((v) => Math.round(Math.max(0, Math.min(255, v * k))));
   return `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 }
+
+/** Radius of a numbered finding marker, px. */
+export const MARKER_RADIUS_PX = 9;
+/** Label text size, px. */
+export const LABEL_FONT_PX = 13;
+/** Average advance of a DejaVu Sans character, in ems (bold is wider): text boxes are estimated, not measured. */
+const CHAR_EM = 0.64, BOLD_CHAR_EM = 0.72;
+
+/** Estimated width of a line of text, px (DejaVu Sans, the font the PNG is rendered with). */
+export function textWidthPx(text: string, sizePx: number, bold = false): number {
+  return [...text].length * sizePx * (bold ? BOLD_CHAR_EM : CHAR_EM);
+}
+
+/** A box in pixels: [x, y, width, height]. */
+export type Vec2Box = [number, number, number, number];

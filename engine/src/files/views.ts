@@ -2,11 +2,12 @@
 // part in its normalized frame with hidden faces culled and the rest painted back to front, holes and
 // bends labelled with their IDs; the flat view shows the cut contours and the bend lines (of a tube:
 // its unrolled outer wall with every cut through it).
-import type { FlatGeometry, Solid, Rigid, Vec2, Vec3, SheetAnalysis, TubeAnalysis } from '../geometry/model.ts';
+import type { BendLine, FlatGeometry, Solid, Rigid, Vec2, Vec3, SheetAnalysis, TubeAnalysis } from '../geometry/model.ts';
 import { applyRigid, rotate } from './meshes.ts';
-import { contourToPolyline } from './polyline.ts';
+import { contourToPolyline, polygonArea } from './polyline.ts';
+import { pointInPolygon } from '../tube/section.ts';
 import { isWallHole } from '../tube/wall-holes.ts';
-import { fitTransform, shade, type Scene, type SceneLabel, type ScenePolygon, type SceneLine } from './scene.ts';
+import { fitTransform, shade, type Scene, type SceneLabel, type ScenePolygon, type SceneLine, type SceneText } from './scene.ts';
 import { cornerPositions, unrolledPerimeter } from '../tube/outline.ts';
 
 export const VIEWS = ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'] as const;
@@ -172,10 +173,11 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
     const q: Vec2 = [dot(p, cam.right), dot(p, cam.up)];
     return { at: toPx(q), ...(coveredAt(q, dot(p, cam.toward) + margin, front, proj, depth) ? { hidden: true as const } : {}) };
   };
+  const pxPerMm = Math.hypot(...sub2(toPx([1, 0]), toPx([0, 0])));
   if (analysis?.kind === 'sheet') {
     for (const h of analysis.holes) {
       const c = faceCentroid(solid, h.faceId, frame);
-      if (c) labels.push({ ...place(c), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id } });
+      if (c) labels.push({ ...place(c), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * pxPerMm });
     }
     for (const b of analysis.bends) {
       const m = facesCentroid(solid, b.faceIds ?? [], frame) ?? (b.anchor ? applyRigid(frame, b.anchor) : null);
@@ -191,23 +193,95 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
       labels.push({ ...place(m), text: `${hole ? 'H' : 'F'}${f.id}`, color: hole ? HOLE_LABEL_COLOR : FEATURE_LABEL_COLOR, ref: { kind: hole ? 'hole' : 'feature', id: f.id } });
     }
   }
-  return { view, width, height, background: '#ffffff', polygons: items.map((i) => i.poly), lines: [], labels, title: `${solid.name} - ${view}` };
+  const formed = (p: Vec3): Vec2 => toPx([dot(p, cam.right), dot(p, cam.up)]);
+  return { view, width, height, background: '#ffffff', polygons: items.map((i) => i.poly), lines: [], labels, title: `${solid.name} - ${view}`, toPx: { formed } };
 }
 
-/** The flat pattern: cut contours filled, bend lines dashed with their IDs, holes labelled. */
+/** Room below and left of the flat for its overall dimensions, px. */
+const DIMENSION_BAND_PX = 34;
+/** Dimension lines sit this far outside the part's extent, px. */
+const DIMENSION_OFFSET_PX = 14;
+/** Length of the extension lines past the dimension line and of its end ticks, px. */
+const DIMENSION_TICK_PX = 5;
+const DIMENSION_COLOR = '#37474f';
+const DIMENSION_FONT_PX = 12;
+
+/** A length for a drawing, mm: one decimal, no trailing zero (0.05 mm is below any laser's kerf). */
+export function formatMm(v: number): string {
+  return String(Math.round(v * 10) / 10);
+}
+
+/** Overall width and height of the flat with dimension lines (bottom and left of the drawing). */
+function flatDimensions(loops: Vec2[][], toPx: (p: Vec2) => Vec2): { lines: SceneLine[]; texts: SceneText[] } {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const p of loops[0] ?? []) { minX = Math.min(minX, p[0]); maxX = Math.max(maxX, p[0]); minY = Math.min(minY, p[1]); maxY = Math.max(maxY, p[1]); }
+  if (!Number.isFinite(minX)) return { lines: [], texts: [] };
+  const [x0, y0] = toPx([minX, minY]), [x1, y1] = toPx([maxX, maxY]); // y0 is the bottom (px y grows down)
+  const line = (a: Vec2, b: Vec2, dim: string): SceneLine => ({ a, b, stroke: DIMENSION_COLOR, strokeWidth: 1, dashed: false, cls: 'dimension', data: { dimension: dim } });
+  const yd = y0 + DIMENSION_OFFSET_PX, xd = x0 - DIMENSION_OFFSET_PX;
+  const lines: SceneLine[] = [
+    line([x0, y0 + 2], [x0, yd + DIMENSION_TICK_PX], 'width'), line([x1, y0 + 2], [x1, yd + DIMENSION_TICK_PX], 'width'), line([x0, yd], [x1, yd], 'width'),
+    line([x0 - DIMENSION_TICK_PX / 2, yd + DIMENSION_TICK_PX / 2], [x0 + DIMENSION_TICK_PX / 2, yd - DIMENSION_TICK_PX / 2], 'width'),
+    line([x1 - DIMENSION_TICK_PX / 2, yd + DIMENSION_TICK_PX / 2], [x1 + DIMENSION_TICK_PX / 2, yd - DIMENSION_TICK_PX / 2], 'width'),
+    line([x0 - 2, y0], [xd - DIMENSION_TICK_PX, y0], 'height'), line([x0 - 2, y1], [xd - DIMENSION_TICK_PX, y1], 'height'), line([xd, y0], [xd, y1], 'height'),
+    line([xd - DIMENSION_TICK_PX / 2, y0 + DIMENSION_TICK_PX / 2], [xd + DIMENSION_TICK_PX / 2, y0 - DIMENSION_TICK_PX / 2], 'height'),
+    line([xd - DIMENSION_TICK_PX / 2, y1 + DIMENSION_TICK_PX / 2], [xd + DIMENSION_TICK_PX / 2, y1 - DIMENSION_TICK_PX / 2], 'height'),
+  ];
+  const texts: SceneText[] = [
+    { at: [(x0 + x1) / 2, yd + DIMENSION_FONT_PX], text: `${formatMm(maxX - minX)} mm`, color: DIMENSION_COLOR, sizePx: DIMENSION_FONT_PX, align: 'middle', cls: 'dimension', data: { dimension: 'width', mm: formatMm(maxX - minX) } },
+    { at: [xd - DIMENSION_FONT_PX, (y0 + y1) / 2], text: `${formatMm(maxY - minY)} mm`, color: DIMENSION_COLOR, sizePx: DIMENSION_FONT_PX, align: 'middle', rotateDegrees: -90, cls: 'dimension', data: { dimension: 'height', mm: formatMm(maxY - minY) } },
+  ];
+  return { lines, texts };
+}
+
+/** Bend annotation: its id, angle and direction (up: towards the viewer of the flat). */
+export function bendText(b: BendLine): string {
+  return `B${b.bendId} ${Math.round(b.angleDegrees)}\u00b0 ${b.direction}`;
+}
+
+/** The flat pattern: cut contours filled, bend lines dashed with their IDs, angles and directions,
+ * holes labelled, overall width and height dimensioned. */
 export function flatView(flat: FlatGeometry, analysis: SheetAnalysis | null, name: string, options: ViewOptions = {}): Scene {
   const width = options.width ?? 800, height = options.height ?? 600;
   const loops = [flat.outer, ...flat.inner].map((c) => contourToPolyline(c, 0.05));
   const all: Vec2[] = loops.flat();
-  const toPx = fitTransform(all, width, height, MARGIN_PX);
+  const fit = fitTransform(all, width - DIMENSION_BAND_PX, height - DIMENSION_BAND_PX, MARGIN_PX);
+  const toPx = (p: Vec2): Vec2 => { const q = fit(p); return [q[0] + DIMENSION_BAND_PX, q[1]]; };
+  const pxPerMm = Math.hypot(...sub2(toPx([1, 0]), toPx([0, 0])));
   const polygons: ScenePolygon[] = [{ loops: loops.map((l) => l.map(toPx)), fill: shade(PART_COLOR, 1), stroke: EDGE_COLOR, strokeWidth: 1 }];
-  const lines: SceneLine[] = flat.bendLines.map((b) => ({ a: toPx(b.a), b: toPx(b.b), stroke: BEND_LINE_COLOR, strokeWidth: 1.2, dashed: true }));
-  const labels: SceneLabel[] = flat.bendLines.map((b) => ({
-    at: toPx([(b.a[0] + b.b[0]) / 2, (b.a[1] + b.b[1]) / 2]), text: `B${b.bendId}`, color: BEND_LABEL_COLOR, ref: { kind: 'bend' as const, id: b.bendId },
-  }));
-  for (const h of analysis?.holes ?? []) labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id } });
-  return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, title: `${name} - flat` };
+  const dims = flatDimensions(loops, toPx);
+  const lines: SceneLine[] = [...flat.bendLines.map((b) => ({ a: toPx(b.a), b: toPx(b.b), stroke: BEND_LINE_COLOR, strokeWidth: 1.2, dashed: true, data: { 'bend-id': String(b.bendId) } })), ...dims.lines];
+  const labels: SceneLabel[] = [];
+  const inner = loops.slice(1);
+  for (const h of analysis?.holes ?? []) {
+    // the label keeps clear of the hole's own cut (a slot's length, a keyhole's lobe), not just its width
+    const loop = inner[holeLoopIndex(h.center, inner)];
+    const keepOut = loop ? halfBoxAround(loop.map(toPx), toPx(h.center)) : undefined;
+    labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * pxPerMm, ...(keepOut ? { keepOut } : {}) });
+  }
+  for (const b of flat.bendLines) labels.push({ at: toPx([(b.a[0] + b.b[0]) / 2, (b.a[1] + b.b[1]) / 2]), text: bendText(b), color: BEND_LABEL_COLOR, ref: { kind: 'bend' as const, id: b.bendId } });
+  return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, texts: dims.texts, title: `${name} - flat`, toPx: { flat: toPx } };
 }
+
+/** Index of a hole's cut contour among the inner loops: the smallest loop around its centre; -1 if none. */
+export function holeLoopIndex(center: Vec2, inner: Vec2[][]): number {
+  let best = -1, bestArea = Infinity;
+  inner.forEach((l, i) => {
+    if (!pointInPolygon(center, l)) return;
+    const a = Math.abs(polygonArea(l));
+    if (a < bestArea) { best = i; bestArea = a; }
+  });
+  return best;
+}
+
+/** Half width and height of the box around `at` that holds every point (pixels). */
+export function halfBoxAround(points: Vec2[], at: Vec2): [number, number] {
+  let hw = 0, hh = 0;
+  for (const p of points) { hw = Math.max(hw, Math.abs(p[0] - at[0])); hh = Math.max(hh, Math.abs(p[1] - at[1])); }
+  return [hw, hh];
+}
+
+function sub2(a: Vec2, b: Vec2): [number, number] { return [a[0] - b[0], a[1] - b[1]]; }
 
 /** A piece's x where it crosses s (linear between its points); null when it never reaches s. */
 function xAtS(piece: Vec2[], s: number): number | null {
@@ -287,5 +361,5 @@ export function tubeFlatView(analysis: TubeAnalysis, name: string, options: View
     const anchors = pieces.length > 1 ? pieces.map((pc) => boxCentre([pc])) : [f.unrolled ?? boxCentre(pieces)];
     for (const c of anchors) if (c) labels.push({ at: toPx(c), text, color, ref });
   }
-  return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, title: `${name} - flat (unrolled outer wall)` };
+  return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, title: `${name} - flat (unrolled outer wall)`, toPx: { flat: toPx } };
 }

@@ -1,0 +1,185 @@
+// The DFM image and the labelled views, read back as a client would: the SVG parsed as XML, the PNG
+// decoded to pixels. Real fixtures through the real analysis and DFM.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { PNG } from 'pngjs';
+import { analyzeModel, type AnalyzedModel } from '../src/analyze.ts';
+import { defaultCatalog } from '../src/catalog/index.ts';
+import { dfm, type DfmReport } from '../src/dfm/index.ts';
+import { dfmImageOf } from '../src/dfm/image.ts';
+import { svgToPng } from '../src/files/png.ts';
+import { productionFilesForModel } from '../src/files/generate.ts';
+import { corpusPath, HAS_CORPUS } from './corpus-dir.ts';
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, preserveOrder: false, textNodeName: '#text' });
+type El = Record<string, unknown> & { '#text'?: string | number };
+type Box = [number, number, number, number];
+
+/** Every element of the given tag anywhere in the document. */
+function all(node: unknown, tag: string, out: El[] = []): El[] {
+  if (node === null || typeof node !== 'object') return out;
+  for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+    for (const item of [v].flat()) {
+      if (k === tag && item && typeof item === 'object') out.push(item as El);
+      all(item, tag, out);
+    }
+  }
+  return out;
+}
+const parse = (svg: string): unknown => { assert.equal(XMLValidator.validate(svg), true, 'SVG is well-formed XML'); return parser.parse(svg); };
+const nums = (s: unknown): number[] => String(s).trim().split(/[\s,]+/).map(Number);
+const overlaps = (a: Box, b: Box): boolean => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+const contains = (b: Box, p: number[]): boolean => p[0] > b[0] && p[0] < b[0] + b[2] && p[1] > b[1] && p[1] < b[1] + b[3];
+
+/** The subpaths of an SVG path's d ("M x y L x y ... Z" per loop), as point lists. */
+function loopsOf(d: string): number[][][] {
+  return d.split('M').filter(Boolean).map((sub) => sub.replace(/Z/g, '').split('L').map((pt) => nums(pt)));
+}
+
+async function fixture(path: string): Promise<{ model: AnalyzedModel; report: DfmReport }> {
+  const bytes = new Uint8Array(readFileSync(path.startsWith('/') ? path : new URL(`../../fixtures/${path}`, import.meta.url)));
+  const model = await analyzeModel(bytes);
+  const t = model.parts[0].part.detected_thickness_mm ?? 2;
+  // mild steel of the detected thickness: the rules judge holes and bends against it
+  const steel = defaultCatalog().materials.filter((m) => m.id.startsWith('mat_mild_steel_')).sort((a, b) => Math.abs(a.thickness_mm - t) - Math.abs(b.thickness_mm - t))[0];
+  const report = dfm(model.design, { defaults: { material_id: steel.id } }, defaultCatalog(), { id: 'dfm_test', now: '2026-01-01T00:00:00Z' });
+  return { model, report };
+}
+
+async function dfmSvg(model: AnalyzedModel, report: DfmReport, view: 'flat' | 'iso' = 'flat'): Promise<string> {
+  const p = report.parts[0];
+  const bytes = await dfmImageOf(model, { partId: p.part_id, view, format: 'svg', issues: p.issues, configuration: report.configuration });
+  assert.ok(bytes, 'an image');
+  return new TextDecoder().decode(bytes!);
+}
+
+test('a slot finding is drawn on the slot itself: its real contour, not a circle, on the real flat', async () => {
+  const { model, report } = await fixture('sheet/plate_t6_small_holes_keyhole.step');
+  const slotIssue = report.parts[0].issues.find((i) => i.code === 'slot_too_small');
+  assert.ok(slotIssue && slotIssue.hole_id !== null, `the 2 mm slot is too small for 6 mm steel (${report.parts[0].issues.map((i) => i.code)})`);
+  const doc = parse(await dfmSvg(model, report));
+  const highlight = all(doc, 'path').find((p) => p.class === 'finding' && p['data-code'] === 'slot_too_small');
+  assert.ok(highlight, 'the slot finding has its own outline');
+  assert.equal(highlight['data-hole-id'], String(slotIssue.hole_id));
+  const [loop] = loopsOf(String(highlight.d));
+  const xs = loop.map((p) => p[0]), ys = loop.map((p) => p[1]);
+  const [w, h] = [Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)].sort((a, b) => a - b);
+  assert.ok(h > 10 * w, `a 2 x 60 slot is long and thin: ${w.toFixed(1)} x ${h.toFixed(1)} px`);
+  // the part itself: the outer contour and one loop per cut (5 holes incl. the keyhole and the slot)
+  const part = all(doc, 'path').find((p) => !p.class);
+  assert.ok(part && loopsOf(String(part.d)).length === 6, 'the flat with its five cut-outs');
+  // every finding has a numbered marker on the drawing and one in the legend
+  const markers = all(doc, 'g').filter((g) => g.class === 'finding' && g['data-no']);
+  const legend = all(doc, 'g').filter((g) => g.class === 'legend-marker');
+  assert.equal(markers.length, report.parts[0].issues.length);
+  assert.equal(legend.length, report.parts[0].issues.length);
+  const legendText = all(doc, 'text').filter((t) => t.class === 'legend').map((t) => String(t['#text'])).join(' ');
+  for (const i of report.parts[0].issues) assert.ok(legendText.includes(i.code), `legend names ${i.code}`);
+});
+
+test('tabs are drawn: the flat outline of a tray is its real cross shape, not its bounding rectangle', async () => {
+  const { model, report } = await fixture('sheet/tray_t1.2_r1.2_flange_holes.step');
+  const part = all(parse(await dfmSvg(model, report)), 'path').find((p) => !p.class)!;
+  const outer = loopsOf(String(part.d))[0];
+  let area = 0;
+  for (let i = 0, j = outer.length - 1; i < outer.length; j = i++) area += outer[j][0] * outer[i][1] - outer[i][0] * outer[j][1];
+  const xs = outer.map((p) => p[0]), ys = outer.map((p) => p[1]);
+  const box = (Math.max(...xs) - Math.min(...xs)) * (Math.max(...ys) - Math.min(...ys));
+  assert.ok(Math.abs(area / 2) < 0.9 * box, `outline area ${Math.abs(area / 2).toFixed(0)} px2 vs its box ${box.toFixed(0)} px2: the corners are cut away`);
+});
+
+test('the PNG of a DFM image is its SVG rendered: the markers are there in the marker colour', async () => {
+  const { model, report } = await fixture('sheet/l_t2_holes_near_bend.step');
+  const p = report.parts[0];
+  assert.ok(p.issues.length >= 1, 'holes near the bend are findings');
+  const svg = await dfmSvg(model, report);
+  const pngBytes = await dfmImageOf(model, { partId: p.part_id, view: 'flat', format: 'png', issues: p.issues, configuration: report.configuration });
+  assert.deepEqual(Buffer.from(pngBytes!), Buffer.from(await svgToPng(svg)), 'the PNG is the SVG, rendered');
+  const png = PNG.sync.read(Buffer.from(pngBytes!));
+  const doc = parse(svg) as { svg: { width: string; height: string } };
+  assert.equal(png.width, Number(doc.svg.width));
+  assert.equal(png.height, Number(doc.svg.height));
+  const markers = all(doc, 'g').filter((g) => (g.class === 'finding' || g.class === 'legend-marker') && g.circle);
+  assert.equal(markers.length, 2 * p.issues.length);
+  for (const m of markers) {
+    const c = m.circle as El;
+    const [cx, cy] = [Number(c.cx), Number(c.cy)];
+    const want = [1, 3, 5].map((k) => parseInt(String(c.fill).slice(k, k + 2), 16));
+    // beside the white number, inside the disc
+    for (const [dx, dy] of [[-6, 0], [6, 0]]) {
+      const o = 4 * (Math.round(cy + dy) * png.width + Math.round(cx + dx));
+      const got = [png.data[o], png.data[o + 1], png.data[o + 2]];
+      assert.ok(got.every((v, k) => Math.abs(v - want[k]) <= 24), `marker ${m['data-no']} at ${cx},${cy}: pixel ${got} is the marker colour ${want}`);
+    }
+  }
+});
+
+test('formed-view DFM images mark hole findings where the holes are', async () => {
+  const { model, report } = await fixture('sheet/tray_t1.2_r1.2_flange_holes.step');
+  const doc = parse(await dfmSvg(model, report, 'iso'));
+  const holeIssues = report.parts[0].issues.filter((i) => i.hole_id !== null);
+  assert.ok(holeIssues.length >= 1);
+  const rings = all(doc, 'path').filter((p) => p.class === 'finding');
+  for (const i of holeIssues) assert.ok(rings.some((r) => r['data-hole-id'] === String(i.hole_id)), `hole ${i.hole_id} ringed in the iso view`);
+});
+
+/** Label boxes, hole centres and the "+N more" note of a labelled view. */
+function labelLayout(svg: string): { boxes: Array<{ ref: string; box: Box }>; holeCentres: Array<{ ref: string; at: number[] }>; more: string | null; doc: unknown } {
+  const doc = parse(svg);
+  const labels = all(doc, 'text').filter((t) => t['data-ref']);
+  const boxes = labels.map((t) => ({ ref: String(t['data-ref']), box: nums(t['data-box']) as Box }));
+  const holeCentres = labels.filter((t) => String(t['data-ref']).startsWith('hole-')).map((t) => ({ ref: String(t['data-ref']), at: nums(t['data-anchor']) }));
+  const more = all(doc, 'text').find((t) => t.class === 'more-labels');
+  return { boxes, holeCentres, more: more ? String(more['#text']) : null, doc };
+}
+
+function assertLayout(name: string, svg: string, holeIds: number[]): void {
+  const { boxes, holeCentres, more } = labelLayout(svg);
+  for (let i = 0; i < boxes.length; i++) {
+    assert.equal(boxes[i].box.length, 4, `${name}: ${boxes[i].ref} has its box`);
+    for (let j = i + 1; j < boxes.length; j++) assert.ok(!overlaps(boxes[i].box, boxes[j].box), `${name}: labels ${boxes[i].ref} and ${boxes[j].ref} overlap`);
+    for (const h of holeCentres) assert.ok(!contains(boxes[i].box, h.at), `${name}: label ${boxes[i].ref} covers the centre of ${h.ref}`);
+  }
+  // every hole is labelled, or the note says how many are not
+  const labelled = new Set(holeCentres.map((h) => h.ref));
+  const missing = holeIds.filter((id) => !labelled.has(`hole-${id}`));
+  if (missing.length) assert.ok(more?.startsWith(`+${missing.length} more`), `${name}: ${missing.length} unlabelled holes are counted (${more})`);
+}
+
+test('labels never overlap each other or cover a hole centre; crowded drawings thin out with a note', async () => {
+  const names = ['sheet/tray_t1.2_r1.2_flange_holes.step', 'sheet/plate_t6_small_holes_keyhole.step', ...(HAS_CORPUS ? [corpusPath('ender3-e-plate.step'), corpusPath('ender3-sheetmetal-enclosure-bottom.step')] : [])];
+  for (const name of names) {
+    const { model, report } = await fixture(name);
+    const mp = model.parts[0];
+    const holes = mp.part.holes.map((h) => h.id);
+    const bytes = new Uint8Array(readFileSync(name.startsWith('/') ? name : new URL(`../../fixtures/${name}`, import.meta.url)));
+    const files = (await productionFilesForModel(bytes, model.parts, { partIds: [mp.part.id], kinds: ['image_flat_svg', 'image_iso_svg'] }))[mp.part.id];
+    if (files.image_flat_svg) assertLayout(`${name} flat`, new TextDecoder().decode(files.image_flat_svg), holes);
+    assertLayout(`${name} iso`, new TextDecoder().decode(files.image_iso_svg!), holes);
+    assertLayout(`${name} dfm flat`, await dfmSvg(model, report), holes);
+  }
+});
+
+test('the flat is dimensioned: overall width and height match the flat pattern, bends give angle and direction', async () => {
+  for (const name of ['sheet/tray_t1.2_r1.2_flange_holes.step', 'sheet/l_t2_holes_near_bend.step', 'sheet/mixed_angles_t2_r2.step']) {
+    const { model } = await fixture(name);
+    const mp = model.parts[0];
+    const fp = mp.part.flat_pattern!;
+    const svg = new TextDecoder().decode((await productionFilesForModel(new Uint8Array(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url))), model.parts, { partIds: [mp.part.id], kinds: ['image_flat_svg'] }))[mp.part.id].image_flat_svg!);
+    const doc = parse(svg);
+    const dims = all(doc, 'text').filter((t) => t.class === 'dimension');
+    const mm = dims.map((t) => Number(t['data-mm'])).sort((a, b) => b - a);
+    assert.equal(dims.length, 2, `${name}: width and height`);
+    for (const t of dims) assert.equal(String(t['#text']), `${t['data-mm']} mm`);
+    const want = [fp.length_mm, fp.width_mm].sort((a, b) => b - a);
+    mm.forEach((v, k) => assert.ok(Math.abs(v - want[k]) <= 0.1, `${name}: dimension ${v} mm vs flat ${want[k]} mm`));
+    const bendLabels = all(doc, 'text').filter((t) => String(t['data-ref']).startsWith('bend-'));
+    assert.equal(bendLabels.length, mp.part.bends.length, `${name}: a label per bend`);
+    for (const b of mp.part.bends) {
+      const label = bendLabels.find((t) => t['data-ref'] === `bend-${b.id}`);
+      assert.equal(String(label?.['#text']), `B${b.id} ${Math.round(b.angle_degrees)}\u00b0 ${b.direction}`, `${name}: bend ${b.id}`);
+    }
+  }
+});
