@@ -2,10 +2,9 @@
 // oauth-records), so the authorization server runs on the embedded SQLite store and on MongoDB alike
 // and every service process sees the same grants and tokens.
 import { isStoreError, type Store } from '@kerf/store';
-import { OAUTH_OWNER, GRANT_BOUND_MODELS, oauthCollection, oauthDocId, oauthOwner, isLive, revokeGrantRecords, type OAuthRecord } from '@kerf/usecases';
+import { EXPIRED_DEVICE_CODE_GRACE_MS, OAUTH_OWNER, GRANT_BOUND_MODELS, noteClientGrant, oauthCollection, oauthDocId, oauthOwner, isLive, revokeGrantRecords, type OAuthRecord } from '@kerf/usecases';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
-const EXPIRED_DEVICE_CODE_GRACE_MS = 60 * 60 * 1000;
 /** Shared (not per-connection) records are pruned on every PRUNE_EVERY-th create, PRUNE_BATCH oldest at a time. */
 const PRUNE_EVERY = 50;
 const PRUNE_BATCH = 200;
@@ -40,6 +39,7 @@ export class StoreAdapter implements Adapter {
         const next: OAuthRecord = { ...existing.data, ...record };
         try {
           await this.docs.update(existing.accountId, docId, next, { expectedVersion: existing.version });
+          await this.noteGrant(record.payload);
           return;
         } catch (err) {
           if (!isStoreError(err, 'conflict')) throw err;
@@ -51,6 +51,7 @@ export class StoreAdapter implements Adapter {
       try {
         await this.docs.create(owner, record, { id: docId, ...(key ? { key } : {}) });
         await this.pruneAfterCreate(owner);
+        await this.noteGrant(record.payload);
         return;
       } catch (err) {
         if (!isStoreError(err, 'duplicate')) throw err;
@@ -120,6 +121,11 @@ export class StoreAdapter implements Adapter {
     for (const doc of page.items) {
       if (!isLive(doc.data, cutoff)) await this.docs.delete(doc.accountId, doc.id);
     }
+  }
+
+  /** A connection written: its client is in use (the janitor prunes clients unused for long). */
+  private async noteGrant(payload: Record<string, unknown>): Promise<void> {
+    if (this.model === 'Grant' && typeof payload.clientId === 'string') await noteClientGrant(this.store, payload.clientId, this.now());
   }
 
   private live(doc: { data: OAuthRecord } | null): AdapterPayload | undefined {

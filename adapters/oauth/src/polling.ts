@@ -2,7 +2,7 @@
 // sooner than its interval answers slow_down and its interval grows by 5 seconds for good. Kept in
 // the store, so every process of the service counts the same polls.
 import { isStoreError, type Store } from '@kerf/store';
-import { OAUTH_OWNER, findOAuthRecord, oauthDocId } from '@kerf/usecases';
+import { DEVICE_POLLS_COLLECTION, OAUTH_OWNER, findOAuthRecord, oauthDocId } from '@kerf/usecases';
 
 export const DEVICE_POLL_INTERVAL_S = 5;
 export const SLOW_DOWN_STEP_S = 5;
@@ -13,7 +13,7 @@ interface PollDoc { lastPollAt: number; intervalS: number }
 export async function tooSoon(store: Store, deviceCode: string, now: number = Date.now()): Promise<number | null> {
   // only codes this server issued are counted (a made-up code is oidc-provider's invalid_grant)
   if (!(await findOAuthRecord(store, 'DeviceCode', deviceCode, new Date(now)))) return null;
-  const docs = store.documents<PollDoc>('oauth_device_polls');
+  const docs = store.documents<PollDoc>(DEVICE_POLLS_COLLECTION);
   const key = oauthDocId(deviceCode);
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const doc = await docs.getByKey(OAUTH_OWNER, key);

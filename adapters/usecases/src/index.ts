@@ -23,6 +23,7 @@ export type { WebhookSender, WebhookRequest, WebhookOutcome } from './webhooks/s
 export { SCOPES, authenticate, apiKeyCaller, localCaller, requireScope, requireAccountOwner, type Caller, type CallerVia, type Scope } from './caller.ts';
 export { parseBearer } from './caller.ts';
 export { OAUTH_OWNER, GRANT_BOUND_MODELS, oauthCollection, oauthDocId, oauthOwner, isLive, findOAuthRecord, revokeGrantRecords, oauthCaller, type OAuthRecord } from './oauth-records.ts';
+export { DEVICE_POLLS_COLLECTION, EXPIRED_DEVICE_CODE_GRACE_MS, noteClientGrant } from './oauth-records.ts';
 export { UseCaseError, internalError, notFound, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from './errors.ts';
 export { ERROR_CODES, type ErrorCodeDoc } from './error-codes.ts';
 export { validateInput, validationError, makeAjv, type ValidationIssue } from './validation.ts';

@@ -1,10 +1,12 @@
 // The janitor: what crashes leave behind in the store is removed when the service starts and then
 // every hour. Retention (README "Crash leftovers"): partial uploads, stored bytes that no put
 // recorded, and uploaded sources whose design was never created are deleted once they are an hour
-// old; anything younger may belong to a write under way.
+// old; anything younger may belong to a write under way. It also prunes what the OAuth server
+// leaves behind (oauth-prune.ts).
 import type { UseCaseContext } from './context.ts';
 import { Poller } from './poller.ts';
 import { sourceKey } from './designs.ts';
+import { pruneOAuthRecords, type PruneCursors } from './oauth-prune.ts';
 
 /** Sources looked at per pass; the rest wait for the next pass. */
 const SOURCES_PER_PASS = 1000;
@@ -17,12 +19,15 @@ export const JANITOR_INTERVAL_MS = 60 * 60 * 1000;
 
 export class Janitor {
   private readonly poller: Poller;
+  private readonly oauthCursors: PruneCursors = new Map();
 
   constructor(private readonly ctx: UseCaseContext, opts: { intervalMs?: number; retentionMs?: number } = {}) {
     const retentionMs = opts.retentionMs ?? JANITOR_RETENTION_MS;
     this.poller = new Poller(async () => {
       const swept = { ...(await this.ctx.store.blobs.sweep(retentionMs)), sources: await this.orphanSources(retentionMs) };
       if (swept.partial + swept.unrecorded + swept.sources > 0) this.ctx.log.info({ ...swept }, 'janitor removed crash leftovers');
+      const oauth = await pruneOAuthRecords(this.ctx.store, this.ctx.now(), this.oauthCursors);
+      if (oauth.expired + oauth.polls + oauth.clients > 0) this.ctx.log.info({ ...oauth }, 'janitor pruned OAuth records');
     }, opts.intervalMs ?? JANITOR_INTERVAL_MS, (err) => this.ctx.log.error({ err }, 'janitor pass failed'));
   }
 

@@ -8,7 +8,7 @@
 // under its person's account (connections are listed by account); a token bound to a grant under
 // the grant's id (revoking a connection lists its tokens); everything else under OAUTH_OWNER.
 import { createHash } from 'node:crypto';
-import type { DocumentCollection, Store } from '@kerf/store';
+import { isStoreError, type DocumentCollection, type Store } from '@kerf/store';
 import { SCOPES, type Caller } from './caller.ts';
 
 export const OAUTH_OWNER = 'oauth';
@@ -25,7 +25,15 @@ export interface OAuthRecord {
   lastUsedAt?: string | null;
   /** Grants only: the client's name as the person saw it on the consent page. */
   clientName?: string;
+  /** Registered clients only: when a connection (grant) was last made with it. */
+  lastGrantAt?: string | null;
 }
+
+/** The device flow's poll times (RFC 8628 slow_down), one per device code under OAUTH_OWNER, keyed by the code's document id. */
+export const DEVICE_POLLS_COLLECTION = 'oauth_device_polls';
+
+/** An expired device code is still found this long, so polling answers expired_token instead of an unknown code. */
+export const EXPIRED_DEVICE_CODE_GRACE_MS = 60 * 60 * 1000;
 
 export function oauthCollection(store: Store, model: string): DocumentCollection<OAuthRecord> {
   return store.documents<OAuthRecord>(`oauth_${model.toLowerCase()}`);
@@ -66,6 +74,24 @@ export async function revokeGrantRecords(store: Store, grantId: string): Promise
   const grants = oauthCollection(store, 'Grant');
   const grant = await grants.getUnscoped(oauthDocId(grantId));
   if (grant) await grants.delete(grant.accountId, grant.id);
+}
+
+/**
+ * Notes on a registered client that a connection was made with it (the janitor keeps clients in
+ * use). Clients that are not stored (the device client, metadata-document clients) have nothing to note.
+ */
+export async function noteClientGrant(store: Store, clientId: string, now: Date): Promise<void> {
+  const clients = oauthCollection(store, 'Client');
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const doc = await clients.getUnscoped(oauthDocId(clientId));
+    if (!doc) return;
+    try {
+      await clients.update(doc.accountId, doc.id, { ...doc.data, lastGrantAt: now.toISOString() }, { expectedVersion: doc.version });
+      return;
+    } catch (err) {
+      if (!isStoreError(err, 'conflict')) throw err;
+    }
+  }
 }
 
 /** How often a connection's last-used time is written (auth stays a read on hot paths). */
