@@ -4,17 +4,99 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { readdirSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, readdirSync, statSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { once } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { fixtureBytes } from './helpers/fixtures.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const UPLOAD_MB = 24;
+setFlagsFromString('--expose-gc');
+
+/** POST /v1/analyze of the file at `path`, streamed from disk (the client holds no copy of it). */
+async function postFile(t: TestService, path: string, name: string, to: { path: string; headers: Record<string, string>; fields?: Record<string, string> } = { path: '/v1/analyze', headers: { authorization: `Bearer ${t.keyA}` } }): Promise<number> {
+  const fields = Object.entries(to.fields ?? {}).map(([k, v]) => `--XX\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('');
+  const head = Buffer.from(`${fields}--XX\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from('\r\n--XX--\r\n');
+  const u = new URL(t.url);
+  const req = request({ host: u.hostname, port: u.port, path: to.path, method: 'POST', headers: {
+    ...to.headers, 'content-type': 'multipart/form-data; boundary=XX', 'content-length': head.length + statSync(path).size + tail.length,
+  } });
+  const answered = once(req, 'response') as Promise<[IncomingMessage]>;
+  req.write(head);
+  const file = createReadStream(path);
+  file.pipe(req, { end: false });
+  await once(file, 'end');
+  req.end(tail);
+  const [res] = await answered;
+  res.resume();
+  await once(res, 'end');
+  return res.statusCode!;
+}
+
+/** Runs `work` while sampling the live (collected) Buffer memory; its peak over the start, MiB. */
+async function livePeak<T>(work: () => Promise<T>): Promise<{ result: T; peakMib: number }> {
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  const baseline = process.memoryUsage().arrayBuffers;
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      gc(); // what is live, not garbage not yet collected
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers - baseline);
+      await sleep(10);
+    }
+  })();
+  try {
+    return { result: await work(), peakMib: peak / 1048576 };
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+}
+
+/** A signed-up person's session cookie and the upload form's CSRF token. */
+async function webSession(t: TestService): Promise<{ cookie: string; csrf: string }> {
+  const cookies = new Map<string, string>();
+  const keep = (r: Response): void => { for (const c of r.headers.getSetCookie()) { const kv = c.split(';')[0]; cookies.set(kv.split('=')[0], kv); } };
+  const jar = (): string => [...cookies.values()].join('; ');
+  const csrfOf = async (r: Response): Promise<string> => /name="_csrf" value="([^"]+)"/.exec(await r.text())![1];
+  let r = await fetch(`${t.url}/signup`);
+  keep(r);
+  const body = new URLSearchParams({ _csrf: await csrfOf(r), next: '/designs/new', email: `spool-${Date.now()}@test.local`, password: 'a long enough password' });
+  r = await fetch(`${t.url}/signup`, { method: 'POST', headers: { cookie: jar(), 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+  assert.equal(r.status, 303, await r.text());
+  keep(r);
+  r = await fetch(`${t.url}/designs/new`, { headers: { cookie: jar() } });
+  keep(r);
+  return { cookie: jar(), csrf: await csrfOf(r) };
+}
+
+/** The L bracket with a comment of `mb` MiB after DATA; (still a valid STEP file), written in pieces. */
+async function writeBigStep(path: string, mb: number): Promise<void> {
+  const text = Buffer.from(fixtureBytes(L_BRACKET)).toString('latin1');
+  const at = text.indexOf('DATA;') + 'DATA;'.length;
+  const out = createWriteStream(path);
+  const write = async (chunk: string | Buffer): Promise<void> => { if (!out.write(chunk)) await once(out, 'drain'); };
+  await write(`${text.slice(0, at)}\n/*`);
+  const filler = Buffer.alloc(1024 * 1024, 0x20);
+  for (let i = 0; i < mb; i++) await write(filler);
+  await write(`*/${text.slice(at)}`);
+  out.end();
+  await once(out, 'finish');
+}
 
 describe('hardening: uploads spooled to disk', () => {
   let t: TestService;
-  before(async () => { t = await startTestService({ maxUploadBytes: 2 * 1024 * 1024 }); });
+  // no job worker: the stored uploads stay queued, so only the upload path holds memory
+  before(async () => { t = await startTestService({ maxUploadBytes: (UPLOAD_MB + 1) * 1024 * 1024 }, { jobs: false }); });
   after(async () => { await t.close(); });
 
   const spools = (): string[] => readdirSync(join(t.dataDir, 'tmp')).filter((n) => n.startsWith('upload-'));
@@ -44,9 +126,33 @@ describe('hardening: uploads spooled to disk', () => {
     assert.deepEqual(spools(), [], 'spool removed');
   });
 
+  it('concurrent large uploads are not held in memory: live buffers stay far below one upload while four arrive', async () => {
+    // a valid STEP of 24 MiB (the bracket with a long comment), sent four at a time from the file
+    const big = join(t.dataDir, 'big.step');
+    await writeBigStep(big, UPLOAD_MB);
+    const { result: statuses, peakMib: mib } = await livePeak(() => Promise.all([0, 1, 2, 3].map((i) => postFile(t, big, `big-${i}.step`))));
+    assert.deepEqual(statuses, [202, 202, 202, 202]);
+    // before spooling to the store, each request read its whole file into a Buffer: 24-96 MiB live
+    assert.ok(mib < UPLOAD_MB / 2, `live buffers peaked at ${mib.toFixed(1)} MiB over the baseline while four ${UPLOAD_MB} MiB uploads arrived`);
+    assert.deepEqual(spools(), [], 'every spool removed');
+  });
+
+  it('the web site\'s upload form is spooled the same way', async () => {
+    const big = join(t.dataDir, 'big.step');
+    await writeBigStep(big, UPLOAD_MB);
+    const { cookie, csrf } = await webSession(t);
+    const webSpools = (): string[] => readdirSync(tmpdir()).filter((n) => n.startsWith('upload-') && n.endsWith('.part'));
+    const before = new Set(webSpools());
+    const to = { path: '/designs', headers: { cookie }, fields: { _csrf: csrf } };
+    const { result: statuses, peakMib: mib } = await livePeak(() => Promise.all([0, 1, 2, 3].map((i) => postFile(t, big, `web-${i}.step`, to))));
+    assert.deepEqual(statuses, [303, 303, 303, 303], 'each upload redirects to its design');
+    assert.ok(mib < UPLOAD_MB / 2, `live buffers peaked at ${mib.toFixed(1)} MiB over the baseline while four ${UPLOAD_MB} MiB web uploads arrived`);
+    assert.deepEqual(webSpools().filter((n) => !before.has(n)), [], 'no web spool left');
+  });
+
   it('an upload over the limit is 413 file_too_large and leaves no spool', async () => {
     const form = new FormData();
-    form.append('file', new Blob([Buffer.alloc(3 * 1024 * 1024, 0x41)]), 'big.step');
+    form.append('file', new Blob([Buffer.alloc((UPLOAD_MB + 1) * 1024 * 1024 + 1, 0x41)]), 'big.step');
     const r = await fetch(`${t.url}/v1/analyze`, { method: 'POST', headers: { authorization: `Bearer ${t.keyA}` }, body: form });
     assert.equal(r.status, 413);
     assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'file_too_large');

@@ -3,7 +3,7 @@ export * from './contract.ts';
 export type * from './geometry/model.ts';
 export { analyze, analyzeModel, K_FACTOR_MIN, K_FACTOR_MAX } from './analyze.ts';
 export type { AnalyzeOptions, AnalyzedModel, AnalyzedPart, AnalyzedInstance, PartAnalysis, PlacedSheetAnalysis } from './analyze.ts';
-export { importStep, importStepDetailed, assertStepBytes } from './import/index.ts';
+export { importStep, importStepDetailed, assertStepBytes, assertStepEnds, STEP_SNIFF_BYTES } from './import/index.ts';
 // the bare OCCT read with the engine's parameters: the bench's baseline for what analysis adds
 export { loadOcct, IMPORT_PARAMS } from './import/index.ts';
 export { buildSolid } from './geometry/topology.ts';

@@ -85,7 +85,7 @@ export function fingerprint(request: FastifyRequest): string {
   if (isMultipartBody(body)) {
     for (const name of Object.keys(body.files).sort()) {
       const f = body.files[name];
-      h.update(`file ${name} ${f.filename} `).update(createHash('sha256').update(f.bytes).digest('hex')).update('\n');
+      h.update(`file ${name} ${f.filename} `).update(f.bytes.sha256).update('\n');
     }
     for (const name of Object.keys(body.fields).sort()) h.update(`field ${name}=${JSON.stringify(body.fields[name])}\n`);
   } else {

@@ -1,22 +1,20 @@
 // Multipart forms are read by our own preValidation step (not the plugin's attachFieldsToBody) so the
 // body has one plain shape, file bytes are bounded by the upload limit, and the idempotency
-// fingerprint can hash the file. A file part is spooled to a temporary file while it arrives and read
-// into memory only once the whole request is in: a slow client holds a file descriptor, not up to the
-// upload limit of memory.
-import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+// fingerprint can hash the file. A file part is spooled to a temporary file while it arrives (size and
+// SHA-256 taken on the way) and handed to the use cases as that file, never read whole into memory:
+// a slow client holds a file descriptor, and memory does not grow with upload size × concurrent
+// uploads. The spool is removed once the request is answered (removeSpools).
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import { removeSpooled, spoolUpload, type SpooledFile } from '@kerf/usecases';
 import { HttpError } from './http-errors.ts';
 import { MULTIPART_BODY } from './validation.ts';
 
 /** The plugin's own refusals that have statuses of their own (413 for sizes, 415): kept as they are. */
 const KNOWN_MULTIPART_ERRORS = /^FST_(REQ_FILE_TOO_LARGE|PARTS_LIMIT|FILES_LIMIT|FIELDS_LIMIT|INVALID_MULTIPART_CONTENT_TYPE|ERR_CTP_BODY_TOO_LARGE)$/;
 
-export interface UploadedFile { filename: string; mimetype: string; bytes: Buffer }
+/** `bytes`: the spooled file, as the use cases take an upload. */
+export interface UploadedFile { filename: string; mimetype: string; bytes: SpooledFile }
 export interface MultipartBody {
   [MULTIPART_BODY]: true;
   files: Record<string, UploadedFile>;
@@ -32,14 +30,16 @@ export async function readMultipart(request: FastifyRequest, spoolDir = tmpdir()
   const body: MultipartBody = { [MULTIPART_BODY]: true, files: {}, fields: {} };
   const boundary = /;\s*boundary=("?)([^";]+)\1/i.exec(String(request.headers['content-type'] ?? ''));
   if (!boundary) throw malformed('the Content-Type multipart/form-data has no boundary parameter');
-  const spooled: Array<{ field: string; filename: string; mimetype: string; path: string }> = [];
+  const spooled = spoolsOf(request);
+  let complete = false;
   try {
     try {
       for await (const part of request.parts()) {
         if (part.type === 'file') {
-          const path = join(spoolDir, `upload-${randomBytes(12).toString('hex')}.part`);
-          spooled.push({ field: part.fieldname, filename: part.filename, mimetype: part.mimetype, path });
-          await spool(part.file, path);
+          const { path, done } = spoolUpload(part.file, spoolDir);
+          spooled.push(path);
+          const file = await done;
+          if (!body.files[part.fieldname]) body.files[part.fieldname] = { filename: part.filename, mimetype: part.mimetype, bytes: file };
           if (part.file.truncated) throw Object.assign(new Error('request file too large'), { code: 'FST_REQ_FILE_TOO_LARGE', statusCode: 413 });
         } else if (body.fields[part.fieldname] === undefined) {
           body.fields[part.fieldname] = String(part.value);
@@ -50,28 +50,26 @@ export async function readMultipart(request: FastifyRequest, spoolDir = tmpdir()
       // busboy's words ('Unexpected end of form', 'Malformed part header') name the fault
       throw malformed(`${(err as Error)?.message ?? 'it could not be parsed'} (is the boundary '${boundary[2]}' the one in the body, and is the body complete?)`);
     }
-    // the whole request is in: now the files are read, bounded by the upload limit
-    for (const f of spooled) {
-      if (!body.files[f.field]) body.files[f.field] = { filename: f.filename, mimetype: f.mimetype, bytes: await readFile(f.path) };
-    }
+    complete = true;
   } finally {
-    await Promise.all(spooled.map((f) => rm(f.path, { force: true })));
+    if (!complete) await removeSpools(request);
   }
   return body;
 }
 
-/**
- * Writes the part to `path`. Not stream.pipeline: a failing part must not destroy the request
- * stream it comes from, or the client gets no answer at all.
- */
-function spool(file: Readable, path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const out = createWriteStream(path, { mode: 0o600 });
-    file.once('error', (err) => { out.destroy(); reject(err); });
-    out.once('error', (err) => { file.unpipe(out); file.resume(); reject(err); });
-    out.once('finish', () => resolve());
-    file.pipe(out);
-  });
+const spools = new WeakMap<FastifyRequest, string[]>();
+function spoolsOf(request: FastifyRequest): string[] {
+  let paths = spools.get(request);
+  if (!paths) spools.set(request, paths = []);
+  return paths;
+}
+
+/** Removes the request's spooled uploads (once it is answered; again is harmless). */
+export async function removeSpools(request: FastifyRequest): Promise<void> {
+  const paths = spools.get(request);
+  if (!paths) return;
+  spools.delete(request);
+  await Promise.all(paths.map((p) => removeSpooled(p)));
 }
 
 function malformed(why: string): HttpError {

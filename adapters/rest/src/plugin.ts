@@ -11,7 +11,7 @@ import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
 import { describeOpenApi } from './field-docs.ts';
 import { HttpError } from './http-errors.ts';
 import { answerResumed, beginIdempotent, endIdempotent, finishIdempotent, idempotentContext, withinRun } from './idempotency.ts';
-import { readMultipart } from './multipart.ts';
+import { readMultipart, removeSpools } from './multipart.ts';
 import { validatorCompiler } from './validation.ts';
 import { catalogRoutes } from './routes/catalogs.ts';
 import { designRoutes } from './routes/designs.ts';
@@ -150,6 +150,10 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     }
     if (isMultipart) request.body = await readMultipart(request, options.uploadSpoolDir);
   });
+  // the handler is done with the spooled upload once its answer is on the way (onResponse: whatever
+  // ended without one); the janitor sweeps what a crash leaves
+  app.addHook('onSend', async (request, _reply, payload) => { await removeSpools(request); return payload; });
+  app.addHook('onResponse', async (request) => removeSpools(request));
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST' || !request.routeOptions.config?.idempotent) return;

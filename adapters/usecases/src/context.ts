@@ -36,8 +36,10 @@ export interface UseCaseContext extends EngineContext {
    * closed): engine work still waiting for it is dropped instead of run for nobody.
    */
   signal?: AbortSignal;
-  /** Analyses an account may have queued or running at once (default DEFAULT_MAX_ACTIVE_JOBS_PER_ACCOUNT). */
+  /** Customer jobs (analyses, production files, file quotes) an account may have queued or running at once (default DEFAULT_MAX_ACTIVE_JOBS_PER_ACCOUNT). */
   maxActiveJobsPerAccount?: number;
+  /** Set while a job runs: the work it queues was admitted with the request that started it (job-admission.ts). */
+  admitted?: boolean;
   /** Charges cards (carts, later dropship); without it, paying answers payment_processor_unavailable. */
   payments?: PaymentProcessor;
   /** How long a recorded charge may stay unanswered before the reconciler looks it up; default 60 s. */

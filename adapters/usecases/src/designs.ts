@@ -1,13 +1,14 @@
 // Designs: upload -> durable queued design + analysis job; the public Design view; waiting for one.
-import { createHash } from 'node:crypto';
 import type { DesignRecord } from '@kerf/store';
-import { EngineError, assertStepBytes, type Design, type Part } from '@kerf/engine';
+import { EngineError, type Design, type Part } from '@kerf/engine';
 import { requireScope, type Caller } from './caller.ts';
 import type { EngineContext, UseCaseContext } from './context.ts';
 import type { AnalysisOutput } from './engine-api.ts';
 import { UseCaseError, invalid, notFound } from './errors.ts';
 import { designReviewLink } from './review-link-docs.ts';
 import { indexContent, reuseAnalysis } from './design-reuse.ts';
+import { admitCustomerJob } from './job-admission.ts';
+import { assertStepUpload, measureUpload, uploadData, type UploadBytes } from './received-file.ts';
 import { DesignInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
 import { newEvent } from './webhooks/events.ts';
@@ -32,10 +33,10 @@ export type DesignRow = DesignRecord<DesignResult>;
 export function sourceKey(designId: string): string { return `designs/${designId}/source.step`; }
 export function fileKey(designId: string, name: string): string { return `designs/${designId}/files/${name}`; }
 
-/** An uploaded STEP file: its bytes travel beside the JSON-shaped input of other use cases. */
+/** An uploaded STEP file: its bytes (or the file they were spooled to) travel beside the JSON-shaped input of other use cases. */
 export interface AnalyzeInput {
   file_name: string;
-  bytes: Uint8Array;
+  bytes: UploadBytes;
 }
 
 /** POST /v1/analyze and its equivalents: the file becomes a durable queued design. */
@@ -47,7 +48,7 @@ export async function analyzeDesign(ctx: UseCaseContext, caller: Caller, input: 
 export interface SubmitInput {
   accountId: string;
   fileName: string;
-  bytes: Uint8Array;
+  bytes: UploadBytes;
   options?: { kFactor?: number };
   /** The file quote waiting for this design (continued when analysis settles). */
   fileQuoteId?: string;
@@ -55,30 +56,13 @@ export interface SubmitInput {
   designId?: string;
 }
 
-/** Analyses queued or running per account unless the service says otherwise (KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT). */
-export const DEFAULT_MAX_ACTIVE_JOBS_PER_ACCOUNT = 20;
-/** What a refused upload is told to wait, seconds: about one analysis. */
-const ACTIVE_JOBS_RETRY_AFTER_S = 10;
-
-/**
- * One account's uploads wait in the shared queue only up to its limit: beyond it the upload is refused
- * (429, retry later) rather than queued without bound ahead of other accounts' work.
- */
-async function admitAnalysis(ctx: UseCaseContext, accountId: string): Promise<void> {
-  const limit = ctx.maxActiveJobsPerAccount ?? DEFAULT_MAX_ACTIVE_JOBS_PER_ACCOUNT;
-  if ((await ctx.store.jobs.countActive(accountId, { kinds: [ANALYZE_JOB] })) < limit) return;
-  throw new UseCaseError('rate_limited', 'rate_limit_error', 'too_many_jobs',
-    `This account already has ${limit} files waiting for or in analysis; upload more once some are done.`,
-    { retryable: true, retryAfterSeconds: ACTIVE_JOBS_RETRY_AFTER_S });
-}
-
 /** Checks the file, stores it, and creates the queued design with its analysis job in one step. */
 export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Promise<DesignView> {
   // The name is shown back (design.name, download names): no paths, no control characters.
   const fileName = ((input.fileName || '').split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255) || 'upload.step';
-  await admitAnalysis(ctx, input.accountId);
+  await admitCustomerJob(ctx, input.accountId, 'upload more');
   try {
-    assertStepBytes(input.bytes);
+    await assertStepUpload(input.bytes);
   } catch (err) {
     // the engine's words, so the API, the CLI and the library refuse a file alike
     if (err instanceof EngineError) throw invalid(err.code, err.message, 'file');
@@ -89,18 +73,18 @@ export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Pro
     ctx.log.info({ fileName }, 'STEP upload without a .step/.stp extension');
   }
   const id = input.designId ?? ctx.newId('des');
-  const sha256 = createHash('sha256').update(input.bytes).digest('hex');
+  const { size, sha256 } = measureUpload(input.bytes);
   const key = sourceKey(id);
   const options = { ...(input.options ?? {}), ...(input.fileQuoteId ? { fileQuoteId: input.fileQuoteId } : {}) };
-  const upload = { accountId: input.accountId, designId: id, name: fileName, sha256, size: input.bytes.length, options };
+  const upload = { accountId: input.accountId, designId: id, name: fileName, sha256, size, options };
   const reused = await reuseAnalysis(ctx, upload);
   if (reused) return toPublicDesign(ctx, reused);
-  await ctx.store.blobs.put(key, input.bytes, { contentType: 'application/step' });
+  await ctx.store.blobs.put(key, uploadData(input.bytes), { contentType: 'application/step' });
   const rec = await ctx.store.designs.create<DesignResult>(input.accountId, {
     id,
     name: fileName,
     sourceBlobKey: key,
-    sourceSize: input.bytes.length,
+    sourceSize: size,
     sourceSha256: sha256,
     options,
     job: { kind: ANALYZE_JOB, payload: {}, maxAttempts: 3 },

@@ -13,6 +13,7 @@ import { signedDownload } from './files.ts';
 import type { JobKindHandlers } from './jobs.ts';
 import { designForConfiguration } from './material-flats.ts';
 import { presentDfmReport } from './present.ts';
+import { admitCustomerJob } from './job-admission.ts';
 import { newReviewLink } from './review-link-docs.ts';
 import { DfmInput, DfmPartImageInput, DfmRequest, ProductionFileInput, type ProductionFileKind } from './schemas.ts';
 import { validateInput } from './validation.ts';
@@ -58,6 +59,8 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
   const id = report.id;
   // The annotated images are drawn from the design's geometry on first download (dfm-images.ts): a
   // quote or report that nobody looks at costs no drawing.
+  // refused before anything is kept: the report's files would queue one more job for the account
+  if (report.production_files.status === 'pending') await admitCustomerJob(ctx, accountId, 'ask for more reports with production files');
   // every report carries a website review link of its own, with its configuration (contract.md)
   const link = await newReviewLink(ctx, accountId, { design_id: report.design_id, dfm_id: id, configuration: report.configuration });
   const presented = presentDfmReport(ctx.links, withoutImages(report));

@@ -31,14 +31,22 @@ export interface JobKindHandlers {
   failed(ctx: UseCaseContext, job: Job, error: FinalFailure): Promise<void>;
   /** What the resource says when every run of its job died (default: the analysis crashed). */
   crashed?: string;
+  /**
+   * A job the service queues for itself (reconciling a charge), not one a customer's request asked
+   * for: never refused, and run in a lane of its own (JobWorkerOptions.systemConcurrency) so that
+   * neither kind of work can take the other's slots.
+   */
+  system?: boolean;
 }
 
 export interface JobWorkerOptions {
   workerId?: string;
   /** Lease per claim; renewed every third of it while the job runs. */
   leaseMs?: number;
-  /** Jobs run at once in this process. */
+  /** Customer jobs (every kind not marked `system`) run at once in this process. */
   concurrency?: number;
+  /** System jobs run at once in this process, beside the customer ones; default 1. */
+  systemConcurrency?: number;
   /** Idle poll interval: how soon work enqueued by another process is noticed. */
   pollMs?: number;
 }
@@ -59,8 +67,9 @@ function engineBusy(err: unknown): boolean {
 export class JobWorker {
   readonly workerId: string;
   private readonly leaseMs: number;
-  private readonly concurrency: number;
   private readonly poller: Poller;
+  /** Customer and system jobs claim from lanes of their own: what each may run, what it runs. */
+  private readonly lanes: Array<{ kinds: string[]; slots: number; running: Set<Promise<void>> }>;
   private running = new Set<Promise<void>>();
   private current = new Map<string, Job>();
   private released = new Set<string>();
@@ -68,7 +77,11 @@ export class JobWorker {
   constructor(private readonly ctx: UseCaseContext, private readonly handlers: Record<string, JobKindHandlers>, opts: JobWorkerOptions = {}) {
     this.workerId = opts.workerId ?? `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
-    this.concurrency = Math.max(1, opts.concurrency ?? 1);
+    const kinds = (system: boolean) => Object.keys(handlers).filter((k) => !!handlers[k].system === system);
+    this.lanes = [
+      { kinds: kinds(false), slots: Math.max(1, opts.concurrency ?? 1), running: new Set<Promise<void>>() },
+      { kinds: kinds(true), slots: Math.max(1, opts.systemConcurrency ?? 1), running: new Set<Promise<void>>() },
+    ].filter((lane) => lane.kinds.length > 0);
     this.poller = new Poller(() => this.claimJobs(), opts.pollMs ?? DEFAULT_POLL_MS, (err) => this.ctx.log.error({ err }, 'job claim failed'));
   }
 
@@ -97,13 +110,16 @@ export class JobWorker {
     }
   }
 
-  /** Claims jobs while there is room; a claim that fails ends the pass (logged by the poller). */
+  /** Claims jobs while a lane has room; a claim that fails ends the pass (logged by the poller). */
   private async claimJobs(): Promise<void> {
-    while (this.poller.started && this.running.size < this.concurrency) {
-      const job = await this.ctx.store.jobs.claim(this.workerId, this.leaseMs, { kinds: Object.keys(this.handlers) });
-      if (!job) return;
-      const p = this.execute(job).finally(() => { this.running.delete(p); this.wake(); });
-      this.running.add(p);
+    for (const lane of this.lanes) {
+      while (this.poller.started && lane.running.size < lane.slots) {
+        const job = await this.ctx.store.jobs.claim(this.workerId, this.leaseMs, { kinds: lane.kinds });
+        if (!job) break;
+        const p = this.execute(job).finally(() => { this.running.delete(p); lane.running.delete(p); this.wake(); });
+        this.running.add(p);
+        lane.running.add(p);
+      }
     }
   }
 
@@ -129,7 +145,8 @@ export class JobWorker {
         return;
       }
       this.ctx.log.info(log, 'job started');
-      await handler.run(this.ctx, job);
+      // what the job queues (a file quote's production files) was admitted with its request
+      await handler.run({ ...this.ctx, admitted: true }, job);
       if (!(await jobs.complete(job.id, this.workerId))) this.ctx.log.warn(log, 'job finished after its lease was lost');
       else this.ctx.log.info(log, 'job done');
     } catch (err) {

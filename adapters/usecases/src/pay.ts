@@ -207,6 +207,7 @@ export async function paymentUpdated(ctx: UseCaseContext, payment: Payment): Pro
  * the payment was still processing), and drops an intent the processor never received.
  */
 export const paymentReconcileJob: JobKindHandlers = {
+  system: true,
   async run(ctx: UseCaseContext, job: Job): Promise<void> {
     const rec = await carts(ctx).get(job.accountId, job.resourceId);
     const intent = rec?.data._intent;

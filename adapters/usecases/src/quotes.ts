@@ -6,6 +6,7 @@ import { requireScope, type Caller } from './caller.ts';
 import type { EngineContext, UseCaseContext } from './context.ts';
 import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign, type DesignRow } from './designs.ts';
 import { computeDfm, storeDfmReport } from './dfm.ts';
+import type { UploadBytes } from './received-file.ts';
 import { storeOrReuseDfmReport } from './dfm-cache.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
 import type { QuoteOutcome } from './engine-api.ts';
@@ -111,7 +112,7 @@ export async function storeQuote(ctx: UseCaseContext, accountId: string, req: Qu
 
 export interface FileQuoteInput {
   file_name: string;
-  bytes: Uint8Array;
+  bytes: UploadBytes;
   /** the quote request without design_id (FileQuoteRequest), as the transport received it */
   request: unknown;
 }

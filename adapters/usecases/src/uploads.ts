@@ -2,12 +2,12 @@
 // token handed out first; the file's bytes follow by HTTP PUT within 15 minutes (never as tool
 // arguments) and become the design exactly as POST /v1/analyze makes one. The token is the PUT's
 // credential, like a signed download; where it is redeemed is the transport's.
-import { createHash } from 'node:crypto';
 import { isStoreError, type DocumentCollection } from '@kerf/store';
 import { requireScope, type Caller } from './caller.ts';
 import type { UseCaseContext } from './context.ts';
 import { designView, getDesignRow, submitDesign, type DesignView } from './designs.ts';
 import { UseCaseError, invalid } from './errors.ts';
+import { measureUpload, type UploadBytes } from './received-file.ts';
 import { DesignInput, MAX_PREPARED_UPLOAD_BYTES, PrepareUploadRequest } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
@@ -76,7 +76,8 @@ export async function prepareUpload(ctx: UseCaseContext, caller: Caller, input: 
 
 export interface ReceiveUploadInput {
   token: string;
-  bytes: Uint8Array;
+  /** the PUT's body, or the file it was spooled to */
+  bytes: UploadBytes;
 }
 
 /** The PUT: checks the link and the bytes against what was announced, then makes the design. */
@@ -92,18 +93,18 @@ export async function receiveUpload(ctx: UseCaseContext, input: ReceiveUploadInp
   if (!rec) throw new UseCaseError('forbidden', 'permission_error', 'invalid_signature', 'This upload link is not valid; use upload_url exactly as prepare_upload returned it.');
   const doc = rec.data;
   const bytes = input.bytes;
-  if (bytes.length > MAX_PREPARED_UPLOAD_BYTES) {
-    throw new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The file is ${bytes.length} bytes; uploads take at most ${MAX_PREPARED_UPLOAD_BYTES} bytes (50 MiB). Split the assembly into smaller files.`);
+  const { size, sha256 } = measureUpload(bytes);
+  if (size > MAX_PREPARED_UPLOAD_BYTES) {
+    throw new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The file is ${size} bytes; uploads take at most ${MAX_PREPARED_UPLOAD_BYTES} bytes (50 MiB). Split the assembly into smaller files.`);
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (doc.status === 'received') {
     // a retried PUT of the same file answers the design it made; other bytes would silently change it
     const row = await getDesignRow(ctx, rec.accountId, doc.design_id);
     if (sha256 === row.sourceSha256) return designView(ctx, row);
     throw new UseCaseError('conflict', 'invalid_request_error', 'upload_already_received', `Design '${doc.design_id}' already has its file; call prepare_upload again to upload a different one.`);
   }
-  if (doc.size_bytes !== null && bytes.length !== doc.size_bytes) {
-    throw invalid('upload_size_mismatch', `The upload is ${bytes.length} bytes but prepare_upload announced size_bytes ${doc.size_bytes}; send the whole file (or prepare again with the right size).`, 'size_bytes');
+  if (doc.size_bytes !== null && size !== doc.size_bytes) {
+    throw invalid('upload_size_mismatch', `The upload is ${size} bytes but prepare_upload announced size_bytes ${doc.size_bytes}; send the whole file (or prepare again with the right size).`, 'size_bytes');
   }
   if (doc.sha256 !== null && sha256 !== doc.sha256) {
     throw invalid('upload_checksum_mismatch', `The upload's SHA-256 is ${sha256}, not the ${doc.sha256} prepare_upload announced; send the file unchanged (binary, no transcoding) or prepare again.`, 'sha256');

@@ -7,6 +7,8 @@ import {
   UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
   getPartModelUrl, getQuote, listCatalog, listOrders, payCart, updateCart, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
+import { removeSpooled, spoolUpload, type SpooledFile } from '@kerf/usecases';
+import { tmpdir } from 'node:os';
 import {
   checkoutPage, configureForm, designPage, orderPage, ordersPage, quotePage, uploadPage, type MaterialChoice, type PartView,
 } from './shop-pages.ts';
@@ -59,7 +61,23 @@ function allowedChoices(quote: Obj, capability: 'finish_id' | 'powder_coat_color
 
 export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<void> {
   const { ctx, person, page, signInFirst } = deps;
-  await app.register(multipart, { limits: { fileSize: deps.maxUploadBytes, files: 1, fields: 5 }, attachFieldsToBody: true });
+  // The upload is spooled to disk while it arrives (size and SHA-256 taken on the way) and handed to
+  // the use case as that file, never read whole into memory; removed once the page is answered.
+  const spools = new WeakMap<FastifyRequest, string>();
+  await app.register(multipart, {
+    limits: { fileSize: deps.maxUploadBytes, files: 1, fields: 5 }, attachFieldsToBody: true,
+    async onFile(this: FastifyRequest, part) {
+      const { path, done } = spoolUpload(part.file, tmpdir());
+      spools.set(this, path);
+      const file = await done;
+      if (part.file.truncated) throw new app.multipartErrors.RequestFileTooLargeError();
+      (part as { value?: SpooledFile }).value = file;
+    },
+  });
+  const removeSpool = async (request: FastifyRequest): Promise<void> => { const path = spools.get(request); if (path) await removeSpooled(path); };
+  // the page is done with the file once its answer is on the way (onResponse: whatever ended without one)
+  app.addHook('onSend', async (request, _reply, payload) => { await removeSpool(request); return payload; });
+  app.addHook('onResponse', removeSpool);
   const signedIn = async (request: FastifyRequest, reply: FastifyReply): Promise<Person | null> => {
     const me = await person(request);
     if (!me) signInFirst(request, reply);
@@ -79,9 +97,9 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const me = await signedIn(request, reply);
     if (!me) return reply;
     const file = (request.body as Obj | undefined)?.file;
-    if (!file || typeof file.toBuffer !== 'function') return page(reply, uploadPage({ ...who(me, reply), error: 'Choose a STEP file to upload.' }), 400);
+    if (!file?.value?.spooled) return page(reply, uploadPage({ ...who(me, reply), error: 'Choose a STEP file to upload.' }), 400);
     try {
-      const design = await analyzeDesign(ctx, me.caller, { file_name: String(file.filename || 'upload.step'), bytes: await file.toBuffer() });
+      const design = await analyzeDesign(ctx, me.caller, { file_name: String(file.filename || 'upload.step'), bytes: file.value as SpooledFile });
       return reply.redirect(`/designs/${encodeURIComponent(design.id)}`, 303);
     } catch (err) {
       if (!(err instanceof UseCaseError) || err.kind === 'unauthenticated') throw err;

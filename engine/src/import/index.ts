@@ -9,7 +9,7 @@ import { exactBodies, meshBody, readStepShape, type ExactBodies } from './sew.ts
 import { bodyNames, meshNames } from './names.ts';
 
 export { loadOcct } from './occt.ts';
-export { assertStepBytes } from './sniff.ts';
+export { assertStepBytes, assertStepEnds, STEP_SNIFF_BYTES } from './sniff.ts';
 
 /** Output always in mm whatever the file's unit; OCCT's default deflection keeps import fast and
  * its vertices lie on the exact surfaces, which is all the analytic fits need. */

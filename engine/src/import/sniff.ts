@@ -10,11 +10,12 @@ function ascii(bytes: Uint8Array, start: number, end: number): string {
   return new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, start), Math.min(bytes.length, end)));
 }
 
-function looksLikeBinaryStl(bytes: Uint8Array): boolean {
-  if (bytes.length < 84) return false;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** `head`: the file's first bytes (at least 84 when it has them); `size`: the whole file's. */
+function looksLikeBinaryStl(head: Uint8Array, size: number): boolean {
+  if (size < 84 || head.length < 84) return false;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const triangles = view.getUint32(80, true);
-  return bytes.length === 84 + triangles * 50;
+  return size === 84 + triangles * 50;
 }
 
 /** A gzip-compressed STEP (.stpZ, .step.gz) may expand to at most this, bytes (zip-bomb guard). */
@@ -51,27 +52,38 @@ function assertNotZip(bytes: Uint8Array): void {
  * refusal: a ZIP is named as such; a gzip-compressed STEP passes (the import unwraps and checks it).
  */
 export function assertStepBytes(bytes: Uint8Array): void {
-  if (bytes.length === 0) throw new EngineError('invalid_step', 'the file is empty');
-  assertNotZip(bytes);
-  if (isGzip(bytes)) return;
-  const head = ascii(bytes, 0, HEADER_SCAN_BYTES);
-  const trimmed = head.replace(/^\uFEFF/, '').trimStart();
+  assertStepEnds(bytes.subarray(0, STEP_SNIFF_BYTES), bytes.subarray(Math.max(0, bytes.length - STEP_SNIFF_BYTES)), bytes.length);
+}
+
+/** Bytes of each end of a file that `assertStepEnds` reads. */
+export const STEP_SNIFF_BYTES = Math.max(HEADER_SCAN_BYTES, TAIL_SCAN_BYTES);
+
+/**
+ * The same check on a file not held in memory (an upload spooled to disk): its first and last
+ * STEP_SNIFF_BYTES (the whole file when it is shorter) and its size in bytes.
+ */
+export function assertStepEnds(head: Uint8Array, tail: Uint8Array, size: number): void {
+  if (size === 0) throw new EngineError('invalid_step', 'the file is empty');
+  assertNotZip(head);
+  if (isGzip(head)) return;
+  const start = ascii(head, 0, HEADER_SCAN_BYTES);
+  const trimmed = start.replace(/^\uFEFF/, '').trimStart();
   if (!trimmed.startsWith('ISO-10303-21')) {
-    if (/^solid\s/i.test(trimmed) && /facet\s+normal/i.test(head)) {
+    if (/^solid\s/i.test(trimmed) && /facet\s+normal/i.test(start)) {
       throw new EngineError('invalid_step', 'the file is an ASCII STL mesh, not a STEP file; export STEP (AP203/AP214/AP242) from your CAD system');
     }
-    if (looksLikeBinaryStl(bytes)) {
+    if (looksLikeBinaryStl(head, size)) {
       throw new EngineError('invalid_step', 'the file is a binary STL mesh, not a STEP file; export STEP (AP203/AP214/AP242) from your CAD system');
     }
-    const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
+    const firstLine = start.split(/\r?\n/, 1)[0] ?? '';
     if (firstLine.length >= 73 && firstLine[72] === 'S' && /^[ 0-9]{7}$/.test(firstLine.slice(73, 80))) {
       throw new EngineError('invalid_step', 'the file is an IGES file, not a STEP file; export STEP (AP203/AP214/AP242) from your CAD system');
     }
     throw new EngineError('invalid_step', 'the file is not a STEP file: it does not start with the ISO-10303-21 header');
   }
-  if (!/HEADER\s*;/.test(head)) throw new EngineError('invalid_step', 'the STEP file has no HEADER section');
-  const tail = ascii(bytes, bytes.length - TAIL_SCAN_BYTES, bytes.length);
-  if (!/END-ISO-10303-21\s*;\s*$/.test(tail.replace(/\0+$/, ''))) {
+  if (!/HEADER\s*;/.test(start)) throw new EngineError('invalid_step', 'the STEP file has no HEADER section');
+  const end = ascii(tail, tail.length - TAIL_SCAN_BYTES, tail.length);
+  if (!/END-ISO-10303-21\s*;\s*$/.test(end.replace(/\0+$/, ''))) {
     throw new EngineError('invalid_step', 'the STEP file is truncated: it does not end with END-ISO-10303-21;');
   }
 }

@@ -189,6 +189,7 @@ async function settleCharge(ctx: UseCaseContext, accountId: string, recordId: st
 
 /** Finishes from the processor's record what a creating process did not (it died, or the payment was processing). */
 export const dropshipReconcileJob: JobKindHandlers = {
+  system: true,
   async run(ctx: UseCaseContext, job: Job): Promise<void> {
     const rec = await chargeRecords(ctx).get(job.accountId, job.resourceId);
     const intent = rec?.data.status === 'charging' ? rec.data.intent : null;
