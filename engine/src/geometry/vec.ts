@@ -6,7 +6,47 @@ export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] +
 export const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
 export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 export const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-export const norm = (a: Vec3): number => Math.hypot(a[0], a[1], a[2]);
+export const norm = (a: Vec3): number => hypot3(a[0], a[1], a[2]);
+
+/**
+ * Math.hypot(x, y, z), bit for bit: V8's algorithm (builtins/math.tq: scale by the largest
+ * magnitude, Kahan-summed squares). TurboFan does not inline Math.hypot; each call is a builtin call
+ * that allocates an array, and the tube cut lengths make hundreds of thousands of them per file.
+ * engine/test/hypot.test.ts compares it with Math.hypot.
+ */
+export function hypot3(x: number, y: number, z: number): number {
+  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+  if (ax === Infinity || ay === Infinity || az === Infinity) return Infinity;
+  if (Number.isNaN(ax) || Number.isNaN(ay) || Number.isNaN(az)) return NaN;
+  let max = ax > ay ? ax : ay;
+  if (az > max) max = az;
+  if (max === 0) return 0;
+  const nx = ax / max, ny = ay / max, nz = az / max;
+  let sum = 0, compensation = 0;
+  let summand = nx * nx - compensation, next = sum + summand;
+  compensation = (next - sum) - summand; sum = next;
+  summand = ny * ny - compensation; next = sum + summand;
+  compensation = (next - sum) - summand; sum = next;
+  summand = nz * nz - compensation; next = sum + summand;
+  sum = next;
+  return Math.sqrt(sum) * max;
+}
+
+/** Math.hypot(x, y), bit for bit (see hypot3). */
+export function hypot2(x: number, y: number): number {
+  const ax = Math.abs(x), ay = Math.abs(y);
+  if (ax === Infinity || ay === Infinity) return Infinity;
+  if (Number.isNaN(ax) || Number.isNaN(ay)) return NaN;
+  const max = ax > ay ? ax : ay;
+  if (max === 0) return 0;
+  const nx = ax / max, ny = ay / max;
+  let sum = 0, compensation = 0;
+  let summand = nx * nx - compensation, next = sum + summand;
+  compensation = (next - sum) - summand; sum = next;
+  summand = ny * ny - compensation; next = sum + summand;
+  sum = next;
+  return Math.sqrt(sum) * max;
+}
 export function normalize(a: Vec3): Vec3 { const n = norm(a); return n > 0 ? [a[0] / n, a[1] / n, a[2] / n] : [0, 0, 0]; }
 export const point = (p: Float64Array, i: number): Vec3 => [p[i * 3], p[i * 3 + 1], p[i * 3 + 2]];
 

@@ -1,7 +1,7 @@
 // Surface relations the tube recogniser needs: parallel to an axis, same surface, and an implicit
 // form (value + gradient) to project points onto the intersection curve of two surfaces.
 import type { Surface, Vec3 } from '../geometry/model.ts';
-import { sub, dot, cross, norm, scale, add } from '../geometry/vec.ts';
+import { sub, dot, cross, norm, scale, hypot3 } from '../geometry/vec.ts';
 import { PARALLEL_TOLERANCE_DEGREES, SAME_SURFACE_TOLERANCE_MM } from './tolerances.ts';
 
 const PARALLEL_SIN = Math.sin((PARALLEL_TOLERANCE_DEGREES * Math.PI) / 180);
@@ -56,22 +56,54 @@ export function implicit(s: Surface, p: Vec3): { f: number; g: Vec3 } | null {
   return null;
 }
 
+/** implicit() without allocating, for the projection's inner loop (the tube cut lengths call it
+ * hundreds of thousands of times per file): value at out[0], gradient at out[1..3]; false where
+ * implicit() gives null. The same operations in the same order as implicit(), so bit-identical. */
+function implicitInto(s: Surface, x: number, y: number, z: number, out: Float64Array): boolean {
+  if (s.kind === 'plane') {
+    const n = s.normal;
+    out[0] = n[0] * x + n[1] * y + n[2] * z - s.offset;
+    out[1] = n[0]; out[2] = n[1]; out[3] = n[2];
+    return true;
+  }
+  if (s.kind !== 'cylinder' && s.kind !== 'cone') return false;
+  const o = s.kind === 'cylinder' ? s.origin : s.apex, a = s.axis;
+  const wx = x - o[0], wy = y - o[1], wz = z - o[2];
+  const h = wx * a[0] + wy * a[1] + wz * a[2];
+  const rx = wx - a[0] * h, ry = wy - a[1] * h, rz = wz - a[2] * h;
+  const r = hypot3(rx, ry, rz);
+  if (r < 1e-12) return false;
+  if (s.kind === 'cylinder') {
+    const inv = 1 / r;
+    out[0] = r - s.radius;
+    out[1] = rx * inv; out[2] = ry * inv; out[3] = rz * inv;
+    return true;
+  }
+  const ang = (s.halfAngleDegrees * Math.PI) / 180, c = Math.cos(ang), sn = Math.sin(ang), k = c / r;
+  out[0] = r * c - h * sn;
+  out[1] = rx * k - a[0] * sn; out[2] = ry * k - a[1] * sn; out[3] = rz * k - a[2] * sn;
+  return true;
+}
+
+const IA = new Float64Array(4), IB = new Float64Array(4);
+
 /** Newton projection of p onto the curve where surfaces a and b meet; null when they are tangent
- * there or the iteration does not settle (then the caller keeps the chord). */
+ * there or the iteration does not settle (then the caller keeps the chord). Scalar arithmetic
+ * (implicitInto) in the order of the vector form it replaced, so the points are bit-identical. */
 export function projectOntoIntersection(a: Surface, b: Surface, p: Vec3, maxMove: number): Vec3 | null {
-  let q = p;
+  let qx = p[0], qy = p[1], qz = p[2];
   for (let it = 0; it < 8; it++) {
-    const ia = implicit(a, q), ib = implicit(b, q);
-    if (!ia || !ib) return null;
-    if (Math.abs(ia.f) < 1e-11 && Math.abs(ib.f) < 1e-11) return norm(sub(q, p)) <= maxMove ? q : null;
+    if (!implicitInto(a, qx, qy, qz, IA) || !implicitInto(b, qx, qy, qz, IB)) return null;
+    const fa = IA[0], fb = IB[0];
+    if (Math.abs(fa) < 1e-11 && Math.abs(fb) < 1e-11) return hypot3(qx - p[0], qy - p[1], qz - p[2]) <= maxMove ? [qx, qy, qz] : null;
     // minimum-norm step: q -= J^T (J J^T)^-1 f with J = [ga; gb]
-    const aa = dot(ia.g, ia.g), ab = dot(ia.g, ib.g), bb = dot(ib.g, ib.g);
+    const ax = IA[1], ay = IA[2], az = IA[3], bx = IB[1], by = IB[2], bz = IB[3];
+    const aa = ax * ax + ay * ay + az * az, ab = ax * bx + ay * by + az * bz, bb = bx * bx + by * by + bz * bz;
     const det = aa * bb - ab * ab;
     if (det < 1e-6) return null;
-    const la = (bb * ia.f - ab * ib.f) / det, lb = (aa * ib.f - ab * ia.f) / det;
-    q = sub(q, add(scale(ia.g, la), scale(ib.g, lb)));
+    const la = (bb * fa - ab * fb) / det, lb = (aa * fb - ab * fa) / det;
+    qx = qx - (ax * la + bx * lb); qy = qy - (ay * la + by * lb); qz = qz - (az * la + bz * lb);
   }
-  const ia = implicit(a, q), ib = implicit(b, q);
-  if (!ia || !ib || Math.abs(ia.f) > 1e-7 || Math.abs(ib.f) > 1e-7) return null;
-  return norm(sub(q, p)) <= maxMove ? q : null;
+  if (!implicitInto(a, qx, qy, qz, IA) || !implicitInto(b, qx, qy, qz, IB) || Math.abs(IA[0]) > 1e-7 || Math.abs(IB[0]) > 1e-7) return null;
+  return hypot3(qx - p[0], qy - p[1], qz - p[2]) <= maxMove ? [qx, qy, qz] : null;
 }
