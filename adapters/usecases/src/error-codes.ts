@@ -218,7 +218,7 @@ const CODES: Record<string, Entry> = {
   too_many_jobs: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
     meaning: 'The account already has as many jobs (analyses, production files, file quotes) waiting or running as the service allows (KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT).', action: 'Wait for Retry-After (or for some designs or production files to be ready), then send the request again.' },
   rate_limit_exceeded: { type: 'rate_limit_error', kind: 'rate_limited', retryable: true,
-    meaning: 'Too many requests for this API key (or address) in the current window.', action: 'Wait for Retry-After, then retry; spread requests out.' },
+    meaning: 'Too many requests for this account (without a valid credential: this client address) in the current window, over the REST API and MCP together.', action: 'Wait for Retry-After, then retry; spread requests out.' },
   internal_error: { type: 'api_error', kind: 'internal', retryable: true,
     meaning: 'An unexpected failure in the service.', action: 'Retry with the same Idempotency-Key; report the request_id if it persists.' },
   engine_unavailable: { type: 'api_error', kind: 'unavailable', retryable: true,
