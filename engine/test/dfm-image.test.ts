@@ -183,3 +183,23 @@ test('the flat is dimensioned: overall width and height match the flat pattern, 
     }
   }
 });
+
+test('a part with no flat still gets its findings drawn: the DFM image falls back to its iso view, saying so', async () => {
+  const { model, report } = await fixture('tubes/neg-hex-tube.step');
+  assert.ok(report.parts[0].issues.length >= 1, 'a hexagonal tube is refused');
+  const svg = await dfmSvg(model, report, 'flat');
+  const doc = parse(svg) as { svg: Record<string, string> };
+  assert.equal(doc.svg['data-view'], 'iso');
+  const legend = all(doc, 'text').filter((t) => t.class === 'legend').map((t) => String(t['#text'])).join(' ');
+  assert.match(legend, /iso view \(no flat view\)/);
+  for (const i of report.parts[0].issues) assert.ok(legend.includes(`${i.code} (whole part)`), `legend lists ${i.code} for the whole part`);
+});
+
+test("a tube's unrolled wall is dimensioned: its length", async () => {
+  const name = 'tubes/rect-60x30x2.5-r5-l400-slots.step';
+  const { model } = await fixture(name);
+  const mp = model.parts[0];
+  const svg = new TextDecoder().decode((await productionFilesForModel(new Uint8Array(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url))), model.parts, { partIds: [mp.part.id], kinds: ['image_flat_svg'] }))[mp.part.id].image_flat_svg!);
+  const width = all(parse(svg), 'text').find((t) => t.class === 'dimension' && t['data-dimension'] === 'width');
+  assert.ok(width && Math.abs(Number(width['data-mm']) - mp.part.tube!.length_mm) <= 0.1, `length ${width?.['data-mm']} vs ${mp.part.tube!.length_mm} mm`);
+});

@@ -1,7 +1,8 @@
 // The DFM image of one part: the part's own view (the real flat with every cut-out as cut, or a
-// formed view) with each finding drawn where it is: the hole's real contour or the bend line
-// highlighted in the finding's colour and a numbered marker beside it, and a legend under the drawing
-// listing each number with its severity, code and message. One SVG; the PNG is that SVG rendered.
+// formed view; a part with no flat shows its iso view) with each finding drawn where it is: the
+// hole's real contour or the bend line highlighted in the finding's colour and a numbered marker
+// beside it, and a legend under the drawing listing each number with its severity, code and
+// message. One SVG; the PNG is that SVG rendered.
 import { analyzeModel, type AnalyzedModel, type AnalyzedPart } from '../analyze.ts';
 import type { Vec2 } from '../geometry/model.ts';
 import { layoutLabels } from '../files/labels.ts';
@@ -11,7 +12,7 @@ import { MARKER_RADIUS_PX, type Scene, type ScenePolygon, type SceneText } from 
 import { sceneToSvg } from '../files/svg.ts';
 import { VIEWS, flatView, formatMm, formedView, hasUnrolledWall, holeLoopIndex, tubeFlatView, type ViewName } from '../files/views.ts';
 import { effectiveSelections, parseConfiguration, type PartConfiguration } from './configuration.ts';
-import { annotatedPartSvg, operationLabels, wrap, type SvgIssue } from './svg.ts';
+import { operationLabels, wrap, type SvgIssue } from './svg.ts';
 
 export interface DfmImageOptions {
   partId: string;
@@ -66,25 +67,24 @@ function ring(c: Vec2, r: number): Vec2[] {
   return Array.from({ length: 32 }, (_, k) => [c[0] + r * Math.cos((k * Math.PI) / 16), c[1] + r * Math.sin((k * Math.PI) / 16)] as Vec2);
 }
 
-/** The base view of the part, or null when the part has none (no flat, refused part). */
-function baseScene(mp: AnalyzedPart, view: ViewName, width: number, height: number): Scene | null {
+/** The base view of the part: the one asked for, or its iso view when it has no flat to draw on
+ * (a refused part, a tube without an unrolled wall). */
+function baseScene(mp: AnalyzedPart, view: ViewName, width: number, height: number): { scene: Scene; view: ViewName } {
   const a = mp.analysis;
   if (view === 'flat') {
-    if (a.kind === 'sheet') return flatView(a.flat, a, mp.part.name, { width, height });
-    if (a.kind === 'tube' && hasUnrolledWall(a)) return tubeFlatView(a, mp.part.name, { width, height });
-    return null;
+    if (a.kind === 'sheet') return { scene: flatView(a.flat, a, mp.part.name, { width, height }), view };
+    if (a.kind === 'tube' && hasUnrolledWall(a)) return { scene: tubeFlatView(a, mp.part.name, { width, height }), view };
   }
-  return formedView({ solid: mp.solid, frame: mp.frame, analysis: a.kind === 'refused' ? null : a }, view, { width, height });
+  const formed = view === 'flat' ? 'iso' : view;
+  return { scene: formedView({ solid: mp.solid, frame: mp.frame, analysis: a.kind === 'refused' ? null : a }, formed, { width, height }), view: formed };
 }
 
 export function dfmImageSvg(mp: AnalyzedPart, options: Pick<DfmImageOptions, 'view' | 'width' | 'issues' | 'configuration'>): string {
   const part = mp.part;
   const cfg = partConfiguration(options.configuration, part.id);
   const width = options.width ?? 800, height = Math.round(width * DRAWING_ASPECT);
-  const scene = baseScene(mp, options.view, width, height);
-  // nothing to draw the findings on: the report's own drawing (the part's holes on its flat rectangle)
-  if (!scene) return annotatedPartSvg(part, options.issues, cfg);
-  scene.title = `DFM ${part.name} (${part.id}) - ${options.view}`;
+  const { scene, view } = baseScene(mp, options.view, width, height);
+  scene.title = `DFM ${part.name} (${part.id}) - ${view}`;
 
   const numbered = options.issues.map((iss, i) => ({ ...iss, no: i + 1 }));
   const color = (i: SvgIssue): string => (i.accepted ? COLORS.accepted : COLORS[i.severity]);
@@ -95,7 +95,7 @@ export function dfmImageSvg(mp: AnalyzedPart, options: Pick<DfmImageOptions, 'vi
   const pxPerMm = flat ? Math.hypot(flat([1, 0])[0] - flat([0, 0])[0], flat([1, 0])[1] - flat([0, 0])[1]) : 0;
   const labelOf = (kind: 'hole' | 'bend' | 'feature', id: number) => scene.labels.find((l) => l.ref.kind === kind && l.ref.id === id) ?? null;
   const a = mp.analysis;
-  const innerLoops = a.kind === 'sheet' && options.view === 'flat' ? a.flat.inner.map((c) => contourToPolyline(c, HIGHLIGHT_CHORD_MM)) : [];
+  const innerLoops = a.kind === 'sheet' && view === 'flat' ? a.flat.inner.map((c) => contourToPolyline(c, HIGHLIGHT_CHORD_MM)) : [];
 
   // operations configured on holes are named on their labels (tap M5, csk 10/90 (top), ...)
   const ops = operationLabels(cfg);
@@ -131,7 +131,7 @@ export function dfmImageSvg(mp: AnalyzedPart, options: Pick<DfmImageOptions, 'vi
       if (label) markers.push({ at: label.at, anchor: label.at, no: i.no, color: c, clearPx: Math.max(MIN_RING_PX, (label.clearPx ?? 0) + RING_GAP_PX), ...(label.keepOut ? { keepOut: label.keepOut } : {}), ...tags });
       else unplaced.push(i.no);
     } else if (i.bend_id !== null) {
-      const line = options.view === 'flat' ? scene.lines.find((l) => l.data?.['bend-id'] === String(i.bend_id)) : undefined;
+      const line = view === 'flat' ? scene.lines.find((l) => l.data?.['bend-id'] === String(i.bend_id)) : undefined;
       const label = labelOf('bend', i.bend_id);
       if (line) overlayLines.push({ a: line.a, b: line.b, stroke: c, strokeWidth: HIGHLIGHT_PX + 1, dashed: false, ...tags, data: { ...tags.data, 'bend-id': String(i.bend_id) } });
       else if (label) outline([ring(label.at, MIN_RING_PX + RING_GAP_PX)], { 'bend-id': String(i.bend_id) });
@@ -154,7 +154,7 @@ export function dfmImageSvg(mp: AnalyzedPart, options: Pick<DfmImageOptions, 'vi
   y += 4;
   const fp = part.flat_pattern, tube = part.tube;
   line(`${part.name}: ${fp ? `flat ${formatMm(fp.length_mm)} x ${formatMm(fp.width_mm)} mm` : tube ? `${tube.profile} tube, length ${formatMm(tube.length_mm)} mm` : 'no flat pattern'}` +
-    (part.detected_thickness_mm !== null ? `, t ${formatMm(part.detected_thickness_mm)} mm` : '') + `, ${options.view} view`, COLORS.text, LEGEND_PAD_PX, { bold: true });
+    (part.detected_thickness_mm !== null ? `, t ${formatMm(part.detected_thickness_mm)} mm` : '') + `, ${view} view${view === options.view ? '' : ` (no ${options.view} view)`}`, COLORS.text, LEGEND_PAD_PX, { bold: true });
   if (numbered.length === 0) line('No findings.', COLORS.accepted);
   for (const i of numbered) {
     const c = color(i);

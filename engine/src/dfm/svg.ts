@@ -1,8 +1,7 @@
 // The DFM report's inline image of one part, from the Part alone (the report's `image_svg`, the
 // CLI's --images): its flat's enclosing rectangle, every hole at its centre, each configured hole
 // operation labelled, every finding numbered on its hole (or listed for the part), bends in the
-// legend. The served DFM image draws on the real geometry instead (image.ts) and falls back to this
-// only for a part with no view to draw on.
+// legend. The served DFM image draws on the part's real geometry instead (image.ts).
 import type { Part } from '../contract.ts';
 import type { PartConfiguration } from './configuration.ts';
 

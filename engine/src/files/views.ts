@@ -333,7 +333,8 @@ export function tubeFlatView(analysis: TubeAnalysis, name: string, options: View
   const cuts = analysis.features.filter((f) => f.kind === 'hole' || f.kind === 'slot' || f.kind === 'cutout').flatMap((f) => f.outline ?? []);
   const strays = start && end ? [] : analysis.features.filter((f) => f.kind === 'end_cut').flatMap((f) => f.outline ?? []);
 
-  const toPx = fitTransform([...wall, ...cuts.flat(), ...strays.flat()], width, height, MARGIN_PX);
+  const fit = fitTransform([...wall, ...cuts.flat(), ...strays.flat()], width - DIMENSION_BAND_PX, height - DIMENSION_BAND_PX, MARGIN_PX);
+  const toPx = (p: Vec2): Vec2 => { const q = fit(p); return [q[0] + DIMENSION_BAND_PX, q[1]]; };
   // a piece cut by the seam closes along the seam, which is the wall's own edge: even-odd leaves it open
   const polygons: ScenePolygon[] = [{ loops: [wall, ...cuts].map((l) => l.map(toPx)), fill: shade(PART_COLOR, 1), stroke: EDGE_COLOR, strokeWidth: 1 }];
   const lines: SceneLine[] = [];
@@ -361,5 +362,8 @@ export function tubeFlatView(analysis: TubeAnalysis, name: string, options: View
     const anchors = pieces.length > 1 ? pieces.map((pc) => boxCentre([pc])) : [f.unrolled ?? boxCentre(pieces)];
     for (const c of anchors) if (c) labels.push({ at: toPx(c), text, color, ref });
   }
-  return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, title: `${name} - flat (unrolled outer wall)`, toPx: { flat: toPx } };
+  // overall length and unrolled perimeter, like a sheet's flat
+  const dims = flatDimensions([wall], toPx);
+  lines.push(...dims.lines);
+  return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, texts: dims.texts, title: `${name} - flat (unrolled outer wall)`, toPx: { flat: toPx } };
 }
