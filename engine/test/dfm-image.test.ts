@@ -136,7 +136,16 @@ function labelLayout(svg: string): { boxes: Array<{ ref: string; box: Box }>; ho
 }
 
 function assertLayout(name: string, svg: string, holeIds: number[]): void {
-  const { boxes, holeCentres, more } = labelLayout(svg);
+  const { boxes, holeCentres, more, doc } = labelLayout(svg);
+  // on a flat, no label overlaps the box of any cut-out (every loop of the part's path but the outer)
+  if ((doc as { svg: Record<string, string> }).svg['data-view'] === 'flat') {
+    const part = all(doc, 'path').find((p) => !p.class)!;
+    const cuts = loopsOf(String(part.d)).slice(1).map((l): Box => {
+      const xs = l.map((p) => p[0]), ys = l.map((p) => p[1]);
+      return [Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)];
+    });
+    for (const b of boxes) for (const c of cuts) assert.ok(!overlaps(b.box, c), `${name}: label ${b.ref} covers a cut-out at ${c.map((v) => v.toFixed(0))}`);
+  }
   for (let i = 0; i < boxes.length; i++) {
     assert.equal(boxes[i].box.length, 4, `${name}: ${boxes[i].ref} has its box`);
     for (let j = i + 1; j < boxes.length; j++) assert.ok(!overlaps(boxes[i].box, boxes[j].box), `${name}: labels ${boxes[i].ref} and ${boxes[j].ref} overlap`);
