@@ -2,12 +2,14 @@
 // tarballs installed with --omit=dev into an empty folder outside the repository (registry packages
 // from npm's cache), then used with no tsx and no TypeScript: a plain `node` script imports
 // @kerf/engine and runs analyze, DFM and a quote; the installed `kerf analyze --out` writes production
-// files (the exact STEP writer needs replicad-opencascadejs at run time); tsc checks a consumer against
-// the shipped .d.ts files. One install (the slow part) serves every check.
+// files (the exact STEP writer needs replicad-opencascadejs at run time), and its kerf dfm and kerf
+// quote run; tsc checks a consumer against the shipped .d.ts files. The consumer's package.json has
+// the root's overrides, as README tells a user to, and npm prints no engine warning on this Node.
+// One install (the slow part) serves every check.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +21,10 @@ const MATERIAL = 'mat_mild_steel_2_0mm';
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 let dir = '';
+/** What npm printed while installing the tarballs (its warnings included). */
+let installLog = '';
+/** The root package.json's overrides, which README tells a user of the tarballs to copy. */
+const OVERRIDES = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { overrides?: Record<string, string> }).overrides ?? {};
 
 /** The environment without what `npm test` sets for its own scripts (it would point npm at the repository). */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -45,13 +51,24 @@ before(() => {
   run('npm', ['pack', '--workspaces', '--pack-destination', tarballs, '--silent'], ROOT);
   // each @kerf package from its tarball, also where another one depends on it ("*")
   const kerf = Object.fromEntries(readdirSync(tarballs).map((f) => [`@kerf/${/^kerf-(.+)-\d+\.\d+\.\d+\.tgz$/.exec(f)![1]}`, `file:./tarballs/${f}`]));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'kerf-consumer', private: true, type: 'module', dependencies: kerf, overrides: kerf }, null, 2));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'kerf-consumer', private: true, type: 'module', dependencies: kerf, overrides: { ...OVERRIDES, ...kerf } }, null, 2));
   // --ignore-scripts: nothing checked here opens the SQLite store, and compiling better-sqlite3 from
   // source (no prebuilt binary offline) would take minutes; what is checked is what the packages declare
-  run('npm', ['install', '--prefix', dir, '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  const install = spawnSync('npm', ['install', '--prefix', dir, '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'], { cwd: dir, env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  installLog = `${install.stdout}${install.stderr}`;
+  if (install.status !== 0) throw new Error(`npm install failed:\n${installLog}`);
 });
 
 after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+test('npm install of the tarballs, with the root overrides README names, prints no engine warning', () => {
+  assert.ok(Object.keys(OVERRIDES).length > 0, 'the root package.json has overrides');
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  assert.ok(readme.includes('"overrides"'), 'README tells a user of the tarballs to set overrides');
+  for (const [name, range] of Object.entries(OVERRIDES)) assert.ok(readme.includes(`"${name}": "${range}"`), `README gives the override of ${name}`);
+  const warned = [...installLog.matchAll(/EBADENGINE\s+package: '([^']+)'/g)].map((m) => m[1]);
+  assert.deepEqual(warned, [], `engine warnings on Node ${process.versions.node}`);
+});
 
 test('the installed packages carry no development tools', () => {
   for (const tool of ['tsx', 'typescript', 'esbuild']) assert.ok(!existsSync(join(dir, 'node_modules', tool)), `${tool} was installed with --omit=dev`);
@@ -81,6 +98,19 @@ test('the installed kerf analyze --out writes the design and its production file
   assert.equal(parts.length, 1, `one part folder, got ${parts.join(', ')}`);
   const files = readdirSync(join(outDir, parts[0]));
   for (const ext of ['.step', '.dxf', '.glb']) assert.ok(files.some((f) => f.endsWith(ext)), `no ${ext} among ${files.join(', ')}`);
+});
+
+test('the installed kerf dfm and kerf quote price the part', () => {
+  const configuration = JSON.stringify({ defaults: { material_id: MATERIAL } });
+  const kerf = (...args: string[]) => spawnSync(join(dir, 'node_modules/.bin/kerf'), args, { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
+  const report = kerf('dfm', FIXTURE, '--configuration', configuration, '--compact');
+  assert.equal(report.status, 0, report.stderr);
+  assert.equal(JSON.parse(report.stdout).status, 'ready');
+  const quote = kerf('quote', FIXTURE, '--configuration', configuration, '--quantity', '2', '--compact');
+  assert.equal(quote.status, 0, quote.stderr);
+  const q = JSON.parse(quote.stdout) as { status: string; amount_subtotal_cents: number };
+  assert.equal(q.status, 'ready');
+  assert.ok(q.amount_subtotal_cents > 0);
 });
 
 test('the shipped .d.ts files type a consumer (real types, not any)', () => {
