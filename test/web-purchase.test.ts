@@ -5,24 +5,15 @@
 // logs no Content-Security-Policy violation. Screenshots of each step go to out/web-purchase/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { launchBrowser, WEBGL_ARGS } from './helpers/browser.ts';
+import { axeViolations, launchBrowser, WEBGL_ARGS } from './helpers/browser.ts';
 
 const PART = '/work/shared/corpus/real/ender3-support-frame.step';
 const SHOTS = new URL('../out/web-purchase/', import.meta.url).pathname;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** A pixel farther than this from the viewer's background colour (sum of RGB differences) is drawn. */
 const DRAWN_DELTA = 40;
-
-/** axe-core in the page (by the debugging protocol, so the page's CSP stays as served). */
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await page.evaluate(`${AXE}\n;axe.run(document, { resultTypes: ['violations'] })`) as { violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> };
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('web site: upload, quote, checkout and pay in a real browser', () => {
   let t: TestService;

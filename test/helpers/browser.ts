@@ -1,7 +1,8 @@
 // A headless Chromium for end-to-end tests of the web site (Debian's `chromium`, driven by
 // playwright-core; .ci/run installs it when missing).
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CANDIDATES = [process.env.KERF_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);
 
@@ -14,3 +15,12 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 
 /** WebGL on a machine without a GPU: Chromium's software renderer. */
 export const WEBGL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page (run by the debugging protocol, so the page's CSP stays as served). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const result = await page.evaluate(`${AXE}\n;axe.run(document, { resultTypes: ['violations'] })`) as { violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> };
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}

@@ -31,7 +31,7 @@ function partSection(v: PartView, i: number): Html {
   const p = v.part;
   const viewerId = `viewer-${i}`;
   const viewer = v.formedUrl
-    ? html`<model-viewer id="${viewerId}" src="${v.formedUrl}" camera-controls touch-action="pan-y" interaction-prompt="none" shadow-intensity="0.6" alt="3D model of ${p.name}"><span slot="ar-button" hidden></span><span slot="exit-webxr-ar-button" hidden></span></model-viewer>
+    ? html`<model-viewer id="${viewerId}" src="${v.formedUrl}" loading="eager" camera-controls touch-action="pan-y" interaction-prompt="none" shadow-intensity="0.6" alt="3D model of ${p.name}"><span slot="ar-button" hidden></span><span slot="exit-webxr-ar-button" hidden></span></model-viewer>
 <div data-viewer="${viewerId}" role="group" aria-label="Model view">
 <button type="button" class="outline" data-src="${v.formedUrl}" aria-pressed="true" hidden>Formed</button>
 ${v.flatUrl ? html`<button type="button" class="outline" data-src="${v.flatUrl}" aria-pressed="false" hidden>Flat</button>` : raw('')}
@@ -59,6 +59,25 @@ ${warnings.length ? html`<h3>Notes on this part</h3><ul>${warnings.map((w) => ht
 
 export interface MaterialChoice { id: string; name: string }
 
+/** Holes of one part that take the same operations (the same DFM options): one select for them all. */
+export interface HoleGroup {
+  /** the hole ids, joined by '-' (the select's name carries them to the post) */
+  holes: number[];
+  label: string;
+  options: Array<{ group: string; value: string; name: string }>;
+  selected: string;
+}
+
+/** One part's stock picker (a sheet material or a tube profile of its own size) and its hole operations. */
+export interface PartChoice {
+  partId: string;
+  partName: string;
+  field: 'material_id' | 'tube_profile_id';
+  choices: MaterialChoice[];
+  selected?: string;
+  holeGroups: HoleGroup[];
+}
+
 /** One box per acceptable finding code (accepted_risks names codes), listing each finding it covers. */
 function riskBoxes(risks: Obj[], accepted: string[]): Html {
   const codes = [...new Set(risks.map((r) => String(r.code)))];
@@ -67,19 +86,42 @@ function riskBoxes(risks: Obj[], accepted: string[]): Html {
 I accept: ${risks.filter((r) => r.code === code).map((r) => r.message).join(' ')}</label>`)}</fieldset>`;
 }
 
-/** The configure form: material, finish (once a DFM report says which are allowed), quantity, accepted risks. */
+const FIELD_TEXT = { material_id: 'Material', tube_profile_id: 'Tube profile' } as const;
+
+function partFields(p: PartChoice, many: boolean): Html {
+  const id = `${p.field}-${p.partId}`;
+  const label = many ? `${FIELD_TEXT[p.field]} for ${p.partName}` : FIELD_TEXT[p.field];
+  const option = (m: MaterialChoice) => html`<option value="${m.id}"${m.id === p.selected ? raw(' selected') : raw('')}>${m.name}</option>`;
+  const stock = p.choices.length
+    ? html`<label for="${id}">${label}</label><select id="${id}" name="${p.field}.${p.partId}" required>${p.choices.map(option)}</select>`
+    : html`<p>No ${FIELD_TEXT[p.field].toLowerCase()} in the catalog fits ${p.partName}.</p>`;
+  const groups = p.holeGroups.map((g) => {
+    const gid = `holes-${p.partId}-${g.holes.join('-')}`;
+    const kinds = [...new Set(g.options.map((o) => o.group))];
+    return html`<label for="${gid}">${g.label}</label><select id="${gid}" name="hole_op.${p.partId}.${g.holes.join('-')}">
+<option value="">As modelled (plain hole)</option>${kinds.map((k) => html`<optgroup label="${k}">${g.options.filter((o) => o.group === k).map((o) => html`<option value="${o.value}"${o.value === g.selected ? raw(' selected') : raw('')}>${o.name}</option>`)}</optgroup>`)}</select>`;
+  });
+  return html`<div class="part-config" id="config-${p.partId}">${stock}${groups.length ? html`<fieldset><legend>Hole operations${many ? ` on ${p.partName}` : ''}</legend>${groups}</fieldset>` : raw('')}</div>`;
+}
+
+/**
+ * The configure form: each part's material (sheet, of its own thickness) or tube profile (of its own
+ * section), and once a DFM report says what fits: finish, color, hole operations per group of holes;
+ * quantity and accepted risks.
+ */
 export function configureForm(o: {
-  csrf: string; designId: string; materials: MaterialChoice[]; finishes?: MaterialChoice[]; colors?: MaterialChoice[];
-  selected: { material_id?: string; finish_id?: string; color_id?: string; quantity?: number; accepted?: string[] }; risks?: Obj[];
+  csrf: string; designId: string; parts: PartChoice[]; finishes?: MaterialChoice[]; colors?: MaterialChoice[];
+  selected: { finish_id?: string; color_id?: string; quantity?: number; accepted?: string[] }; risks?: Obj[];
 }): Html {
   const s = o.selected;
   const option = (m: MaterialChoice, current?: string) => html`<option value="${m.id}"${m.id === current ? raw(' selected') : raw('')}>${m.name}</option>`;
+  const many = o.parts.length > 1;
   return html`<form method="post" action="/designs/${encodeURIComponent(o.designId)}/quote" id="configure">
 ${csrfField(o.csrf)}
-<label for="material_id">Material</label>
-<select id="material_id" name="material_id" required>${o.materials.map((m) => option(m, s.material_id))}</select>
+${o.parts.map((p) => partFields(p, many))}
 ${o.finishes?.length ? html`<label for="finish_id">Finish</label><select id="finish_id" name="finish_id"><option value="">None</option>${o.finishes.map((m) => option(m, s.finish_id))}</select>` : raw('')}
 ${o.colors?.length ? html`<label for="powder_coat_color_id">Powder coat color (for a powder coat finish)</label><select id="powder_coat_color_id" name="powder_coat_color_id"><option value="">Choose with powder coat</option>${o.colors.map((m) => option(m, s.color_id))}</select>` : raw('')}
+${o.finishes === undefined ? html`<p><small>Finishes and hole operations (taps, countersinks, hardware) are offered with the quote, once the check knows what fits each part.</small></p>` : raw('')}
 <label for="quantity">Quantity</label>
 <input id="quantity" name="quantity" type="number" min="1" max="100000" required value="${s.quantity ?? 1}">
 ${riskBoxes(o.risks ?? [], s.accepted ?? [])}
@@ -96,7 +138,7 @@ export function designPage(o: Who & { design: Obj; parts: PartView[]; configure:
       ? html`<p role="alert">The analysis failed: ${d.error?.message ?? 'unknown error'}</p><p><a href="/designs/new">Upload another file</a></p>`
       : html`${alert(o.error)}<p id="design-status">${d.parts.length} unique part${d.parts.length === 1 ? '' : 's'} in ${d.name}.</p>
 ${o.parts.map(partSection)}
-<section id="configure-section"><h2>Configure and quote</h2>${o.configure ?? html`<p>No material fits these parts.</p>`}</section>`;
+<section id="configure-section"><h2>Configure and quote</h2>${o.configure ?? html`<p>No material or tube profile fits these parts.</p>`}</section>`;
   return layout(`Design ${d.name}`, body, {
     ...o,
     head: pending ? raw('<meta http-equiv="refresh" content="2">') : undefined,
@@ -106,7 +148,7 @@ ${o.parts.map(partSection)}
 
 const severityText = (s: string): string => (s === 'error' ? 'Blocks the order' : s === 'warning' ? 'Warning' : 'Note');
 
-export function quotePage(o: Who & { quote: Obj; designName: string; partNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }> }): string {
+export function quotePage(o: Who & { quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }> }): string {
   const q = o.quote;
   const item: Obj = q.items?.[0] ?? {};
   const issues: Obj[] = (item.dfm?.parts ?? []).flatMap((p: Obj) => p.issues ?? []);
@@ -122,7 +164,7 @@ ${issues.map((i) => html`<tr><td>${severityText(i.severity)}</td><td>${i.message
 </tbody></table></section>` : raw('')}
 <section id="prices"><h2>Prices</h2>
 <table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
-${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
 </tbody><tfoot><tr><th scope="row" colspan="4">Subtotal (before shipping and tax)</th><td id="quote-subtotal">${money(q.amount_subtotal_cents)}</td></tr></tfoot></table>
 ${options.length ? html`<h3>Other quantities</h3><table id="quantity-options"><thead><tr><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${options.map((x) => html`<tr><td>${x.quantity}</td><td>${money(x.unit_amount_cents)}</td><td>${money(x.amount_cents)}</td></tr>`)}</tbody></table>` : raw('')}

@@ -5,12 +5,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
   UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
-  getPartModelUrl, getQuote, listCatalog, listOrders, payCart, updateCart, schemas, type Caller, type UseCaseContext,
+  getPartModelUrl, getQuote, listOrders, payCart, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
-import { removeSpooled, spoolUpload, type SpooledFile } from '@kerf/usecases';
+import { removeSpooled, spoolUpload, whileClientWaits, type SpooledFile } from '@kerf/usecases';
 import { tmpdir } from 'node:os';
 import {
-  checkoutPage, configureForm, designPage, orderPage, ordersPage, quotePage, uploadPage, type MaterialChoice, type PartView,
+  checkoutPage, configureForm, designPage, orderPage, ordersPage, quotePage, uploadPage, type HoleGroup, type MaterialChoice, type PartChoice, type PartView,
 } from './shop-pages.ts';
 
 type Obj = Record<string, any>;
@@ -36,19 +36,86 @@ async function fileOrNull(get: () => Promise<string>): Promise<string | null> {
   try { return await get(); } catch (err) { if (err instanceof UseCaseError && err.kind !== 'unauthenticated') return null; throw err; }
 }
 
+/** The hole operations a configuration part entry lists, by the DFM capability's name. */
+const HOLE_OPS = [
+  { kind: 'taps', group: 'Tap', idField: 'tap_id' },
+  { kind: 'countersinks', group: 'Countersink', idField: null },
+  { kind: 'studs', group: 'Self-clinching stud', idField: 'stud_id' },
+  { kind: 'nuts', group: 'Self-clinching nut', idField: 'nut_id' },
+  { kind: 'standoffs', group: 'Standoff', idField: 'standoff_id' },
+] as const;
+type HoleOpKind = (typeof HOLE_OPS)[number]['kind'];
+
 /**
- * Sheet materials the design's parts can be cut from: available, bendable when a part bends, and of
- * the modelled thickness within the DFM check's tolerance (the catalog's thickness_mm filter). A design
- * of several thicknesses gets the first part's; its other parts' DFM findings say what does not fit.
+ * A part's holes grouped by the operations the DFM report allows on them (holes of one size take the
+ * same ones), each group with what the configuration selects on its first hole now.
  */
-async function materialChoices(ctx: UseCaseContext, caller: Caller, design: Obj): Promise<MaterialChoice[]> {
-  const parts: Obj[] = design.parts ?? [];
-  const thickness = parts.map((p) => p.detected_thickness_mm).find((t): t is number => typeof t === 'number' && t > 0);
-  const { data } = await listCatalog(ctx, caller, { catalog: 'materials', limit: 500, ...(thickness ? { thickness_mm: thickness } : {}) });
-  const bends = parts.some((p) => p.bend_count > 0);
-  return (data as Obj[])
-    .filter((m) => m.available && m.process === 'sheet_metal' && (!bends || m.bendable))
-    .map((m) => ({ id: m.id, name: m.name }));
+function holeGroups(dfmPart: Obj | undefined, designPart: Obj, config: Obj | undefined): HoleGroup[] {
+  const caps: Obj | undefined = dfmPart?.capabilities;
+  if (!caps) return [];
+  const nameOf = (kind: HoleOpKind, id: string): string => ((caps[kind]?.options ?? []) as Obj[]).find((o) => o.id === id)?.name ?? id;
+  const diameter = new Map(((designPart.holes ?? []) as Obj[]).map((h) => [h.id, h.diameter_mm as number]));
+  const groups = new Map<string, HoleGroup>();
+  for (const h of (caps.holes ?? []) as Obj[]) {
+    const options = HOLE_OPS.flatMap(({ kind, group }) => (h[kind]?.available ? (h[kind].option_ids as string[]) : [])
+      .map((id) => ({ group, value: `${kind}:${id}`, name: nameOf(kind, id) })));
+    if (!options.length) continue;
+    const key = `${diameter.get(h.hole_id) ?? ''}|${options.map((x) => x.value).join(',')}`;
+    const g = groups.get(key) ?? { holes: [], label: '', options, selected: '' };
+    g.holes.push(h.hole_id);
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g) => {
+    const d = diameter.get(g.holes[0]);
+    const chosen = HOLE_OPS.map(({ kind, idField }) => {
+      const e = ((config?.[kind] ?? []) as Obj[]).find((x) => x.hole_id === g.holes[0]);
+      if (!e) return '';
+      const id = idField ? e[idField] : g.options.find((o) => o.value.startsWith('countersinks:') && countersinkMatches(o.value.slice('countersinks:'.length), e))?.value.slice('countersinks:'.length);
+      return id ? `${kind}:${id}` : '';
+    }).find(Boolean) ?? '';
+    return { ...g, label: `Hole${g.holes.length > 1 ? 's' : ''} ${g.holes.map((n) => `#${n}`).join(', ')}${d ? ` (⌀${Math.round(d * 10) / 10} mm)` : ''}`, selected: chosen };
+  });
+}
+
+const countersinkMatches = (optionId: string, entry: Obj): boolean => {
+  const size = countersinkSize(optionId);
+  return !!size && size.angle === entry.angle && Math.abs(size.outer_diameter_mm - entry.outer_diameter_mm) < 1e-6;
+};
+
+/** Each part's stock picker (its own thickness or section) and, with a DFM report, its hole operations. */
+async function partChoices(ctx: UseCaseContext, caller: Caller, design: Obj, dfm?: Obj, config?: Obj): Promise<PartChoice[]> {
+  const stock = await partStockChoices(ctx, caller, { design_id: design.id });
+  return stock.map((c) => {
+    const part: Obj = (design.parts as Obj[]).find((p) => p.id === c.part_id) ?? {};
+    const cfg: Obj | undefined = ((config?.parts ?? []) as Obj[]).find((p) => p.part_id === c.part_id);
+    const selected = cfg?.[c.field] ?? config?.defaults?.[c.field] ?? undefined;
+    const dfmPart = ((dfm?.parts ?? []) as Obj[]).find((p) => p.part_id === c.part_id);
+    return { partId: c.part_id, partName: String(part.name ?? c.part_id), field: c.field, choices: c.choices, selected, holeGroups: holeGroups(dfmPart, part, cfg) };
+  });
+}
+
+/** The configuration's parts from the configure form: each part's stock and the operations chosen per hole group. */
+function partsFromForm(form: Form): Obj[] {
+  const parts = new Map<string, Obj>();
+  const entry = (partId: string): Obj => parts.get(partId) ?? parts.set(partId, { part_id: partId }).get(partId)!;
+  for (const [name, value] of Object.entries(form)) {
+    const v = one(value);
+    const [field, partId, holes] = name.split('.');
+    if (!partId || !v) continue;
+    if ((field === 'material_id' || field === 'tube_profile_id') && !holes) entry(partId)[field] = v;
+    if (field !== 'hole_op' || !holes) continue;
+    const [kind, optionId] = v.split(':');
+    const op = HOLE_OPS.find((o) => o.kind === kind);
+    if (!op || !optionId) continue;
+    for (const hole of holes.split('-').map(Number).filter(Number.isInteger)) {
+      const size = op.idField ? null : countersinkSize(optionId);
+      if (!op.idField && !size) continue;
+      const item = op.idField ? { hole_id: hole, [op.idField]: optionId, ...(op.kind === 'taps' ? {} : { side: 'top' }) } : { hole_id: hole, ...size, side: 'top' };
+      const p = entry(partId);
+      p[op.kind] = [...(p[op.kind] ?? []), item];
+    }
+  }
+  return [...parts.values()];
 }
 
 /** The options of one capability (finish_id, powder_coat_color_id) that every part's DFM report allows. */
@@ -112,19 +179,21 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     if (!me) return reply;
     const design = await getDesign(ctx, me.caller, { design_id: (request.params as { id: string }).id }) as Obj;
     if (design.status !== 'ready') return page(reply, designPage({ ...who(me, reply), design, parts: [], configure: null }));
+    // models and images are made while the page waits: abandoned with its connection
+    const waiting = whileClientWaits(ctx, reply.raw);
     const parts: PartView[] = await Promise.all((design.parts as Obj[]).map(async (part) => {
       const ids = { design_id: design.id, part_id: part.id };
       return {
         part,
-        formedUrl: await fileOrNull(() => getPartModelUrl(ctx, me.caller, { ...ids, view: 'formed' })),
-        flatUrl: part.flat_pattern ? await fileOrNull(() => getPartModelUrl(ctx, me.caller, { ...ids, view: 'flat' })) : null,
-        flatSvgUrl: part.flat_pattern || part.tube ? await fileOrNull(() => getPartImageUrl(ctx, me.caller, { ...ids, view: 'flat', format: 'svg', width: 800 })) : null,
+        formedUrl: await fileOrNull(() => getPartModelUrl(waiting, me.caller, { ...ids, view: 'formed' })),
+        flatUrl: part.flat_pattern ? await fileOrNull(() => getPartModelUrl(waiting, me.caller, { ...ids, view: 'flat' })) : null,
+        flatSvgUrl: part.flat_pattern || part.tube ? await fileOrNull(() => getPartImageUrl(waiting, me.caller, { ...ids, view: 'flat', format: 'svg', width: 800 })) : null,
       };
     }));
     const w = who(me, reply);
-    const materials = await materialChoices(ctx, me.caller, design);
+    const choices = await partChoices(ctx, me.caller, design);
     reply.header('content-security-policy', deps.viewerCsp);
-    const configure = materials.length ? configureForm({ csrf: w.csrf, designId: design.id, materials, selected: { quantity: 1 } }) : null;
+    const configure = choices.some((c) => c.choices.length) ? configureForm({ csrf: w.csrf, designId: design.id, parts: choices, selected: { quantity: 1 } }) : null;
     return page(reply, designPage({ ...w, design, parts, configure }));
   });
 
@@ -140,7 +209,12 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       items: [{
         design_id: (request.params as { id: string }).id,
         quantity: Number.isFinite(quantity) ? quantity : 0,
-        configuration: { defaults: { material_id: one(form.material_id), ...(finish ? { finish_id: finish } : {}), ...(finish && color ? { powder_coat_color_id: color } : {}) }, ...(risks.length ? { accepted_risks: risks } : {}) },
+        configuration: {
+          defaults: { ...(finish ? { finish_id: finish } : {}), ...(finish && color ? { powder_coat_color_id: color } : {}) },
+          // built from the form's names; the use case validates every id and hole against the design and catalogs
+          parts: partsFromForm(form) as NonNullable<schemas.Configuration['parts']>,
+          ...(risks.length ? { accepted_risks: risks } : {}),
+        },
         quantity_options: QUANTITY_OPTIONS.filter((n) => n !== quantity),
       }],
     });
@@ -157,17 +231,21 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const dfmParts: Obj[] = item.dfm?.parts ?? [];
     const config: Obj = item.dfm?.configuration ?? {};
     const risks = dfmParts.flatMap((p) => p.issues ?? []).filter((i: Obj) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(i.code));
+    const parts = await partChoices(ctx, me.caller, design, item.dfm, config);
+    const stockNames = Object.fromEntries(parts.flatMap((p) => p.choices.map((c) => [c.id, c.name])));
     const configure = configureForm({
-      csrf: w.csrf, designId: design.id, materials: await materialChoices(ctx, me.caller, design), finishes: allowedChoices(quote, 'finish_id'), colors: allowedChoices(quote, 'powder_coat_color_id'), risks,
-      selected: { material_id: config.defaults?.material_id, finish_id: config.defaults?.finish_id ?? undefined, color_id: config.defaults?.powder_coat_color_id ?? undefined, quantity: item.quantity, accepted: config.accepted_risks ?? [] },
+      csrf: w.csrf, designId: design.id, parts,
+      finishes: allowedChoices(quote, 'finish_id'), colors: allowedChoices(quote, 'powder_coat_color_id'), risks,
+      selected: { finish_id: config.defaults?.finish_id ?? undefined, color_id: config.defaults?.powder_coat_color_id ?? undefined, quantity: item.quantity, accepted: config.accepted_risks ?? [] },
     });
-    // the findings drawn on each part that has any (the DFM report's annotated image)
+    // the findings drawn on each part that has any (the DFM report's annotated image), while the page waits
+    const waiting = whileClientWaits(ctx, reply.raw);
     const issueImages = (await Promise.all(dfmParts.filter((p) => (p.issues ?? []).length && item.dfm?.id).map(async (p) => {
-      const url = await fileOrNull(() => getDfmPartImageUrl(ctx, me.caller, { dfm_id: item.dfm.id, part_id: p.part_id, format: 'svg', width: 800 }));
+      const url = await fileOrNull(() => getDfmPartImageUrl(waiting, me.caller, { dfm_id: item.dfm.id, part_id: p.part_id, format: 'svg', width: 800 }));
       return url ? { partId: p.part_id as string, url } : null;
     }))).filter((x): x is { partId: string; url: string } => x !== null);
     const partNames = Object.fromEntries((design.parts as Obj[]).map((p) => [p.id, p.name]));
-    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, configure, issueImages }));
+    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages }));
   });
 
   app.post('/quotes/:id/cart', { preHandler: app.csrfProtection }, async (request, reply) => {

@@ -8,4 +8,5 @@ export { annotatedPartSvg } from './svg.ts';
 export * as rules from './rules.ts';
 export { partKFactor, materialKFactors } from './k-factor.ts';
 export { thicknessTolerance } from './rules.ts';
+export { tubeProfileFits } from './part-checks.ts';
 export { withFlatsUsed } from './flats-used.ts';

@@ -158,21 +158,22 @@ function sheetChecks(part: Part, m: Material, ix: CatalogIndex, findings: PartFi
   }
 }
 
-function tubeChecks(part: Part, p: TubeProfile, findings: PartFinding[]): void {
-  const tube = part.tube;
-  if (!tube) return;
+/** Whether a catalog tube profile is the part's section: shape, outer size and wall within the tube tolerances. */
+export function tubeProfileFits(tube: NonNullable<Part['tube']>, p: TubeProfile): boolean {
   const near = (a: number | null, b: number | null, tol: (x: number) => number): boolean => a !== null && b !== null && Math.abs(a - b) <= tol(b);
   const sizeTol = (x: number): number => Math.max(TUBE_SIZE_TOL_ABS_MM, TUBE_SIZE_TOL_REL * x);
   const wallTol = (x: number): number => Math.max(TUBE_WALL_TOL_ABS_MM, TUBE_WALL_TOL_REL * x);
-  let match = near(tube.wall_thickness_mm, p.wall_thickness_mm, wallTol);
-  if (tube.profile === 'round' || p.shape === 'round') {
-    match &&= tube.profile === p.shape && near(tube.outer_diameter_mm, p.outer_diameter_mm, sizeTol);
-  } else {
-    const a = [tube.outer_width_mm ?? 0, tube.outer_height_mm ?? 0].sort((x, y) => y - x);
-    const b = [p.outer_width_mm ?? 0, p.outer_height_mm ?? 0].sort((x, y) => y - x);
-    match &&= near(a[0], b[0], sizeTol) && near(a[1], b[1], sizeTol);
-  }
-  if (!match) {
+  if (!near(tube.wall_thickness_mm, p.wall_thickness_mm, wallTol)) return false;
+  if (tube.profile === 'round' || p.shape === 'round') return tube.profile === p.shape && near(tube.outer_diameter_mm, p.outer_diameter_mm, sizeTol);
+  const a = [tube.outer_width_mm ?? 0, tube.outer_height_mm ?? 0].sort((x, y) => y - x);
+  const b = [p.outer_width_mm ?? 0, p.outer_height_mm ?? 0].sort((x, y) => y - x);
+  return near(a[0], b[0], sizeTol) && near(a[1], b[1], sizeTol);
+}
+
+function tubeChecks(part: Part, p: TubeProfile, findings: PartFinding[]): void {
+  const tube = part.tube;
+  if (!tube) return;
+  if (!tubeProfileFits(tube, p)) {
     const partSize = tube.profile === 'round' ? `${mm(tube.outer_diameter_mm ?? 0)} OD` : `${mm(tube.outer_width_mm ?? 0)} x ${mm(tube.outer_height_mm ?? 0)}`;
     findings.push(blockingFinding('catalog', 'tube_profile_mismatch', `Part ${part.name} is a ${tube.profile} tube ${partSize} x ${mm(tube.wall_thickness_mm)} wall; ${p.display_name} is a different section.`,
       { part_profile: tube.profile, part_outer_diameter_mm: tube.outer_diameter_mm, part_outer_width_mm: tube.outer_width_mm, part_outer_height_mm: tube.outer_height_mm, part_wall_thickness_mm: tube.wall_thickness_mm, tube_profile_id: p.id }));
