@@ -59,7 +59,7 @@ export async function designFileOf(stepBytes: Uint8Array, model: AnalyzedModel, 
 }
 
 /** Every solid of the file, in file coordinates, as one mesh. */
-export function designGlb(model: AnalyzedModel): Uint8Array {
+function designGlb(model: AnalyzedModel): Uint8Array {
   let nPos = 0, nIdx = 0;
   for (const s of model.solids) { nPos += s.points.length; nIdx += s.triangles.length; }
   const positions = new Float64Array(nPos);

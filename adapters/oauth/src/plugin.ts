@@ -36,7 +36,7 @@ export function protectedResourceMetadata(issuer: string): Record<string, unknow
 }
 
 /** A redirect URI a client may register: https, or http on a loopback address (interface.md 5.4). */
-export function redirectUriProblem(uri: unknown): string | null {
+function redirectUriProblem(uri: unknown): string | null {
   if (typeof uri !== 'string') return 'redirect_uris must be strings';
   const u = URL.parse(uri);
   if (!u) return `${uri} is not an absolute URL`;

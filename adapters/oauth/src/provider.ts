@@ -5,7 +5,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import type { Store } from '@kerf/store';
-import { OAUTH_OWNER, SCOPES, oauthCollection } from '@kerf/usecases';
+import { OAUTH_OWNER, SCOPES } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { storeAdapter } from './adapter.ts';

@@ -16,7 +16,7 @@ declare module 'fastify' {
 /** The dropship API's legacy credential header (interface.md 5.2): the API key itself. */
 const LEGACY_KEY_HEADER = 'svc_key';
 
-export function bearerToken(request: FastifyRequest): string | null {
+function bearerToken(request: FastifyRequest): string | null {
   const h = request.headers.authorization;
   if (typeof h !== 'string') {
     const legacy = request.headers[LEGACY_KEY_HEADER];

@@ -7,7 +7,7 @@ import { HttpError, statusOf } from './http-errors.ts';
 /** The service's own error reference (routes/error-docs.ts), so doc_url works on any deployment. */
 export const ERROR_DOCS_PATH = '/docs/errors';
 
-export const errorDocUrl = (baseUrl: string, code: string): string => `${baseUrl}${ERROR_DOCS_PATH}#${code}`;
+const errorDocUrl = (baseUrl: string, code: string): string => `${baseUrl}${ERROR_DOCS_PATH}#${code}`;
 
 export interface ErrorBody {
   error: {
@@ -39,7 +39,7 @@ export function envelope(err: UseCaseError, requestId: string, baseUrl: string):
 }
 
 /** A byte count as a person reads it: 50 MiB, 64 KiB, 512 bytes. */
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;

@@ -37,7 +37,7 @@ const blindFeature: S = obj({
   hole_id: { type: ['integer', 'null'] }, face_ids: arr(int),
 });
 
-export const partSchema: S = withOptional(obj({
+const partSchema: S = withOptional(obj({
   id: str, name: str,
   suggested_process: { type: 'string', enum: ['sheet_metal', 'tube_laser'] },
   manufacturable: bool,

@@ -216,7 +216,7 @@ export function isExpired(ctx: UseCaseContext, cart: CartDoc): boolean {
 }
 
 /** Refuses a change to a cart that is paid, being paid, or expired. */
-export function requireChangeable(ctx: UseCaseContext, cart: CartDoc): void {
+function requireChangeable(ctx: UseCaseContext, cart: CartDoc): void {
   if (cart.status === 'checked_out') throw cartCheckedOut(cart);
   if (isExpired(ctx, cart) || cart.status === 'expired') throw cartExpired(cart);
   if (cart._intent) throw paymentInProgress(cart);

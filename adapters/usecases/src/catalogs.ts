@@ -28,7 +28,7 @@ function decodeCursor(kind: string, cursor: string): string {
   throw malformed('invalid_cursor', 'The cursor is not one this list returned; pass `next_cursor` unchanged.', 'cursor');
 }
 
-export function paginate<T extends { id: string }>(kind: string, all: T[], query: CatalogQuery): ListEnvelope<T> {
+function paginate<T extends { id: string }>(kind: string, all: T[], query: CatalogQuery): ListEnvelope<T> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   let start = 0;
   if (query.cursor) {

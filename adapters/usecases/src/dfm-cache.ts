@@ -21,7 +21,7 @@ const REUSE_FOR_MS = 24 * 3600 * 1000;
 interface IndexDoc extends Doc { dfm_id: string }
 
 /** The index key: design, the engine's configuration as it was applied, and the catalog version. */
-export function dfmCacheKey(designId: string, report: DfmOutcome): string {
+function dfmCacheKey(designId: string, report: DfmOutcome): string {
   const input = canonical({ design_id: designId, configuration: report.configuration, catalog_version: report.catalog_version ?? null });
   return `dfm:${createHash('sha256').update(input).digest('hex')}`;
 }

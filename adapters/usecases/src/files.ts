@@ -66,7 +66,7 @@ export async function getPartImageUrl(ctx: UseCaseContext, caller: Caller, input
 }
 
 /** Signed URL of a design file, made and kept on first request. */
-export async function designFileUrl(ctx: UseCaseContext, accountId: string, designId: string, name: string, partId?: string): Promise<string> {
+async function designFileUrl(ctx: UseCaseContext, accountId: string, designId: string, name: string, partId?: string): Promise<string> {
   const { row, design } = await requireReadyDesign(ctx, accountId, designId, 'design_id');
   if (partId !== undefined && !design.parts.some((p) => p.id === partId)) throw notFound('part', partId, 'part_id');
   const part = partId ? design.parts.find((p) => p.id === partId)! : null;

@@ -24,7 +24,7 @@ export function insertAfter(o: Obj, after: string, key: string, value: unknown):
 }
 
 /** The engine's requirement names its catalog and leaves allowed_values_url null: the URL takes its place. */
-export function presentRequirement(links: Links, r: Obj): Obj {
+function presentRequirement(links: Links, r: Obj): Obj {
   if (!('catalog' in r)) return r;
   const { catalog, ...rest } = r;
   const name = CATALOG_BY_ENGINE_KIND[String(catalog)];

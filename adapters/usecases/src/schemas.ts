@@ -425,7 +425,6 @@ export const AdminDropshipItemApproveBody = Type.Object({
 export const AdminDropshipItemApprove = Type.Composite([AdminDropshipItemInput, AdminDropshipItemApproveBody], strict);
 export type AdminDropshipItemApprove = Static<typeof AdminDropshipItemApprove>;
 
-export const DROPSHIP_ORDER_STATUSES = ['paid', 'in_review', 'in_production', 'shipped', 'delivered', 'cancelled'] as const;
 export const AdminDropshipOrderBody = Type.Object({
   status: enumOf(['in_review', 'in_production', 'shipped', 'delivered', 'cancelled'] as const),
   tracking: Type.Optional(Type.Object({

@@ -24,7 +24,7 @@ export const PRESS_FIT_HOLE_TOLERANCE_MM = 0.08;
  * Nominal size of a thread as clients name it: "M4" for M4x0.7, "#8-32" for a numbered unified size,
  * "1/4-20" for a fractional one.
  */
-export function threadSize(thread: string, standard: ThreadStandard): string {
+function threadSize(thread: string, standard: ThreadStandard): string {
   if (standard === 'metric') {
     const m = /^M\d+(?:\.\d+)?/.exec(thread);
     if (!m) throw new Error(`metric thread ${thread} does not start with M<diameter>`);

@@ -4,7 +4,7 @@
 const MAX_SUGGESTIONS = 3;
 
 /** Edits (insert, delete, replace one character) that turn `a` into `b`. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

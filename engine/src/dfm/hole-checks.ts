@@ -27,8 +27,8 @@ export interface SheetContext {
 
 const mm = (x: number): string => `${Number(x.toFixed(2))} mm`;
 
-export function holeCenterToEdge(h: HoleInfo): number { return h.distance_to_nearest_edge_mm + h.diameter_mm / 2; }
-export function holeCenterToBend(h: HoleInfo): number | null {
+function holeCenterToEdge(h: HoleInfo): number { return h.distance_to_nearest_edge_mm + h.diameter_mm / 2; }
+function holeCenterToBend(h: HoleInfo): number | null {
   return h.distance_to_nearest_bend_mm === null ? null : h.distance_to_nearest_bend_mm + h.diameter_mm / 2;
 }
 

@@ -41,8 +41,6 @@ export const COUNTERSINK_ANGLES = [82, 90] as const;
 export const COUNTERSINK_ANGLE_TOL_DEG = 1;
 /** A countersink's outer diameter must exceed its hole by at least this, mm (else it is not a countersink). */
 export const COUNTERSINK_MIN_STEP_MM = 0.2;
-/** Configured countersink outer diameter must be within this of a standard size to list it as one, mm. */
-export const COUNTERSINK_STANDARD_MATCH_MM = 0.15;
 /** A standard countersink fits a hole when the hole is within this of its nominal clearance hole, mm. */
 export const COUNTERSINK_HOLE_MATCH_MM = 0.15;
 

@@ -111,7 +111,7 @@ function trimmedRefit<M>(points: Vec3[], first: M, dist: (m: M, p: Vec3) => numb
   return residual <= loose ? { model, residual } : null;
 }
 
-export function fitPlane(points: Vec3[], outward: Vec3): { surface: PlaneSurface; residual: number } {
+function fitPlane(points: Vec3[], outward: Vec3): { surface: PlaneSurface; residual: number } {
   const c = centroidOf(points);
   const m = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
   for (const p of points) {
@@ -237,7 +237,7 @@ function angularSpan(sample: FaceSample, points: Vec3[], origin: Vec3, axis: Vec
 }
 
 /** Axis from the facet normals (all perpendicular to a cylinder's axis), circle from the points. */
-export function cylinderSeed(sample: FaceSample, points: Vec3[]): { seed: CylinderParams; c0: Vec3; size: number } | null {
+function cylinderSeed(sample: FaceSample, points: Vec3[]): { seed: CylinderParams; c0: Vec3; size: number } | null {
   if (points.length < 5 || sample.facets.length < 2) return null;
   const m = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
   for (const f of sample.facets) for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) m[i][j] += f.area * f.normal[i] * f.normal[j];
@@ -252,7 +252,7 @@ export function cylinderSeed(sample: FaceSample, points: Vec3[]): { seed: Cylind
   return { seed: { axis: axis0, origin: add(c0, add(scale(e1, circ.cx), scale(e2, circ.cy))), radius: circ.r }, c0, size };
 }
 
-export function fitCylinder(sample: FaceSample, points: Vec3[], tolerance: number, loose = EDGE_DEVIATION_TOLERANCE_MM): { surface: CylinderSurface; residual: number } | null {
+function fitCylinder(sample: FaceSample, points: Vec3[], tolerance: number, loose = EDGE_DEVIATION_TOLERANCE_MM): { surface: CylinderSurface; residual: number } | null {
   const seeded = cylinderSeed(sample, points);
   if (!seeded) return null;
   const { seed, c0, size } = seeded;
@@ -296,7 +296,7 @@ function coneDistance(p: Vec3, c: ConeParams): number {
   return rho * Math.cos(c.half) - h * Math.sin(c.half);
 }
 
-export function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = EDGE_DEVIATION_TOLERANCE_MM): { surface: ConeSurface; residual: number } | null {
+function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = EDGE_DEVIATION_TOLERANCE_MM): { surface: ConeSurface; residual: number } | null {
   if (points.length < 6 || sample.facets.length < 3) return null;
   // A cone's unit normals all make the same angle with its axis: their tips lie on a plane normal to it.
   const tips = sample.facets.map((f) => f.normal);
@@ -426,7 +426,7 @@ function fitSphere(points: Vec3[]): { center: Vec3; radius: number; residual: nu
 const TORUS_HINT_TOLERANCE_MM = 1e-5;
 
 /** Worst vertex distance from the best torus, mm (Infinity when no torus can be seeded). */
-export function torusMeridianError(sample: FaceSample, points: Vec3[]): number {
+function torusMeridianError(sample: FaceSample, points: Vec3[]): number {
   if (sample.facets.length < 6 || points.length < 6) return Infinity;
   const m = Array.from({ length: 6 }, () => [0, 0, 0, 0, 0, 0]);
   for (const f of sample.facets) {

@@ -2,12 +2,12 @@
 // loops, shared edges and neighbours. Everything is exact (bitwise-equal shared vertices), so no
 // adjacency tolerance exists.
 import type { ImportedSolid, Solid, Face, Edge, Vec3 } from './model.ts';
-import { weldExact, edgeKey } from './weld.ts';
+import { weldExact } from './weld.ts';
 import { fitSurface, type FaceSample } from './fit.ts';
 import { sub, cross, norm, scale, point } from './vec.ts';
 
 /** Signed volume and area of a triangle mesh (float64). */
-export function meshMeasures(points: Float64Array, triangles: Uint32Array): { volume: number; area: number } {
+function meshMeasures(points: Float64Array, triangles: Uint32Array): { volume: number; area: number } {
   let volume = 0, area = 0;
   for (let t = 0; t < triangles.length; t += 3) {
     const a = point(points, triangles[t]), b = point(points, triangles[t + 1]), c = point(points, triangles[t + 2]);

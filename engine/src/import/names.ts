@@ -25,7 +25,7 @@ const refs = (s: string): number[] => [...s.matchAll(/#(\d+)/g)].map((m) => Numb
 const firstString = (s: string): string | null => { const m = /^\s*'((?:[^']|'')*)'/.exec(s); return m ? m[1].replace(/''/g, "'") : null; };
 
 /** Product name -> the names of its bodies, in the order its shape representation lists them. */
-export function productBodyNames(text: string): Map<string, string[]> {
+function productBodyNames(text: string): Map<string, string[]> {
   const all = entities(text);
   const byType = (re: RegExp) => [...all].filter(([, e]) => re.test(e.type));
   const referring = new Map<number, number[]>(); // entity -> entities that refer to it

@@ -66,7 +66,7 @@ export function principalFrame(solid: Solid): Rigid {
 }
 
 /** The same rotation, translated so the part's box starts at the origin. */
-export function placeAtOrigin(points: Float64Array, frame: Rigid): Rigid {
+function placeAtOrigin(points: Float64Array, frame: Rigid): Rigid {
   const { min } = extentsIn(points, { rotation: frame.rotation, translation: [0, 0, 0] });
   return { rotation: frame.rotation, translation: [-min[0], -min[1], -min[2]] as Vec3 };
 }

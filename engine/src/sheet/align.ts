@@ -76,7 +76,7 @@ function boundsOf(points: Vec2[], m: Rigid2): { min: Vec2; max: Vec2 } {
 }
 
 /** Applies a 2D rigid motion to every contour and bend line of a flat pattern. */
-export function moveFlat(flat: FlatGeometry, m: Rigid2): FlatGeometry {
+function moveFlat(flat: FlatGeometry, m: Rigid2): FlatGeometry {
   return {
     ...flat,
     outer: transformContour(m, flat.outer),

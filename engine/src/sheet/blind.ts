@@ -216,12 +216,6 @@ function describe(solid: Solid, u: Unfolding, faces: number[], role: Map<number,
   const floors = faces.filter((f) => role.get(f) === 'floor');
   const radii = [...new Set(walls.map((w) => Number(w.radius.toFixed(4))))].sort((a, b) => a - b);
   const coaxialWalls = walls.length > 0 && walls.every((w) => coaxialCylinders(w, walls[0]));
-  const roundCenter = (): Vec3 => {
-    // the axis point at the middle of the feature's extent
-    const w = walls[0];
-    const h = dot(sub(center, w.origin), w.axis);
-    return [w.origin[0] + w.axis[0] * h, w.origin[1] + w.axis[1] * h, w.origin[2] + w.axis[2] * h];
-  };
   const flatOf = (p: Vec3): Vec2 => flatPoint(u.maps.get(L.aFace) ?? u.maps.get(u.root)!, p);
   const base = { faces, throughFaces, mouth, depth, volume, underMouthA: underA, throughRadius: null as number | null };
 

@@ -9,7 +9,7 @@ export function applyRigid(m: Rigid, p: Vec3): Vec3 {
   return [dot(r0, p) + m.translation[0], dot(r1, p) + m.translation[1], dot(r2, p) + m.translation[2]];
 }
 
-export function rotateVector(m: Rigid, v: Vec3): Vec3 {
+function rotateVector(m: Rigid, v: Vec3): Vec3 {
   return [dot(m.rotation[0], v), dot(m.rotation[1], v), dot(m.rotation[2], v)];
 }
 

@@ -26,7 +26,7 @@ export function arcPoint(center: Vec2, radius: number, degrees: number): Vec2 {
 export function segmentStart(s: Segment): Vec2 { return s.kind === 'line' ? s.a : arcPoint(s.center, s.radius, s.startDegrees); }
 export function segmentEnd(s: Segment): Vec2 { return s.kind === 'line' ? s.b : arcPoint(s.center, s.radius, s.endDegrees); }
 
-export function segmentLength(s: Segment): number {
+function segmentLength(s: Segment): number {
   return s.kind === 'line' ? Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]) : Math.abs(arcSweep(s)) * s.radius;
 }
 
@@ -69,7 +69,7 @@ export function applyRigid2(m: Rigid2, p: Vec2): Vec2 {
   return [m.cos * p[0] - m.sin * p[1] + m.tx, m.sin * p[0] + m.cos * p[1] + m.ty];
 }
 
-export function transformSegment(m: Rigid2, s: Segment): Segment {
+function transformSegment(m: Rigid2, s: Segment): Segment {
   if (s.kind === 'line') return { kind: 'line', a: applyRigid2(m, s.a), b: applyRigid2(m, s.b) };
   const rot = Math.atan2(m.sin, m.cos) / DEG;
   return { ...s, center: applyRigid2(m, s.center), startDegrees: s.startDegrees + rot, endDegrees: s.endDegrees + rot };

@@ -32,13 +32,6 @@ export interface OutsideFeature {
   faceMax: Vec3;
 }
 
-/** The solid's vertex farthest outside every skin face's thickness slab, or null when all are inside. */
-export function pointOutsideSheet(solid: Solid, u: Unfolding): OutsidePoint | null {
-  const features = featuresOutsideSheet(solid, u);
-  if (features.length === 0) return null;
-  return features.reduce((a, b) => (b.worst.distance > a.worst.distance ? b : a)).worst;
-}
-
 /** Every vertex's distance outside the slab (0 inside), in vertex order. */
 function outsideDistances(solid: Solid, u: Unfolding): Float64Array {
   const t = u.thickness, tol = SLAB_TOLERANCE;

@@ -7,7 +7,6 @@ import { projectOntoIntersection, sameSurface, parallelDirections } from './surf
 import { EDGE_REFINEMENT_LEVELS, STRAIGHT_SAGITTA_MM } from './tolerances.ts';
 
 export interface CutEdge { a: number; b: number; skinFace: number; cutFace: number }
-export interface CutLoop { edges: CutEdge[]; length: number; exact: boolean }
 
 /** Directed boundary edges of the face set `skin` (a->b as wound in the skin triangle), chained. */
 export function skinBoundaryLoops(solid: Solid, faceOfTri: Int32Array, skin: Set<number>): CutEdge[][] {

@@ -60,7 +60,7 @@ function unrolled(u: Unroll, q: Vec3): Vec2 {
  * so the two are joined (a hole straddling the seam gives one piece at each side; an end contour,
  * going once round, one piece from one side to the other).
  */
-export function splitAtSeam(pts: Vec2[], perimeter: number, closed: boolean): Vec2[][] {
+function splitAtSeam(pts: Vec2[], perimeter: number, closed: boolean): Vec2[][] {
   if (pts.length < 2) return [];
   const P = perimeter;
   // continuous s: no step of a contour goes half way round

@@ -13,7 +13,7 @@ export function refuse(message: string): Refusal {
   return { kind: 'refused', reason: 'not_a_tube', message, process: 'tube_laser' };
 }
 
-export function describeSurface(s: Surface): string {
+function describeSurface(s: Surface): string {
   if (s.kind === 'cylinder') return `${s.convex ? 'outer' : 'inner'} cylinder Ø${fmt(2 * s.radius)}`;
   if (s.kind === 'cone') return `cone of half-angle ${fmt(s.halfAngleDegrees)}°`;
   if (s.kind === 'plane') return 'plane';

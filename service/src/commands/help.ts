@@ -103,7 +103,7 @@ export function overview(): string {
   ].join('\n');
 }
 
-export function commandHelp(name: CommandName): string {
+function commandHelp(name: CommandName): string {
   const h = HELP[name];
   const width = Math.max(0, ...h.options.map(([o]) => o.length));
   return [

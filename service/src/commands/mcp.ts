@@ -3,7 +3,7 @@
 // data directory (the one `kerf serve` uses by default, so links work once the service runs there).
 // No service needs to run: prepare_upload takes a local file path. Logs go to stderr; stdout is the
 // protocol's.
-import { stderr, stdin, stdout } from 'node:process';
+import { stderr, stdin } from 'node:process';
 import pino from 'pino';
 import { isStoreError, openStore, type Store } from '@kerf/store';
 import { restLinks } from '@kerf/rest/links';

@@ -38,7 +38,7 @@ export interface ItemDoc extends Doc {
 
 export const items = (ctx: Pick<CommerceContext, 'store'>): DocumentCollection<ItemDoc> => ctx.store.documents<ItemDoc>('dropship_items');
 
-export const itemView = (doc: ItemDoc): ItemDoc => publicView(doc);
+const itemView = (doc: ItemDoc): ItemDoc => publicView(doc);
 
 /** GET /v1/dropship/items: every item of the account, approved and requested. */
 export async function listDropshipItems(ctx: Pick<CommerceContext, 'store'>, caller: Caller): Promise<{ items: ItemDoc[] }> {
