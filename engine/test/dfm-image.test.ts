@@ -212,3 +212,19 @@ test("a tube's unrolled wall is dimensioned: its length", async () => {
   const width = all(parse(svg), 'text').find((t) => t.class === 'dimension' && t['data-dimension'] === 'width');
   assert.ok(width && Math.abs(Number(width['data-mm']) - mp.part.tube!.length_mm) <= 0.1, `length ${width?.['data-mm']} vs ${mp.part.tube!.length_mm} mm`);
 });
+
+test('labels of far-side features stay readable: drawn over the part, upright, at least 60 % opaque', async () => {
+  const name = 'tubes/round-50x3-l250-holes.step';
+  const { model } = await fixture(name);
+  const mp = model.parts[0];
+  const bytes = new Uint8Array(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url)));
+  const svg = new TextDecoder().decode((await productionFilesForModel(bytes, model.parts, { partIds: [mp.part.id], kinds: ['image_back_svg'] }))[mp.part.id].image_back_svg!);
+  const hidden = all(parse(svg), 'text').filter((t) => t['data-hidden'] === 'true');
+  assert.ok(hidden.length >= 1, 'a hole on the far wall');
+  for (const t of hidden) {
+    assert.ok(Number(t.opacity) >= 0.6, `opacity ${t.opacity}`);
+    assert.equal(t.transform, undefined, 'not mirrored or turned');
+  }
+  // painted after (over) every face of the part
+  assert.ok(svg.lastIndexOf('<path') < svg.indexOf('class="labels"'));
+});
