@@ -18,7 +18,7 @@ const PART_FILE_KINDS: Record<string, string> = {
 export interface PoolOptions { threads: number; timeoutMs: number; maxMemoryMb: number; maxQueue?: number }
 
 /** Interactive jobs (images, models for a waiting client) waiting for the gate, per process. */
-export const INTERACTIVE_MAX_WAITING = 32;
+const INTERACTIVE_MAX_WAITING = 32;
 
 export class PoolEngine extends LocalEngine {
   private readonly pool: Engine;

@@ -5,7 +5,7 @@ import { isStoreError, type Store } from '@kerf/store';
 import { DEVICE_POLLS_COLLECTION, OAUTH_OWNER, findOAuthRecord, oauthDocId } from '@kerf/usecases';
 
 export const DEVICE_POLL_INTERVAL_S = 5;
-export const SLOW_DOWN_STEP_S = 5;
+const SLOW_DOWN_STEP_S = 5;
 
 interface PollDoc { lastPollAt: number; intervalS: number }
 

@@ -4,7 +4,7 @@
 
 const MONEY = 'in cents of `currency` (USD)';
 
-export const FIELD_DOCS: Record<string, string> = {
+const FIELD_DOCS: Record<string, string> = {
   accepted: 'Whether the customer accepted this finding through `accepted_risks`, so it no longer blocks.',
   accepted_risks: 'Findings the customer accepts: `hole_too_close_to_bend`, `countersink_too_close_to_bend`.',
   account_id: 'The account that owns the object.',
@@ -248,7 +248,7 @@ export const FIELD_DOCS: Record<string, string> = {
 };
 
 /** Fields whose meaning depends on the object holding them, by `<holder>.<field>` (the holder is the property that holds the object, or the list of them); they win over FIELD_DOCS. */
-export const NESTED_FIELD_DOCS: Record<string, string> = {
+const NESTED_FIELD_DOCS: Record<string, string> = {
   'error.type': 'The error\'s category: `invalid_request_error`, `authentication_error`, `permission_error`, `not_found_error`, `idempotency_error`, `rate_limit_error`, `payment_error` or `api_error`; `code` says exactly what went wrong.',
   'line_items.type': 'What the line charges for: `part`, `hardware`, `finish`, `assembly` or `shipping`.',
   'events.type': 'What happened: `received` when the order was placed, then each status it moved to.',
@@ -258,7 +258,7 @@ export const NESTED_FIELD_DOCS: Record<string, string> = {
 };
 
 /** Query, path and header parameters by name (their fields' meanings are in FIELD_DOCS). */
-export const PARAM_DOCS: Record<string, string> = {
+const PARAM_DOCS: Record<string, string> = {
   limit: 'Page size.',
   cursor: 'The `next_cursor` of the previous page; omit for the first page.',
   process: 'Only those offered for this process: `sheet_metal` or `tube_laser`.',

@@ -23,7 +23,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const REPLAYED_HEADERS = ['location', 'preference-applied'];
 
 /** Default lease of a running request's key, ms (KERF_IDEMPOTENCY_LEASE_MS). */
-export const DEFAULT_IDEMPOTENCY_LEASE_MS = 30_000;
+const DEFAULT_IDEMPOTENCY_LEASE_MS = 30_000;
 
 /** One idempotent request under way: its key, the seed its ids come from, its lease renewal. */
 export interface IdempotentRun {

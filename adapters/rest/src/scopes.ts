@@ -6,7 +6,7 @@ import type { Scope } from '@kerf/usecases';
 /** A scope, 'any' (every credential: catalogs, the account summary), 'operator' (operator API keys), 'api_key' (API keys only: the dropship API, interface.md 5.2), or 'public' (no credential). */
 export type OperationAccess = Scope | Scope[] | 'any' | 'operator' | 'api_key' | 'public';
 
-export const OPERATION_SCOPES: Record<string, OperationAccess> = {
+const OPERATION_SCOPES: Record<string, OperationAccess> = {
   'GET /v1/materials': 'any',
   'GET /v1/tube-profiles': 'any',
   'GET /v1/finishes': 'any',

@@ -51,13 +51,13 @@ export interface JobWorkerOptions {
   pollMs?: number;
 }
 
-export const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_POLL_MS = 250;
 /**
  * A job that meets a full engine queue waits this long (ms, times a random 1..2 so deferred jobs do
  * not all come back at once) and keeps its attempts: a busy engine says nothing about the job.
  */
-export const ENGINE_BUSY_RETRY_MS = 1000;
+const ENGINE_BUSY_RETRY_MS = 1000;
 
 /** The engine (or a queue in front of it) had no room: run the job again later. */
 function engineBusy(err: unknown): boolean {

@@ -8,7 +8,7 @@ import { isStoreError, type DocumentCollection, type DocumentRecord, type Store 
 import { DEVICE_POLLS_COLLECTION, EXPIRED_DEVICE_CODE_GRACE_MS, OAUTH_OWNER, isLive, oauthCollection, type OAuthRecord } from './oauth-records.ts';
 
 /** A registered client with no connection made for this long is deleted (30 days, a connection's lifetime). */
-export const UNUSED_CLIENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const UNUSED_CLIENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** The models whose records live under OAUTH_OWNER until they expire. */
 const SHARED_MODELS = ['DeviceCode', 'Session', 'Interaction'] as const;
 /** Records each collection's scan reads per pass; the next pass goes on from there. */

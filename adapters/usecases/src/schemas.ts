@@ -75,8 +75,8 @@ const QuantityOptions = Type.Array(Quantity, { maxItems: 10, uniqueItems: true }
 
 // ---- catalogs ---------------------------------------------------------------------------------
 
-export const CATALOG_NAMES = ['materials', 'tube_profiles', 'finishes', 'powder_coat_colors', 'taps', 'studs', 'nuts', 'standoffs'] as const;
-export const HARDWARE_MODEL_KINDS = ['studs', 'nuts', 'standoffs'] as const;
+const CATALOG_NAMES = ['materials', 'tube_profiles', 'finishes', 'powder_coat_colors', 'taps', 'studs', 'nuts', 'standoffs'] as const;
+const HARDWARE_MODEL_KINDS = ['studs', 'nuts', 'standoffs'] as const;
 
 export const ListCatalogInput = Type.Object({
   catalog: enumOf(CATALOG_NAMES),
@@ -261,7 +261,7 @@ export type CartPatch = Static<typeof CartPatch>;
 export const CartUpdate = Type.Composite([CartInput, CartPatch], strict);
 export type CartUpdate = Static<typeof CartUpdate>;
 
-export const PAYMENT_TYPES = ['card_on_file', 'payment_method'] as const;
+const PAYMENT_TYPES = ['card_on_file', 'payment_method'] as const;
 
 /** Pay body (contract.md): `{payment: {type: "card_on_file"} | {type: "payment_method", id}, customer_email?, customer_phone?}`. */
 export const CartPayBody = Type.Object({
@@ -290,7 +290,7 @@ export const OrderInput = Type.Object({ order_id: PathId }, strict);
 export type OrderInput = Static<typeof OrderInput>;
 
 /** Operator: the statuses an order is moved to (contract.md "Operator surface"). */
-export const ORDER_ACTIONS = ['in_production', 'ready_for_pickup', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
+const ORDER_ACTIONS = ['in_production', 'ready_for_pickup', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
 
 export const AdminOrderBody = Type.Object({
   status: enumOf(ORDER_ACTIONS),
@@ -397,7 +397,7 @@ export type DropshipEndpointCreate = Static<typeof DropshipEndpointCreate>;
 export const DropshipEndpointInput = Type.Object({ endpoint_id: PathId }, strict);
 export type DropshipEndpointInput = Static<typeof DropshipEndpointInput>;
 
-export const DROPSHIP_ACCOUNT_STATUSES = ['requested', 'approved', 'suspended', 'denied'] as const;
+const DROPSHIP_ACCOUNT_STATUSES = ['requested', 'approved', 'suspended', 'denied'] as const;
 export const AdminDropshipAccountBody = Type.Object({
   status: enumOf(DROPSHIP_ACCOUNT_STATUSES),
   /** the account's contact phone, used for a ship_to without one */

@@ -10,15 +10,15 @@ const SOFT_SHEET: MaterialType[] = ['mild_steel', 'galvanized_steel', 'aluminum_
 const ALL_SHEET: MaterialType[] = [...SOFT_SHEET, 'stainless_304', 'stainless_316'];
 
 /** A tap needs this many full threads of engagement... */
-export const TAP_MIN_THREADS = 3;
+const TAP_MIN_THREADS = 3;
 /** ...and never less than 0.060" of stock (thin sheet strips threads; published shop floor is 1/8"). */
-export const TAP_MIN_THICKNESS_MM = 1.52;
+const TAP_MIN_THICKNESS_MM = 1.52;
 /** The modelled hole may be drawn at tap-drill size or at the thread's major diameter (cosmetic thread), +- this. */
-export const TAP_HOLE_TOLERANCE_MM = 0.1;
+const TAP_HOLE_TOLERANCE_MM = 0.1;
 /** Tapped hole centre to edge: at least one major diameter. */
-export const TAP_EDGE_DISTANCE_DIAMETERS = 1;
+const TAP_EDGE_DISTANCE_DIAMETERS = 1;
 /** Press-fit holes may be up to this much over the published mounting hole (laser kerf variation), mm. */
-export const PRESS_FIT_HOLE_TOLERANCE_MM = 0.08;
+const PRESS_FIT_HOLE_TOLERANCE_MM = 0.08;
 
 /**
  * Nominal size of a thread as clients name it: "M4" for M4x0.7, "#8-32" for a numbered unified size,

@@ -7,16 +7,16 @@ import type { Material, MaterialType } from './types.ts';
 const MM_PER_IN = 25.4;
 
 /** Bendable thickness window, inch (published: 0.030"-0.250"). */
-export const BENDABLE_MIN_THICKNESS_IN = 0.030;
-export const BENDABLE_MAX_THICKNESS_IN = 0.250;
+const BENDABLE_MIN_THICKNESS_IN = 0.030;
+const BENDABLE_MAX_THICKNESS_IN = 0.250;
 /** Largest flat blank, mm (published: 44" x 30"). */
-export const MAX_SHEET_LENGTH_MM = 44 * MM_PER_IN;
-export const MAX_SHEET_WIDTH_MM = 30 * MM_PER_IN;
+const MAX_SHEET_LENGTH_MM = 44 * MM_PER_IN;
+const MAX_SHEET_WIDTH_MM = 30 * MM_PER_IN;
 /** Smallest hole: 50 % of thickness (SendCutSend, RapidFab) and never below 0.5 mm (beam size). */
-export const HOLE_MIN_T_RATIO = 0.5;
-export const HOLE_MIN_ABS_MM = 0.5;
+const HOLE_MIN_T_RATIO = 0.5;
+const HOLE_MIN_ABS_MM = 0.5;
 /** Shortest flange beyond the bend radius: 4 t (published "about 4 t") plus the minimum inner radius. */
-export const FLANGE_MIN_T_RATIO = 4;
+const FLANGE_MIN_T_RATIO = 4;
 
 /** Steel K table: a 0.048" steel SKU bends at R 0.045" (r/t 0.94) with K 0.38 (published). */
 const STEEL_K_TABLE: KFactorTable = [

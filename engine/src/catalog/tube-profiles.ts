@@ -4,7 +4,7 @@ import type { MaterialType, TubeProfile, TubeShape } from './types.ts';
 
 const MM_PER_IN = 25.4;
 /** Stock length of the tube laser's loader, mm (published: up to 235"). */
-export const TUBE_STOCK_LENGTH_MM = 235 * MM_PER_IN;
+const TUBE_STOCK_LENGTH_MM = 235 * MM_PER_IN;
 /** A500 corner radius ~ 2 x wall (published); aluminium extrusions are sharp-cornered. */
 const A500_CORNER_RADIUS_WALLS = 2;
 

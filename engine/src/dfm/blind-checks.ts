@@ -9,7 +9,7 @@ export interface BlindFinding {
 }
 
 /** The finding code of each kind (README, DFM rules; adapters/usecases error registry). */
-export const BLIND_FEATURE_CODES = {
+const BLIND_FEATURE_CODES = {
   counterbore: 'counterbore_not_supported',
   blind_hole: 'blind_hole_not_supported',
   pocket: 'blind_feature',

@@ -3,8 +3,8 @@
 // apply across SKUs. RULES.md compares them with the published figures of real services.
 
 /** Detected thickness matches the material when |t_detected - t_material| <= max(ABS, REL x t). */
-export const THICKNESS_MATCH_TOL_ABS_MM = 0.05;
-export const THICKNESS_MATCH_TOL_REL = 0.05;
+const THICKNESS_MATCH_TOL_ABS_MM = 0.05;
+const THICKNESS_MATCH_TOL_REL = 0.05;
 
 /** A modelled inner radius below this is a sharp bend: the shop applies the material's default radius. */
 export const SHARP_BEND_RADIUS_MM = 0.01;

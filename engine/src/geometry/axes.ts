@@ -7,7 +7,7 @@ import { cross, dot, norm, sub } from './vec.ts';
 /** Two axes are parallel when 1 - |cos| of the angle between them is at most this (about 0.08 degrees). */
 export const PARALLEL_AXIS_TOLERANCE = 1e-6;
 /** Parallel axes are one axis when the second's origin lies this close to the first, mm. */
-export const COAXIAL_MM = 1e-2;
+const COAXIAL_MM = 1e-2;
 
 /** True when b's axis is a's: parallel, and b's origin on a's axis, within the tolerances above. */
 export function coaxialCylinders(a: CylinderSurface, b: CylinderSurface): boolean {

@@ -7,14 +7,14 @@ import { sub, add, scale, dot, cross, norm, normalize, basisOf, eigenSym3, symme
 import { levenbergMarquardt, solveLinear } from './leastsquares.ts';
 
 /** Largest vertex distance from the fitted surface that still counts as on it, mm. */
-export const SURFACE_FIT_TOLERANCE_MM = 2e-4;
+const SURFACE_FIT_TOLERANCE_MM = 2e-4;
 /** Additional allowance proportional to the model size (float noise of large coordinates), mm per mm. */
-export const SURFACE_FIT_RELATIVE_TOLERANCE = 1e-7;
+const SURFACE_FIT_RELATIVE_TOLERANCE = 1e-7;
 /** Vertices on an intersection edge (fillet, torus, sphere, B-spline neighbour) sit on the edge's
  * approximate 3D curve, measured up to 8e-4 mm off the exact surface on real SolidWorks exports;
  * a face is still analytic when most vertices fit within SURFACE_FIT_TOLERANCE_MM and none is
  * further than this, mm. */
-export const EDGE_DEVIATION_TOLERANCE_MM = 2e-3;
+const EDGE_DEVIATION_TOLERANCE_MM = 2e-3;
 /** Share of a face's vertices that must fit strictly when some sit on loose edges. */
 const MIN_CORE_SHARE = 0.25;
 const TRIM_ROUNDS = 5;
@@ -26,8 +26,8 @@ const CYLINDER_LM_ITERATIONS = 60;
 const CONE_SEED_REJECT_RELATIVE = 0.25;
 const MIN_CORE_POINTS = 6;
 /** A cone this close to a plane (90 deg) or a cylinder (0 deg) is reported as one, degrees. */
-export const CONE_MIN_HALF_ANGLE_DEGREES = 0.5;
-export const CONE_MAX_HALF_ANGLE_DEGREES = 89.5;
+const CONE_MIN_HALF_ANGLE_DEGREES = 0.5;
+const CONE_MAX_HALF_ANGLE_DEGREES = 89.5;
 /** A closed boundary loop winding this close to 360 deg about the axis makes a full cylinder, degrees. */
 export const FULL_TURN_TOLERANCE_DEGREES = 1;
 /** Vertices used by the iterative fits (evenly subsampled); the residual check uses all. */

@@ -66,7 +66,7 @@ export function edgeKey(a: number, b: number): number {
  * close, mm: OCCT sometimes writes a seam vertex of a cone 1e-12 mm off its neighbour's copy, and
  * exports from other CAD systems carry 10-20 nm gaps. Only open-edge vertices are candidates, and
  * no two distinct tessellation vertices of a part lie within 0.1 um of each other. */
-export const SEAM_WELD_TOLERANCE_MM = 1e-4;
+const SEAM_WELD_TOLERANCE_MM = 1e-4;
 
 /**
  * Closes open seams: among vertices on edges used by exactly one triangle, merges those within

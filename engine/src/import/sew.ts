@@ -6,7 +6,7 @@ import { EngineError } from '../contract.ts';
 import { scratchName, type OC } from './exact-kernel.ts';
 
 /** Faces whose edges lie this close are sewn together, mm (CAD export gaps are microns). */
-export const SEW_TOLERANCE_MM = 0.01;
+const SEW_TOLERANCE_MM = 0.01;
 /** Tessellation chord deviation as a share of the body's box diagonal (occt-import-js' default). */
 const LINEAR_DEFLECTION_SHARE = 0.001;
 /** Tessellation angular deviation, radians (occt-import-js' default). */

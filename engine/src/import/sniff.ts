@@ -19,7 +19,7 @@ function looksLikeBinaryStl(head: Uint8Array, size: number): boolean {
 }
 
 /** A gzip-compressed STEP (.stpZ, .step.gz) may expand to at most this, bytes (zip-bomb guard). */
-export const MAX_DECOMPRESSED_BYTES = 512 * 1024 * 1024;
+const MAX_DECOMPRESSED_BYTES = 512 * 1024 * 1024;
 
 /** The STEP text of a plain or gzip-compressed upload; a ZIP archive is refused with a hint. */
 export function unwrapStepBytes(bytes: Uint8Array): Uint8Array {

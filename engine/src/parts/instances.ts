@@ -9,15 +9,15 @@ import { bestRigid } from './align.ts';
 
 /** Volume, area and principal variances of two tessellations of one part differ by the chords'
  * error (measured ~1e-4 relative on 90 deg bends): candidates within this, relative. */
-export const SIGNATURE_RELATIVE_TOLERANCE = 3e-3;
+const SIGNATURE_RELATIVE_TOLERANCE = 3e-3;
 /** Loose face match under the principal-frame motion: area (relative) and centroid (relative to size). */
-export const FACE_AREA_RELATIVE_TOLERANCE = 2e-2;
-export const FACE_POSITION_RELATIVE_TOLERANCE = 1e-2;
+const FACE_AREA_RELATIVE_TOLERANCE = 2e-2;
+const FACE_POSITION_RELATIVE_TOLERANCE = 1e-2;
 /** Exact check after the motion is refined on the B-rep corners, mm (corners are exact points). */
 export const CORNER_MATCH_TOLERANCE_MM = 1e-4;
 export const CORNER_MATCH_RELATIVE_TOLERANCE = 1e-6;
 /** Analytic surfaces of matched faces agree in direction to this, radians. */
-export const SURFACE_DIRECTION_TOLERANCE_RAD = 1e-5;
+const SURFACE_DIRECTION_TOLERANCE_RAD = 1e-5;
 /** Two principal variances closer than this (relative) make the principal axes ambiguous. */
 const DEGENERATE_VARIANCE_RELATIVE = 3e-3;
 

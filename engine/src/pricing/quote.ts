@@ -96,7 +96,7 @@ export interface QuoteContext {
 
 export const MAX_QUANTITY = 100000;
 export const MAX_QUANTITY_OPTIONS = 10;
-export const MAX_ITEMS = 100;
+const MAX_ITEMS = 100;
 /** Production days: cut only / + bending / + inserts / + welding; finishes add their own lead time. */
 const BASE_PRODUCTION_DAYS = 3;
 const BENDING_DAYS = 1;

@@ -6,23 +6,23 @@ const KG_TO_LB = 2.20462;
 const MM_PER_IN = 25.4;
 
 /** Freight triggers (published by one real service). */
-export const FREIGHT_ORDER_LB = 200;
-export const FREIGHT_PART_LB = 100;
-export const FREIGHT_ANY_DIMENSION_IN = 60;
-export const FREIGHT_TWO_DIMENSIONS_IN: readonly [number, number] = [48, 30];
+const FREIGHT_ORDER_LB = 200;
+const FREIGHT_PART_LB = 100;
+const FREIGHT_ANY_DIMENSION_IN = 60;
+const FREIGHT_TWO_DIMENSIONS_IN: readonly [number, number] = [48, 30];
 /** Flat freight charge plus a per-pound part, and its transit (published: flat charge, ~3 business days). */
-export const FREIGHT_FLAT_CENTS = 29500;
-export const FREIGHT_PER_LB_CENTS = 35;
-export const FREIGHT_TRANSIT_DAYS = 3;
+const FREIGHT_FLAT_CENTS = 29500;
+const FREIGHT_PER_LB_CENTS = 35;
+const FREIGHT_TRANSIT_DAYS = 3;
 /** Dimensions within this of a threshold count as reaching it (mm -> inch round-off), inch. */
 const DIM_TOL_IN = 0.01;
 
 /** Packaging: padding around the largest part on every side, and packaging weight. */
-export const BOX_PADDING_MM = 50;
-export const PACKAGING_WEIGHT_FRACTION = 0.1;
-export const PACKAGING_WEIGHT_MIN_LB = 1;
+const BOX_PADDING_MM = 50;
+const PACKAGING_WEIGHT_FRACTION = 0.1;
+const PACKAGING_WEIGHT_MIN_LB = 1;
 /** Carrier dimensional-weight divisor, cubic inches per pound. */
-export const DIM_DIVISOR_IN3_PER_LB = 139;
+const DIM_DIVISOR_IN3_PER_LB = 139;
 
 export interface ShippingConfig { origin_state: string }
 export const DEFAULT_SHIPPING: ShippingConfig = { origin_state: 'OH' };
@@ -90,7 +90,7 @@ export interface Service { carrier: string; service: string; days: (zone: number
 
 const ground = (lb: number, zone: number): number => 1100 + 95 * lb * (1 + 0.12 * (zone - 2));
 /** Parcel services offered and their table rates, cents. */
-export const PARCEL_SERVICES: readonly Service[] = [
+const PARCEL_SERVICES: readonly Service[] = [
   { carrier: 'ups', service: 'ground', guaranteed: false, days: (z) => [1, 1, 1, 2, 3, 3, 4, 5, 5, 7][z] ?? 5, price: ground },
   { carrier: 'ups', service: '2nd_day_air', guaranteed: true, days: () => 2, price: (lb, z) => 2 * ground(lb, z) + 1500 },
   { carrier: 'ups', service: 'next_day_air', guaranteed: true, days: () => 1, price: (lb, z) => 3.5 * ground(lb, z) + 2500 },

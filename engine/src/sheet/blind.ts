@@ -16,7 +16,7 @@ const FLOOR_COS = 1 - 1e-6;
 /** A face this close to perpendicular to the skin (cosine) is a wall (or a cylinder along the normal). */
 const WALL_COS = 1e-3;
 /** A face spanning the thickness within this runs through the sheet; depths within it of a skin are on it, mm. */
-export const THROUGH_DEPTH_TOLERANCE = 5e-3;
+const THROUGH_DEPTH_TOLERANCE = 5e-3;
 /** A bend's inner and outer cylinders differ in radius by the thickness within this, mm. */
 const BEND_PAIR_THICKNESS_MM = 1e-2;
 /** A blind recess whose floor is at most this wide is engraving (a stroke), mm. */

@@ -8,9 +8,9 @@ import { norm, sub } from '../geometry/vec.ts';
 import type { OutsideFeature } from './slab.ts';
 
 /** A feature's outside extent may be at most this fraction of the part's bounding-box diagonal. */
-export const MAX_FEATURE_FRACTION = 0.2;
+const MAX_FEATURE_FRACTION = 0.2;
 /** A cylindrical boss at most this many thicknesses high is an extruded hole (formed); taller is hardware. */
-export const EXTRUDED_HOLE_MAX_HEIGHT_T = 1.5;
+const EXTRUDED_HOLE_MAX_HEIGHT_T = 1.5;
 /** A boss's outer cylinders are one wall when their radii differ by less than this, mm. */
 const SAME_RADIUS_MM = 1e-2;
 

@@ -11,13 +11,13 @@ import { bendCurve } from './bend-curve.ts';
 import { applyRigid } from './rigid3.ts';
 
 /** A run whose points stray less than this from its chord is a line, mm. */
-export const LINE_TOLERANCE = 1e-4;
+const LINE_TOLERANCE = 1e-4;
 /** A run whose points stray less than this from a circle is that arc, mm. */
-export const ARC_TOLERANCE = 2e-3;
+const ARC_TOLERANCE = 2e-3;
 /** A curve on a bend strip is an arc when all its re-found points lie this close to one, mm. */
-export const BEND_ARC_TOLERANCE = 1e-4;
+const BEND_ARC_TOLERANCE = 1e-4;
 /** Consecutive flat points closer than this are one point, mm. */
-export const POINT_TOLERANCE = 1e-7;
+const POINT_TOLERANCE = 1e-7;
 /** A lone arc sweeping within this of a full turn is a whole circle, degrees. */
 export const FULL_TURN_TOLERANCE_DEGREES = 1e-6;
 const RAD = 180 / Math.PI;

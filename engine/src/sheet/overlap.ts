@@ -11,7 +11,7 @@ const OVERLAP_SAGITTA = 1e-3;
 /** Crossings closer than this to a segment end are the shared vertex of neighbours, mm. */
 const CROSSING_SLACK = 1e-6;
 /** Edges crossing by less than this are touching, not overlapping (far below any kerf), mm. */
-export const OVERLAP_TOLERANCE = 1e-2;
+const OVERLAP_TOLERANCE = 1e-2;
 /** Crossings examined at most; beyond that the flat is taken to overlap (never guess it is fine). */
 const MAX_CROSSINGS = 256;
 

@@ -4,7 +4,7 @@ import type { Contour, Segment, Vec2 } from '../geometry/model.ts';
 
 const DEG = Math.PI / 180;
 /** Sagitta bound when an arc is sampled for hulls and distances, mm. */
-export const ARC_SAMPLE_SAGITTA = 1e-6;
+const ARC_SAMPLE_SAGITTA = 1e-6;
 const MAX_ARC_SAMPLES = 4096;
 /** An arc sweeping within this of 360 degrees is a full circle, degrees. */
 const FULL_TURN_SLACK_DEGREES = 1e-6;

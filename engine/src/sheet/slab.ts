@@ -5,7 +5,7 @@ import { basisOf, dot, norm, point, sub, scale } from '../geometry/vec.ts';
 import { angleOn, type Unfolding } from './unfold.ts';
 
 /** Slack around the slab, mm. */
-export const SLAB_TOLERANCE = 1e-2;
+const SLAB_TOLERANCE = 1e-2;
 
 interface PlaneSlab { kind: 'plane'; n: Vec3; d: number; e1: Vec3; e2: Vec3; lo: [number, number]; hi: [number, number] }
 interface CylinderSlab { kind: 'cylinder'; face: number; rMin: number; rMax: number; sMin: number; sMax: number; span: number; slack: number }

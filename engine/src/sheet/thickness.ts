@@ -4,7 +4,7 @@ import type { Face, PlaneSurface, Solid, Vec3 } from '../geometry/model.ts';
 import { basisOf, dot, point } from '../geometry/vec.ts';
 
 /** Normals this close to opposite count as anti-parallel (cosine slack, ~0.01 degree). */
-export const ANTIPARALLEL_COS = 1 - 1.5e-8;
+const ANTIPARALLEL_COS = 1 - 1.5e-8;
 /** Distances within this are one thickness, mm. */
 export const THICKNESS_TOLERANCE = 1e-3;
 

@@ -13,19 +13,19 @@ import { applyRigid, compose, frameToWorld, rotationAbout, translation } from '.
 import { THICKNESS_TOLERANCE } from './thickness.ts';
 
 /** Normals this close are parallel (coplanar test, tangent test), radians. */
-export const ANGLE_TOLERANCE = 1e-4;
+const ANGLE_TOLERANCE = 1e-4;
 /** Distance slack for coplanarity and tangency, mm. */
-export const DISTANCE_TOLERANCE = 1e-3;
+const DISTANCE_TOLERANCE = 1e-3;
 /** Smallest angle between two planar skin faces that is a (sharp) bend, degrees. */
-export const MIN_SHARP_BEND_DEGREES = 0.5;
+const MIN_SHARP_BEND_DEGREES = 0.5;
 /** Angles this far before a cylinder's entry edge are float noise, not a wrap past 360 degrees, radians. */
 const ANGLE_WRAP = 1e-2;
 /** Cylinder radii differing by t within this are the two skins of one bend, mm. */
-export const BEND_PAIR_TOLERANCE = 1e-2;
+const BEND_PAIR_TOLERANCE = 1e-2;
 /** A bend whose inner radius is below this is modelled sharp, mm. */
 export const SHARP_INNER_RADIUS = 0.05;
 /** Two skin faces that map the same shared vertex this far apart do not close up in the flat, mm. */
-export const CLOSURE_TOLERANCE = 0.01;
+const CLOSURE_TOLERANCE = 0.01;
 
 const RAD = 180 / Math.PI;
 

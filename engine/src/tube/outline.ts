@@ -10,7 +10,7 @@ import { outerPerimeter, perimeterPosition } from './unroll.ts';
 import { projectOntoIntersection, sameSurface } from './surfaces.ts';
 
 /** A drawn chord may sit this far from the exact cut curve before it is split, mm (far below a pixel). */
-export const OUTLINE_SAGITTA_MM = 0.01;
+const OUTLINE_SAGITTA_MM = 0.01;
 /** At most 2^n chords per mesh edge. */
 const OUTLINE_REFINEMENT_LEVELS = 6;
 /** Corner positions closer than this are one line (a sharp corner has no arc between its tangents), mm. */

@@ -11,7 +11,7 @@ import pino from 'pino';
 import { isClusterPrimary, leaveCluster, superviseWorkers } from '../cluster.ts';
 
 /** Where a service started without a terminal leaves the demo account's key (mode 0600, in the data dir). */
-export const DEMO_KEY_FILE = 'demo-api-key.json';
+const DEMO_KEY_FILE = 'demo-api-key.json';
 
 export async function run(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) return printHelp('serve');

@@ -2,7 +2,7 @@
 // no slow hash) is enough: there is nothing to brute-force, and lookup by hash stays an index hit.
 import { createHash, randomBytes } from 'node:crypto';
 
-export const API_KEY_PREFIX = 'kerf_live_';
+const API_KEY_PREFIX = 'kerf_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_CHARS = 43; // 43 base62 chars > 256 bits
 /** Characters of the plaintext kept for display (`kerf_live_` + 4). */

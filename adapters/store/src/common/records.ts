@@ -3,7 +3,7 @@ import { StoreError, type DesignError, type DesignStatus, type NewDesign, type N
 import { DEFAULT_MAX_ATTEMPTS } from './constants.ts';
 import { checkBlobKey, checkNonEmpty } from './validate.ts';
 
-export const DESIGN_STATUSES: readonly DesignStatus[] = ['queued', 'processing', 'ready', 'failed'];
+const DESIGN_STATUSES: readonly DesignStatus[] = ['queued', 'processing', 'ready', 'failed'];
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const MAX_ATTEMPTS_LIMIT = 100;
 

@@ -18,7 +18,7 @@ import { MongoJobs } from './jobs.ts';
 import { MongoOutbox } from './outbox.ts';
 import { MongoRateCounters } from './rateCounters.ts';
 
-export const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5000;
+const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5000;
 const DEFAULT_DB_NAME = 'kerf';
 
 /** The URL without its password, for error messages and logs. */

@@ -12,7 +12,7 @@ import { endpoints, signingSecrets } from './endpoints.ts';
 import { getEventBody, type EventBody } from './events.ts';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook_delivery';
-export const DELIVERIES_COLLECTION = 'webhook_deliveries';
+const DELIVERIES_COLLECTION = 'webhook_deliveries';
 /** Delay before attempt n+1 after attempt n failed (interface.md 6.2). */
 export const RETRY_DELAYS_MS: readonly number[] = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 8 * 3_600_000];
 export const MAX_DELIVERY_ATTEMPTS = RETRY_DELAYS_MS.length + 1;

@@ -12,9 +12,9 @@ import { EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, Webhook
 import { validateInput } from '../validation.ts';
 import { abandonPendingDeliveries, deliveries, type DeliveryDoc } from './delivery.ts';
 
-export const ENDPOINTS_COLLECTION = 'webhook_endpoints';
+const ENDPOINTS_COLLECTION = 'webhook_endpoints';
 /** How long a rolled secret keeps signing beside its successor. */
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** Manufacturing and dropship endpoints share the collection; each API sees only its own object. */
 export type EndpointObject = 'webhook_endpoint' | 'dropship_webhook_endpoint';
