@@ -159,3 +159,17 @@ test('usage errors: no file, a bad K-factor, an unknown option', () => {
   assert.match(errorLines(k.stderr)[0].message, /^--k-factor must be a number in/);
   assert.equal(errorLines(k.stderr)[0].code, 'invalid_configuration');
 });
+
+test('a file\'s time counts from when a thread takes it, not while it waits: one thread, three files, the times add up to no more than the whole run', () => {
+  const files = ['sheet/l_t2_r2.step', 'sheet/hat_t2_r2.4.step', 'sheet/l_t2_r2.step'].map(fixture);
+  const started = Date.now();
+  const r = kerf(...files, '--threads', '1');
+  const wall = Date.now() - started;
+  assert.equal(r.code, 0, r.stderr);
+  const times = [...r.stderr.matchAll(/^kerf analyze: \[\d\/3\] .* in (\d+) ms/gm)].map((m) => Number(m[1]));
+  assert.equal(times.length, 3, r.stderr);
+  // Counted from submission, the second file would include the first one's time and the third both:
+  // together more than the run took. Each counted from its start, they are disjoint spans of the run.
+  const sum = times.reduce((a, b) => a + b, 0);
+  assert.ok(sum <= wall, `per-file times ${times.join(' + ')} = ${sum} ms exceed the run's ${wall} ms`);
+});
