@@ -1,11 +1,14 @@
-// POST /v1/quotes for a ready design at 32 connections (issue 18.3), measured in one run:
-// before = quote cache off, 1 process; after = cache on with 1 and 2 processes side by side.
+// POST /v1/quotes for a ready design at 32 connections (issue 18.3), measured in one run: the
+// quote cache off, then on; the store committing each write on its own (before), then in groups
+// (after); 1 and 2 processes side by side.
 // The service runs as `kerf serve` child processes (KERF_WORKERS), so autocannon's own work is not
 // on the service's event loop. Each 1-process setup also times the same account uploading the same
 // bytes again (issue 18.4; before: analysed afresh, after: the earlier analysis reused).
-// p50/p99 in ms, requests/s. BENCH_SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' profiles the service.
+// p50/p99 in ms, requests/s, and the service's CPU ms per quote (all its processes; a busy machine
+// moves it far less than the latencies). BENCH_SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR'
+// profiles the service; BENCH_QUOTES_SETUPS=2,3 runs only those setups (1-based).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -20,12 +23,41 @@ const BIN = join(ROOT, 'bin/kerf.mjs');
 const FIXTURE = join(ROOT, 'fixtures/sheet/l_t2_r2.step');
 const CONNECTIONS = 32;
 
-interface Setup { label: string; processes: number; cache: boolean }
+interface Setup { label: string; processes: number; cache: boolean; groupCommit: boolean }
 const SETUPS: Setup[] = [
-  { label: 'before: no cache, 1 process', processes: 1, cache: false },
-  { label: 'after: cache, 1 process', processes: 1, cache: true },
-  { label: 'after: cache, 2 processes', processes: 2, cache: true },
+  { label: 'no cache, commit each write, 1 proc', processes: 1, cache: false, groupCommit: false },
+  { label: 'cache, commit each write, 1 proc', processes: 1, cache: true, groupCommit: false },
+  { label: 'cache, commit each write, 2 procs', processes: 2, cache: true, groupCommit: false },
+  { label: 'cache, group commit, 1 proc', processes: 1, cache: true, groupCommit: true },
+  { label: 'cache, group commit, 2 procs', processes: 2, cache: true, groupCommit: true },
 ];
+
+/**
+ * CPU time (user + system, ms) of a process and all its descendants, from /proc (Linux; null
+ * elsewhere): per request it is a figure a busy machine disturbs far less than latency.
+ */
+function treeCpuMs(root: number): number | null {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  try {
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        // fields after the ")" that ends the command name: state ppid ... utime(14) stime(15)
+        const f = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ');
+        stats.set(Number(name), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      } catch { /* ended meanwhile */ }
+    }
+  } catch { return null; }
+  if (!stats.has(root)) return null;
+  let ticks = 0;
+  const tree = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, s] of stats) if (!tree.has(pid) && tree.has(s.ppid)) { tree.add(pid); grew = true; }
+  }
+  for (const pid of tree) ticks += stats.get(pid)!.ticks;
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
 
 async function waitUp(url: string, proc: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
@@ -37,25 +69,32 @@ async function waitUp(url: string, proc: ChildProcess): Promise<void> {
   }
 }
 
-async function serve(setup: Setup, dir: string): Promise<{ url: string; key: string; stop(): Promise<void> }> {
+async function serve(setup: Setup, dir: string): Promise<{ url: string; key: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const proc = spawn(process.execPath, [...(process.env.BENCH_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), BIN, 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', KERF_BASE_URL: url, KERF_DATA_DIR: dir, LOG_LEVEL: 'warn', KERF_RATE_LIMIT: '0',
-      KERF_WORKERS: String(setup.processes), KERF_QUOTE_CACHE: setup.cache ? '1' : '0', KERF_ENGINE_THREADS: '1' },
+      KERF_WORKERS: String(setup.processes), KERF_QUOTE_CACHE: setup.cache ? '1' : '0', KERF_ENGINE_THREADS: '1',
+      KERF_GROUP_COMMIT: setup.groupCommit ? '1' : '0',
+      // the no-cache setup queues a production-files job per quote: measure quoting, not the job admission
+      KERF_MAX_ACTIVE_JOBS_PER_ACCOUNT: '100000',
+      // the sources as they are on disk, not a build that may be older (steady state: the same code)
+      KERF_DEV: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   await waitUp(url, proc);
   const key = (JSON.parse(readFileSync(join(dir, 'demo-api-key.json'), 'utf8')) as { api_key: string }).api_key;
-  return { url, key, async stop() { proc.kill('SIGTERM'); await exited; } };
+  return { url, key, pid: proc.pid!, async stop() { proc.kill('SIGTERM'); await exited; } };
 }
 
 async function upload(url: string, auth: Record<string, string>): Promise<{ id: string; status: string; parts: Array<{ detected_thickness_mm: number }> }> {
   const form = new FormData();
   form.append('file', new Blob([readFileSync(FIXTURE)]), 'bench.step');
-  const design = (await (await fetch(`${url}/v1/analyze`, { method: 'POST', headers: { ...auth, prefer: 'wait=120' }, body: form })).json()) as { id: string; status: string; parts: Array<{ detected_thickness_mm: number }> };
-  if (design.status !== 'ready') throw new Error(`bench design is ${design.status}`);
+  const res = await fetch(`${url}/v1/analyze`, { method: 'POST', headers: { ...auth, prefer: 'wait=120' }, body: form });
+  const text = await res.text();
+  const design = JSON.parse(text) as { id: string; status: string; parts: Array<{ detected_thickness_mm: number }> };
+  if (design.status !== 'ready') throw new Error(`bench design: ${res.status} ${text.slice(0, 500)}`);
   return design;
 }
 
@@ -77,23 +116,30 @@ async function quoteBody(url: string, auth: Record<string, string>): Promise<str
 export async function benchQuotes(quick: boolean): Promise<object> {
   const duration = quick ? 5 : 10;
   const rows: Array<Record<string, unknown>> = [];
-  for (const setup of SETUPS) {
+  const picked = process.env.BENCH_QUOTES_SETUPS?.split(',').map((n) => SETUPS[Number(n) - 1]).filter(Boolean);
+  for (const setup of picked?.length ? picked : SETUPS) {
     const dir = mkdtempSync(join(tmpdir(), 'kerf-bench-quotes-'));
     const svc = await serve(setup, dir);
     try {
       const auth = { authorization: `Bearer ${svc.key}` };
       const body = await quoteBody(svc.url, auth);
+      // before any quote: the no-cache setup's quotes queue production-files jobs, which count
+      // against the account's job limit that uploads are held to
+      const reupload = setup.processes === 1 ? await reuploadMs(svc.url, auth, 5) : null;
       const headers = { ...auth, 'content-type': 'application/json' };
       const check = await fetch(`${svc.url}/v1/quotes`, { method: 'POST', headers, body });
       if (check.status !== 201) throw new Error(`bench quote: ${check.status} ${await check.text()}`);
       // a short warm-up so both setups are measured with compiled code, not the first requests' JIT
       await autocannon({ url: `${svc.url}/v1/quotes`, method: 'POST', connections: CONNECTIONS, duration: 2, headers, body });
-      const reupload = setup.processes === 1 ? await reuploadMs(svc.url, auth, 5) : null;
       const load = loadavg()[0];
+      const cpuBefore = treeCpuMs(svc.pid);
       const r = await autocannon({ url: `${svc.url}/v1/quotes`, method: 'POST', connections: CONNECTIONS, duration, headers, body });
-      const row = { setup: setup.label, processes: setup.processes, cache: setup.cache, p50_ms: r.latency.p50, p99_ms: r.latency.p99, requests_per_s: Math.round(r.requests.average), non_2xx: r.non2xx, errors: r.errors, same_bytes_again_ready_ms: reupload, load_average_1m_before: Number(load.toFixed(2)) };
+      const cpuAfter = treeCpuMs(svc.pid);
+      // the service's CPU (every process, the event relay included) per answered quote
+      const cpuPerQuote = cpuBefore === null || cpuAfter === null || r.requests.total === 0 ? null : Math.round(((cpuAfter - cpuBefore) / r.requests.total) * 100) / 100;
+      const row = { setup: setup.label, processes: setup.processes, cache: setup.cache, group_commit: setup.groupCommit, p50_ms: r.latency.p50, p99_ms: r.latency.p99, requests_per_s: Math.round(r.requests.average), service_cpu_ms_per_quote: cpuPerQuote, non_2xx: r.non2xx, errors: r.errors, same_bytes_again_ready_ms: reupload, load_average_1m_before: Number(load.toFixed(2)) };
       rows.push(row);
-      console.log(`  ${setup.label.padEnd(30)} p50 ${String(row.p50_ms).padStart(5)} ms  p99 ${String(row.p99_ms).padStart(5)} ms  ${String(row.requests_per_s).padStart(5)} req/s  non-2xx ${row.non_2xx}${reupload === null ? '' : `  same bytes again: ready in ${reupload} ms`}  (load ${row.load_average_1m_before})`);
+      console.log(`  ${setup.label.padEnd(36)} p50 ${String(row.p50_ms).padStart(5)} ms  p99 ${String(row.p99_ms).padStart(5)} ms  ${String(row.requests_per_s).padStart(5)} req/s  cpu ${cpuPerQuote ?? '-'} ms/quote  non-2xx ${row.non_2xx}${reupload === null ? '' : `  same bytes again: ready in ${reupload} ms`}  (load ${row.load_average_1m_before})`);
     } finally {
       await svc.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -54,6 +54,8 @@ export interface ServiceConfig {
   workers: number;
   /** KERF_QUOTE_CACHE=0: every quote item stores a fresh DFM report and every upload is analysed (the bench's before); default on */
   quoteCache: boolean;
+  /** KERF_GROUP_COMMIT=0: the embedded store commits each write on its own (the bench's before); default on */
+  groupCommit: boolean;
 }
 
 export class ConfigError extends Error {
@@ -131,5 +133,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     signupOpen: (env.KERF_SIGNUP ?? 'open') !== 'closed',
     workers: env.KERF_WORKERS === 'auto' ? availableParallelism() : int(env, 'KERF_WORKERS', 1, 1, 64),
     quoteCache: env.KERF_QUOTE_CACHE === undefined || env.KERF_QUOTE_CACHE === '' ? true : flag(env, 'KERF_QUOTE_CACHE'),
+    groupCommit: env.KERF_GROUP_COMMIT === undefined || env.KERF_GROUP_COMMIT === '' ? true : flag(env, 'KERF_GROUP_COMMIT'),
   };
 }

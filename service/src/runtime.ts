@@ -53,7 +53,7 @@ export interface StartOptions {
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<Service> {
   const log = options.logger ?? pino({ level: config.logLevel, base: { pid: process.pid } });
   const storeClock = options.storeNow ? { now: options.storeNow } : {};
-  const store = await openStore(config.mongodbUrl ? { mongodbUrl: config.mongodbUrl, ...storeClock } : { dataDir: config.dataDir, ...storeClock });
+  const store = await openStore(config.mongodbUrl ? { mongodbUrl: config.mongodbUrl, ...storeClock } : { dataDir: config.dataDir, groupCommit: config.groupCommit, ...storeClock });
   const engine = options.engine ?? (await createEngine(config, log));
   const secret = await loadSigningSecret(store);
   let worker: JobWorker | null = null;

@@ -521,4 +521,6 @@ export interface StoreConfig {
   serverSelectionTimeoutMS?: number;
   /** Clock, injectable for tests of leases and expiry. Default () => new Date(). */
   now?: () => Date;
+  /** Embedded store: false commits every write on its own instead of in groups (a bench's before). Default true. */
+  groupCommit?: boolean;
 }

@@ -1,6 +1,6 @@
 // Checks of outbox events and entries, shared by both stores so both refuse the same input.
 import { StoreError, type OutboxEvent } from '../port.ts';
-import { plainJson } from './json.ts';
+import { plainJson, toJsonText } from './json.ts';
 import { checkNonEmpty } from './validate.ts';
 
 export const DESIGNS_SOURCE = 'designs';
@@ -8,15 +8,20 @@ export const DOCUMENTS_SOURCE_PREFIX = 'documents:';
 
 /** The events as stored (plain JSON copies); [] when none were given. */
 export function checkOutboxEvents(events: OutboxEvent[] | undefined): OutboxEvent[] {
+  return checkedEvents(events).map((e) => ({ ...e, payload: plainJson(e.payload, 'events.payload') }));
+}
+
+/** The events checked as checkOutboxEvents does, each as the JSON text it is stored as (serialised once). */
+export function outboxEventTexts(events: OutboxEvent[] | undefined): string[] {
+  return checkedEvents(events).map((e) => toJsonText(e, 'events.payload'));
+}
+
+function checkedEvents(events: OutboxEvent[] | undefined): OutboxEvent[] {
   if (events === undefined) return [];
   if (!Array.isArray(events) || events.length > 100) throw new StoreError('invalid_argument', 'events must be an array of at most 100 events', 'events');
   return events.map((e, i) => {
     if (!e || typeof e !== 'object') throw new StoreError('invalid_argument', `events[${i}] must be an object`, 'events');
-    return {
-      id: checkNonEmpty(e.id, 'events.id', 100),
-      type: checkNonEmpty(e.type, 'events.type', 100),
-      payload: plainJson(e.payload ?? null, 'events.payload'),
-    };
+    return { id: checkNonEmpty(e.id, 'events.id', 100), type: checkNonEmpty(e.type, 'events.type', 100), payload: e.payload ?? null };
   });
 }
 

@@ -41,7 +41,7 @@ export class SqliteAccounts implements AccountRepo {
     const name = input.name === undefined ? email.split('@')[0] : checkNonEmpty(input.name, 'name', 200);
     const now = this.ctx.now();
     try {
-      const row = this.insert.get({ id: newId('acct', now), email, name, operator: input.operator ? 1 : 0, now: now.toISOString() }) as AccountRow;
+      const row = await this.ctx.write(() => this.insert.get({ id: newId('acct', now), email, name, operator: input.operator ? 1 : 0, now: now.toISOString() }) as AccountRow);
       return toAccount(row);
     } catch (err) {
       if (isUniqueViolation(err)) throw new StoreError('duplicate', `an account with email ${email} exists`, 'email');
@@ -72,7 +72,8 @@ export class SqliteAccounts implements AccountRepo {
       params.dropship = patch.dropshipStatus;
     }
     sets.push('updated_at = @now');
-    const row = this.ctx.db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = @id RETURNING *`).get(params) as AccountRow | undefined;
+    const update = this.ctx.db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = @id RETURNING *`);
+    const row = await this.ctx.write(() => update.get(params) as AccountRow | undefined);
     return row ? toAccount(row) : null;
   }
 

@@ -46,14 +46,13 @@ export class SqliteApiKeys implements ApiKeyRepo {
 
   async create(accountId: string, opts: { label?: string; operator?: boolean } = {}): Promise<CreatedApiKey | null> {
     const label = opts.label === undefined ? null : checkNonEmpty(opts.label, 'label', 200);
-    if (!this.accountExists.get(String(accountId))) return null;
     const plaintext = generateApiKey();
     const now = this.ctx.now();
-    const row = this.insert.get({
+    const row = await this.ctx.write(() => this.accountExists.get(String(accountId)) ? this.insert.get({
       id: newId('key', now), accountId, hash: hashApiKey(plaintext), prefix: displayPrefix(plaintext),
       label, operator: opts.operator ? 1 : 0, now: now.toISOString(),
-    }) as KeyRow;
-    return { ...toInfo(row), api_key: plaintext };
+    }) as KeyRow : null);
+    return row ? { ...toInfo(row), api_key: plaintext } : null;
   }
 
   async authenticate(plaintext: string): Promise<AuthenticatedKey | null> {
@@ -64,13 +63,14 @@ export class SqliteApiKeys implements ApiKeyRepo {
     if (!row) return null;
     const now = this.ctx.now();
     if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_REFRESH_MS) {
-      this.touch.run(now.toISOString(), row.id);
+      await this.ctx.write(() => this.touch.run(now.toISOString(), row.id));
     }
     return { accountId: row.account_id, keyId: row.id, operator: row.key_operator === 1 && row.account_operator === 1 };
   }
 
   async revoke(accountId: string, keyId: string): Promise<boolean> {
-    return this.revokeStmt.run(this.ctx.now().toISOString(), String(keyId), String(accountId)).changes === 1;
+    const now = this.ctx.now().toISOString();
+    return (await this.ctx.write(() => this.revokeStmt.run(now, String(keyId), String(accountId)))).changes === 1;
   }
 
   async list(accountId: string): Promise<ApiKeyInfo[]> {

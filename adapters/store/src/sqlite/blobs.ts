@@ -81,7 +81,8 @@ export class FsBlobs implements BlobStore {
     }
     const { size, sha256 } = measured();
     const contentType = opts.contentType ?? null;
-    this.upsert.run({ key, size, sha256, contentType, now: this.ctx.now().toISOString() });
+    const now = this.ctx.now().toISOString();
+    await this.ctx.write(() => this.upsert.run({ key, size, sha256, contentType, now }));
     return { key, size, sha256, contentType };
   }
 
@@ -152,7 +153,7 @@ export class FsBlobs implements BlobStore {
 
   async delete(key: string): Promise<boolean> {
     const path = this.pathOf(key);
-    this.remove.run(key);
+    await this.ctx.write(() => this.remove.run(key));
     try {
       await unlink(path);
       return true;

@@ -3,6 +3,8 @@ import type Database from 'better-sqlite3';
 export interface SqliteContext {
   db: Database.Database;
   now: () => Date;
+  /** Runs synchronous write work in the next group commit (group-commit.ts); settles once durable. */
+  write: <T>(fn: () => T) => Promise<T>;
 }
 
 /** SQLite reports constraint violations as SqliteError with a code such as SQLITE_CONSTRAINT_UNIQUE. */

@@ -9,7 +9,7 @@ import { isForeignKeyViolation, isUniqueViolation, parseJson, toJson, type Sqlit
 import type { SqliteJobs } from './jobs.ts';
 import { keyset, toPage } from './paging.ts';
 import { appendEventsSql } from './outbox.ts';
-import { checkOutboxEvents } from '../common/outbox.ts';
+import { outboxEventTexts } from '../common/outbox.ts';
 
 interface DesignRow {
   id: string;
@@ -60,7 +60,7 @@ export class SqliteDesigns implements DesignRepo {
       return row;
     });
     try {
-      return toDesign<R>(write.immediate());
+      return toDesign<R>(await this.ctx.write(() => write.immediate()));
     } catch (err) {
       if (isUniqueViolation(err)) throw new StoreError('duplicate', `design id ${id} is taken`, 'id');
       if (isForeignKeyViolation(err)) throw new StoreError('invalid_argument', `account ${accountId} does not exist`, 'accountId');
@@ -85,10 +85,11 @@ export class SqliteDesigns implements DesignRepo {
     const params: Record<string, unknown> = { id: String(designId), accountId: String(accountId), status: change.status, now: this.ctx.now().toISOString(), from: JSON.stringify(fromList) };
     if (change.result !== undefined) { sets.push('result = @result'); params.result = change.result === null ? null : toJson(change.result, 'result'); }
     if (change.error !== undefined) { sets.push('error = @error'); params.error = change.error === null ? null : JSON.stringify({ code: change.error.code, message: change.error.message }); }
-    const events = appendEventsSql(checkOutboxEvents(change.events), params);
+    const events = appendEventsSql(outboxEventTexts(change.events), params);
     if (events) sets.push(events);
-    const row = this.ctx.db.prepare(`UPDATE designs SET ${sets.join(', ')}
-      WHERE id = @id AND account_id = @accountId AND status IN (SELECT value FROM json_each(@from)) RETURNING *`).get(params) as DesignRow | undefined;
+    const update = this.ctx.db.prepare(`UPDATE designs SET ${sets.join(', ')}
+      WHERE id = @id AND account_id = @accountId AND status IN (SELECT value FROM json_each(@from)) RETURNING *`);
+    const row = await this.ctx.write(() => update.get(params) as DesignRow | undefined);
     return row ? toDesign<R>(row) : null;
   }
 

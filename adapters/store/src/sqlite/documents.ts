@@ -3,7 +3,7 @@ import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
 import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
 import { isUniqueViolation, toJson, type SqliteContext } from './context.ts';
 import { keyset, toPage } from './paging.ts';
-import { checkOutboxEvents } from '../common/outbox.ts';
+import { outboxEventTexts } from '../common/outbox.ts';
 import { appendEventsSql } from './outbox.ts';
 import type { OutboxEvent } from '../port.ts';
 
@@ -19,6 +19,20 @@ interface DocRow {
 
 function toDoc<T>(r: DocRow): DocumentRecord<T> {
   return { id: r.id, accountId: r.account_id, key: r.key, data: JSON.parse(r.data) as T, version: r.version, createdAt: r.created_at, updatedAt: r.updated_at };
+}
+
+/**
+ * The created record, its data parsed from the text just stored when first read: a writer that
+ * ignores the record (a quote, an event) does not parse its own document back.
+ */
+function withLazyData<T>(r: Omit<DocRow, 'data'>, text: string): DocumentRecord<T> {
+  let parsed: { value: T } | null = null;
+  return {
+    id: r.id, accountId: r.account_id, key: r.key,
+    get data(): T { return (parsed ??= { value: JSON.parse(text) as T }).value; },
+    set data(value: T) { parsed = { value }; },
+    version: r.version, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
 }
 
 /** SQL for `data.field = value` with MongoDB's semantics: null matches a missing field too. */
@@ -41,7 +55,7 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
   constructor(private readonly ctx: SqliteContext, private readonly collection: string, private readonly idPrefix: string) {
     const { db } = ctx;
     this.insert = db.prepare(`INSERT INTO documents (collection, id, account_id, key, data, version, created_at, updated_at, outbox)
-      VALUES (@collection, @id, @accountId, @key, @data, 1, @now, @now, @outbox) RETURNING *`);
+      VALUES (@collection, @id, @accountId, @key, @data, 1, @now, @now, @outbox) RETURNING id, account_id, key, version, created_at, updated_at`);
     this.byId = db.prepare('SELECT * FROM documents WHERE collection = ? AND id = ? AND account_id = ?');
     this.byKey = db.prepare('SELECT * FROM documents WHERE collection = ? AND account_id = ? AND key = ?');
     this.unscoped = db.prepare('SELECT * FROM documents WHERE collection = ? AND id = ?');
@@ -50,13 +64,14 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
   }
 
   async create(accountId: string, data: T, opts: { id?: string; key?: string; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T>> {
-    const events = checkOutboxEvents(opts.events);
+    const events = outboxEventTexts(opts.events);
     const now = this.ctx.now();
     const id = opts.id === undefined ? newId(this.idPrefix, now) : checkNonEmpty(opts.id, 'id', 100);
     const key = opts.key === undefined ? null : checkNonEmpty(opts.key, 'key', 500);
     try {
-      const row = this.insert.get({ collection: this.collection, id, accountId: String(accountId), key, data: toJson(data, 'data'), now: now.toISOString(), outbox: events.length ? JSON.stringify(events) : null }) as DocRow;
-      return toDoc<T>(row);
+      const params = { collection: this.collection, id, accountId: String(accountId), key, data: toJson(data, 'data'), now: now.toISOString(), outbox: events.length ? `[${events.join(',')}]` : null };
+      const row = await this.ctx.write(() => this.insert.get(params) as Omit<DocRow, 'data'>);
+      return withLazyData<T>(row, params.data);
     } catch (err) {
       if (isUniqueViolation(err)) {
         const byKey = key !== null && this.byKey.get(this.collection, String(accountId), key);
@@ -88,19 +103,22 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
     const params: Record<string, unknown> = { data: json, now: this.ctx.now().toISOString(), collection: this.collection, id: String(id), accountId: String(accountId) };
     let versionClause = '';
     if (opts.expectedVersion !== undefined) { versionClause = 'AND version = @expectedVersion'; params.expectedVersion = opts.expectedVersion; }
-    const events = appendEventsSql(checkOutboxEvents(opts.events), params);
-    const row = this.ctx.db.prepare(`UPDATE documents SET data = @data, version = version + 1, updated_at = @now${events ? `, ${events}` : ''}
-      WHERE collection = @collection AND id = @id AND account_id = @accountId ${versionClause} RETURNING *`).get(params) as DocRow | undefined;
+    const events = appendEventsSql(outboxEventTexts(opts.events), params);
+    const update = this.ctx.db.prepare(`UPDATE documents SET data = @data, version = version + 1, updated_at = @now${events ? `, ${events}` : ''}
+      WHERE collection = @collection AND id = @id AND account_id = @accountId ${versionClause} RETURNING *`);
+    // the version is read in the same group as the UPDATE, so a conflict names the version that won
+    const { row, current } = await this.ctx.write(() => {
+      const row = update.get(params) as DocRow | undefined;
+      const current = row || opts.expectedVersion === undefined ? undefined : this.versionOf.get(this.collection, String(id), String(accountId)) as { version: number } | undefined;
+      return { row, current };
+    });
     if (row) return toDoc<T>(row);
-    if (opts.expectedVersion !== undefined) {
-      const current = this.versionOf.get(this.collection, String(id), String(accountId)) as { version: number } | undefined;
-      if (current) throw new StoreError('conflict', `${this.collection} ${id} is at version ${current.version}, not ${opts.expectedVersion}`, 'expectedVersion');
-    }
+    if (current) throw new StoreError('conflict', `${this.collection} ${id} is at version ${current.version}, not ${opts.expectedVersion}`, 'expectedVersion');
     return null;
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
-    return this.remove.run(this.collection, String(id), String(accountId)).changes === 1;
+    return (await this.ctx.write(() => this.remove.run(this.collection, String(id), String(accountId)))).changes === 1;
   }
 
   async list(accountId: string, opts: ListOptions & { filter?: DocumentFilter } = {}): Promise<Page<DocumentRecord<T>>> {

@@ -60,34 +60,38 @@ export class SqliteIdempotency implements IdempotencyRepo {
 
   async begin(accountId: string, key: string, fingerprint: string, opts: { staleAfterMs?: number } = {}): Promise<IdempotencyBegin> {
     checkIdempotencyKey(key);
-    // Expired rows are ignored anyway; deleting them now and then keeps the table small.
-    if (this.ctx.now().getTime() - this.lastPurge >= PURGE_INTERVAL_MS) this.purgeExpired();
     checkNonEmpty(fingerprint, 'fingerprint', 200);
     const stale = opts.staleAfterMs === undefined ? IDEMPOTENCY_STALE_MS : checkPositiveMs(opts.staleAfterMs, 'staleAfterMs');
-    return this.beginTx.immediate(String(accountId), key, fingerprint, stale);
+    return this.ctx.write(() => {
+      // Expired rows are ignored anyway; deleting them now and then keeps the table small.
+      if (this.ctx.now().getTime() - this.lastPurge >= PURGE_INTERVAL_MS) this.purgeExpired();
+      return this.beginTx.immediate(String(accountId), key, fingerprint, stale);
+    });
   }
 
   async finish(accountId: string, key: string, response: { status: number; body: unknown; headers?: Record<string, string> }): Promise<boolean> {
     checkResponse(response);
-    return this.finishStmt.run({
+    const params = {
       accountId: String(accountId), key: String(key), status: response.status,
       body: toJson(response.body ?? null, 'body'), headers: toJson(response.headers ?? {}, 'headers'), now: this.ctx.now().toISOString(),
-    }).changes === 1;
+    };
+    return (await this.ctx.write(() => this.finishStmt.run(params))).changes === 1;
   }
 
   async abandon(accountId: string, key: string): Promise<boolean> {
-    return this.abandonStmt.run(String(accountId), String(key)).changes === 1;
+    return (await this.ctx.write(() => this.abandonStmt.run(String(accountId), String(key)))).changes === 1;
   }
 
   async renew(accountId: string, key: string): Promise<boolean> {
-    return this.touchStmt.run(this.ctx.now().toISOString(), String(accountId), String(key)).changes === 1;
+    const now = this.ctx.now().toISOString();
+    return (await this.ctx.write(() => this.touchStmt.run(now, String(accountId), String(key)))).changes === 1;
   }
 
   async release(accountId: string, key: string): Promise<boolean> {
-    return this.touchStmt.run(RELEASED_AT.toISOString(), String(accountId), String(key)).changes === 1;
+    return (await this.ctx.write(() => this.touchStmt.run(RELEASED_AT.toISOString(), String(accountId), String(key)))).changes === 1;
   }
 
-  /** Deletes expired records; run at open and now and then (they are also ignored once expired). */
+  /** Deletes expired records, synchronously (at open, or inside a group's write); also ignored once expired. */
   purgeExpired(): number {
     this.lastPurge = this.ctx.now().getTime();
     return this.purgeStmt.run(this.ctx.now().toISOString()).changes;

@@ -125,13 +125,14 @@ export class SqliteJobs implements JobQueue {
 
   async enqueue<P = unknown>(job: NewJob<P>): Promise<Job<P>> {
     const checked = checkNewJob(job);
-    return this.ctx.db.transaction(() => this.enqueueSync<P>(checked)).immediate();
+    return this.ctx.write(() => this.ctx.db.transaction(() => this.enqueueSync<P>(checked)).immediate());
   }
 
   async claim<P = unknown>(workerId: string, leaseMs: number, opts: { kinds?: string[] } = {}): Promise<Job<P> | null> {
     checkNonEmpty(workerId, 'workerId', 200);
     checkPositiveMs(leaseMs, 'leaseMs');
-    const row = this.claimTx.immediate(workerId, leaseMs, checkKinds(opts.kinds));
+    const kinds = checkKinds(opts.kinds);
+    const row = await this.ctx.write(() => this.claimTx.immediate(workerId, leaseMs, kinds));
     return row ? toJob<P>(row) : null;
   }
 
@@ -143,25 +144,28 @@ export class SqliteJobs implements JobQueue {
   async renewLease(jobId: string, workerId: string, leaseMs: number): Promise<boolean> {
     checkPositiveMs(leaseMs, 'leaseMs');
     const now = this.ctx.now();
-    return this.renew.run({ id: String(jobId), workerId: String(workerId), leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), now: now.toISOString() }).changes === 1;
+    const params = { id: String(jobId), workerId: String(workerId), leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), now: now.toISOString() };
+    return (await this.ctx.write(() => this.renew.run(params))).changes === 1;
   }
 
   async complete(jobId: string, workerId: string): Promise<boolean> {
-    return this.done.run({ id: String(jobId), workerId: String(workerId), now: this.ctx.now().toISOString() }).changes === 1;
+    const params = { id: String(jobId), workerId: String(workerId), now: this.ctx.now().toISOString() };
+    return (await this.ctx.write(() => this.done.run(params))).changes === 1;
   }
 
   async fail(jobId: string, workerId: string, error: DesignError, opts: { retry?: boolean; retryDelayMs?: number } = {}): Promise<Job | null> {
     checkDesignError(error);
     const delay = opts.retryDelayMs ?? 0;
     if (!Number.isFinite(delay) || delay < 0) checkPositiveMs(delay, 'retryDelayMs');
-    const row = this.failTx.immediate(String(jobId), String(workerId), { code: error.code, message: error.message }, opts.retry !== false, delay);
+    const row = await this.ctx.write(() => this.failTx.immediate(String(jobId), String(workerId), { code: error.code, message: error.message }, opts.retry !== false, delay));
     return row ? toJob(row) : null;
   }
 
   async defer(jobId: string, workerId: string, delayMs: number): Promise<boolean> {
     if (!Number.isFinite(delayMs) || delayMs < 0) checkPositiveMs(delayMs, 'delayMs');
     const now = this.ctx.now();
-    return this.putBack.run({ id: String(jobId), workerId: String(workerId), runAfter: new Date(now.getTime() + delayMs).toISOString(), now: now.toISOString() }).changes === 1;
+    const params = { id: String(jobId), workerId: String(workerId), runAfter: new Date(now.getTime() + delayMs).toISOString(), now: now.toISOString() };
+    return (await this.ctx.write(() => this.putBack.run(params))).changes === 1;
   }
 
   async get<P = unknown>(jobId: string): Promise<Job<P> | null> {

@@ -4,10 +4,10 @@ import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFI
 import type { Outbox, OutboxEntry, OutboxEvent } from '../port.ts';
 import type { SqliteContext } from './context.ts';
 
-/** `outbox = <this>` appends the events (named parameters `ev0`, `ev1`, ...) to the array. */
-export function appendEventsSql(events: OutboxEvent[], params: Record<string, unknown>): string | null {
-  if (events.length === 0) return null;
-  const parts = events.map((e, i) => { params[`ev${i}`] = JSON.stringify(e); return `'$[#]', json(@ev${i})`; });
+/** `outbox = <this>` appends the events (outboxEventTexts; named parameters `ev0`, `ev1`, ...) to the array. */
+export function appendEventsSql(eventTexts: string[], params: Record<string, unknown>): string | null {
+  if (eventTexts.length === 0) return null;
+  const parts = eventTexts.map((text, i) => { params[`ev${i}`] = text; return `'$[#]', json(@ev${i})`; });
   return `outbox = json_insert(coalesce(outbox, '[]'), ${parts.join(', ')})`;
 }
 
@@ -21,7 +21,7 @@ export class SqliteOutbox implements Outbox {
   private readonly select;
   private readonly clearDesign;
   private readonly clearDocument;
-  constructor(ctx: SqliteContext) {
+  constructor(private readonly ctx: SqliteContext) {
     this.select = ctx.db.prepare(`SELECT source, account_id, id, outbox, updated_at FROM (
         SELECT '${DESIGNS_SOURCE}' AS source, account_id, id, outbox, updated_at FROM designs WHERE outbox IS NOT NULL
         UNION ALL
@@ -44,7 +44,6 @@ export class SqliteOutbox implements Outbox {
     const ids = JSON.stringify(checkEventIds(eventIds));
     const src = parseSource(entry.source);
     const key = { ids, id: String(entry.resourceId), accountId: String(entry.accountId) };
-    if (src.table === 'designs') this.clearDesign.run(key);
-    else this.clearDocument.run({ ...key, collection: src.collection });
+    await this.ctx.write(() => src.table === 'designs' ? this.clearDesign.run(key) : this.clearDocument.run({ ...key, collection: src.collection }));
   }
 }

@@ -46,7 +46,7 @@ export async function emitEvent(ctx: UseCaseContext, accountId: string, type: Ev
  * up the others.
  */
 export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<number> {
-  const endpointsOf = new Map<string, EndpointDoc[]>(); // an account's endpoints, listed once per pass
+  const endpointsOf = new Map<string, Promise<EndpointDoc[]>>(); // an account's endpoints, listed once per pass
   let cleared = 0;
   // page by position: records that fail stay behind without taking every page's room
   for (let after: string | null = null, page: OutboxEntry[] = []; after === null || page.length === limit;) {
@@ -59,20 +59,26 @@ export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<numb
   return cleared;
 }
 
-async function relayPage(ctx: UseCaseContext, entries: OutboxEntry[], endpointsOf: Map<string, EndpointDoc[]>): Promise<number> {
-  let cleared = 0;
-  for (const entry of entries) {
+/**
+ * Hands on a page's records side by side: their writes go to the store together (one group commit
+ * for the page's events, one for its clears, rather than two commits per record). A record's own
+ * events still go in order.
+ */
+async function relayPage(ctx: UseCaseContext, entries: OutboxEntry[], endpointsOf: Map<string, Promise<EndpointDoc[]>>): Promise<number> {
+  const cleared = await Promise.all(entries.map(async (entry) => {
     try {
       let subscribers = endpointsOf.get(entry.accountId);
-      if (!subscribers) endpointsOf.set(entry.accountId, subscribers = await activeEndpoints(ctx, entry.accountId));
-      for (const event of entry.events) await dispatch(ctx, entry.accountId, event, subscribers);
+      if (!subscribers) endpointsOf.set(entry.accountId, subscribers = activeEndpoints(ctx, entry.accountId));
+      const endpoints = await subscribers;
+      for (const event of entry.events) await dispatch(ctx, entry.accountId, event, endpoints);
       await ctx.store.outbox.clear(entry, entry.events.map((e) => e.id));
-      cleared += 1;
+      return 1;
     } catch (err) {
       ctx.log.error({ err, source: entry.source, resource_id: entry.resourceId }, 'handing on events failed; retried on the next pass');
+      return 0;
     }
-  }
-  return cleared;
+  }));
+  return cleared.reduce((a: number, b) => a + b, 0);
 }
 
 async function dispatch(ctx: UseCaseContext, accountId: string, event: OutboxEvent, endpoints: EndpointDoc[]): Promise<void> {
