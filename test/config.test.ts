@@ -34,7 +34,13 @@ describe('configFromEnv', () => {
     assert.deepEqual(configFromEnv({ KERF_RATE_LIMIT_STORE: 'memory', KERF_RATE_LIMIT: '5' }).rateLimit, { max: 5, windowMs: 60_000, counters: 'memory' });
   });
 
-  for (const [name, value] of [['PORT', 'http'], ['PORT', '70000'], ['KERF_MAX_UPLOAD_BYTES', '-1'], ['KERF_BASE_URL', 'ftp://x'], ['KERF_ENGINE', 'gpu'], ['KERF_JOB_LEASE_MS', '1.5'], ['KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK', 'yes'], ['KERF_WEBHOOK_CONCURRENCY', '0'], ['KERF_RATE_LIMIT_STORE', 'redis']] as const) {
+  it('limits web sign-ups per address per hour: KERF_SIGNUP_RATE_LIMIT, 0 turns it off', () => {
+    assert.deepEqual(configFromEnv({}).signupRateLimit, { max: 5, windowMs: 3_600_000 });
+    assert.deepEqual(configFromEnv({ KERF_SIGNUP_RATE_LIMIT: '20' }).signupRateLimit, { max: 20, windowMs: 3_600_000 });
+    assert.equal(configFromEnv({ KERF_SIGNUP_RATE_LIMIT: '0' }).signupRateLimit, false);
+  });
+
+  for (const [name, value] of [['PORT', 'http'], ['PORT', '70000'], ['KERF_MAX_UPLOAD_BYTES', '-1'], ['KERF_BASE_URL', 'ftp://x'], ['KERF_ENGINE', 'gpu'], ['KERF_JOB_LEASE_MS', '1.5'], ['KERF_WEBHOOK_ALLOW_HTTP_LOOPBACK', 'yes'], ['KERF_WEBHOOK_CONCURRENCY', '0'], ['KERF_RATE_LIMIT_STORE', 'redis'], ['KERF_SIGNUP_RATE_LIMIT', '-3']] as const) {
     it(`refuses ${name}=${value} naming the variable`, () => {
       assert.throws(() => configFromEnv({ [name]: value }), (err: unknown) => err instanceof ConfigError && err.code === 'invalid_config' && err.message.includes(name));
     });

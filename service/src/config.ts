@@ -50,6 +50,8 @@ export interface ServiceConfig {
   oauthAllowLoopbackClientMetadata: boolean;
   /** KERF_SIGNUP=closed: no sign-up page; accounts come from `kerf admin create-account` */
   signupOpen: boolean;
+  /** KERF_SIGNUP_RATE_LIMIT: web sign-up attempts per client address per hour (each may create an account and hash a password); false: none */
+  signupRateLimit: { max: number; windowMs: number } | false;
   /** KERF_WORKERS: HTTP service processes sharing the port and the store (node:cluster); 1 runs no cluster */
   workers: number;
   /** KERF_QUOTE_CACHE=0: every quote item stores a fresh DFM report and every upload is analysed (the bench's before); default on */
@@ -88,6 +90,10 @@ function rateCounterKind(raw: string | undefined): 'store' | 'memory' {
   if (!raw || raw === 'store') return 'store';
   if (raw === 'memory') return 'memory';
   throw new ConfigError(`KERF_RATE_LIMIT_STORE must be store or memory, got '${raw}'`);
+}
+
+function perHour(max: number): { max: number; windowMs: number } | false {
+  return max === 0 ? false : { max, windowMs: 60 * 60 * 1000 };
 }
 
 function trustProxy(raw: string | undefined): boolean | number | string {
@@ -131,6 +137,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     paymentReconcileAfterMs: int(env, 'KERF_PAYMENT_RECONCILE_AFTER_MS', 60_000, 100, 86_400_000),
     oauthAllowLoopbackClientMetadata: flag(env, 'KERF_OAUTH_ALLOW_LOOPBACK_CLIENT_METADATA'),
     signupOpen: (env.KERF_SIGNUP ?? 'open') !== 'closed',
+    signupRateLimit: perHour(int(env, 'KERF_SIGNUP_RATE_LIMIT', 5, 0, 1_000_000)),
     workers: env.KERF_WORKERS === 'auto' ? availableParallelism() : int(env, 'KERF_WORKERS', 1, 1, 64),
     quoteCache: env.KERF_QUOTE_CACHE === undefined || env.KERF_QUOTE_CACHE === '' ? true : flag(env, 'KERF_QUOTE_CACHE'),
     groupCommit: env.KERF_GROUP_COMMIT === undefined || env.KERF_GROUP_COMMIT === '' ? true : flag(env, 'KERF_GROUP_COMMIT'),

@@ -122,6 +122,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     cookieSecret: createHash('sha256').update(secret).update('web cookies').digest('base64url'),
     secureCookies: config.baseUrl.startsWith('https:'),
     maxUploadBytes: config.maxUploadBytes,
+    rateLimiter,
+    // sign-ups per address, in the same counters: each may create an account and runs the slow password hash
+    signupLimiter: config.signupRateLimit ? new RateLimiter(config.signupRateLimit, rateCounters, 'signup') : undefined,
   });
   const janitor = new Janitor(ctx);
   if (options.jobs !== false) {

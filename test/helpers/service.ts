@@ -22,7 +22,7 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}, o
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'kerf-e2e-'));
   const port = overrides.port ?? (await freePort());
   const config: ServiceConfig = {
-    ...configFromEnv({}), host: '127.0.0.1', dataDir, jobPollMs: 50, logLevel: 'silent', rateLimit: false,
+    ...configFromEnv({}), host: '127.0.0.1', dataDir, jobPollMs: 50, logLevel: 'silent', rateLimit: false, signupRateLimit: false,
     baseUrl: `http://127.0.0.1:${port}`, ...overrides, port,
   };
   const service = await startService(config, { ...options, logger: pino({ level: config.logLevel }) });

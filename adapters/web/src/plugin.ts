@@ -13,11 +13,12 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import {
   UseCaseError, consentedScopes, contentSecurityPolicy, createApiKey, getReviewPage, pageSecurityHeaders, removeSavedCard, startCardSetup, getAccount, listApiKeys, listWebhookEndpoints, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
-  type Caller, type ConsentPort, type UseCaseContext,
+  type Caller, type ConsentPort, type RateLimiter, type UseCaseContext,
 } from '@kerf/usecases';
 import { shopRoutes } from './shop.ts';
 import { MODEL_VIEWER_DIR, modelViewerStyleHashes } from './model-viewer.ts';
 import { reviewPage } from './review-page.ts';
+import { oncePerRequest, webRateLimit } from './rate-limit.ts';
 import { accountPage, consentPage, type AccountExtras, messagePage, signInPage, signUpPage } from './pages.ts';
 
 export interface WebOptions {
@@ -31,6 +32,10 @@ export interface WebOptions {
   secureCookies: boolean;
   /** the largest STEP file the upload form takes, bytes (KERF_MAX_UPLOAD_BYTES) */
   maxUploadBytes?: number;
+  /** The service's one rate limit (shared with /v1 and /mcp): pages count against the signed-in account, else the address. None: no limit. */
+  rateLimiter?: RateLimiter;
+  /** Sign-up POSTs per client address (KERF_SIGNUP_RATE_LIMIT). None: not limited. */
+  signupLimiter?: RateLimiter;
 }
 
 /** The upload form's limit when the service does not say (the API's default). */
@@ -82,8 +87,9 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     }
   });
 
-  const person = async (request: FastifyRequest): Promise<{ caller: Caller; email: string } | null> =>
-    sessionCaller(ctx, request.cookies[SESSION_COOKIE]);
+  const person = oncePerRequest(async (request: FastifyRequest): Promise<{ caller: Caller; email: string } | null> =>
+    sessionCaller(ctx, request.cookies[SESSION_COOKIE]));
+  webRateLimit(app, { limiter: opts.rateLimiter, signupLimiter: opts.signupLimiter, person });
   const page = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
   const startSession = (reply: FastifyReply, token: string, expiresAt: string) =>
     reply.setCookie(SESSION_COOKIE, token, { ...cookieBase, expires: new Date(expiresAt) });
