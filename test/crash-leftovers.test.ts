@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '@kerf/store';
+import { Janitor } from '@kerf/usecases';
 import { sourceKey } from '@kerf/usecases/testing';
 import { fixtureBytes } from './helpers/fixtures.ts';
 import { startTestService } from './helpers/service.ts';
@@ -55,6 +56,28 @@ describe('crash leftovers', () => {
       }
     } finally {
       rmSync(join(dataDir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('the janitor looks again after its pass at start: a leftover that appears later is removed by a later pass', async () => {
+    const t = await startTestService();
+    const janitor = new Janitor(t.service.ctx, { intervalMs: 200 });
+    const leftover = (name: string): string => {
+      const path = join(t.dataDir, 'tmp', name);
+      writeFileSync(path, Buffer.alloc(1024));
+      utimesSync(path, TWO_HOURS_AGO, TWO_HOURS_AGO);
+      return path;
+    };
+    try {
+      const first = leftover('before-start.part');
+      janitor.start();
+      const deadline = Date.now() + 10_000;
+      while (existsSync(first)) { assert.ok(Date.now() < deadline, 'the pass at start did not run'); await sleep(20); }
+      const later = leftover('after-start.part');
+      while (existsSync(later)) { assert.ok(Date.now() < deadline, 'no pass after the one at start'); await sleep(20); }
+    } finally {
+      await janitor.stop();
+      await t.close();
     }
   });
 
