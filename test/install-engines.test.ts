@@ -41,6 +41,20 @@ test('the running Node is one README names (the root engines field)', () => {
   assert.ok(major > 20 || (major === 20 && minor >= 19), `Node ${process.versions.node} is below the floor README names`);
 });
 
+test('every package declares the Node floor, so npm warns a user of its tarball on an older Node', () => {
+  const floor = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+  const without = WORKSPACES.flatMap((w) => {
+    let pkg: { name: string; engines?: { node?: string } };
+    try {
+      pkg = JSON.parse(readFileSync(join(ROOT, w, 'package.json'), 'utf8')) as typeof pkg;
+    } catch {
+      return [];
+    }
+    return pkg.engines?.node === floor ? [] : [`${pkg.name}: ${JSON.stringify(pkg.engines?.node ?? null)}`];
+  });
+  assert.deepEqual(without, [], `packages whose engines.node is not the root's ${floor}`);
+});
+
 test('npm install of this checkout prints no EBADENGINE warning', () => {
   const env = { ...process.env };
   // what `npm test` sets for its own scripts would point npm at the repository
