@@ -10,6 +10,9 @@ import { defaultCatalog } from '../src/catalog/index.ts';
 import { dfm, type DfmReport } from '../src/dfm/index.ts';
 import { dfmImageOf } from '../src/dfm/image.ts';
 import { svgToPng } from '../src/files/png.ts';
+import { layoutLabels, textBox } from '../src/files/labels.ts';
+import type { Scene } from '../src/files/scene.ts';
+import { sceneToSvg } from '../src/files/svg.ts';
 import { productionFilesForModel } from '../src/files/generate.ts';
 import { corpusPath, HAS_CORPUS } from './corpus-dir.ts';
 
@@ -227,4 +230,17 @@ test('labels of far-side features stay readable: drawn over the part, upright, a
   }
   // painted after (over) every face of the part
   assert.ok(svg.lastIndexOf('<path') < svg.indexOf('class="labels"'));
+});
+
+test('a drawing too crowded for every label leaves some out and says how many, where no label covers the note', () => {
+  // 400 holes 10 px apart in a 400 px drawing
+  const labels = Array.from({ length: 400 }, (_, i) => ({ at: [100 + (i % 20) * 10, 100 + Math.floor(i / 20) * 10] as [number, number], text: `H${i}`, color: '#c0392b', ref: { kind: 'hole' as const, id: i }, clearPx: 3 }));
+  const scene: Scene = { view: 'flat', width: 400, height: 400, background: '#ffffff', polygons: [], lines: [], labels, title: 'crowded' };
+  const dropped = layoutLabels(scene);
+  assert.ok(dropped > 0 && scene.labels.length > 0 && scene.labels.length + dropped === 400, `${scene.labels.length} drawn, ${dropped} left out`);
+  const note = all(parse(sceneToSvg(scene)), 'text').find((t) => t.class === 'more-labels');
+  assert.match(String(note?.['#text']), new RegExp(`^\\+${dropped} more labels`));
+  const noteBox = textBox(scene.texts!.find((t) => t.cls === 'more-labels')!);
+  assert.ok(noteBox[0] + noteBox[2] <= 400, 'the note fits the drawing');
+  for (const l of scene.labels) assert.ok(!overlaps(l.box!, noteBox), `${l.text} covers the note`);
 });

@@ -2,9 +2,11 @@
 // a hole or another label. Greedy, in order (markers first, then labels as given): each item tries
 // positions on rings around its feature (12 directions, rings RING_STEP_PX apart, nearest first) and
 // takes the first whose box stays inside the drawing and overlaps no placed box, no feature (point,
-// hole circle, slot box) and no fixed text (and, when it can, crosses no bend or dimension line). An item placed off the first ring gets a leader line; one that finds no place is
-// left out and counted in a "+N more" note (thinning a crowded drawing rather than stacking labels).
-import { LABEL_FONT_PX, MARKER_RADIUS_PX, textWidthPx, type Scene, type SceneLine, type SceneText, type Vec2Box } from './scene.ts';
+// hole circle, slot box) and no fixed text (and, when it can, crosses no bend or dimension line).
+// An item placed off the first ring gets a leader line; one that finds no place is left out and
+// counted in a "+N more" note in the top left corner (kept free by laying out again), thinning a
+// crowded drawing rather than stacking labels.
+import { LABEL_FONT_PX, MARKER_RADIUS_PX, textWidthPx, type Scene, type SceneLabel, type SceneLine, type SceneText, type Vec2Box } from './scene.ts';
 import type { Vec2 } from '../geometry/model.ts';
 
 /** Padding around a label's text box, px. */
@@ -22,6 +24,7 @@ const ANCHOR_CLEAR_PX = 4;
 /** A leader shorter than this is not drawn (the label is beside its feature), px. */
 const LEADER_MIN_PX = 6;
 const LEADER_COLOR = '#7f8c8d';
+const NOTE_FONT_PX = 11;
 /** Labels named in the "+N more" note before it is cut short. */
 const NOTE_NAMES = 6;
 
@@ -62,19 +65,45 @@ export interface LayoutOptions {
 /** Lays out the scene's labels and markers in place (see the header); returns how many were left out. */
 export function layoutLabels(scene: Scene, options: LayoutOptions = {}): number {
   const bounds: Box = options.bounds ?? [2, 2, scene.width - 4, scene.height - 4];
+  for (const m of scene.markers ?? []) m.anchor ??= m.at;
+  for (const l of scene.labels) l.anchor ??= l.at;
+  const all = scene.labels, given = scene.leaders ?? [];
+  let pass = layoutOnce(scene, all, bounds, null);
+  let note: SceneText | null = null;
+  if (pass.dropped.length) {
+    // crowded: lay out again with room kept for the note in the top left corner
+    // as many names as fit the drawing's width
+    const text = (dropped: string[]): string => {
+      for (let n = Math.min(NOTE_NAMES, dropped.length); ; n--) {
+        const t = `+${dropped.length} more labels not drawn (crowded)${n ? `: ${dropped.slice(0, n).join(', ')}${dropped.length > n ? ', ...' : ''}` : ''}`;
+        if (n === 0 || textWidthPx(t, NOTE_FONT_PX) <= bounds[2] - 8) return t;
+      }
+    };
+    // room for the longest the note can get: every label's count, the longest names
+    const names = all.map((l) => l.text.split(' ')[0]).sort((a, b) => b.length - a.length);
+    const slack = text([...names.slice(0, NOTE_NAMES), ...names]).replace(/^\+\d+/, `+${all.length}`);
+    const reserved: Box = [bounds[0] + 4, bounds[1] + 4, textWidthPx(slack, NOTE_FONT_PX), NOTE_FONT_PX * 1.2];
+    pass = layoutOnce(scene, all, bounds, reserved);
+    note = { at: [reserved[0], reserved[1] + reserved[3] / 2], text: text(pass.dropped), color: LEADER_COLOR, sizePx: NOTE_FONT_PX, align: 'start', cls: 'more-labels' };
+  }
+  scene.labels = pass.kept;
+  scene.leaders = [...given, ...pass.leaders];
+  if (note) (scene.texts ??= []).push(note);
+  return pass.dropped.length;
+}
+
+function layoutOnce(scene: Scene, labels: SceneLabel[], bounds: Box, reserved: Box | null): { kept: SceneLabel[]; dropped: string[]; leaders: SceneLine[] } {
   const inside = (b: Box): boolean => b[0] >= bounds[0] && b[1] >= bounds[1] && b[0] + b[2] <= bounds[0] + bounds[2] && b[1] + b[3] <= bounds[1] + bounds[3];
   const markers = scene.markers ?? [];
-  for (const m of markers) m.anchor ??= m.at;
-  for (const l of scene.labels) l.anchor ??= l.at;
-  const anchors: Box[] = [...markers.map((m) => m.anchor!), ...scene.labels.map((l) => l.anchor!)]
+  const anchors: Box[] = [...markers.map((m) => m.anchor!), ...labels.map((l) => l.anchor!)]
     .map((a) => [a[0] - ANCHOR_CLEAR_PX, a[1] - ANCHOR_CLEAR_PX, 2 * ANCHOR_CLEAR_PX, 2 * ANCHOR_CLEAR_PX]);
   // the features themselves (a hole's circle or a slot's box): a label never covers one
-  const features: Box[] = [...markers, ...scene.labels].flatMap((item) => {
+  const features: Box[] = [...markers, ...labels].flatMap((item) => {
     const a = item.anchor!, [hw, hh] = item.keepOut ?? [item.clearPx ?? 0, item.clearPx ?? 0];
     return hw > 0 || hh > 0 ? [[a[0] - hw, a[1] - hh, 2 * hw, 2 * hh] as Box] : [];
   });
-  const placed: Box[] = (scene.texts ?? []).map(textBox);
-  const leaders: SceneLine[] = scene.leaders ?? (scene.leaders = []);
+  const placed: Box[] = [...(scene.texts ?? []).map(textBox), ...(reserved ? [reserved] : [])];
+  const leaders: SceneLine[] = [];
 
   // bend and dimension lines: a label beside its line reads better than one across it, but a crowded
   // drawing may put labels across lines rather than leave them out (second pass)
@@ -124,7 +153,6 @@ export function layoutLabels(scene: Scene, options: LayoutOptions = {}): number 
     leaders.push({ a: from, b: q, stroke: color, strokeWidth: 1, dashed: false, cls: 'leader' });
   };
 
-  const keptMarkers = [];
   for (const m of markers) {
     const r = MARKER_RADIUS_PX + 1;
     const spot = place(m.anchor!, reachOf(m), 2 * r, 2 * r);
@@ -133,10 +161,9 @@ export function layoutLabels(scene: Scene, options: LayoutOptions = {}): number 
     m.at = spot ? spot.centre : m.anchor!;
     placed.push(box);
     if (spot && spot.ring > 0) leader(m, box, m.color);
-    keptMarkers.push(m);
   }
   const dropped: string[] = [];
-  scene.labels = scene.labels.filter((l) => {
+  const kept = labels.filter((l) => {
     const w = textWidthPx(l.text, LABEL_FONT_PX, true) + 2 * LABEL_PAD_PX, h = LABEL_FONT_PX + 2 * LABEL_PAD_PX;
     const spot = place(l.anchor!, reachOf(l), w, h);
     if (!spot) { dropped.push(l.text.split(' ')[0]); return false; }
@@ -146,9 +173,5 @@ export function layoutLabels(scene: Scene, options: LayoutOptions = {}): number 
     if (spot.ring > 0) leader(l, spot.box, LEADER_COLOR);
     return true;
   });
-  if (dropped.length) {
-    const names = dropped.slice(0, NOTE_NAMES).join(', ') + (dropped.length > NOTE_NAMES ? ', ...' : '');
-    (scene.texts ??= []).push({ at: [bounds[0] + 4, bounds[1] + 8], text: `+${dropped.length} more labels not drawn (crowded): ${names}`, color: LEADER_COLOR, sizePx: 11, align: 'start', cls: 'more-labels' });
-  }
-  return dropped.length;
+  return { kept, dropped, leaders };
 }
