@@ -112,6 +112,7 @@ describe('web site: configure per part, hole operations, tube profiles, saved ca
     const design = await api(`/v1/designs/${id}`);
     const tube = design.parts.find((p: any) => p.tube);
     assert.ok(tube, 'the part is a tube');
+    assert.match(await page.locator('article.part').innerText(), /round 50 mm OD × 3 mm wall, 250 mm long/, 'the tube section in words');
     const select = page.getByLabel('Tube profile');
     const offered: string[] = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     assert.ok(offered.length > 0, 'tube profiles are offered');

@@ -1,6 +1,6 @@
 // The page behind browser_upload_url: a person picks the STEP file and the browser PUTs it to this
 // same URL (the link's token is the credential), so an agent without file access can still upload.
-import { cspHash, pageSecurityHeaders } from '@kerf/usecases';
+import { contentSecurityPolicy, cspHash } from '@kerf/usecases';
 
 const SCRIPT = `
 const status = document.getElementById('status');
@@ -19,7 +19,11 @@ document.getElementById('file').addEventListener('change', async (e) => {
 /** Only this page's own script runs (by its hash), nothing is loaded from elsewhere, no referrer leaves with the token. */
 const STYLE = 'body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}#status{margin-top:1rem}';
 
-export const UPLOAD_PAGE_HEADERS = pageSecurityHeaders({ scripts: [cspHash(SCRIPT)], styles: [cspHash(STYLE)], formAction: 'none', referrer: 'no-referrer' });
+export const UPLOAD_PAGE_HEADERS = {
+  'content-security-policy': contentSecurityPolicy({ scripts: [cspHash(SCRIPT)], styles: [cspHash(STYLE)], formAction: 'none' }),
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
 
 export function uploadPage(maxBytes: number): string {
   return `<!doctype html>

@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 // `schema.hide` (keep these routes out of the OpenAPI document) is @fastify/swagger's addition to fastify's types
 import type {} from '@fastify/swagger';
-import { UseCaseError, cspHash, escapeHtml as esc, pageSecurityHeaders, type PaymentProcessor } from '@kerf/usecases';
+import { UseCaseError, contentSecurityPolicy, cspHash, escapeHtml as esc, type PaymentProcessor } from '@kerf/usecases';
 import { EmbeddedPaymentProcessor } from './embedded.ts';
 import { TEST_CARDS } from './test-cards.ts';
 
@@ -20,7 +20,12 @@ export interface PaymentRoutesOptions { processor: PaymentProcessor }
 
 // one small inline stylesheet, allowed by its hash; the session id in the URL is a credential: no referrer
 const STYLE = 'body{font:15px system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem}label{display:block;margin:.4rem 0}';
-const HEADERS = pageSecurityHeaders({ styles: [cspHash(STYLE)], referrer: 'no-referrer' });
+const HEADERS = {
+  'content-security-policy': contentSecurityPolicy({ styles: [cspHash(STYLE)] }),
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
 
 function html(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
   return reply.headers(HEADERS).code(status).type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>

@@ -72,5 +72,5 @@ export * from './dropship/index.ts';
 export { listApiKeys, createApiKey, revokeApiKey, type ApiKeyView } from './api-keys.ts';
 export { escapeHtml } from './escape-html.ts';
 export { partStockChoices, countersinkSize, type PartStockChoices, type StockChoice } from './stock-choices.ts';
-export { pageSecurityHeaders, contentSecurityPolicy, cspHash, type PageSecurityOptions } from './page-security.ts';
+export { contentSecurityPolicy, cspHash, type PageSecurityOptions } from './page-security.ts';
 export { addressSubject, requestSubject, signedLinkSubject, RateLimiter, rateLimitHeaders, boundedRateCounters, DEFAULT_RATE_LIMIT_KEYS, type RateLimit, type RateLimitState } from './rate-limit.ts';

@@ -1,7 +1,8 @@
-// The security headers of every server-rendered HTML page (web site, review page, error reference,
-// payment setup page, OAuth and MCP upload pages): one Content-Security-Policy built here, never
+// The Content-Security-Policy of every server-rendered HTML page (web site, review page, error
+// reference, payment setup page, OAuth and MCP upload pages): one policy built here, never
 // 'unsafe-inline'. A page's own inline <script> or <style> is allowed by its sha256 (cspHash) or a
-// per-response nonce; everything else comes from this origin.
+// per-response nonce; everything else comes from this origin. The transports set it as a header
+// (HTTP stays in the adapters).
 import { createHash } from 'node:crypto';
 
 export interface PageSecurityOptions {
@@ -11,8 +12,6 @@ export interface PageSecurityOptions {
   styles?: string[];
   /** where forms may post: this origin (default), none, or also other origins (an OAuth redirect) */
   formAction?: 'self' | 'none' | 'self-and-redirects';
-  /** 'no-referrer' for pages whose URL is a credential (review links, setup sessions, upload links) */
-  referrer?: 'same-origin' | 'no-referrer';
 }
 
 /** "'sha256-...'" of an inline element's exact text, for `scripts` or `styles`. */
@@ -33,14 +32,4 @@ export function contentSecurityPolicy(o: PageSecurityOptions = {}): string {
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join('; ');
-}
-
-/** The headers to set on an HTML page's response. */
-export function pageSecurityHeaders(o: PageSecurityOptions = {}): Record<string, string> {
-  return {
-    'content-security-policy': contentSecurityPolicy(o),
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': o.referrer ?? 'same-origin',
-    'cache-control': 'no-store',
-  };
 }

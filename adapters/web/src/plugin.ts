@@ -12,7 +12,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import {
-  UseCaseError, consentedScopes, contentSecurityPolicy, createApiKey, getReviewPage, pageSecurityHeaders, removeSavedCard, startCardSetup, getAccount, listApiKeys, listWebhookEndpoints, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
+  UseCaseError, consentedScopes, contentSecurityPolicy, createApiKey, getReviewPage, removeSavedCard, startCardSetup, getAccount, listApiKeys, listWebhookEndpoints, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
   type Caller, type ConsentPort, type RateLimiter, type UseCaseContext,
 } from '@kerf/usecases';
 import { shopRoutes } from './shop.ts';
@@ -45,6 +45,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ASSETS = existsSync(join(HERE, '../assets')) ? join(HERE, '../assets') : join(HERE, '../../assets');
 
 export const SESSION_COOKIE = 'kerf_session';
+const CSP = contentSecurityPolicy();
 // the consent form's answer is a redirect to the client's own redirect URI, which form-action governs too
 const REDIRECTING_FORMS_CSP = contentSecurityPolicy({ formAction: 'self-and-redirects' });
 
@@ -80,11 +81,10 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
 
   // every answer gets the page headers; a route may have set its own CSP or referrer policy first
   app.addHook('onSend', async (_request, reply) => {
-    const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
-    for (const [name, value] of Object.entries(pageSecurityHeaders())) {
-      if (name === 'cache-control' && !html) continue;
-      if (!reply.getHeader(name)) reply.header(name, value);
-    }
+    if (!reply.getHeader('content-security-policy')) reply.header('content-security-policy', CSP);
+    if (!reply.getHeader('referrer-policy')) reply.header('referrer-policy', 'same-origin');
+    reply.header('x-content-type-options', 'nosniff');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('cache-control', 'no-store');
   });
 
   const person = oncePerRequest(async (request: FastifyRequest): Promise<{ caller: Caller; email: string } | null> =>

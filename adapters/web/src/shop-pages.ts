@@ -25,21 +25,26 @@ ${csrfField(o.csrf)}
 </form>`, { ...o, scripts: [`${SITE_ASSETS}upload.js`] });
 }
 
+/** "round 50 mm OD × 3 mm wall, 250 mm long" */
+const tubeText = (t: Obj): string => `${t.profile} ${t.profile === 'round' ? `${mm(t.outer_diameter_mm)} OD` : `${mm(t.outer_width_mm)} × ${mm(t.outer_height_mm)}`} × ${mm(t.wall_thickness_mm)} wall, ${mm(t.length_mm)} long`;
+
 export interface PartView { part: Obj; formedUrl: string | null; flatUrl: string | null; flatSvgUrl: string | null }
 
 function partSection(v: PartView, i: number): Html {
   const p = v.part;
   const viewerId = `viewer-${i}`;
   const viewer = v.formedUrl
-    ? html`<model-viewer id="${viewerId}" src="${v.formedUrl}" loading="eager" camera-controls touch-action="pan-y" interaction-prompt="none" shadow-intensity="0.6" alt="3D model of ${p.name}"><span slot="ar-button" hidden></span><span slot="exit-webxr-ar-button" hidden></span></model-viewer>
-<div data-viewer="${viewerId}" role="group" aria-label="Model view">
+    ? html`<model-viewer id="${viewerId}" src="${v.formedUrl}" loading="eager" camera-controls touch-action="pan-y" interaction-prompt="none" shadow-intensity="0.6" alt="3D model of ${p.name}"><span slot="ar-button" hidden></span><span slot="exit-webxr-ar-button" hidden></span><span slot="progress-bar"></span></model-viewer>
+${v.flatUrl ? html`<div data-viewer="${viewerId}" role="group" aria-label="Model view">
 <button type="button" class="outline" data-src="${v.formedUrl}" aria-pressed="true" hidden>Formed</button>
-${v.flatUrl ? html`<button type="button" class="outline" data-src="${v.flatUrl}" aria-pressed="false" hidden>Flat</button>` : raw('')}
-</div>
+<button type="button" class="outline" data-src="${v.flatUrl}" aria-pressed="false" hidden>Flat</button>
+</div>` : raw('')}
 <noscript><p><a href="${v.formedUrl}">Download the 3D model (GLB)</a></p></noscript>`
     : html`<p>No 3D model is available for this part.</p>`;
   const flat = v.flatSvgUrl
-    ? html`<figure class="flat"><img src="${v.flatSvgUrl}" alt="Flat pattern of ${p.name} with bend lines and numbered holes"><figcaption>Flat pattern: bend lines dashed, holes numbered.</figcaption></figure>`
+    ? p.tube
+      ? html`<figure class="flat"><img src="${v.flatSvgUrl}" alt="Unrolled outer wall of ${p.name} with numbered holes"><figcaption>Unrolled outer wall: end cuts and holes, numbered.</figcaption></figure>`
+      : html`<figure class="flat"><img src="${v.flatSvgUrl}" alt="Flat pattern of ${p.name} with bend lines and numbered holes"><figcaption>Flat pattern: bend lines dashed, holes numbered.</figcaption></figure>`
     : html`<p>${p.unsupported_message ?? 'This part has no flat pattern.'}</p>`;
   const warnings: Obj[] = p.warnings ?? [];
   const dims = p.flat_pattern_dimensions;
@@ -48,7 +53,7 @@ ${v.flatUrl ? html`<button type="button" class="outline" data-src="${v.flatUrl}"
 <div class="part-views"><div>${viewer}</div><div>${flat}</div></div>
 <table><tbody>
 <tr><th scope="row">Process</th><td>${String(p.suggested_process ?? '').replace(/_/g, ' ')}</td></tr>
-<tr><th scope="row">Thickness</th><td>${mm(p.detected_thickness_mm)}</td></tr>
+${p.tube ? html`<tr><th scope="row">Tube</th><td>${tubeText(p.tube)}</td></tr>` : html`<tr><th scope="row">Thickness</th><td>${mm(p.detected_thickness_mm)}</td></tr>`}
 <tr><th scope="row">Bends</th><td>${p.bend_count}${(p.bends ?? []).length ? html` (${(p.bends as Obj[]).map((b) => `${Math.round(b.angle_degrees)}°`).join(', ')})` : raw('')}</td></tr>
 <tr><th scope="row">Holes</th><td>${p.hole_count}${(p.holes ?? []).length ? html` (${(p.holes as Obj[]).map((h) => `#${h.id} ⌀${Math.round(h.diameter_mm * 10) / 10} mm`).join(', ')})` : raw('')}</td></tr>
 ${dims ? html`<tr><th scope="row">Flat size</th><td>${mm(dims.length_mm ?? dims.x_mm)} × ${mm(dims.width_mm ?? dims.y_mm)}</td></tr>` : raw('')}
@@ -177,7 +182,7 @@ ${ready ? html`<form method="post" action="/quotes/${encodeURIComponent(q.id)}/c
 const STATE_CODES = 'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(' ');
 
 export function checkoutPage(o: {
-  who: Who | null; cart: Obj; token: string; signInUrl: string; account: Obj | null; partNames: Record<string, string>; error?: string | null; notice?: string | null;
+  who: Who | null; cart: Obj; token: string; signInUrl: string; account: Obj | null; partNames: Record<string, string>; stockNames: Record<string, string>; error?: string | null; notice?: string | null;
 }): string {
   const c = o.cart;
   const t = c.totals ?? {};
@@ -190,7 +195,7 @@ export function checkoutPage(o: {
   const field = (name: string, label: string, auto: string, extra = ' required') =>
     html`<label for="ship-${name}">${label}</label><input id="ship-${name}" name="${name}" autocomplete="${auto}" value="${s[name] ?? ''}"${raw(extra)}>`;
   const items = html`<section id="items"><h2>Items</h2><table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
-${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
 </tbody></table></section>`;
   const totals = html`<section id="totals"><h2>Totals</h2><table><tbody>
 <tr><th scope="row">Parts</th><td>${money(t.amount_subtotal_cents)}</td></tr>

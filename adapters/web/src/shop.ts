@@ -271,15 +271,17 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
   const showCheckout = async (request: FastifyRequest, reply: FastifyReply, cart: Obj, token: string, me: Person | null, error?: string, status = 200) => {
     const account = me ? await getAccount(ctx, me.caller) : null;
     const partNames: Record<string, string> = {};
+    const stockNames: Record<string, string> = {};
     if (me) {
       for (const id of new Set((cart.items as Obj[]).map((i) => String(i.design_id)))) {
         const design = await getDesign(ctx, me.caller, { design_id: id }).catch(() => null) as Obj | null;
         for (const p of (design?.parts ?? []) as Obj[]) partNames[p.id] = p.name;
+        for (const c of design ? (await partStockChoices(ctx, me.caller, { design_id: id })).flatMap((x) => x.choices) : []) stockNames[c.id] = c.name;
       }
     }
     const notice = (request.query as Form | undefined)?.updated ? 'Saved.' : null;
     return page(reply, checkoutPage({
-      who: me ? who(me, reply) : null, cart, token, account, error, notice, partNames,
+      who: me ? who(me, reply) : null, cart, token, account, error, notice, partNames, stockNames,
       signInUrl: `/signin?next=${encodeURIComponent(`/checkout/${token}`)}`,
     }), status);
   };

@@ -1,7 +1,7 @@
 // The error reference every error's doc_url points into, served by the service itself so that a
 // self-hosted operator's users can always open it.
 import type { FastifyInstance } from 'fastify';
-import { ERROR_CODES, cspHash, escapeHtml as esc, pageSecurityHeaders, type ErrorCodeDoc } from '@kerf/usecases';
+import { ERROR_CODES, contentSecurityPolicy, cspHash, escapeHtml as esc, type ErrorCodeDoc } from '@kerf/usecases';
 import { ERROR_DOCS_PATH } from '../envelope.ts';
 import { EXTRA_STATUSES, STATUS_BY_KIND } from '../http-errors.ts';
 
@@ -22,7 +22,7 @@ function section(e: Omit<ErrorCodeDoc, 'kind'> & { status: number[] }): string {
 const STYLE = `body{font:15px system-ui,sans-serif;margin:2rem auto;max-width:50rem;padding:0 1rem;line-height:1.45}
 section{border-top:1px solid #ddd;padding:.3rem 0}h2{font-size:1.1rem;margin:.6rem 0 .2rem}h2 a{color:inherit;text-decoration:none}
 .meta{color:#555;margin:.2rem 0}section:target{background:#fff8d6}ul{columns:3}`;
-const HEADERS = pageSecurityHeaders({ styles: [cspHash(STYLE)], formAction: 'none' });
+const CSP = contentSecurityPolicy({ styles: [cspHash(STYLE)], formAction: 'none' });
 
 function page(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kerf API errors</title>
@@ -39,7 +39,7 @@ ${DOCUMENTED.map(section).join('\n')}
 export async function errorDocRoutes(app: FastifyInstance): Promise<void> {
   const html = page();
   app.get(ERROR_DOCS_PATH, { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
-    return reply.headers(HEADERS).type('text/html; charset=utf-8').send(html);
+    return reply.header('content-security-policy', CSP).type('text/html; charset=utf-8').send(html);
   });
   app.get(`${ERROR_DOCS_PATH}.json`, { config: { public: true }, schema: { hide: true } }, async () =>
     ({ object: 'list', data: DOCUMENTED, has_more: false, next_cursor: null }));
