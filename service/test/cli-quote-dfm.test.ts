@@ -32,6 +32,15 @@ describe('CLI', () => {
     const again = JSON.parse(kerf(['quote', 'fixtures/sheet/l_t2_r2.step', '--configuration', '{"defaults":{"material_id":"mat_mild_steel_2_0mm"}}', '--quantity', '4', '--quantity-options', '1,4,40', '--now', NOW]).out);
     assert.deepEqual(again, q, 'same input, same quote (ids included)');
   });
+  test('kerf dfm --images: each part\'s inline SVG is the served DFM image, the findings on the real flat (a slot drawn as a slot)', () => {
+    const r = kerf(['dfm', 'fixtures/sheet/plate_t6_small_holes_keyhole.step', '--configuration', '{"defaults":{"material_id":"mat_mild_steel_6_0mm"}}', '--images', '--now', NOW]);
+    assert.equal(r.code, 0, r.err);
+    const part = JSON.parse(r.out).parts[0];
+    assert.ok(part.issues.some((i: { code: string }) => i.code === 'slot_too_small'), 'the 2 mm slot is a finding');
+    assert.match(part.image_svg, /data-view="flat"/);
+    assert.match(part.image_svg, /<path class="finding" data-code="slot_too_small"/);
+    assert.match(part.image_svg, /class="legend"/);
+  });
   test('kerf dfm: each part is checked with the flat of its own configured material\'s K-factor', async () => {
     // two mirrored L brackets (t 2, r 2) and a plate: one bracket in mild steel, the other in 304
     const rel = 'fixtures/assembly/asm_brackets_mirror.step';

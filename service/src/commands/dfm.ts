@@ -4,6 +4,7 @@
 import { stdout } from 'node:process';
 import { checkFile, localCaller } from '@kerf/usecases';
 import { localContext, parseCommon, readInput, reportError, forOutput } from './local-check.ts';
+import { withPartDrawings } from './part-drawings.ts';
 
 const USAGE = 'usage: kerf dfm FILE --configuration JSON|@file.json [--base-url URL] [--now ISO] [--images]\n';
 
@@ -13,7 +14,7 @@ export async function run(args: string[]): Promise<number> {
     if (a === 'help') return 0;
     const file = await readInput(a.file);
     const report = await checkFile(localContext(a, file.bytes, a.configuration), localCaller(), { ...file, configuration: a.configuration });
-    stdout.write(JSON.stringify(forOutput(report, a), null, 2) + '\n');
+    stdout.write(JSON.stringify(forOutput(a.images ? await withPartDrawings(report, file) : report, a), null, 2) + '\n');
     return 0;
   } catch (err) {
     return reportError(err);
