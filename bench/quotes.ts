@@ -59,6 +59,20 @@ function treeCpuMs(root: number): number | null {
   return ticks * 10; // USER_HZ is 100 on Linux
 }
 
+/**
+ * Waits until the service's processes stop starting up (their CPU over a second below a third of a
+ * core): a second process still loading modules and compiling WASM would be measured as load.
+ */
+async function settle(pid: number): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  for (let before = treeCpuMs(pid); before !== null && Date.now() < deadline;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const after = treeCpuMs(pid);
+    if (after === null || after - before < 330) return;
+    before = after;
+  }
+}
+
 async function waitUp(url: string, proc: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -84,6 +98,7 @@ async function serve(setup: Setup, dir: string): Promise<{ url: string; key: str
   });
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   await waitUp(url, proc);
+  await settle(proc.pid!);
   const key = (JSON.parse(readFileSync(join(dir, 'demo-api-key.json'), 'utf8')) as { api_key: string }).api_key;
   return { url, key, pid: proc.pid!, async stop() { proc.kill('SIGTERM'); await exited; } };
 }
