@@ -14,8 +14,9 @@ import { FileDfmRequest, FileQuoteRequest } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
 interface FileAtHand { file_name: string; bytes: Uint8Array }
-export interface CheckFileInput extends FileAtHand { configuration?: unknown }
-export interface QuoteFileInput extends FileAtHand { request: unknown }
+/** images: each part's inline SVG is the DFM image the service serves (the findings on the real flat) */
+export interface CheckFileInput extends FileAtHand { configuration?: unknown; images?: boolean }
+export interface QuoteFileInput extends FileAtHand { request: unknown; images?: boolean }
 
 /** The DFM report of a file under a configuration. */
 export async function checkFile(ctx: EngineContext, caller: Caller, input: CheckFileInput): Promise<DfmOutcome> {
@@ -23,7 +24,7 @@ export async function checkFile(ctx: EngineContext, caller: Caller, input: Check
   const { configuration } = validateInput(FileDfmRequest, input.configuration === undefined ? {} : { configuration: input.configuration });
   const design = await analyzeFile(ctx, input, configuration);
   const report = await computeDfm(ctx, design, configuration ?? {}, { id: ctx.newId('dfm'), generateProductionFiles: false });
-  return presentDfmReport(ctx.links, withFlatsUsed(report, design));
+  return presentDfmReport(ctx.links, withFlatsUsed(input.images ? await drawParts(ctx, design, input, report) : report, design));
 }
 
 /** The quote of a file: one item, the file's design, with its full DFM report. */
@@ -33,9 +34,25 @@ export async function quoteFile(ctx: EngineContext, caller: Caller, input: Quote
   const design = await analyzeFile(ctx, input, item.configuration);
   const priced = await engineQuote(ctx, ctx.newId('quo'), { items: [{ ...item, design_id: design.id }], ...(ship_to ? { ship_to } : {}) }, { [design.id]: design });
   // each item's DFM report states the flat it was priced with, as the service's quotes do
-  const quote = presentQuote(ctx.links, { ...priced, items: priced.items.map((it) => ({ ...it, dfm: withFlatsUsed(it.dfm, design) })) });
+  const items = [];
+  for (const it of priced.items) items.push({ ...it, dfm: withFlatsUsed(input.images ? await drawParts(ctx, design, input, it.dfm) : it.dfm, design) });
+  const quote = presentQuote(ctx.links, { ...priced, items });
   // kept nowhere, so there is nothing to poll
   return { ...quote, status_url: null };
+}
+
+/** The report with each part's inline SVG redrawn as the served DFM image (engine dfmImage), in place of
+ * the engine report's own sketch from the Part alone (the flat's enclosing rectangle, round holes). */
+async function drawParts<T extends DfmOutcome>(ctx: EngineContext, design: Design, file: FileAtHand, report: T): Promise<T> {
+  const parts: T['parts'] = [];
+  for (const p of report.parts) {
+    const img = await ctx.engine.dfmImage({
+      design, source: file.bytes, part_id: p.part_id, view: 'flat', format: 'svg', width: 800,
+      issues: (p.issues as unknown[] | undefined) ?? [], configuration: (report as { configuration?: unknown }).configuration ?? null, k_factor: (p.k_factor as number | null | undefined) ?? null,
+    });
+    parts.push(img ? { ...p, image_svg: new TextDecoder().decode(img.bytes) } : p);
+  }
+  return { ...report, parts };
 }
 
 /**

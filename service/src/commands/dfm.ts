@@ -4,7 +4,6 @@
 import { stdout } from 'node:process';
 import { checkFile, localCaller } from '@kerf/usecases';
 import { localContext, parseCommon, readInput, reportError, forOutput } from './local-check.ts';
-import { withPartDrawings } from './part-drawings.ts';
 
 const USAGE = 'usage: kerf dfm FILE --configuration JSON|@file.json [--base-url URL] [--now ISO] [--images]\n';
 
@@ -13,8 +12,8 @@ export async function run(args: string[]): Promise<number> {
     const a = await parseCommon(args, [], USAGE, 'dfm');
     if (a === 'help') return 0;
     const file = await readInput(a.file);
-    const report = await checkFile(localContext(a, file.bytes, a.configuration), localCaller(), { ...file, configuration: a.configuration });
-    stdout.write(JSON.stringify(forOutput(a.images ? await withPartDrawings(report, file) : report, a), null, 2) + '\n');
+    const report = await checkFile(localContext(a, file.bytes, a.configuration), localCaller(), { ...file, configuration: a.configuration, images: a.images });
+    stdout.write(JSON.stringify(forOutput(report, a), null, 2) + '\n');
     return 0;
   } catch (err) {
     return reportError(err);

@@ -5,7 +5,6 @@
 import { stdout } from 'node:process';
 import { localCaller, quoteFile } from '@kerf/usecases';
 import { CliError, localContext, parseCommon, readInput, reportError, forOutput } from './local-check.ts';
-import { withPartDrawings } from './part-drawings.ts';
 
 const USAGE = 'usage: kerf quote FILE --configuration JSON|@file.json --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--base-url URL] [--now ISO] [--images]\n';
 
@@ -31,8 +30,8 @@ export async function run(args: string[]): Promise<number> {
     }
     const request = { quantity, ...(a.configuration !== undefined ? { configuration: a.configuration } : {}), ...(quantity_options ? { quantity_options } : {}), ...(ship_to !== undefined ? { ship_to } : {}) };
     const file = await readInput(a.file);
-    const quote = await quoteFile(localContext(a, file.bytes, request), localCaller(), { ...file, request });
-    stdout.write(JSON.stringify(forOutput(a.images ? await withPartDrawings(quote, file) : quote, a), null, 2) + '\n');
+    const quote = await quoteFile(localContext(a, file.bytes, request), localCaller(), { ...file, request, images: a.images });
+    stdout.write(JSON.stringify(forOutput(quote, a), null, 2) + '\n');
     return 0;
   } catch (err) {
     return reportError(err);
