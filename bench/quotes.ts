@@ -154,7 +154,7 @@ export async function benchQuotes(quick: boolean): Promise<object> {
       const cpuPerQuote = cpuBefore === null || cpuAfter === null || r.requests.total === 0 ? null : Math.round(((cpuAfter - cpuBefore) / r.requests.total) * 100) / 100;
       const row = { setup: setup.label, processes: setup.processes, cache: setup.cache, group_commit: setup.groupCommit, p50_ms: r.latency.p50, p99_ms: r.latency.p99, requests_per_s: Math.round(r.requests.average), service_cpu_ms_per_quote: cpuPerQuote, non_2xx: r.non2xx, errors: r.errors, same_bytes_again_ready_ms: reupload, load_average_1m_before: Number(load.toFixed(2)) };
       rows.push(row);
-      console.log(`  ${setup.label.padEnd(36)} p50 ${String(row.p50_ms).padStart(5)} ms  p99 ${String(row.p99_ms).padStart(5)} ms  ${String(row.requests_per_s).padStart(5)} req/s  cpu ${cpuPerQuote ?? '-'} ms/quote  non-2xx ${row.non_2xx}${reupload === null ? '' : `  same bytes again: ready in ${reupload} ms`}  (load ${row.load_average_1m_before})`);
+      console.log(`  ${setup.label.padEnd(36)} p50 ${String(row.p50_ms).padStart(5)} ms  p99 ${String(row.p99_ms).padStart(5)} ms  ${String(row.requests_per_s).padStart(5)} req/s  cpu ${cpuPerQuote ?? '-'} ms/quote  non-2xx ${row.non_2xx}  errors ${row.errors}${reupload === null ? '' : `  same bytes again: ready in ${reupload} ms`}  (load ${row.load_average_1m_before})`);
     } finally {
       await svc.stop();
       rmSync(dir, { recursive: true, force: true });
