@@ -1,6 +1,7 @@
 // Exact 2D segment arithmetic for flat patterns: endpoints, lengths, areas, sampling, rigid motion.
 // Arcs stay arcs; sampling is only for hulls, distances and overlap tests, never for reported lengths.
 import type { Contour, Segment, Vec2 } from '../geometry/model.ts';
+import { hypot2 } from '../geometry/vec.ts';
 
 const DEG = Math.PI / 180;
 /** Sagitta bound when an arc is sampled for hulls and distances, mm. */
@@ -110,7 +111,7 @@ export function pointSegmentDistance(p: Vec2, a: Vec2, b: Vec2): number {
   const l2 = dx * dx + dy * dy;
   let t = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2 : 0;
   t = Math.max(0, Math.min(1, t));
-  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+  return hypot2(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
 }
 
 /** Smallest distance between two closed polylines (each given as its sample points). */
