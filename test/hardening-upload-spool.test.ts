@@ -7,12 +7,14 @@ import { connect } from 'node:net';
 import { createReadStream, createWriteStream, readdirSync, statSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fixtureBytes } from './helpers/fixtures.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { webSession } from './helpers/web-session.ts';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -40,6 +42,29 @@ async function postFile(t: TestService, path: string, name: string, to: { path: 
   return res.statusCode!;
 }
 
+/** An MCP prepare_upload's upload_url (the tool called over the service's /mcp endpoint). */
+async function prepareUpload(t: TestService, filename: string): Promise<string> {
+  const r = await fetch(`${t.url}/mcp`, {
+    method: 'POST', headers: { authorization: `Bearer ${t.keyA}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'prepare_upload', arguments: { request: { filename }, operation_key: randomUUID() } } }),
+  });
+  const text = await r.text();
+  const message = JSON.parse(text.trimStart().startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: '))!.slice(6)) as { result: { structuredContent: { upload_url: string } } };
+  return message.result.structuredContent.upload_url;
+}
+
+/** PUTs the file at `path` to `url`, streamed from disk. */
+async function putFile(url: string, path: string): Promise<number> {
+  const u = new URL(url);
+  const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'PUT', headers: { 'content-type': 'application/octet-stream', 'content-length': statSync(path).size } });
+  const answered = once(req, 'response') as Promise<[IncomingMessage]>;
+  createReadStream(path).pipe(req);
+  const [res] = await answered;
+  res.resume();
+  await once(res, 'end');
+  return res.statusCode!;
+}
+
 /** Runs `work` while sampling the live (collected) Buffer memory; its peak over the start, MiB. */
 async function livePeak<T>(work: () => Promise<T>): Promise<{ result: T; peakMib: number }> {
   const gc = runInNewContext('gc') as () => void;
@@ -60,23 +85,6 @@ async function livePeak<T>(work: () => Promise<T>): Promise<{ result: T; peakMib
     sampling = false;
     await sampler;
   }
-}
-
-/** A signed-up person's session cookie and the upload form's CSRF token. */
-async function webSession(t: TestService): Promise<{ cookie: string; csrf: string }> {
-  const cookies = new Map<string, string>();
-  const keep = (r: Response): void => { for (const c of r.headers.getSetCookie()) { const kv = c.split(';')[0]; cookies.set(kv.split('=')[0], kv); } };
-  const jar = (): string => [...cookies.values()].join('; ');
-  const csrfOf = async (r: Response): Promise<string> => /name="_csrf" value="([^"]+)"/.exec(await r.text())![1];
-  let r = await fetch(`${t.url}/signup`);
-  keep(r);
-  const body = new URLSearchParams({ _csrf: await csrfOf(r), next: '/designs/new', email: `spool-${Date.now()}@test.local`, password: 'a long enough password' });
-  r = await fetch(`${t.url}/signup`, { method: 'POST', headers: { cookie: jar(), 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
-  assert.equal(r.status, 303, await r.text());
-  keep(r);
-  r = await fetch(`${t.url}/designs/new`, { headers: { cookie: jar() } });
-  keep(r);
-  return { cookie: jar(), csrf: await csrfOf(r) };
 }
 
 /** The L bracket with a comment of `mb` MiB after DATA; (still a valid STEP file), written in pieces. */
@@ -148,6 +156,16 @@ describe('hardening: uploads spooled to disk', () => {
     assert.deepEqual(statuses, [303, 303, 303, 303], 'each upload redirects to its design');
     assert.ok(mib < UPLOAD_MB / 2, `live buffers peaked at ${mib.toFixed(1)} MiB over the baseline while four ${UPLOAD_MB} MiB web uploads arrived`);
     assert.deepEqual(webSpools().filter((n) => !before.has(n)), [], 'no web spool left');
+  });
+
+  it('the MCP upload link\'s PUT is spooled the same way', async () => {
+    const big = join(t.dataDir, 'big.step');
+    await writeBigStep(big, UPLOAD_MB);
+    const urls: string[] = [];
+    for (let i = 0; i < 4; i++) urls.push(await prepareUpload(t, `mcp-${i}.step`));
+    const { result: statuses, peakMib: mib } = await livePeak(() => Promise.all(urls.map((u) => putFile(u, big))));
+    assert.deepEqual(statuses, [201, 201, 201, 201]);
+    assert.ok(mib < UPLOAD_MB / 2, `live buffers peaked at ${mib.toFixed(1)} MiB over the baseline while four ${UPLOAD_MB} MiB PUTs arrived`);
   });
 
   it('an upload over the limit is 413 file_too_large and leaves no spool', async () => {

@@ -13,8 +13,12 @@ describe('restart', () => {
   const { dir, children } = group;
 
   it('finishes a design that was processing when its process was killed', async () => {
-    const env = { KERF_DATA_DIR: dir, KERF_JOB_LEASE_MS: '1500', KERF_JOB_POLL_MS: '100' };
-    const first = await spawnServe(env, await freePort());
+    // The killed process's lease is short, so the next one takes the job over soon. Under load a
+    // process can miss renewing such a lease (a stall of a second or two): the killed one runs one
+    // engine thread, so it never takes its own lapsed job a second time before the kill, and the next
+    // one holds a long lease, so a stall of its own cannot hand the job out again either (seen: attempts 3).
+    const env = { KERF_DATA_DIR: dir, KERF_JOB_POLL_MS: '100' };
+    const first = await spawnServe({ ...env, KERF_JOB_LEASE_MS: '1500', KERF_ENGINE_THREADS: '1' }, await freePort());
     children.push(first);
     const demo = demoKey(first);
     assert.ok(demo, 'the first start on an empty store prints the demo key');
@@ -39,7 +43,7 @@ describe('restart', () => {
     await first.stopped;
     assert.equal((await store.designs.get(demo.account, design.id))!.status, 'processing', 'killed mid-analysis');
 
-    const second = await spawnServe(env, await freePort());
+    const second = await spawnServe({ ...env, KERF_JOB_LEASE_MS: '60000' }, await freePort());
     children.push(second);
     assert.equal(demoKey(second), null, 'no second demo account');
     let body: { status: string; parts: unknown[]; error: unknown } | null = null;

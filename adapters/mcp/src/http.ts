@@ -5,6 +5,9 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, rateLimitHeaders, receiveUpload, requestSubject, signedLinkSubject, UseCaseError, type Caller, type RateLimiter, type UseCaseContext } from '@kerf/usecases';
+import { removeSpooled, spoolUpload, whileClientWaits } from '@kerf/usecases';
+import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { createKerfMcpServer, MCP_SCOPES } from './server.ts';
 import { uploadPage, UPLOAD_PAGE_HEADERS } from './upload-page.ts';
 
@@ -56,7 +59,9 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
   const handler = createMcpHandler(({ authInfo }) => {
     const caller = authInfo?.extra?.caller as Caller | undefined;
     if (!caller) throw new Error('MCP request without an authenticated caller');
-    return createKerfMcpServer({ ctx, caller, uploads: { mode: 'hosted', uploadUrl, browserUploadUrl: uploadUrl } });
+    // previews render while the client waits: abandoned with its connection (set per request below)
+    const requestCtx = (authInfo?.extra?.ctx as UseCaseContext | undefined) ?? ctx;
+    return createKerfMcpServer({ ctx: requestCtx, caller, uploads: { mode: 'hosted', uploadUrl, browserUploadUrl: uploadUrl } });
   }, { legacy: 'stateless', maxRequestBodySize: MESSAGE_LIMIT, onerror: (err) => ctx.log.info({ err: err.message }, 'MCP request rejected') });
   app.addHook('onClose', async () => { await handler.close(); });
 
@@ -120,7 +125,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
         return sendError(reply, auth.error, { 'www-authenticate': auth.token ? `${challenge}, error="invalid_token"` : challenge });
       }
       const caller = auth.caller;
-      const authInfo: AuthInfo = { token: auth.token, clientId: caller.credentialId ?? caller.via, scopes: [...caller.scopes], resourceMetadataUrl: resourceMetadata, extra: { caller } };
+      const authInfo: AuthInfo = { token: auth.token, clientId: caller.credentialId ?? caller.via, scopes: [...caller.scopes], resourceMetadataUrl: resourceMetadata, extra: { caller, ctx: whileClientWaits(ctx, reply.raw) } };
       const body = request.body as Buffer | undefined;
       const web = new Request(`${base}${request.url}`, {
         method: request.method, headers: webHeaders(request), ...(body && request.method === 'POST' ? { body: Uint8Array.from(body) } : {}),
@@ -130,12 +135,25 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     },
   });
 
-  app.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { bodyLimit: MAX_PREPARED_UPLOAD_BYTES, onRequest: limitUpload }, async (request, reply) => {
-    const body = request.body as Buffer | undefined;
-    const design = await receiveUpload(ctx, { token: request.params.token, bytes: body ?? new Uint8Array(0) });
-    return reply.code(201).type('application/json').send({
-      design_id: design.id, status: design.status, name: design.name,
-      next: `Call the inspect_design tool with design_id ${design.id} until the design is ready.`,
+  // The PUT's body is spooled to disk as it arrives (size and SHA-256 taken on the way) and handed to
+  // the use case as that file, never read whole into memory; removed once answered.
+  await app.register(async (uploads) => {
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    uploads.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { onRequest: limitUpload }, async (request, reply) => {
+      const tooLarge = (): UseCaseError => new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The body exceeds the limit (${MAX_PREPARED_UPLOAD_BYTES} bytes, 50 MiB, for an upload).`);
+      if (Number(request.headers['content-length'] ?? 0) > MAX_PREPARED_UPLOAD_BYTES) throw tooLarge();
+      const { path, done } = spoolUpload(request.body as Readable, tmpdir(), MAX_PREPARED_UPLOAD_BYTES);
+      try {
+        const file = await done.catch((err: unknown) => { throw err instanceof UseCaseError && err.code === 'file_too_large' ? tooLarge() : err; });
+        const design = await receiveUpload(ctx, { token: request.params.token, bytes: file });
+        return reply.code(201).type('application/json').send({
+          design_id: design.id, status: design.status, name: design.name,
+          next: `Call the inspect_design tool with design_id ${design.id} until the design is ready.`,
+        });
+      } finally {
+        await removeSpooled(path);
+      }
     });
   });
 

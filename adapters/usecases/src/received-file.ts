@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { assertStepBytes, assertStepEnds, STEP_SNIFF_BYTES } from '@kerf/engine';
 import type { BlobData } from '@kerf/store';
+import { UseCaseError } from './errors.ts';
 
 /** An upload on disk, as spoolUpload wrote it. */
 export interface SpooledFile {
@@ -54,17 +55,28 @@ export function uploadData(file: UploadBytes): BlobData {
 }
 
 /**
- * Writes `source` to a new file in `dir` (mode 0600), hashing it on the way. Not stream.pipeline: a
+ * Writes `source` to a new file in `dir` (mode 0600), hashing it on the way; beyond `maxBytes` it
+ * stops and fails with file_too_large. Not stream.pipeline: a
  * failing source must not destroy the request stream it comes from, or the client gets no answer.
  * The caller removes the file (removeSpooled) once the request is answered.
  */
-export function spoolUpload(source: Readable, dir: string): { path: string; done: Promise<SpooledFile> } {
+export function spoolUpload(source: Readable, dir: string, maxBytes = Infinity): { path: string; done: Promise<SpooledFile> } {
   const path = join(dir, `upload-${randomBytes(12).toString('hex')}.part`);
   const done = new Promise<SpooledFile>((resolve, reject) => {
     const hash = createHash('sha256');
     let size = 0;
     const out = createWriteStream(path, { mode: 0o600 });
-    source.on('data', (chunk: Buffer) => { size += chunk.length; hash.update(chunk); });
+    source.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      hash.update(chunk);
+      if (size <= maxBytes) return;
+      // more than the limit: stop writing, read the rest to nowhere so the client still gets its answer
+      source.unpipe(out);
+      source.removeAllListeners('data');
+      source.resume();
+      out.destroy();
+      reject(new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The file is larger than the upload limit of ${maxBytes} bytes.`));
+    });
     source.once('error', (err) => { out.destroy(); reject(err); });
     out.once('error', (err) => { source.unpipe(out); source.resume(); reject(err); });
     out.once('finish', () => resolve({ spooled: true, path, size, sha256: hash.digest('hex') }));
