@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { analyze } from '../src/analyze.ts';
+import { analyzeModel, type AnalyzedModel } from '../src/analyze.ts';
 import { defaultCatalog } from '../src/catalog/index.ts';
 import { dfm } from '../src/dfm/index.ts';
 import type { BlindFeatureInfo, Design, Part } from '../src/contract.ts';
@@ -29,10 +29,11 @@ const FEATURE_MM = 0.02;
 /** A chamfer's or pocket's edge length, relative. */
 const FEATURE_LENGTH_REL = 0.02;
 
-async function part(t: BlindTruth): Promise<{ design: Design; part: Part }> {
-  const design = await analyze(new Uint8Array(readFileSync(dir + t.file)), { fileName: t.file, kFactor: manifest.k_factor });
+async function part(t: BlindTruth): Promise<{ model: AnalyzedModel; design: Design; part: Part }> {
+  const model = await analyzeModel(new Uint8Array(readFileSync(dir + t.file)), { fileName: t.file, kFactor: manifest.k_factor });
+  const design = model.design;
   assert.equal(design.parts.length, 1, `${t.id}: one part`);
-  return { design, part: design.parts[0] };
+  return { model, design, part: design.parts[0] };
 }
 const near = (got: number | null | undefined, want: number, tol: number, what: string) =>
   assert.ok(typeof got === 'number' && Math.abs(got - want) <= tol, `${what}: got ${got}, want ${want} +- ${tol}`);
@@ -76,7 +77,7 @@ test('the blind-feature manifest covers every kind on a plate, a flange and tube
 
 for (const t of manifest.fixtures) {
   test(`${t.id}: ${t.what}`, async () => {
-    const { design, part: p } = await part(t);
+    const { model, design, part: p } = await part(t);
     if (t.expect === 'refused') {
       assert.equal(p.manufacturable, false, `${t.id} must be refused`);
       assert.equal(p.unsupported_reason, t.reason, p.unsupported_message ?? '');
@@ -112,7 +113,7 @@ for (const t of manifest.fixtures) {
 
     // DFM: every feature blocks with its kind's code (a thread until a tap is configured on its hole)
     const stock = stockFor(p);
-    const report = dfm(design, { defaults: stock }, catalog, CTX);
+    const report = dfm(model, { defaults: stock }, catalog, CTX);
     const issues = report.parts[0].issues;
     for (const b of t.blind) {
       const hit = issues.filter((i) => i.code === b.code);
@@ -126,7 +127,7 @@ for (const t of manifest.fixtures) {
     }
     assert.equal(report.status, 'blocked');
     const svg = report.parts[0].image_svg ?? '';
-    for (const b of p.blind_features ?? []) assert.match(svg, new RegExp(`class="blind-feature" data-feature-id="${b.id}" data-kind="${b.kind}"`), 'a marker on the DFM image');
+    for (const b of p.blind_features ?? []) assert.match(svg, new RegExp(`<path class="finding" [^>]*data-feature-id="${b.id}"`), `feature ${b.id} (${b.kind}) ringed on the DFM image`);
     const threads = (p.blind_features ?? []).filter((b) => b.kind === 'thread');
     if (threads.length > 0 && t.expect === 'sheet') {
       const tap = catalog.taps.find((x) => x.size === 'M6') ?? catalog.taps[0];

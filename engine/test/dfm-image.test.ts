@@ -93,6 +93,41 @@ test('tabs are drawn: the flat outline of a tray is its real cross shape, not it
   assert.ok(Math.abs(area / 2) < 0.9 * box, `outline area ${Math.abs(area / 2).toFixed(0)} px2 vs its box ${box.toFixed(0)} px2: the corners are cut away`);
 });
 
+test('dfm() given the analyzed model: each image_svg is the DFM image, findings on the real flat (not a box with round holes)', async () => {
+  const { model, report } = await fixture('sheet/plate_t6_small_holes_keyhole.step');
+  const hole = model.design.parts[0].holes[0];
+  const tap = defaultCatalog().taps[0];
+  const configuration = { ...report.configuration, parts: [{ part_id: report.parts[0].part_id, taps: [{ hole_id: hole.id, tap_id: tap.id }] }] };
+  const ctx = { id: 'dfm_test', now: '2026-01-01T00:00:00Z' };
+  const drawn = dfm(model, configuration, defaultCatalog(), ctx);
+  const p = drawn.parts[0];
+  // the same report as from the design, plus the drawing
+  const { image_svg: svg, ...rest } = p;
+  assert.deepEqual({ ...drawn, parts: [rest] }, dfm(model.design, configuration, defaultCatalog(), ctx));
+  assert.ok(svg, 'an image_svg');
+  assert.equal(svg, new TextDecoder().decode((await dfmImageOf(model, { partId: p.part_id, view: 'flat', format: 'svg', issues: p.issues, configuration: drawn.configuration }))!), 'the served DFM image, byte for byte');
+  const doc = parse(svg);
+  const slot = p.issues.find((i) => i.code === 'slot_too_small')!;
+  const highlight = all(doc, 'path').find((e) => e.class === 'finding' && e['data-code'] === 'slot_too_small');
+  assert.ok(highlight && highlight['data-hole-id'] === String(slot.hole_id), 'the slot finding is a path on the slot, not a circle');
+  const xs = loopsOf(String(highlight.d))[0].map((q) => q[0]), ys = loopsOf(String(highlight.d))[0].map((q) => q[1]);
+  const [w, h] = [Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)].sort((a, b) => a - b);
+  assert.ok(h > 10 * w, `the slot's own long thin contour: ${w.toFixed(1)} x ${h.toFixed(1)} px`);
+  assert.equal(all(doc, 'circle').filter((c) => c.class === 'finding' || c.class === 'hole').length, 0, 'no hole or finding drawn as a circle');
+  assert.equal(all(doc, 'rect').filter((r) => r.class === 'outline').length, 0, 'no enclosing rectangle');
+  assert.equal(all(doc, 'g').filter((g) => g.class === 'legend-marker').length, p.issues.length, 'a legend entry per finding');
+  const label = all(doc, 'text').find((t) => t['data-ref'] === `hole-${hole.id}`);
+  assert.ok(label && String(label['#text']).includes(`tap ${tap.id.replace(/^tap_/, '')}`), 'the configured tap is named on its hole');
+  // a tray's flat: the real outline with its corners cut away, not its box
+  const tray = await fixture('sheet/tray_t1.2_r1.2_flange_holes.step');
+  const traySvg = dfm(tray.model, tray.report.configuration, defaultCatalog(), ctx).parts[0].image_svg!;
+  const outer = loopsOf(String(all(parse(traySvg), 'path').find((e) => !e.class)!.d))[0];
+  let area = 0;
+  for (let i = 0, j = outer.length - 1; i < outer.length; j = i++) area += outer[j][0] * outer[i][1] - outer[i][0] * outer[j][1];
+  const ox = outer.map((q) => q[0]), oy = outer.map((q) => q[1]);
+  assert.ok(Math.abs(area / 2) < 0.9 * (Math.max(...ox) - Math.min(...ox)) * (Math.max(...oy) - Math.min(...oy)), 'the tray outline is not a rectangle');
+});
+
 test('the PNG of a DFM image is its SVG rendered: the markers are there in the marker colour', async () => {
   const { model, report } = await fixture('sheet/l_t2_holes_near_bend.step');
   const p = report.parts[0];

@@ -1,5 +1,5 @@
 // DFM test matrix: every rule has a case that triggers it and one that passes it; statuses,
-// risk acceptance, capabilities, configuration validation, the annotated SVG, determinism.
+// risk acceptance, capabilities, configuration validation, no image without geometry, determinism.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultCatalog } from '../src/catalog/index.ts';
@@ -438,35 +438,12 @@ describe('configuration validation', () => {
   });
 });
 
-describe('annotated image and determinism', () => {
-  test('the SVG marks every hole, finding and configured operation', () => {
-    const p = sheetPart({ holes: [hole(1, 5, [40, 10], 20, { id: 1, distance: 4 }), hole(2, 3.0, [80, 60], 18.5), hole(3, 4.22, [40, 60], 17.9)] });
-    const r = run([p], { defaults: { material_id: STEEL }, parts: [partCfg({ studs: [{ hole_id: 2, stud_id: 'std_fh_m3_8', side: 'top' }], nuts: [{ hole_id: 3, nut_id: 'nut_cls_m3', side: 'bottom' }] })] });
-    const svg = r.parts[0].image_svg;
-    assert.match(svg, /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    assert.ok(svg.trimEnd().endsWith('</svg>'));
-    assert.equal((svg.match(/class="hole"/g) ?? []).length, 3);
-    assert.equal((svg.match(/class="finding"/g) ?? []).length, 1);
-    assert.match(svg, /data-code="hole_too_close_to_bend"/);
-    assert.equal((svg.match(/class="operation"/g) ?? []).length, 2);
-    assert.match(svg, /stud fh_m3_8 \(top\)/);
-    assert.match(svg, /nut cls_m3 \(bottom\)/);
-    assert.match(svg, /bend 1: 90 deg/);
-    assert.doesNotMatch(svg, /NaN|undefined/);
-  });
-  test('bend lines are drawn when analysis gives them, with their findings; long legends wrap', () => {
-    const p = sheetPart({ detected_thickness_mm: 1.5, bends: [bend(1, { radius_mm: 0.5, line_mm: [[60, 0], [60, 80]] })] });
-    const svg = run([p], { defaults: { material_id: 'mat_304_1_5mm' } }).parts[0].image_svg;
-    assert.match(svg, /<line class="bend" data-bend-id="1"/);
-    assert.match(svg, /<line class="finding" data-code="bend_radius_too_small"/);
-    for (const m of svg.matchAll(/<text class="legend"[^>]*>([^<]*)</g)) assert.ok(m[1].length <= 112 + 20, m[1]);
-  });
-  test('tube holes without positions are listed, not drawn on top of each other', () => {
-    const t = tubePart({ holes: [hole(1, 6, [0, 0], 0), hole(2, 6, [0, 0], 0)] });
-    const svg = run([t], { defaults: { tube_profile_id: TUBE } }).parts[0].image_svg;
-    assert.equal((svg.match(/class="hole"/g) ?? []).length, 0);
-    assert.equal((svg.match(/position not drawn/g) ?? []).length, 2);
-    assert.match(svg, /round tube, length 500 mm/);
+describe('image and determinism', () => {
+  test('a Design alone gets no image_svg: it carries no outline to draw (dfm-image.test.ts: the drawing from the analyzed model)', () => {
+    const p = sheetPart({ holes: [hole(1, 5, [40, 10], 20, { id: 1, distance: 4 })] });
+    const r = run([p, tubePart()], steel());
+    assert.ok(r.parts[0].issues.length > 0, 'a finding a drawing would show');
+    for (const part of r.parts) assert.ok(!('image_svg' in part), `${part.part_id}: no sketch from the part's numbers`);
   });
   test('same input, same report', () => {
     const cfg = steel({ accepted_risks: ['hole_too_close_to_bend'] }, [partCfg({ taps: [{ hole_id: 4, tap_id: 'tap_m3x0_5' }] })]);

@@ -41,8 +41,8 @@ export async function quoteFile(ctx: EngineContext, caller: Caller, input: Quote
   return { ...quote, status_url: null };
 }
 
-/** The report with each part's inline SVG redrawn as the served DFM image (engine dfmImage), in place of
- * the engine report's own sketch from the Part alone (the flat's enclosing rectangle, round holes). */
+/** The report with each part's inline SVG: the served DFM image (engine dfmImage), drawn from the file's
+ * geometry (a report computed from the Design alone has no image_svg: the Design carries no outline). */
 async function drawParts<T extends DfmOutcome>(ctx: EngineContext, design: Design, file: FileAtHand, report: T): Promise<T> {
   const parts: T['parts'] = [];
   for (const p of report.parts) {

@@ -4,7 +4,6 @@ export type { DfmReport, DfmPartReport, DfmIssue, DfmRequirement, DfmStatus, Dfm
 export { parseConfiguration, effectiveSelections, InvalidConfigurationError } from './configuration.ts';
 export type { Configuration, PartConfiguration, Selections, WeldOperation, Side } from './configuration.ts';
 export type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, HoleCapability } from './capabilities.ts';
-export { annotatedPartSvg } from './svg.ts';
 export * as rules from './rules.ts';
 export { partKFactor, materialKFactors } from './k-factor.ts';
 export { thicknessTolerance } from './rules.ts';

@@ -1,6 +1,7 @@
 // dfm(design, configuration, catalog, context): the DFM report of contract.md. Pure: the report id
 // and the clock come in, so the same inputs give the same report. It names catalogs and parts, not
 // URLs: whoever serves the report turns those references into links.
+import type { AnalyzedModel } from '../analyze.ts';
 import type { Design, FlatPatternInfo, Part, Warning } from '../contract.ts';
 import { EngineError } from '../contract.ts';
 import { indexCatalog } from '../catalog/index.ts';
@@ -10,7 +11,7 @@ import { computeCapabilities, type Capabilities } from './capabilities.ts';
 import { checkPart, type PartCheckResult } from './part-checks.ts';
 import type { IssueSource } from './hole-checks.ts';
 import { partKFactor } from './k-factor.ts';
-import { annotatedPartSvg } from './svg.ts';
+import { dfmImageSvg } from './svg.ts';
 import { isAcceptableRisk } from './rules.ts';
 import { isAutomaticCorrection } from './corrections.ts';
 
@@ -51,8 +52,12 @@ export interface DfmPartReport {
   capabilities: Capabilities;
   /** null: the engine builds no URL (see image_svg); the service serves the image */
   image_url: null;
-  /** the annotated flat view; the report id and part_id name it for whoever serves it */
-  image_svg: string;
+  /**
+   * The DFM image (findings on the part's real flat, else its iso view, with a legend): present
+   * when dfm() was given the analyzed model, whose geometry it is drawn from; a Design alone
+   * carries no outline to draw, and a drawing of its numbers would misrepresent the part.
+   */
+  image_svg?: string;
   /**
    * The production warnings' messages, as plain strings: existing clients of the live API parse
    * this as list[str] (contract.md "DFM report").
@@ -157,12 +162,25 @@ function assemblyChecks(design: Design, config: Configuration, results: Map<stri
   return out;
 }
 
+function isAnalyzedModel(x: Design | AnalyzedModel): x is AnalyzedModel {
+  return 'design' in x && 'parts' in x && 'solids' in x;
+}
+
+/** The part's DFM image, as the service serves it for this report (flat view, 800 px). */
+function drawing(model: AnalyzedModel, partId: string, issues: DfmIssue[], config: Configuration): string | undefined {
+  const mp = model.parts.find((p) => p.part.id === partId);
+  return mp ? dfmImageSvg(mp, { view: 'flat', issues, configuration: config }) : undefined;
+}
+
 /**
  * The DFM report for a design under a configuration. Throws InvalidConfigurationError (code
  * invalid_configuration, with `param`) for a malformed configuration or a part_id not in the design;
- * everything else is a finding in the report.
+ * everything else is a finding in the report. Given the analyzed model (analyzeModel) rather than
+ * its design, each part also carries its DFM image as `image_svg`.
  */
-export function dfm(design: Design, configuration: unknown, catalog: Catalog, ctx: DfmContext): DfmReport {
+export function dfm(designOrModel: Design | AnalyzedModel, configuration: unknown, catalog: Catalog, ctx: DfmContext): DfmReport {
+  const model = isAnalyzedModel(designOrModel) ? designOrModel : null;
+  const design = model ? model.design : designOrModel as Design;
   if (design.status !== 'ready') throw new EngineError('invalid_configuration', `design ${design.id} is ${design.status}; DFM needs a ready design`);
   const config = parseConfiguration(configuration);
   const partIds = new Set(design.parts.map((p) => p.id));
@@ -194,6 +212,7 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
     const k = r.stock.kind === 'sheet' ? partKFactor(part, r.stock.material) : null;
     // {code, message} only: a part's analysis warnings carry nothing else the report should repeat
     const warnings: Warning[] = [...part.warnings, ...r.productionWarnings].map((w) => ({ code: w.code, message: w.message }));
+    const svg = model ? drawing(model, part.id, issues, config) : undefined;
     return {
       part_id: part.id,
       status,
@@ -201,7 +220,7 @@ export function dfm(design: Design, configuration: unknown, catalog: Catalog, ct
       capabilities: computeCapabilities(part, r.stock, catalog),
       // contract.md field, null in the engine: the report id and part_id name the image, the service serves it
       image_url: null,
-      image_svg: annotatedPartSvg(part, issues, partCfg),
+      ...(svg === undefined ? {} : { image_svg: svg }),
       production_warnings: warnings.map((w) => w.message),
       production_warning_details: warnings,
       process: part.suggested_process,

@@ -1,24 +1,49 @@
-// The DFM report's inline image of one part, from the Part alone (the report's `image_svg`, the
-// CLI's --images): its flat's enclosing rectangle, every hole at its centre, each configured hole
-// operation labelled, every finding numbered on its hole (or listed for the part), bends in the
-// legend. The served DFM image draws on the part's real geometry instead (image.ts).
-import type { Part } from '../contract.ts';
-import type { PartConfiguration } from './configuration.ts';
+// The DFM image's drawing of one analyzed part (the served image, dfmImage, and the report's
+// image_svg when dfm() is given the analyzed model): the part's own view (the real flat with every
+// cut-out as cut, or a formed view; a part with no flat shows its iso view) with each finding drawn
+// where it is: the hole's real contour or the bend line highlighted in the finding's colour and a
+// numbered marker beside it, and a legend under the drawing listing each number with its severity,
+// code and message.
+import type { AnalyzedPart } from '../analyze.ts';
+import type { Vec2 } from '../geometry/model.ts';
+import { layoutLabels } from '../files/labels.ts';
+import { contourToPolyline } from '../files/polyline.ts';
+import { MARKER_RADIUS_PX, type Scene, type ScenePolygon, type SceneText } from '../files/scene.ts';
+import { sceneToSvg } from '../files/svg.ts';
+import { flatView, formatMm, formedView, hasUnrolledWall, holeLoopIndex, tubeFlatView, type ViewName } from '../files/views.ts';
+import { effectiveSelections, parseConfiguration, type PartConfiguration } from './configuration.ts';
 
 export interface SvgIssue { code: string; message: string; severity: 'blocking' | 'warning'; accepted: boolean; hole_id: number | null; bend_id: number | null; details?: Record<string, unknown> }
 
-const WIDTH_PX = 800;
-const PAD_PX = 40;
-const LINE_PX = 18;
-const MAX_DRAW_HEIGHT_PX = 600;
-const COLORS = { blocking: '#d32f2f', warning: '#f57c00', accepted: '#388e3c', op: '#1565c0', outline: '#263238', hole: '#455a64', bend: '#6a1b9a' };
-/** Legend lines wrap at this many characters (12 px sans-serif in 800 px). */
-const LEGEND_WRAP_CHARS = 112;
+export interface DfmDrawingOptions {
+  view: ViewName;
+  /** px; the drawing is 3:4 of it, the legend below adds what it needs */
+  width?: number;
+  /** the report's findings of this part, in the report's order (numbered from 1) */
+  issues: SvgIssue[];
+  /** the report's configuration (operations on holes are named on the drawing) */
+  configuration?: unknown;
+}
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const COLORS = { blocking: '#d32f2f', warning: '#ef6c00', accepted: '#2e7d32', text: '#263238' } as const;
+const DRAWING_ASPECT = 0.75;
+/** Chord tolerance of the highlighted contours, mm (drawing only). */
+const HIGHLIGHT_CHORD_MM = 0.05;
+/** Highlight stroke width, px. */
+const HIGHLIGHT_PX = 3;
+/** Ring around a feature that has no contour in the view (formed views, blind work), px beyond its radius. */
+const RING_GAP_PX = 3;
+/** Smallest ring radius, px (a tiny feature still gets a visible ring). */
+const MIN_RING_PX = 6;
+const LEGEND_FONT_PX = 12;
+const LEGEND_LINE_PX = 18;
+const LEGEND_PAD_PX = 16;
+/** Average character width of the legend font, px (wrap width). */
+const LEGEND_CHAR_PX = LEGEND_FONT_PX * 0.6;
+
 const n = (x: number): string => String(Number(x.toFixed(2)));
 
-export function operationLabels(cfg: PartConfiguration | null): Map<number, string[]> {
+function operationLabels(cfg: PartConfiguration | null): Map<number, string[]> {
   const m = new Map<number, string[]>();
   const add = (id: number, s: string): void => { const l = m.get(id) ?? []; l.push(s); m.set(id, l); };
   if (!cfg) return m;
@@ -31,7 +56,7 @@ export function operationLabels(cfg: PartConfiguration | null): Map<number, stri
 }
 
 /** Words of `text` in lines of at most `width` characters (a longer word has a line of its own). */
-export function wrap(text: string, width: number): string[] {
+function wrap(text: string, width: number): string[] {
   const out: string[] = [];
   let cur = '';
   for (const word of text.split(' ')) {
@@ -41,95 +66,111 @@ export function wrap(text: string, width: number): string[] {
   return out;
 }
 
-export function annotatedPartSvg(part: Part, issues: SvgIssue[], cfg: PartConfiguration | null): string {
-  const fp = part.flat_pattern;
-  const tube = part.tube;
-  // drawing extent, mm: the flat rectangle, or the tube's side view, or the formed footprint
-  let L = fp?.length_mm ?? tube?.length_mm ?? part.formed_dimensions.length_mm;
-  let W = fp?.width_mm ?? (tube ? (tube.outer_height_mm ?? tube.outer_diameter_mm ?? 0) : part.formed_dimensions.width_mm);
-  // tube analysis gives hole sizes without positions (centre [0, 0]): those are listed, not drawn
-  const unplaced = (h: Part['holes'][number]): boolean => tube !== null && h.center_mm[0] === 0 && h.center_mm[1] === 0;
-  const placed = part.holes.filter((h) => !unplaced(h));
-  let minX = 0, minY = 0;
-  for (const h of placed) {
-    const r = h.diameter_mm / 2;
-    minX = Math.min(minX, h.center_mm[0] - r); minY = Math.min(minY, h.center_mm[1] - r);
-    L = Math.max(L, h.center_mm[0] + r); W = Math.max(W, h.center_mm[1] + r);
-  }
-  // blind features are drawn where they are, like holes (a tube's on its unrolled wall)
-  for (const f of part.blind_features ?? []) {
-    const r = (f.length_mm === null ? f.size_mm : Math.min(f.size_mm, f.length_mm)) / 2;
-    minX = Math.min(minX, f.center_mm[0] - r); minY = Math.min(minY, f.center_mm[1] - r);
-    L = Math.max(L, f.center_mm[0] + r); W = Math.max(W, f.center_mm[1] + r);
-  }
-  const spanX = Math.max(L - minX, 1), spanY = Math.max(W - minY, 1);
-  const scale = Math.min((WIDTH_PX - 2 * PAD_PX) / spanX, MAX_DRAW_HEIGHT_PX / spanY);
-  const drawH = spanY * scale;
-  const X = (x: number): number => PAD_PX + (x - minX) * scale;
-  const Y = (y: number): number => PAD_PX + drawH - (y - minY) * scale; // flat frame y up, SVG y down
+function partConfiguration(configuration: unknown, partId: string): PartConfiguration | null {
+  if (configuration === undefined || configuration === null) return null;
+  try { return effectiveSelections(parseConfiguration(configuration), partId).part; } catch { return null; }
+}
 
-  const numbered = issues.map((iss, i) => ({ ...iss, no: i + 1 }));
+function ring(c: Vec2, r: number): Vec2[] {
+  return Array.from({ length: 32 }, (_, k) => [c[0] + r * Math.cos((k * Math.PI) / 16), c[1] + r * Math.sin((k * Math.PI) / 16)] as Vec2);
+}
+
+/** The base view of the part: the one asked for, or its iso view when it has no flat to draw on
+ * (a refused part, a tube without an unrolled wall). */
+function baseScene(mp: AnalyzedPart, view: ViewName, width: number, height: number): { scene: Scene; view: ViewName } {
+  const a = mp.analysis;
+  if (view === 'flat') {
+    if (a.kind === 'sheet') return { scene: flatView(a.flat, a, mp.part.name, { width, height }), view };
+    if (a.kind === 'tube' && hasUnrolledWall(a)) return { scene: tubeFlatView(a, mp.part.name, { width, height }), view };
+  }
+  const formed = view === 'flat' ? 'iso' : view;
+  return { scene: formedView({ solid: mp.solid, frame: mp.frame, analysis: a.kind === 'refused' ? null : a }, formed, { width, height }), view: formed };
+}
+
+export function dfmImageSvg(mp: AnalyzedPart, options: DfmDrawingOptions): string {
+  const part = mp.part;
+  const cfg = partConfiguration(options.configuration, part.id);
+  const width = options.width ?? 800, height = Math.round(width * DRAWING_ASPECT);
+  const { scene, view } = baseScene(mp, options.view, width, height);
+  scene.title = `DFM ${part.name} (${part.id}) - ${view}`;
+
+  const numbered = options.issues.map((iss, i) => ({ ...iss, no: i + 1 }));
   const color = (i: SvgIssue): string => (i.accepted ? COLORS.accepted : COLORS[i.severity]);
-  const legend: string[] = [];
-  legend.push(`${part.name}: ${fp ? `flat ${n(fp.length_mm)} x ${n(fp.width_mm)} mm` : tube ? `${tube.profile} tube, length ${n(tube.length_mm)} mm` : 'no flat pattern'}` +
-    (part.detected_thickness_mm !== null ? `, t ${n(part.detected_thickness_mm)} mm` : ''));
-  for (const h of part.holes.filter(unplaced)) legend.push(`hole ${h.id}: ${h.shape} ${n(h.diameter_mm)} mm (position not drawn)`);
-  for (const b of part.bends) legend.push(`bend ${b.id}: ${n(b.angle_degrees)} deg ${b.direction}, R ${n(b.radius_mm)} mm, length ${n(b.length_mm)} mm`);
-  for (const i of numbered) legend.push(`${i.no}. [${i.accepted ? 'accepted' : i.severity}] ${i.code}: ${i.message}`);
-  if (numbered.length === 0) legend.push('No findings.');
+  const overlays: ScenePolygon[] = (scene.overlays ??= []);
+  const overlayLines = (scene.overlayLines ??= []);
+  const markers = (scene.markers ??= []);
+  const flat = scene.toPx?.flat, formed = scene.toPx?.formed;
+  const pxPerMm = flat ? Math.hypot(flat([1, 0])[0] - flat([0, 0])[0], flat([1, 0])[1] - flat([0, 0])[1]) : 0;
+  const labelOf = (kind: 'hole' | 'bend' | 'feature', id: number) => scene.labels.find((l) => l.ref.kind === kind && l.ref.id === id) ?? null;
+  const a = mp.analysis;
+  const innerLoops = a.kind === 'sheet' && view === 'flat' ? a.flat.inner.map((c) => contourToPolyline(c, HIGHLIGHT_CHORD_MM)) : [];
 
-  const lines = legend.flatMap((text) => wrap(text, LEGEND_WRAP_CHARS).map((l, k) => ({ text: l, issue: k === 0 ? numbered.find((i) => text.startsWith(`${i.no}. [`)) ?? null : null, of: text })));
-  const height = Math.ceil(PAD_PX * 2 + drawH + lines.length * LINE_PX + 10);
-  const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH_PX}" height="${height}" viewBox="0 0 ${WIDTH_PX} ${height}" font-family="sans-serif" font-size="12">`);
-  out.push(`<title>${esc(`DFM ${part.name} (${part.id})`)}</title>`);
-  out.push(`<rect x="0" y="0" width="${WIDTH_PX}" height="${height}" fill="#ffffff"/>`);
-  if (fp || tube) {
-    const w = (fp?.length_mm ?? tube!.length_mm), h = (fp?.width_mm ?? (tube!.outer_height_mm ?? tube!.outer_diameter_mm ?? 0));
-    out.push(`<rect class="outline" x="${n(X(0))}" y="${n(Y(h))}" width="${n(w * scale)}" height="${n(h * scale)}" fill="#eceff1" stroke="${COLORS.outline}" stroke-width="1.5"/>`);
-  }
-  for (const b of part.bends) {
-    if (!b.line_mm) continue;
-    const [[x1, y1], [x2, y2]] = b.line_mm;
-    out.push(`<line class="bend" data-bend-id="${b.id}" x1="${n(X(x1))}" y1="${n(Y(y1))}" x2="${n(X(x2))}" y2="${n(Y(y2))}" stroke="${COLORS.bend}" stroke-width="1.2" stroke-dasharray="8 4"/>`);
-    out.push(`<text x="${n((X(x1) + X(x2)) / 2 + 4)}" y="${n((Y(y1) + Y(y2)) / 2 - 4)}" fill="${COLORS.bend}" font-size="11">${esc(`bend ${b.id} ${b.direction}`)}</text>`);
-    for (const i of numbered.filter((x) => x.bend_id === b.id && x.hole_id === null)) {
-      out.push(`<line class="finding" data-code="${esc(i.code)}" x1="${n(X(x1))}" y1="${n(Y(y1))}" x2="${n(X(x2))}" y2="${n(Y(y2))}" stroke="${color(i)}" stroke-width="3" opacity="0.6"/>`);
+  // operations configured on holes are named on their labels (tap M5, csk 10/90 (top), ...)
+  const ops = operationLabels(cfg);
+  for (const l of scene.labels) if (l.ref.kind === 'hole' && ops.has(l.ref.id)) l.text = `${l.text} ${ops.get(l.ref.id)!.join(', ')}`;
+
+  const unplaced: number[] = [];
+  for (const i of numbered) {
+    const c = color(i);
+    const tags = { cls: 'finding', data: { code: i.code, no: String(i.no), severity: i.accepted ? 'accepted' : i.severity } };
+    const outline = (loops: Vec2[][], extra: Record<string, string>): void => { overlays.push({ loops, fill: 'none', stroke: c, strokeWidth: HIGHLIGHT_PX, ...tags, data: { ...tags.data, ...extra } }); };
+    const mark = (anchor: Vec2, clearPx: number): void => { markers.push({ at: anchor, anchor, no: i.no, color: c, clearPx, ...tags }); };
+    const featureId = typeof i.details?.feature_id === 'number' ? i.details.feature_id : null;
+    const blind = featureId !== null ? (part.blind_features ?? []).find((f) => f.id === featureId) ?? null : null;
+    if (blind) {
+      const at = flat ? flat(blind.center_mm) : formed ? formed(blind.position_mm) : null;
+      if (!at) { unplaced.push(i.no); continue; }
+      const r = Math.max(MIN_RING_PX, (flat ? pxPerMm : 0) * (blind.length_mm === null ? blind.size_mm : Math.min(blind.size_mm, blind.length_mm)) / 2 + RING_GAP_PX);
+      outline([ring(at, r)], { 'feature-id': String(blind.id) });
+      mark(at, r);
+    } else if (i.hole_id !== null) {
+      const hole = a.kind === 'sheet' ? a.holes.find((h) => h.id === i.hole_id) ?? null : null;
+      // the hole's own cut contour: the smallest inner loop around its centre
+      const loop = hole ? innerLoops[holeLoopIndex(hole.center, innerLoops)] : undefined;
+      const tubeCut = a.kind === 'tube' && flat ? a.features.find((f) => f.id === i.hole_id)?.outline ?? null : null;
+      const label = labelOf('hole', i.hole_id) ?? labelOf('feature', i.hole_id);
+      if (loop && flat) {
+        outline([loop.map(flat)], { 'hole-id': String(i.hole_id) });
+      } else if (tubeCut && tubeCut.length && flat) {
+        outline(tubeCut.map((pc) => pc.map(flat)), { 'hole-id': String(i.hole_id) });
+      } else if (label) {
+        outline([ring(label.at, Math.max(MIN_RING_PX, (label.clearPx ?? 0) + RING_GAP_PX))], { 'hole-id': String(i.hole_id) });
+      }
+      if (label) markers.push({ at: label.at, anchor: label.at, no: i.no, color: c, clearPx: Math.max(MIN_RING_PX, (label.clearPx ?? 0) + RING_GAP_PX), ...(label.keepOut ? { keepOut: label.keepOut } : {}), ...tags });
+      else unplaced.push(i.no);
+    } else if (i.bend_id !== null) {
+      const line = view === 'flat' ? scene.lines.find((l) => l.data?.['bend-id'] === String(i.bend_id)) : undefined;
+      const label = labelOf('bend', i.bend_id);
+      if (line) overlayLines.push({ a: line.a, b: line.b, stroke: c, strokeWidth: HIGHLIGHT_PX + 1, dashed: false, ...tags, data: { ...tags.data, 'bend-id': String(i.bend_id) } });
+      else if (label) outline([ring(label.at, MIN_RING_PX + RING_GAP_PX)], { 'bend-id': String(i.bend_id) });
+      if (label) mark(label.at, line ? 0 : MIN_RING_PX + RING_GAP_PX); else unplaced.push(i.no);
+    } else {
+      unplaced.push(i.no);
     }
   }
-  const ops = operationLabels(cfg);
-  for (const h of placed) {
-    const cx = X(h.center_mm[0]), cy = Y(h.center_mm[1]);
-    const r = Math.max((h.diameter_mm / 2) * scale, 2);
-    const hasOp = ops.has(h.id);
-    out.push(`<circle class="hole" data-hole-id="${h.id}" cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}" fill="${hasOp ? '#bbdefb' : '#ffffff'}" stroke="${hasOp ? COLORS.op : COLORS.hole}" stroke-width="1.2"/>`);
-    if (h.countersink) out.push(`<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(Math.max((h.countersink.outer_diameter_mm / 2) * scale, r + 1))}" fill="none" stroke="${COLORS.hole}" stroke-dasharray="3 2"/>`);
-    const labels = ops.get(h.id) ?? [];
-    labels.forEach((text, k) => out.push(`<text class="operation" data-hole-id="${h.id}" x="${n(cx + r + 4)}" y="${n(cy + 4 + k * 13)}" fill="${COLORS.op}">${esc(`#${h.id} ${text}`)}</text>`));
-    const here = numbered.filter((i) => i.hole_id === h.id);
-    here.forEach((i, k) => {
-      const bx = cx - r - 10 - k * 18, by = cy - r - 8;
-      out.push(`<circle class="finding" data-code="${esc(i.code)}" cx="${n(cx)}" cy="${n(cy)}" r="${n(r + 4 + k * 3)}" fill="none" stroke="${color(i)}" stroke-width="2"/>`);
-      out.push(`<circle cx="${n(bx)}" cy="${n(by)}" r="8" fill="${color(i)}"/><text x="${n(bx)}" y="${n(by + 4)}" fill="#fff" text-anchor="middle" font-size="10">${i.no}</text>`);
-    });
+  layoutLabels(scene, { bounds: [2, 2, width - 4, height - 4] });
+
+  // the legend, under the drawing: the part, then each finding's number, severity, code and message
+  const texts: SceneText[] = (scene.texts ??= []);
+  const chars = Math.floor((width - 2 * LEGEND_PAD_PX - 2 * MARKER_RADIUS_PX - 8) / LEGEND_CHAR_PX);
+  let y = height + LEGEND_LINE_PX / 2;
+  const line = (text: string, fill: string, x = LEGEND_PAD_PX, extra: Partial<SceneText> = {}): void => {
+    texts.push({ at: [x, y], text, color: fill, sizePx: LEGEND_FONT_PX, align: 'start', cls: 'legend', ...extra });
+    y += LEGEND_LINE_PX;
+  };
+  scene.lines.push({ a: [LEGEND_PAD_PX, height], b: [width - LEGEND_PAD_PX, height], stroke: '#b0bec5', strokeWidth: 1, dashed: false });
+  y += 4;
+  const fp = part.flat_pattern, tube = part.tube;
+  line(`${part.name}: ${fp ? `flat ${formatMm(fp.length_mm)} x ${formatMm(fp.width_mm)} mm` : tube ? `${tube.profile} tube, length ${formatMm(tube.length_mm)} mm` : 'no flat pattern'}` +
+    (part.detected_thickness_mm !== null ? `, t ${formatMm(part.detected_thickness_mm)} mm` : '') + `, ${view} view${view === options.view ? '' : ` (no ${options.view} view)`}`, COLORS.text, LEGEND_PAD_PX, { bold: true });
+  if (numbered.length === 0) line('No findings.', COLORS.accepted);
+  for (const i of numbered) {
+    const c = color(i);
+    const where = unplaced.includes(i.no) ? ' (whole part)' : '';
+    const rows = wrap(`[${i.accepted ? 'accepted' : i.severity}] ${i.code}${where}: ${i.message}`, chars);
+    markers.push({ at: [LEGEND_PAD_PX + MARKER_RADIUS_PX, y], no: i.no, color: c, cls: 'legend-marker', data: { code: i.code, no: String(i.no) } });
+    rows.forEach((row) => line(row, c, LEGEND_PAD_PX + 2 * MARKER_RADIUS_PX + 8, { data: { no: String(i.no) } }));
   }
-  // blind features (counterbores, pockets, chamfers...): a dashed marker at the feature, numbered by its finding
-  for (const f of part.blind_features ?? []) {
-    const [x, y] = f.center_mm;
-    const cx = X(x), cy = Y(y), r = Math.max(((f.length_mm === null ? f.size_mm : Math.min(f.size_mm, f.length_mm)) / 2) * scale + 4, 6);
-    const mine = numbered.filter((i) => i.details?.feature_id === f.id && i.hole_id === f.hole_id);
-    const c = mine[0] ? color(mine[0]) : COLORS.hole;
-    out.push(`<circle class="blind-feature" data-feature-id="${f.id}" data-kind="${f.kind}" cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}" fill="none" stroke="${c}" stroke-width="2" stroke-dasharray="4 3"/>`);
-    mine.forEach((i, k) => {
-      const bx = cx + r + 10 + k * 18, by = cy - r - 8;
-      out.push(`<circle class="finding" data-code="${esc(i.code)}" cx="${n(bx)}" cy="${n(by)}" r="8" fill="${color(i)}"/><text x="${n(bx)}" y="${n(by + 4)}" fill="#fff" text-anchor="middle" font-size="10">${i.no}</text>`);
-    });
-  }
-  const y0 = PAD_PX * 2 + drawH;
-  for (const [k, line] of lines.entries()) {
-    const iss = numbered.find((i) => line.of.startsWith(`${i.no}. [`));
-    out.push(`<text class="legend" x="${PAD_PX / 2 + (line.issue || !iss ? 0 : 16)}" y="${n(y0 + k * LINE_PX)}" fill="${iss ? color(iss) : COLORS.outline}">${esc(line.text)}</text>`);
-  }
-  out.push('</svg>');
-  return out.join('\n');
+  scene.height = Math.ceil(y + LEGEND_PAD_PX / 2);
+  return sceneToSvg(scene);
 }
