@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { engineIdle, engineStats } from './helpers/engine-stats.ts';
 import { fixtureBytes } from './helpers/fixtures.ts';
 import { webSession } from './helpers/web-session.ts';
 
@@ -12,19 +13,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Abandoned requests; one of them is running when the clients go, one more may start before they are seen to go. */
 const ABANDONED = 6;
 const MAY_RUN = 2;
-
-interface Stats { running: number; queued: number; completed: number; failed: number }
-const engineStats = (t: TestService): Stats => (t.service.ctx.engine as unknown as { stats(): Stats }).stats();
-
-async function engineIdle(t: TestService): Promise<Stats> {
-  let quiet = 0;
-  for (;;) {
-    const s = engineStats(t);
-    quiet = s.running === 0 && s.queued === 0 ? quiet + 1 : 0;
-    if (quiet >= 5) return s;
-    await sleep(100);
-  }
-}
 
 /** Sends the requests, lets the clients go once the engine runs one of them, and counts the engine runs they cost. */
 async function abandon(t: TestService, send: (signal: AbortSignal, i: number) => Promise<unknown>): Promise<number> {

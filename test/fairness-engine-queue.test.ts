@@ -7,13 +7,11 @@ import assert from 'node:assert/strict';
 import { EngineError } from '@kerf/engine';
 import { JobWorker } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { engineIdle, engineStats } from './helpers/engine-stats.ts';
 import { fixtureBytes } from './helpers/fixtures.ts';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Stats { running: number; queued: number; completed: number; failed: number }
-const engineStats = (t: TestService): Stats => (t.service.ctx.engine as unknown as { stats(): Stats }).stats();
 
 async function upload(t: TestService, key: string): Promise<string> {
   const form = new FormData();
@@ -37,16 +35,6 @@ async function settled(t: TestService, key: string, id: string, timeoutMs = 90_0
 function render(t: TestService, key: string, id: string, width: number, signal: AbortSignal): Promise<number> {
   return fetch(`${t.url}/v1/designs/${id}/image?width=${width}&format=png`, { headers: { authorization: `Bearer ${key}` }, redirect: 'manual', signal })
     .then(async (r) => { await r.arrayBuffer(); return r.status; }, () => 0);
-}
-
-async function engineIdle(t: TestService): Promise<Stats> {
-  let quiet = 0;
-  for (;;) {
-    const s = engineStats(t);
-    quiet = s.running === 0 && s.queued === 0 ? quiet + 1 : 0;
-    if (quiet >= 5) return s;
-    await sleep(100);
-  }
 }
 
 describe('fairness: the engine queue under one account\'s flood', () => {
