@@ -4,7 +4,7 @@
 // bytes; GET shows a page where a person picks the file).
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
-import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, rateLimitHeaders, receiveUpload, requestSubject, signedLinkSubject, UseCaseError, type Caller, type RateLimiter, type UseCaseContext } from '@kerf/usecases';
+import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, receiveUpload, requestSubject, signedLinkSubject, UseCaseError, type Caller, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
 import { removeSpooled, spoolUpload, whileClientWaits } from '@kerf/usecases';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
@@ -161,3 +161,8 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     return reply.type('text/html; charset=utf-8').headers(UPLOAD_PAGE_HEADERS).send(uploadPage(MAX_PREPARED_UPLOAD_BYTES));
   });
 };
+
+/** The X-RateLimit-* headers of a counted request (the use case counts; header names belong to the transport). */
+function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(state.resetSeconds) };
+}

@@ -73,6 +73,6 @@ export { listApiKeys, createApiKey, revokeApiKey, type ApiKeyView } from './api-
 export { escapeHtml } from './escape-html.ts';
 export { partStockChoices, countersinkSize, type PartStockChoices, type StockChoice } from './stock-choices.ts';
 export { contentSecurityPolicy, cspHash, type PageSecurityOptions } from './page-security.ts';
-export { addressSubject, requestSubject, signedLinkSubject, RateLimiter, rateLimitHeaders, boundedRateCounters, DEFAULT_RATE_LIMIT_KEYS, type RateLimit, type RateLimitState } from './rate-limit.ts';
+export { addressSubject, requestSubject, signedLinkSubject, RateLimiter, boundedRateCounters, DEFAULT_RATE_LIMIT_KEYS, type RateLimit, type RateLimitState } from './rate-limit.ts';
 export { spoolUpload, removeSpooled, type SpooledFile, type UploadBytes } from './received-file.ts';
 export { whileClientWaits, type ClientResponse } from './client-gone.ts';

@@ -79,11 +79,6 @@ export class RateLimiter {
   }
 }
 
-/** The X-RateLimit-* headers of a counted request. */
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(state.resetSeconds) };
-}
-
 interface Window { count: number; endMs: number }
 
 /** Counters in this process's memory, at most `maxKeys` keys (one process: no sharing). */
