@@ -5,6 +5,8 @@ export interface SqliteContext {
   now: () => Date;
   /** Runs synchronous write work in the next group commit (group-commit.ts); settles once durable. */
   write: <T>(fn: () => T) => Promise<T>;
+  /** Settles once everything committed so far (by any process) is on disk (wal-sync.ts). */
+  synced: () => Promise<void>;
 }
 
 /** SQLite reports constraint violations as SqliteError with a code such as SQLITE_CONSTRAINT_UNIQUE. */

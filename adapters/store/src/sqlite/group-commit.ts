@@ -1,11 +1,13 @@
 // Group commit: the store's writes are queued and run together in one IMMEDIATE transaction, so many
-// requests share one commit, and with synchronous=FULL one fsync (a commit costs ~2.6 ms, each with
-// the event loop blocked: one per write caps a process at a few hundred writes a second). Each write
-// runs in a savepoint of its own, so a failing write is undone alone and the others still commit.
-// A caller's promise settles only after the COMMIT returned, so nobody hears "done" of data that is
-// not yet durable. While another process holds the write lock, the queue waits without blocking the
-// event loop (SQLite's busy handler sleeps in the thread) and is run once the lock is free.
+// requests share one commit and one fsync (a commit with its fsync costs ~2.6 ms: one per write caps
+// a process at a few hundred writes a second). Each write runs in a savepoint of its own, so a
+// failing write is undone alone and the others still commit. A caller's promise settles only once
+// its group is durable: after the COMMIT (synchronous=FULL), or with a WalSync after the WAL's fsync
+// that follows it (NORMAL: the fsync runs off the event loop), so nobody hears "done" of data a
+// power cut could still undo. While another process holds the write lock, the queue waits without
+// blocking the event loop (SQLite's busy handler sleeps in the thread) and runs once it is free.
 import type Database from 'better-sqlite3';
+import type { WalSync } from './wal-sync.ts';
 
 /** Between attempts to take another process's write lock, ms. */
 const LOCK_RETRY_MS = 1;
@@ -25,11 +27,17 @@ export class GroupCommit {
   private queue: Op[] = [];
   private scheduled = false;
   private waitingSince: number | null = null;
+  /** groups committed whose WAL fsync has not finished yet */
+  private syncing = 0;
   private readonly idle: Array<() => void> = [];
   private readonly stmt;
 
-  /** grouped false: each write commits on its own at once, blocking while another process writes (as before groups). */
-  constructor(private readonly db: Database.Database, private readonly busyTimeoutMs: number, private readonly grouped = true) {
+  /**
+   * grouped false: each write commits on its own at once, blocking while another process writes (as
+   * before groups). wal: the connection commits with synchronous=NORMAL and a group's writers are
+   * answered once `wal` has fsynced it; without, COMMIT itself syncs (FULL).
+   */
+  constructor(private readonly db: Database.Database, private readonly busyTimeoutMs: number, private readonly grouped = true, private readonly wal: WalSync | null = null) {
     this.stmt = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
@@ -54,9 +62,9 @@ export class GroupCommit {
     });
   }
 
-  /** Resolves once every write queued so far has been committed (or failed). */
+  /** Resolves once every write queued so far has been committed and synced (or failed). */
   flush(): Promise<void> {
-    if (this.queue.length === 0) return Promise.resolve();
+    if (this.queue.length === 0 && this.syncing === 0) return Promise.resolve();
     return new Promise((r) => this.idle.push(r));
   }
 
@@ -97,11 +105,25 @@ export class GroupCommit {
       this.settled();
       return;
     }
+    if (!this.wal) {
+      this.answer(outcomes, null);
+      this.settled();
+      return;
+    }
+    this.syncing++;
+    this.wal.after().then(() => this.answer(outcomes, null), (err: unknown) => this.answer(outcomes, err)).finally(() => {
+      this.syncing--;
+      this.settled();
+    });
+  }
+
+  /** Each writer hears its outcome; all hear `failure` when the group did not reach the disk. */
+  private answer(outcomes: Outcome[], failure: unknown): void {
     for (const o of outcomes) {
-      if (o.ok) o.op.resolve(o.value);
+      if (failure !== null) o.op.reject(failure);
+      else if (o.ok) o.op.resolve(o.value);
       else o.op.reject(o.error);
     }
-    this.settled();
   }
 
   private runOne(op: Op): Outcome {
@@ -151,6 +173,6 @@ export class GroupCommit {
 
   private settled(): void {
     if (this.queue.length > 0) { this.schedule(); return; }
-    for (const r of this.idle.splice(0)) r();
+    if (this.syncing === 0) for (const r of this.idle.splice(0)) r();
   }
 }

@@ -36,6 +36,8 @@ export class SqliteOutbox implements Outbox {
   async pending(opts: { limit?: number; after?: string | null } = {}): Promise<OutboxEntry[]> {
     const after = opts.after ? parseOutboxPosition(opts.after) : { at: null, id: null };
     const rows = this.select.all({ limit: checkOutboxLimit(opts.limit), ...after }) as Row[];
+    // a commit is readable before its fsync ends: nothing is handed on that a power cut could undo
+    if (rows.length > 0) await this.ctx.synced();
     return rows.map((r) => ({ source: r.source, accountId: r.account_id, resourceId: r.id, events: JSON.parse(r.outbox) as OutboxEvent[], position: outboxPosition(r.updated_at, r.id) }))
       .filter((e) => e.events.length > 0);
   }

@@ -2,7 +2,7 @@
 // Several processes may open the same directory: SQLite's locking serialises writers and every
 // read-modify-write runs in an IMMEDIATE transaction. Writes are group-committed (group-commit.ts):
 // durable (synchronous=FULL) before their promise settles, many requests to one fsync.
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
@@ -16,6 +16,7 @@ import { SqliteDocuments } from './documents.ts';
 import { SqliteIdempotency } from './idempotency.ts';
 import { SqliteJobs } from './jobs.ts';
 import { GroupCommit } from './group-commit.ts';
+import { WalSync } from './wal-sync.ts';
 import { migrate } from './migrations.ts';
 import { SqliteOutbox } from './outbox.ts';
 import { SqliteRateCounters } from './rateCounters.ts';
@@ -24,9 +25,15 @@ export const DATABASE_FILE = 'kerf.sqlite';
 /** How long a writer waits for another process's write lock before SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
 
+function syncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try { fsyncSync(fd); } finally { closeSync(fd); }
+}
+
 export async function open(config: StoreConfig): Promise<Store> {
   const dataDir = resolve(config.dataDir ?? './data');
   const now = config.now ?? (() => new Date());
+  const grouped = config.groupCommit !== false;
   let db: Database.Database;
   try {
     // The store holds key hashes, signing secrets and customers' files: the service's user only.
@@ -40,19 +47,27 @@ export async function open(config: StoreConfig): Promise<Store> {
   }
   try {
     db.pragma('journal_mode = WAL');
-    // FULL: a committed design, report or payment record survives power loss, not only a crash.
+    // A committed design, report or payment record survives power loss, not only a crash: FULL
+    // syncs in COMMIT; grouped, COMMIT writes the WAL (NORMAL) and WalSync's fsync, off the event
+    // loop, comes before any writer hears "done".
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     migrate(db, now);
+    if (grouped) {
+      db.pragma('synchronous = NORMAL');
+      syncDir(dataDir); // the WAL file's directory entry, which NORMAL syncs only at a checkpoint
+    }
     await FsBlobs.prepareDirs(join(dataDir, 'blobs'), join(dataDir, 'tmp'), now());
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
     throw new StoreError('store_unavailable', `cannot prepare the embedded store in ${dataDir}: ${(err as Error).message}`, undefined, { cause: err });
   }
-  const group = new GroupCommit(db, BUSY_TIMEOUT_MS, config.groupCommit !== false);
-  const store = new SqliteStore({ db, now, write: (fn) => group.write(fn) }, group, dataDir);
+  const wal = grouped ? new WalSync(join(dataDir, `${DATABASE_FILE}-wal`)) : null;
+  const group = new GroupCommit(db, BUSY_TIMEOUT_MS, grouped, wal);
+  const synced = wal ? () => wal.after() : () => Promise.resolve();
+  const store = new SqliteStore({ db, now, write: (fn) => group.write(fn), synced }, group, wal, dataDir);
   store.idempotencyRepo.purgeExpired();
   return store;
 }
@@ -71,7 +86,7 @@ class SqliteStore implements Store {
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new SqliteDocuments<unknown>(this.ctx, name, prefix));
 
-  constructor(private readonly ctx: SqliteContext, private readonly group: GroupCommit, readonly dataDir: string) {
+  constructor(private readonly ctx: SqliteContext, private readonly group: GroupCommit, private readonly wal: WalSync | null, readonly dataDir: string) {
     this.accounts = new SqliteAccounts(ctx);
     this.apiKeys = new SqliteApiKeys(ctx);
     const jobs = new SqliteJobs(ctx);
@@ -104,5 +119,6 @@ class SqliteStore implements Store {
     await this.group.flush(); // writes already asked for are committed, not dropped
     this.rateCounters.close();
     this.ctx.db.close();
+    this.wal?.close();
   }
 }
