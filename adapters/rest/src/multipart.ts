@@ -21,6 +21,16 @@ export interface MultipartBody {
   fields: Record<string, string>;
 }
 
+/**
+ * The parts each multipart route takes (interface.md: `file` on /v1/analyze; `file` and `request` on
+ * /v1/quotes). Any other part is refused as an unknown field, as a JSON body's would be, so a typo
+ * (`-F k_factor=0.9`) is not silently dropped; each part may come once.
+ */
+const FORM_PARTS: Record<string, readonly string[]> = {
+  'POST /v1/analyze': ['file'],
+  'POST /v1/quotes': ['file', 'request'],
+};
+
 export function isMultipartBody(body: unknown): body is MultipartBody {
   return !!body && typeof body === 'object' && (body as Record<string, unknown>)[MULTIPART_BODY] === true;
 }
@@ -30,22 +40,26 @@ export async function readMultipart(request: FastifyRequest, spoolDir = tmpdir()
   const body: MultipartBody = { [MULTIPART_BODY]: true, files: {}, fields: {} };
   const boundary = /;\s*boundary=("?)([^";]+)\1/i.exec(String(request.headers['content-type'] ?? ''));
   if (!boundary) throw malformed('the Content-Type multipart/form-data has no boundary parameter');
+  const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+  const accepted = FORM_PARTS[route] ?? ['file'];
   const spooled = spoolsOf(request);
   let complete = false;
   try {
     try {
       for await (const part of request.parts()) {
+        checkPart(route, accepted, part.fieldname, body);
         if (part.type === 'file') {
           const { path, done } = spoolUpload(part.file, spoolDir);
           spooled.push(path);
           const file = await done;
-          if (!body.files[part.fieldname]) body.files[part.fieldname] = { filename: part.filename, mimetype: part.mimetype, bytes: file };
+          body.files[part.fieldname] = { filename: part.filename, mimetype: part.mimetype, bytes: file };
           if (part.file.truncated) throw Object.assign(new Error('request file too large'), { code: 'FST_REQ_FILE_TOO_LARGE', statusCode: 413 });
-        } else if (body.fields[part.fieldname] === undefined) {
+        } else {
           body.fields[part.fieldname] = String(part.value);
         }
       }
     } catch (err) {
+      if (err instanceof HttpError) throw err;
       if (KNOWN_MULTIPART_ERRORS.test(String((err as { code?: unknown })?.code))) throw err;
       // busboy's words ('Unexpected end of form', 'Malformed part header') name the fault
       throw malformed(`${(err as Error)?.message ?? 'it could not be parsed'} (is the boundary '${boundary[2]}' the one in the body, and is the body complete?)`);
@@ -55,6 +69,19 @@ export async function readMultipart(request: FastifyRequest, spoolDir = tmpdir()
     if (!complete) await removeSpools(request);
   }
   return body;
+}
+
+/** Refuses a part the route does not take, or one it already has (a second `file`). */
+function checkPart(route: string, accepted: readonly string[], name: string, body: MultipartBody): void {
+  const list = accepted.map((f) => `\`${f}\``).join(', ');
+  if (!accepted.includes(name)) {
+    throw new HttpError(422, 'invalid_request_error', 'parameter_unknown',
+      `Unknown form field '${name}': ${route} takes the multipart parts ${list}.`, { param: name });
+  }
+  if (body.files[name] || body.fields[name] !== undefined) {
+    throw new HttpError(400, 'invalid_request_error', 'invalid_multipart',
+      `The multipart/form-data body has more than one \`${name}\` part: send each of ${list} once (one file per request).`, { param: name });
+  }
 }
 
 const spools = new WeakMap<FastifyRequest, string[]>();

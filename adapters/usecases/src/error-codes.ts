@@ -70,7 +70,7 @@ const CODES: Record<string, Entry> = {
   invalid_idempotency_key: { type: 'invalid_request_error', kind: 'malformed', retryable: false,
     meaning: 'The Idempotency-Key header is not 1-255 printable ASCII characters.', action: 'Use a key such as a UUID.' },
   invalid_multipart: { type: 'invalid_request_error', kind: 'malformed', retryable: false,
-    meaning: 'The multipart/form-data body cannot be read: no boundary in the Content-Type, a boundary the body does not use, or a body cut short.', action: 'Let the HTTP client build the form (it sets the boundary), and send the whole body.' },
+    meaning: 'The multipart/form-data body cannot be read: no boundary in the Content-Type, a boundary the body does not use, a body cut short, or a part sent twice that the form takes once (a second `file`); `param` names that part.', action: 'Let the HTTP client build the form (it sets the boundary), and send the whole body.' },
   invalid_request: { type: 'invalid_request_error', kind: 'malformed', retryable: false,
     meaning: 'The HTTP layer rejected the request (usually 400; other 4xx statuses for other protocol faults).', action: 'Fix the request as the message says.' },
   route_not_found: { type: 'invalid_request_error', kind: 'not_found', retryable: false,
