@@ -34,6 +34,30 @@ describe('hardening: headers, health, files, names', () => {
     assert.equal(own.headers.get('cache-control'), 'no-store');
   });
 
+  it('authenticated MCP answers are no-store, the SDK\'s event streams too (no-transform kept)', async () => {
+    const mcp = (method: string, accept: string, params?: unknown) => fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.keyA}`, 'content-type': 'application/json', accept, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) }),
+    });
+    const kinds = new Set<string>();
+    for (const accept of ['application/json, text/event-stream', 'text/event-stream, application/json']) {
+      for (const r of [await mcp('tools/list', accept), await mcp('initialize', accept, { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } })]) {
+        const type = r.headers.get('content-type') ?? '';
+        kinds.add(type.split(';')[0]);
+        assert.equal(r.status, 200, await r.text());
+        const cache = r.headers.get('cache-control') ?? '';
+        assert.match(cache, /^no-store\b/, `${type}: ${cache}`);
+        if (type.startsWith('text/event-stream')) assert.match(cache, /no-transform/);
+      }
+    }
+    assert.ok(kinds.has('text/event-stream'), `a streamed answer among ${[...kinds].join(', ')}`);
+    // the refusal of a foreign page is the account's request too
+    const foreign = await fetch(`${t.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${t.keyA}`, origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(foreign.status, 403);
+    assert.equal(foreign.headers.get('cache-control'), 'no-store');
+  });
+
   it('/v1/health names no filesystem path', async () => {
     const text = await (await fetch(`${t.url}/v1/health`)).text();
     assert.ok(!text.includes(parent), text);

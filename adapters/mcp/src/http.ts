@@ -114,6 +114,10 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     url: MCP_PATH,
     bodyLimit: MESSAGE_LIMIT,
     onRequest: authenticateAndLimit,
+    onSend: async (request, reply, payload) => {
+      const auth = authenticated.get(request);
+      return auth && 'caller' in auth ? noStore(reply, payload) : payload;
+    },
     handler: async (request, reply) => {
       const origin = request.headers.origin;
       if (typeof origin === 'string' && !originAllowed(origin)) {
@@ -161,6 +165,21 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     return reply.type('text/html; charset=utf-8').headers(UPLOAD_PAGE_HEADERS).send(uploadPage(MAX_PREPARED_UPLOAD_BYTES));
   });
 };
+
+/**
+ * An account's MCP answers must not sit in shared caches, as REST's authenticated JSON (#16.9). The
+ * SDK's answers are web Responses whose headers fastify copies after onSend (a stream says
+ * `no-cache, no-transform`), so the header is set on a Response of our own; `no-transform` is kept.
+ */
+function noStore(reply: FastifyReply, payload: unknown): unknown {
+  if (!(payload instanceof Response)) {
+    reply.header('cache-control', /no-transform/i.test(String(reply.getHeader('cache-control') ?? '')) ? 'no-store, no-transform' : 'no-store');
+    return payload;
+  }
+  const headers = new Headers(payload.headers);
+  headers.set('cache-control', /no-transform/i.test(headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store');
+  return new Response(payload.body, { status: payload.status, statusText: payload.statusText, headers });
+}
 
 /** The X-RateLimit-* headers of a counted request (the use case counts; header names belong to the transport). */
 function rateLimitHeaders(state: RateLimitState): Record<string, string> {
