@@ -43,7 +43,13 @@ export interface AccountExtras {
   /** a payment processor is configured (a card can be saved) */
   canAddCard: boolean;
   dropship: { status: string } | null;
-  webhooks: Array<{ id: string; url: string; enabled_events?: string[]; status?: string }>;
+  webhooks: Array<{ id: string; url: string; events: string[] }>;
+  /** the events an endpoint may receive (the add form's checkboxes) */
+  eventTypes: readonly string[];
+  /** an endpoint just added: its signing secret, shown this once */
+  newWebhook?: { url: string; secret: string } | null;
+  /** the add form's error and the values to show again */
+  webhookError?: { message: string; url: string; events: string[] } | null;
   apiKeys: Array<{ id: string; label: string | null; prefix: string; created_at: string; last_used_at: string | null }>;
   /** a key just created: its plaintext, shown this once */
   newKey?: string | null;
@@ -67,10 +73,24 @@ ${x.card ? html`<p id="saved-card">${x.card.brand.toUpperCase()} ending ${x.card
     : html`<p>No card is saved.</p>${x.canAddCard ? html`<form method="post" action="/account/card/setup"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" id="add-card">Add a card</button> <small>on the payment processor's page</small></form>` : raw('')}`}
 </section>
 <section id="webhooks"><h2>Webhook endpoints</h2>
-${x.webhooks.length ? html`<ul>${x.webhooks.map((w) => html`<li><code>${w.url}</code>${w.enabled_events?.length ? html` (${w.enabled_events.join(', ')})` : raw('')}</li>`)}</ul>`
-    : html`<p>No webhook endpoints. Add them with the API (<code>POST /v1/webhook_endpoints</code>).</p>`}
+${webhookSection(x, csrf)}
 </section>
 <section id="dropship"><h2>Dropship</h2><p>${x.dropship ? `Status: ${x.dropship.status.replace(/_/g, ' ')}` : 'Not set up for this account.'}</p></section>`;
+}
+
+function webhookSection(x: AccountExtras, csrf: string): Html {
+  const rows: Html[] = x.webhooks.map((w) => html`<tr><td><code class="url">${w.url}</code></td><td>${w.events.length === x.eventTypes.length ? 'every event' : w.events.join(', ')}</td>
+<td><form method="post" action="/account/webhooks/${encodeURIComponent(w.id)}/remove"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="secondary" aria-label="Remove endpoint ${w.url}">Remove</button></form></td></tr>`);
+  const err = x.webhookError;
+  const checked = (t: string) => (err ? err.events.includes(t) : true);
+  const boxes: Html[] = x.eventTypes.map((t, i) => html`<label for="webhook-event-${i}"><input type="checkbox" id="webhook-event-${i}" name="events" value="${t}"${checked(t) ? raw(' checked') : raw('')}> <code>${t}</code></label>`);
+  return html`${x.newWebhook ? html`<div role="alert"><p><strong>Copy the signing secret of <code>${x.newWebhook.url}</code> now: it is not shown again.</strong></p><p class="secret" id="new-webhook-secret">${x.newWebhook.secret}</p></div>` : raw('')}
+${rows.length ? html`<table><thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col"></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No webhook endpoints.</p>`}
+<form method="post" action="/account/webhooks#webhooks"><input type="hidden" name="_csrf" value="${csrf}">
+${err ? html`<p role="alert" id="webhook-error" class="err"><strong>${err.message}</strong></p>` : raw('')}
+<label for="webhook-url">Endpoint URL (https)</label><input id="webhook-url" name="url" type="url" inputmode="url" maxlength="2048" required placeholder="https://example.com/kerf-webhooks" value="${err?.url ?? ''}"${err ? raw(' aria-invalid="true" aria-describedby="webhook-error"') : raw('')}>
+<fieldset class="events"><legend>Events to send (none checked: every event)</legend>${boxes}</fieldset>
+<button type="submit">Add a webhook endpoint</button></form>`;
 }
 
 export function accountPage(o: { email: string; csrf: string; connections: ConnectionRow[]; notice?: string | null; extras?: AccountExtras }): string {

@@ -12,8 +12,8 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import {
-  UseCaseError, consentedScopes, contentSecurityPolicy, createApiKey, getReviewPage, removeSavedCard, startCardSetup, getAccount, listApiKeys, listWebhookEndpoints, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
-  type Caller, type ConsentPort, type RateLimiter, type UseCaseContext,
+  UseCaseError, consentedScopes, contentSecurityPolicy, createApiKey, getReviewPage, removeSavedCard, startCardSetup, getAccount, listApiKeys, listWebhookEndpoints, createWebhookEndpoint, deleteWebhookEndpoint, EVENT_TYPES, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
+  type Caller, type ConsentPort, type EventType, type RateLimiter, type UseCaseContext,
 } from '@kerf/usecases';
 import { shopRoutes } from './shop.ts';
 import { MODEL_VIEWER_DIR, modelViewerStyleHashes } from './model-viewer.ts';
@@ -164,7 +164,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
 
   const signInFirst = (request: FastifyRequest, reply: FastifyReply) => reply.redirect(`/signin?next=${encodeURIComponent(request.url)}`, 303);
 
-  const showAccount = async (request: FastifyRequest, reply: FastifyReply, me: { caller: Caller; email: string }, opts: { notice?: string | null; newKey?: string }) => {
+  const showAccount = async (request: FastifyRequest, reply: FastifyReply, me: { caller: Caller; email: string }, opts: { notice?: string | null; newKey?: string; status?: number } & Pick<AccountExtras, 'newWebhook' | 'webhookError'>) => {
     const { data } = await listConnections(ctx, me.caller, {});
     const notice = opts.notice ?? null;
     const account = await getAccount(ctx, me.caller);
@@ -172,10 +172,11 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     const extras: AccountExtras = {
       card: account.card, canAddCard: !!ctx.payments, dropship: account.dropship,
       webhooks: webhooks.data as AccountExtras['webhooks'], apiKeys: await listApiKeys(ctx, me.caller), newKey: opts.newKey,
+      eventTypes: EVENT_TYPES, newWebhook: opts.newWebhook, webhookError: opts.webhookError,
     };
     // the card forms answer with a redirect to the processor's own page (Stripe Checkout), which form-action governs too
     reply.header('content-security-policy', REDIRECTING_FORMS_CSP);
-    return page(reply, accountPage({ email: me.email, csrf: reply.generateCsrf(), connections: data, notice, extras }));
+    return page(reply, accountPage({ email: me.email, csrf: reply.generateCsrf(), connections: data, notice, extras }), opts.status);
   };
 
   app.get('/account', async (request, reply) => {
@@ -183,6 +184,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     if (!me) return signInFirst(request, reply);
     const q = request.query as Form;
     const notice = q.revoked ? 'The connection was revoked.' : q.key_revoked ? 'The API key was revoked.'
+      : q.webhook_removed ? 'The webhook endpoint was removed.'
       : q.card === 'removed' ? 'The saved card was removed.' : q.card === 'saved' ? 'The card was saved.' : null;
     return showAccount(request, reply, me, { notice });
   });
@@ -215,6 +217,30 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     if (!me) return signInFirst(request, reply);
     await revokeApiKey(ctx, me.caller, { api_key_id: (request.params as { id: string }).id });
     return reply.redirect('/account?key_revoked=1', 303);
+  });
+
+  // like a new key, the endpoint's signing secret is in this one answer only; the use case's refusal
+  // (a URL that is not https, or points inside) is shown beside the form with what was entered
+  app.post('/account/webhooks', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    const form = request.body as Form;
+    const url = one(form.url).trim();
+    const events = many(form.events);
+    try {
+      const created = await createWebhookEndpoint(ctx, me.caller, { url, events: events.length ? events as EventType[] : undefined });
+      return await showAccount(request, reply, me, { newWebhook: { url: created.url as string, secret: created.secret } });
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || !['invalid', 'malformed'].includes(err.kind)) throw err;
+      return showAccount(request, reply, me, { webhookError: { message: err.message, url, events }, status: 400 });
+    }
+  });
+
+  app.post('/account/webhooks/:id/remove', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const me = await person(request);
+    if (!me) return signInFirst(request, reply);
+    await deleteWebhookEndpoint(ctx, me.caller, { endpoint_id: (request.params as { id: string }).id });
+    return reply.redirect('/account?webhook_removed=1#webhooks', 303);
   });
 
   app.post('/account/connections/:id/revoke', { preHandler: app.csrfProtection }, async (request, reply) => {
