@@ -11,7 +11,8 @@ const L_BRACKET = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/l_t2
 const PLATE = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/plate_t3_holes_slot.step', import.meta.url)));
 
 test('a job that hangs fails with analysis_timeout; the other jobs complete', async () => {
-  const pool = new EnginePool({ threads: 2, timeoutMs: 4000 }, withTestOps);
+  // the limit applies to every job: it must leave a cold worker's first analysis room on a loaded machine
+  const pool = new EnginePool({ threads: 2, timeoutMs: 15_000 }, withTestOps);
   try {
     const hang = pool.run('spin', []);
     const others = [pool.run('analyze', [L_BRACKET, {}]), pool.run('analyze', [PLATE, {}]), pool.run('echo', ['after'])];
