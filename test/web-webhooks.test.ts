@@ -1,6 +1,7 @@
 // The account page's webhook endpoints in Debian's Chromium: add one (its signing secret shown once,
 // the endpoint listed on the page and by GET /v1/webhook-endpoints with the account's API key), a URL
-// the use case refuses shown beside the form, remove, and a post without the CSRF token refused.
+// the use case refuses shown beside the form, remove (only by the account's owner), and a post
+// without the CSRF token refused.
 // The page passes axe-core (no serious or critical violation). Screenshots go to out/web-webhooks/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { axeViolations, launchBrowser } from './helpers/browser.ts';
+import { webSession } from './helpers/web-session.ts';
 
 const SHOTS = new URL('../out/web-webhooks/', import.meta.url).pathname;
 const HOOK = 'https://example.com/kerf?x=<b>1</b>';
@@ -89,6 +91,17 @@ describe('web site: webhook endpoints on the account page', () => {
     const [endpoint] = await listed();
     const remove = await fetch(`${t.url}/account/webhooks/${endpoint.id}/remove`, { method: 'POST', headers, body: '', redirect: 'manual' });
     assert.equal(remove.status, 403);
+    assert.equal((await listed()).length, 1);
+  });
+
+  it('does not let another signed-in person remove the endpoint', async () => {
+    const other = await webSession(t);
+    const [endpoint] = await listed();
+    const res = await fetch(`${t.url}/account/webhooks/${endpoint.id}/remove`, {
+      method: 'POST', redirect: 'manual', body: new URLSearchParams({ _csrf: other.csrf }),
+      headers: { cookie: other.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(res.status, 404);
     assert.equal((await listed()).length, 1);
   });
 
