@@ -81,6 +81,38 @@ describe('crash leftovers', () => {
     }
   });
 
+  it('uploads spooled by a request that never finished are swept from the spool dir, at start and later; fresh ones are kept', async () => {
+    const t = await startTestService();
+    // the embedded store's tmp/ (swept with its partial writes); with MongoDB a folder of its own
+    assert.equal(t.service.ctx.uploadSpoolDir, join(t.dataDir, 'tmp'));
+    const spoolDir = mkdtempSync(join(tmpdir(), 'kerf-spool-'));
+    const janitor = new Janitor({ ...t.service.ctx, uploadSpoolDir: spoolDir }, { intervalMs: 200 });
+    const spool = (hex: string, old: boolean): string => {
+      const path = join(spoolDir, `upload-${hex.repeat(24 / hex.length)}.part`);
+      writeFileSync(path, Buffer.alloc(1024));
+      if (old) utimesSync(path, TWO_HOURS_AGO, TWO_HOURS_AGO);
+      return path;
+    };
+    try {
+      const stale = spool('a1', true);
+      const fresh = spool('b2', false);
+      const notOurs = join(spoolDir, 'someone-elses.part');
+      writeFileSync(notOurs, 'x');
+      utimesSync(notOurs, TWO_HOURS_AGO, TWO_HOURS_AGO);
+      janitor.start();
+      const deadline = Date.now() + 10_000;
+      while (existsSync(stale)) { assert.ok(Date.now() < deadline, 'the stale spool is still there after the pass at start'); await sleep(20); }
+      const later = spool('c3', true);
+      while (existsSync(later)) { assert.ok(Date.now() < deadline, 'no later pass removed the spool left after start'); await sleep(20); }
+      assert.ok(existsSync(fresh), 'an upload under way is kept');
+      assert.ok(existsSync(notOurs), 'only spooled uploads are removed from the folder');
+    } finally {
+      await janitor.stop();
+      await t.close();
+      rmSync(spoolDir, { recursive: true, force: true });
+    }
+  });
+
   it('the upload of a design that failed is not kept', async () => {
     const t = await startTestService();
     try {

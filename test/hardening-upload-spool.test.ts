@@ -8,7 +8,6 @@ import { createReadStream, createWriteStream, readdirSync, statSync } from 'node
 import { request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -149,7 +148,8 @@ describe('hardening: uploads spooled to disk', () => {
     const big = join(t.dataDir, 'big.step');
     await writeBigStep(big, UPLOAD_MB);
     const { cookie, csrf } = await webSession(t);
-    const webSpools = (): string[] => readdirSync(tmpdir()).filter((n) => n.startsWith('upload-') && n.endsWith('.part'));
+    // spooled where the janitor sweeps, as REST's (the OS temp dir is swept by no one)
+    const webSpools = spools;
     const before = new Set(webSpools());
     const to = { path: '/designs', headers: { cookie }, fields: { _csrf: csrf } };
     const { result: statuses, peakMib: mib } = await livePeak(() => Promise.all([0, 1, 2, 3].map((i) => postFile(t, big, `web-${i}.step`, to))));
@@ -166,6 +166,7 @@ describe('hardening: uploads spooled to disk', () => {
     const { result: statuses, peakMib: mib } = await livePeak(() => Promise.all(urls.map((u) => putFile(u, big))));
     assert.deepEqual(statuses, [201, 201, 201, 201]);
     assert.ok(mib < UPLOAD_MB / 2, `live buffers peaked at ${mib.toFixed(1)} MiB over the baseline while four ${UPLOAD_MB} MiB PUTs arrived`);
+    assert.deepEqual(spools(), [], 'every spool removed');
   });
 
   it('an upload over the limit is 413 file_too_large and leaves no spool', async () => {

@@ -2,6 +2,7 @@
 // the transports registered as plugins -> job worker; and their orderly shutdown. `kerf serve` and
 // the end-to-end tests both start the service through here.
 import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
@@ -76,6 +77,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     quoteCache: config.quoteCache,
     payments: options.payments ?? paymentProcessorFromEnv({ store, baseUrl: config.baseUrl, now }),
     paymentReconcileAfterMs: config.paymentReconcileAfterMs,
+    // uploads wait where the janitor sweeps: the embedded store's temp dir (a crashed upload's spool
+    // goes with its partial writes), with MongoDB a folder of the data dir
+    uploadSpoolDir: await uploadSpoolDir(config),
   };
   // Payments that settle later (processing, then succeeded or failed) finish their carts here;
   // the reconcile job finds whatever this misses (another process heard it, or none did).
@@ -108,9 +112,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   // to keep them in this process; a client's requests to /v1 and /mcp share one budget.
   const rateCounters = config.rateLimit && config.rateLimit.counters === 'memory' ? boundedRateCounters(config.rateLimit.maxKeys) : store.rateCounters;
   const rateLimiter = config.rateLimit ? new RateLimiter(config.rateLimit, rateCounters) : undefined;
-  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimiter, idempotencyLeaseMs: config.idempotencyLeaseMs,
-    // the embedded store's own temp dir: a crashed upload's spool is swept with its partial writes
-    uploadSpoolDir: config.mongodbUrl ? undefined : join(resolve(config.dataDir), 'tmp') });
+  await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimiter, idempotencyLeaseMs: config.idempotencyLeaseMs });
   await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf, rateLimiter });
   await app.register(paymentRoutes, { processor: ctx.payments! });
   const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });
@@ -161,4 +163,12 @@ export async function startService(config: ServiceConfig, options: StartOptions 
 /** fastify's trustProxy for KERF_TRUST_PROXY; a hop count trusts that many proxies nearest to us. */
 function trustedProxies(setting: ServiceConfig['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
+/** The embedded store's tmp/ (it exists once the store is open); with MongoDB, `$KERF_DATA_DIR/spool`. */
+async function uploadSpoolDir(config: ServiceConfig): Promise<string> {
+  if (!config.mongodbUrl) return join(resolve(config.dataDir), 'tmp');
+  const dir = join(resolve(config.dataDir), 'spool');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }

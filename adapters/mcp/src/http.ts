@@ -5,8 +5,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, receiveUpload, requestSubject, signedLinkSubject, UseCaseError, type Caller, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
-import { removeSpooled, spoolUpload, whileClientWaits } from '@kerf/usecases';
-import { tmpdir } from 'node:os';
+import { removeSpooled, spoolDirOf, spoolUpload, whileClientWaits } from '@kerf/usecases';
 import type { Readable } from 'node:stream';
 import { createKerfMcpServer, MCP_SCOPES } from './server.ts';
 import { uploadPage, UPLOAD_PAGE_HEADERS } from './upload-page.ts';
@@ -147,7 +146,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     uploads.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { onRequest: limitUpload }, async (request, reply) => {
       const tooLarge = (): UseCaseError => new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The body exceeds the limit (${MAX_PREPARED_UPLOAD_BYTES} bytes, 50 MiB, for an upload).`);
       if (Number(request.headers['content-length'] ?? 0) > MAX_PREPARED_UPLOAD_BYTES) throw tooLarge();
-      const { path, done } = spoolUpload(request.body as Readable, tmpdir(), MAX_PREPARED_UPLOAD_BYTES);
+      const { path, done } = spoolUpload(request.body as Readable, spoolDirOf(ctx), MAX_PREPARED_UPLOAD_BYTES);
       try {
         const file = await done.catch((err: unknown) => { throw err instanceof UseCaseError && err.code === 'file_too_large' ? tooLarge() : err; });
         const design = await receiveUpload(ctx, { token: request.params.token, bytes: file });

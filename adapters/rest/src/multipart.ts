@@ -4,7 +4,6 @@
 // SHA-256 taken on the way) and handed to the use cases as that file, never read whole into memory:
 // a slow client holds a file descriptor, and memory does not grow with upload size × concurrent
 // uploads. The spool is removed once the request is answered (removeSpools).
-import { tmpdir } from 'node:os';
 import type { FastifyRequest } from 'fastify';
 import { removeSpooled, spoolUpload, type SpooledFile } from '@kerf/usecases';
 import { HttpError } from './http-errors.ts';
@@ -35,8 +34,8 @@ export function isMultipartBody(body: unknown): body is MultipartBody {
   return !!body && typeof body === 'object' && (body as Record<string, unknown>)[MULTIPART_BODY] === true;
 }
 
-/** `spoolDir`: where file parts wait while they arrive (default the OS temp dir). */
-export async function readMultipart(request: FastifyRequest, spoolDir = tmpdir()): Promise<MultipartBody> {
+/** `spoolDir`: where file parts wait while they arrive (the janitor sweeps it: spoolDirOf). */
+export async function readMultipart(request: FastifyRequest, spoolDir: string): Promise<MultipartBody> {
   const body: MultipartBody = { [MULTIPART_BODY]: true, files: {}, fields: {} };
   const boundary = /;\s*boundary=("?)([^";]+)\1/i.exec(String(request.headers['content-type'] ?? ''));
   if (!boundary) throw malformed('the Content-Type multipart/form-data has no boundary parameter');

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { requestSubject, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
+import { requestSubject, spoolDirOf, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest } from './auth.ts';
 import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
 import { describeOpenApi } from './field-docs.ts';
@@ -44,7 +44,7 @@ export interface RestOptions {
   /** Public base URL without a trailing slash (OpenAPI servers, error doc_url). */
   baseUrl: string;
   maxUploadBytes?: number;
-  /** Where uploads wait while they arrive (default the OS temp dir); the service gives its data dir's tmp/, which its janitor sweeps. */
+  /** Where uploads wait while they arrive (default the context's uploadSpoolDir, which the janitor sweeps: spoolDirOf). */
   uploadSpoolDir?: string;
   /** How long a request's Idempotency-Key stays held without renewal (its process died), ms. */
   idempotencyLeaseMs?: number;
@@ -148,7 +148,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
       throw new HttpError(415, 'invalid_request_error', 'unsupported_media_type',
         `Content-Type must be ${accepts.map((a) => (a === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ')}${accepts.includes('multipart') ? ' (multipart: the STEP file in a part named `file`)' : ''}.`);
     }
-    if (isMultipart) request.body = await readMultipart(request, options.uploadSpoolDir);
+    if (isMultipart) request.body = await readMultipart(request, options.uploadSpoolDir ?? spoolDirOf(ctx));
   });
   // the handler is done with the spooled upload once its answer is on the way (onResponse: whatever
   // ended without one); the janitor sweeps what a crash leaves

@@ -49,4 +49,9 @@ export interface UseCaseContext extends EngineContext {
    * quotes, and an earlier analysis of the same uploaded bytes. Default on (off: the bench's "before").
    */
   quoteCache?: boolean;
+  /**
+   * Where uploads wait on disk while they arrive (spoolUpload); the janitor removes what a crash
+   * leaves there. Default the OS temp dir, which no janitor sweeps: the service always sets it.
+   */
+  uploadSpoolDir?: string;
 }

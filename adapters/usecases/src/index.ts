@@ -75,4 +75,5 @@ export { partStockChoices, countersinkSize, type PartStockChoices, type StockCho
 export { contentSecurityPolicy, cspHash, type PageSecurityOptions } from './page-security.ts';
 export { addressSubject, requestSubject, signedLinkSubject, RateLimiter, boundedRateCounters, DEFAULT_RATE_LIMIT_KEYS, type RateLimit, type RateLimitState } from './rate-limit.ts';
 export { spoolUpload, removeSpooled, type SpooledFile, type UploadBytes } from './received-file.ts';
+export { spoolDirOf } from './received-file.ts';
 export { whileClientWaits, type ClientResponse } from './client-gone.ts';

@@ -1,12 +1,14 @@
 // The janitor: what crashes leave behind in the store is removed when the service starts and then
 // every hour. Retention (README "Crash leftovers"): partial uploads, stored bytes that no put
-// recorded, and uploaded sources whose design was never created are deleted once they are an hour
-// old; anything younger may belong to a write under way. It also prunes what the OAuth server
+// recorded, uploaded sources whose design was never created, and uploads spooled to disk by a
+// request that never finished (the context's uploadSpoolDir) are deleted once they are an hour old;
+// anything younger may belong to a write under way. It also prunes what the OAuth server
 // leaves behind (oauth-prune.ts).
 import type { UseCaseContext } from './context.ts';
 import { Poller } from './poller.ts';
 import { sourceKey } from './designs.ts';
 import { pruneOAuthRecords, type PruneCursors } from './oauth-prune.ts';
+import { sweepSpools } from './received-file.ts';
 
 /** Sources looked at per pass; the rest wait for the next pass. */
 const SOURCES_PER_PASS = 1000;
@@ -24,8 +26,10 @@ export class Janitor {
   constructor(private readonly ctx: UseCaseContext, opts: { intervalMs?: number; retentionMs?: number } = {}) {
     const retentionMs = opts.retentionMs ?? JANITOR_RETENTION_MS;
     this.poller = new Poller(async () => {
-      const swept = { ...(await this.ctx.store.blobs.sweep(retentionMs)), sources: await this.orphanSources(retentionMs) };
-      if (swept.partial + swept.unrecorded + swept.sources > 0) this.ctx.log.info({ ...swept }, 'janitor removed crash leftovers');
+      const spoolDir = this.ctx.uploadSpoolDir;
+      const spools = spoolDir ? await sweepSpools(spoolDir, this.ctx.now().getTime() - retentionMs) : 0;
+      const swept = { ...(await this.ctx.store.blobs.sweep(retentionMs)), sources: await this.orphanSources(retentionMs), spools };
+      if (swept.partial + swept.unrecorded + swept.sources + swept.spools > 0) this.ctx.log.info({ ...swept }, 'janitor removed crash leftovers');
       const oauth = await pruneOAuthRecords(this.ctx.store, this.ctx.now(), this.oauthCursors);
       if (oauth.expired + oauth.polls + oauth.clients > 0) this.ctx.log.info({ ...oauth }, 'janitor pruned OAuth records');
     }, opts.intervalMs ?? JANITOR_INTERVAL_MS, (err) => this.ctx.log.error({ err }, 'janitor pass failed'));

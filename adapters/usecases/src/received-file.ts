@@ -5,12 +5,17 @@
 // analysis job reads the stored file whole for the engine, in the worker, one job per engine thread.)
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { assertStepBytes, assertStepEnds, STEP_SNIFF_BYTES } from '@kerf/engine';
 import type { BlobData } from '@kerf/store';
+import type { UseCaseContext } from './context.ts';
 import { UseCaseError } from './errors.ts';
+
+/** How spoolUpload names its files, so a sweep of a shared directory removes only spools. */
+const SPOOL_NAME = /^upload-[0-9a-f]{24}\.part$/;
 
 /** An upload on disk, as spoolUpload wrote it. */
 export interface SpooledFile {
@@ -87,4 +92,25 @@ export function spoolUpload(source: Readable, dir: string, maxBytes = Infinity):
 
 export async function removeSpooled(path: string): Promise<void> {
   await rm(path, { force: true });
+}
+
+/** The directory a transport spools its uploads to (the context's, else the OS temp dir). */
+export function spoolDirOf(ctx: Pick<UseCaseContext, 'uploadSpoolDir'>): string {
+  return ctx.uploadSpoolDir ?? tmpdir();
+}
+
+/**
+ * Removes spooled uploads last written before `before` (ms since the epoch): what a process that
+ * died mid-request left; a younger one may be an upload under way. Returns how many were removed.
+ */
+export async function sweepSpools(dir: string, before: number): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!SPOOL_NAME.test(name)) continue;
+    const path = join(dir, name);
+    if (((await stat(path).catch(() => null))?.mtimeMs ?? Infinity) >= before) continue;
+    await rm(path, { force: true });
+    removed++;
+  }
+  return removed;
 }

@@ -7,8 +7,7 @@ import {
   UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
   getPartModelUrl, getQuote, listOrders, payCart, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
-import { removeSpooled, spoolUpload, whileClientWaits, type SpooledFile } from '@kerf/usecases';
-import { tmpdir } from 'node:os';
+import { removeSpooled, spoolDirOf, spoolUpload, whileClientWaits, type SpooledFile } from '@kerf/usecases';
 import {
   checkoutPage, configureForm, designPage, orderPage, ordersPage, quotePage, uploadPage, type HoleGroup, type MaterialChoice, type PartChoice, type PartView,
 } from './shop-pages.ts';
@@ -134,7 +133,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
   await app.register(multipart, {
     limits: { fileSize: deps.maxUploadBytes, files: 1, fields: 5 }, attachFieldsToBody: true,
     async onFile(this: FastifyRequest, part) {
-      const { path, done } = spoolUpload(part.file, tmpdir());
+      const { path, done } = spoolUpload(part.file, spoolDirOf(ctx));
       spools.set(this, path);
       const file = await done;
       if (part.file.truncated) throw new app.multipartErrors.RequestFileTooLargeError();
