@@ -8,7 +8,7 @@ import {
 import { isForeignKeyViolation, isUniqueViolation, parseJson, toJson, type SqliteContext } from './context.ts';
 import type { SqliteJobs } from './jobs.ts';
 import { keyset, toPage } from './paging.ts';
-import { appendEventsSql } from './outbox.ts';
+import { appendEvents, outboxSource } from './outbox.ts';
 import { outboxEventTexts } from '../common/outbox.ts';
 
 interface DesignRow {
@@ -85,11 +85,14 @@ export class SqliteDesigns implements DesignRepo {
     const params: Record<string, unknown> = { id: String(designId), accountId: String(accountId), status: change.status, now: this.ctx.now().toISOString(), from: JSON.stringify(fromList) };
     if (change.result !== undefined) { sets.push('result = @result'); params.result = change.result === null ? null : toJson(change.result, 'result'); }
     if (change.error !== undefined) { sets.push('error = @error'); params.error = change.error === null ? null : JSON.stringify({ code: change.error.code, message: change.error.message }); }
-    const events = appendEventsSql(outboxEventTexts(change.events), params);
-    if (events) sets.push(events);
+    const events = outboxEventTexts(change.events);
     const update = this.ctx.db.prepare(`UPDATE designs SET ${sets.join(', ')}
       WHERE id = @id AND account_id = @accountId AND status IN (SELECT value FROM json_each(@from)) RETURNING *`);
-    const row = await this.ctx.write(() => update.get(params) as DesignRow | undefined);
+    const row = await this.ctx.write(() => {
+      const row = update.get(params) as DesignRow | undefined;
+      if (row) appendEvents(this.ctx.db, { source: outboxSource(null), accountId: String(accountId), id: String(designId) }, events, params.now as string);
+      return row;
+    });
     return row ? toDesign<R>(row) : null;
   }
 

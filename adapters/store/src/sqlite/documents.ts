@@ -4,7 +4,7 @@ import { StoreError, type DocumentCollection, type DocumentFilter, type Document
 import { isUniqueViolation, toJson, type SqliteContext } from './context.ts';
 import { keyset, toPage } from './paging.ts';
 import { outboxEventTexts } from '../common/outbox.ts';
-import { appendEventsSql } from './outbox.ts';
+import { appendEvents, dropEvents, outboxSource } from './outbox.ts';
 import type { OutboxEvent } from '../port.ts';
 
 interface DocRow {
@@ -54,8 +54,8 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
 
   constructor(private readonly ctx: SqliteContext, private readonly collection: string, private readonly idPrefix: string) {
     const { db } = ctx;
-    this.insert = db.prepare(`INSERT INTO documents (collection, id, account_id, key, data, version, created_at, updated_at, outbox)
-      VALUES (@collection, @id, @accountId, @key, @data, 1, @now, @now, @outbox) RETURNING id, account_id, key, version, created_at, updated_at`);
+    this.insert = db.prepare(`INSERT INTO documents (collection, id, account_id, key, data, version, created_at, updated_at)
+      VALUES (@collection, @id, @accountId, @key, @data, 1, @now, @now) RETURNING id, account_id, key, version, created_at, updated_at`);
     this.byId = db.prepare('SELECT * FROM documents WHERE collection = ? AND id = ? AND account_id = ?');
     this.byKey = db.prepare('SELECT * FROM documents WHERE collection = ? AND account_id = ? AND key = ?');
     this.unscoped = db.prepare('SELECT * FROM documents WHERE collection = ? AND id = ?');
@@ -69,8 +69,12 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
     const id = opts.id === undefined ? newId(this.idPrefix, now) : checkNonEmpty(opts.id, 'id', 100);
     const key = opts.key === undefined ? null : checkNonEmpty(opts.key, 'key', 500);
     try {
-      const params = { collection: this.collection, id, accountId: String(accountId), key, data: toJson(data, 'data'), now: now.toISOString(), outbox: events.length ? `[${events.join(',')}]` : null };
-      const row = await this.ctx.write(() => this.insert.get(params) as Omit<DocRow, 'data'>);
+      const params = { collection: this.collection, id, accountId: String(accountId), key, data: toJson(data, 'data'), now: now.toISOString() };
+      const row = await this.ctx.write(() => {
+        const row = this.insert.get(params) as Omit<DocRow, 'data'>;
+        appendEvents(this.ctx.db, { source: outboxSource(this.collection), accountId: params.accountId, id }, events, params.now);
+        return row;
+      });
       return withLazyData<T>(row, params.data);
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -103,12 +107,13 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
     const params: Record<string, unknown> = { data: json, now: this.ctx.now().toISOString(), collection: this.collection, id: String(id), accountId: String(accountId) };
     let versionClause = '';
     if (opts.expectedVersion !== undefined) { versionClause = 'AND version = @expectedVersion'; params.expectedVersion = opts.expectedVersion; }
-    const events = appendEventsSql(outboxEventTexts(opts.events), params);
-    const update = this.ctx.db.prepare(`UPDATE documents SET data = @data, version = version + 1, updated_at = @now${events ? `, ${events}` : ''}
+    const events = outboxEventTexts(opts.events);
+    const update = this.ctx.db.prepare(`UPDATE documents SET data = @data, version = version + 1, updated_at = @now
       WHERE collection = @collection AND id = @id AND account_id = @accountId ${versionClause} RETURNING *`);
     // the version is read in the same group as the UPDATE, so a conflict names the version that won
     const { row, current } = await this.ctx.write(() => {
       const row = update.get(params) as DocRow | undefined;
+      if (row) appendEvents(this.ctx.db, { source: outboxSource(this.collection), accountId: String(accountId), id: String(id) }, events, params.now as string);
       const current = row || opts.expectedVersion === undefined ? undefined : this.versionOf.get(this.collection, String(id), String(accountId)) as { version: number } | undefined;
       return { row, current };
     });
@@ -118,7 +123,11 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
-    return (await this.ctx.write(() => this.remove.run(this.collection, String(id), String(accountId)))).changes === 1;
+    return (await this.ctx.write(() => {
+      const removed = this.remove.run(this.collection, String(id), String(accountId));
+      if (removed.changes === 1) dropEvents(this.ctx.db, { source: outboxSource(this.collection), accountId: String(accountId), id: String(id) });
+      return removed;
+    })).changes === 1;
   }
 
   async list(accountId: string, opts: ListOptions & { filter?: DocumentFilter } = {}): Promise<Page<DocumentRecord<T>>> {

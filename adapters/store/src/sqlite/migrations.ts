@@ -157,6 +157,27 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX jobs_claims_by_account ON jobs(account_id, claimed_at) WHERE claimed_at IS NOT NULL;
     `,
   },
+  {
+    version: 6,
+    name: 'outbox: pending events in a table of their own (clearing them no longer rewrites the record)',
+    sql: `
+      CREATE TABLE outbox_events (
+        source TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        events TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (source, account_id, id)
+      );
+      CREATE INDEX outbox_events_position ON outbox_events(updated_at, id);
+      INSERT INTO outbox_events SELECT 'designs', account_id, id, outbox, updated_at FROM designs WHERE outbox IS NOT NULL;
+      INSERT INTO outbox_events SELECT 'documents:' || collection, account_id, id, outbox, updated_at FROM documents WHERE outbox IS NOT NULL;
+      DROP INDEX designs_outbox;
+      DROP INDEX documents_outbox;
+      ALTER TABLE designs DROP COLUMN outbox;
+      ALTER TABLE documents DROP COLUMN outbox;
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */

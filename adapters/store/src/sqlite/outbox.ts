@@ -1,36 +1,61 @@
-// The outbox on SQLite: a nullable JSON array column `outbox` on designs and documents, appended to
-// by the same UPDATE/INSERT that changes the record, read across both tables by the relay.
+// The outbox on SQLite: a table of its own, one row of pending events (a JSON array) per design or
+// document, written by the same transaction that changes the record and read by the relay. Kept
+// apart from the record so clearing handed-on events does not rewrite a large document.
+import type Database from 'better-sqlite3';
 import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, outboxPosition, parseOutboxPosition, parseSource } from '../common/outbox.ts';
 import type { Outbox, OutboxEntry, OutboxEvent } from '../port.ts';
 import type { SqliteContext } from './context.ts';
 
-/** `outbox = <this>` appends the events (outboxEventTexts; named parameters `ev0`, `ev1`, ...) to the array. */
-export function appendEventsSql(eventTexts: string[], params: Record<string, unknown>): string | null {
-  if (eventTexts.length === 0) return null;
-  const parts = eventTexts.map((text, i) => { params[`ev${i}`] = text; return `'$[#]', json(@ev${i})`; });
-  return `outbox = json_insert(coalesce(outbox, '[]'), ${parts.join(', ')})`;
+/** The outbox source of a design (null) or of a document of `collection`. */
+export function outboxSource(collection: string | null): string {
+  return collection === null ? DESIGNS_SOURCE : `${DOCUMENTS_SOURCE_PREFIX}${collection}`;
 }
 
-interface Row { source: string; account_id: string; id: string; outbox: string; updated_at: string }
+const appends = new WeakMap<Database.Database, Database.Statement>();
+const drops = new WeakMap<Database.Database, Database.Statement>();
 
-/** The outbox array of `table` without the events whose ids are `@ids`; NULL once none are left. */
-const remaining = (table: string): string => `(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_group_array(json(value)) END
-  FROM json_each(${table}.outbox) WHERE json_extract(value, '$.id') NOT IN (SELECT value FROM json_each(@ids)))`;
+/**
+ * Appends the events (outboxEventTexts) to the record's pending events; call inside the write that
+ * changes the record. Both texts are JSON arrays, joined as text: the payloads are not parsed again.
+ */
+export function appendEvents(db: Database.Database, key: { source: string; accountId: string; id: string }, eventTexts: string[], now: string): void {
+  if (eventTexts.length === 0) return;
+  let stmt = appends.get(db);
+  if (!stmt) {
+    stmt = db.prepare(`INSERT INTO outbox_events (source, account_id, id, events, updated_at) VALUES (@source, @accountId, @id, @events, @now)
+      ON CONFLICT (source, account_id, id) DO UPDATE SET events = substr(events, 1, length(events) - 1) || ',' || substr(excluded.events, 2), updated_at = excluded.updated_at`);
+    appends.set(db, stmt);
+  }
+  stmt.run({ ...key, events: `[${eventTexts.join(',')}]`, now });
+}
+
+/** Forgets the pending events of a record that is deleted (with it, as the column did). */
+export function dropEvents(db: Database.Database, key: { source: string; accountId: string; id: string }): void {
+  let stmt = drops.get(db);
+  if (!stmt) {
+    stmt = db.prepare('DELETE FROM outbox_events WHERE source = @source AND account_id = @accountId AND id = @id');
+    drops.set(db, stmt);
+  }
+  stmt.run(key);
+}
+
+interface Row { source: string; account_id: string; id: string; events: string; updated_at: string }
+
+/** The events not in `@ids`, of a row that keeps some (the row goes when none are left). */
+const REMAINING = `(SELECT json_group_array(json(value)) FROM json_each(outbox_events.events) WHERE json_extract(value, '$.id') NOT IN (SELECT value FROM json_each(@ids)))`;
+const KEY = 'source = @source AND account_id = @accountId AND id = @id';
 
 export class SqliteOutbox implements Outbox {
   private readonly select;
-  private readonly clearDesign;
-  private readonly clearDocument;
+  private readonly deleteAll;
+  private readonly keepRest;
   constructor(private readonly ctx: SqliteContext) {
-    this.select = ctx.db.prepare(`SELECT source, account_id, id, outbox, updated_at FROM (
-        SELECT '${DESIGNS_SOURCE}' AS source, account_id, id, outbox, updated_at FROM designs WHERE outbox IS NOT NULL
-        UNION ALL
-        SELECT '${DOCUMENTS_SOURCE_PREFIX}' || collection AS source, account_id, id, outbox, updated_at FROM documents WHERE outbox IS NOT NULL)
+    this.select = ctx.db.prepare(`SELECT source, account_id, id, events, updated_at FROM outbox_events
       WHERE @at IS NULL OR (updated_at, id) > (@at, @id)
       ORDER BY updated_at, id LIMIT @limit`);
-    this.clearDesign = ctx.db.prepare(`UPDATE designs SET outbox = ${remaining('designs')} WHERE id = @id AND account_id = @accountId AND outbox IS NOT NULL`);
-    this.clearDocument = ctx.db.prepare(`UPDATE documents SET outbox = ${remaining('documents')}
-      WHERE collection = @collection AND id = @id AND account_id = @accountId AND outbox IS NOT NULL`);
+    this.deleteAll = ctx.db.prepare(`DELETE FROM outbox_events WHERE ${KEY}
+      AND NOT EXISTS (SELECT 1 FROM json_each(outbox_events.events) WHERE json_extract(value, '$.id') NOT IN (SELECT value FROM json_each(@ids)))`);
+    this.keepRest = ctx.db.prepare(`UPDATE outbox_events SET events = ${REMAINING} WHERE ${KEY}`);
   }
 
   async pending(opts: { limit?: number; after?: string | null } = {}): Promise<OutboxEntry[]> {
@@ -38,14 +63,14 @@ export class SqliteOutbox implements Outbox {
     const rows = this.select.all({ limit: checkOutboxLimit(opts.limit), ...after }) as Row[];
     // a commit is readable before its fsync ends: nothing is handed on that a power cut could undo
     if (rows.length > 0) await this.ctx.synced();
-    return rows.map((r) => ({ source: r.source, accountId: r.account_id, resourceId: r.id, events: JSON.parse(r.outbox) as OutboxEvent[], position: outboxPosition(r.updated_at, r.id) }))
+    return rows.map((r) => ({ source: r.source, accountId: r.account_id, resourceId: r.id, events: JSON.parse(r.events) as OutboxEvent[], position: outboxPosition(r.updated_at, r.id) }))
       .filter((e) => e.events.length > 0);
   }
 
   async clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void> {
     const ids = JSON.stringify(checkEventIds(eventIds));
-    const src = parseSource(entry.source);
-    const key = { ids, id: String(entry.resourceId), accountId: String(entry.accountId) };
-    await this.ctx.write(() => src.table === 'designs' ? this.clearDesign.run(key) : this.clearDocument.run({ ...key, collection: src.collection }));
+    parseSource(entry.source);
+    const key = { ids, source: entry.source, id: String(entry.resourceId), accountId: String(entry.accountId) };
+    await this.ctx.write(() => { if (this.deleteAll.run(key).changes === 0) this.keepRest.run(key); });
   }
 }
