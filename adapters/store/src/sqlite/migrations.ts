@@ -178,6 +178,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE documents DROP COLUMN outbox;
     `,
   },
+  {
+    version: 7,
+    name: 'outbox: the ids of the pending events beside them (a clear reads the ids, not the payloads)',
+    sql: `
+      ALTER TABLE outbox_events ADD COLUMN event_ids TEXT NOT NULL DEFAULT '[]';
+      UPDATE outbox_events SET event_ids = (SELECT json_group_array(json_extract(value, '$.id')) FROM json_each(outbox_events.events));
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */

@@ -18,15 +18,17 @@ const drops = new WeakMap<Database.Database, Database.Statement>();
  * Appends the events (outboxEventTexts) to the record's pending events; call inside the write that
  * changes the record. Both texts are JSON arrays, joined as text: the payloads are not parsed again.
  */
-export function appendEvents(db: Database.Database, key: { source: string; accountId: string; id: string }, eventTexts: string[], now: string): void {
+export function appendEvents(db: Database.Database, key: { source: string; accountId: string; id: string }, eventTexts: string[], events: OutboxEvent[] | undefined, now: string): void {
   if (eventTexts.length === 0) return;
   let stmt = appends.get(db);
   if (!stmt) {
-    stmt = db.prepare(`INSERT INTO outbox_events (source, account_id, id, events, updated_at) VALUES (@source, @accountId, @id, @events, @now)
-      ON CONFLICT (source, account_id, id) DO UPDATE SET events = substr(events, 1, length(events) - 1) || ',' || substr(excluded.events, 2), updated_at = excluded.updated_at`);
+    const join = (column: string) => `${column} = substr(${column}, 1, length(${column}) - 1) || ',' || substr(excluded.${column}, 2)`;
+    stmt = db.prepare(`INSERT INTO outbox_events (source, account_id, id, events, event_ids, updated_at) VALUES (@source, @accountId, @id, @events, @eventIds, @now)
+      ON CONFLICT (source, account_id, id) DO UPDATE SET ${join('events')}, ${join('event_ids')}, updated_at = excluded.updated_at`);
     appends.set(db, stmt);
   }
-  stmt.run({ ...key, events: `[${eventTexts.join(',')}]`, now });
+  // the texts are the checked events (outboxEventTexts), so their ids are checked strings
+  stmt.run({ ...key, events: `[${eventTexts.join(',')}]`, eventIds: JSON.stringify((events ?? []).map((e) => e.id)), now });
 }
 
 /** Forgets the pending events of a record that is deleted (with it, as the column did). */
@@ -42,7 +44,8 @@ export function dropEvents(db: Database.Database, key: { source: string; account
 interface Row { source: string; account_id: string; id: string; events: string; updated_at: string }
 
 /** The events not in `@ids`, of a row that keeps some (the row goes when none are left). */
-const REMAINING = `(SELECT json_group_array(json(value)) FROM json_each(outbox_events.events) WHERE json_extract(value, '$.id') NOT IN (SELECT value FROM json_each(@ids)))`;
+const REMAINING = `events = (SELECT json_group_array(json(value)) FROM json_each(outbox_events.events) WHERE json_extract(value, '$.id') NOT IN (SELECT value FROM json_each(@ids))),
+  event_ids = (SELECT json_group_array(value) FROM json_each(outbox_events.event_ids) WHERE value NOT IN (SELECT value FROM json_each(@ids)))`;
 const KEY = 'source = @source AND account_id = @accountId AND id = @id';
 
 export class SqliteOutbox implements Outbox {
@@ -54,8 +57,10 @@ export class SqliteOutbox implements Outbox {
       WHERE @at IS NULL OR (updated_at, id) > (@at, @id)
       ORDER BY updated_at, id LIMIT @limit`);
     this.deleteAll = ctx.db.prepare(`DELETE FROM outbox_events WHERE ${KEY}
-      AND NOT EXISTS (SELECT 1 FROM json_each(outbox_events.events) WHERE json_extract(value, '$.id') NOT IN (SELECT value FROM json_each(@ids)))`);
-    this.keepRest = ctx.db.prepare(`UPDATE outbox_events SET events = ${REMAINING} WHERE ${KEY}`);
+      AND NOT EXISTS (SELECT 1 FROM json_each(outbox_events.event_ids) WHERE value NOT IN (SELECT value FROM json_each(@ids)))`);
+    // only when some events stay: the payloads are parsed then, not on the usual clear of them all
+    this.keepRest = ctx.db.prepare(`UPDATE outbox_events SET ${REMAINING} WHERE ${KEY}
+      AND EXISTS (SELECT 1 FROM json_each(outbox_events.event_ids) WHERE value IN (SELECT value FROM json_each(@ids)))`);
   }
 
   async pending(opts: { limit?: number; after?: string | null } = {}): Promise<OutboxEntry[]> {
