@@ -14,6 +14,12 @@ async function readyDesign(c: Client): Promise<any> {
   return pollDesign(c, r.body.id);
 }
 
+/** A quote body without what names this quote or its clock: what a reuse must not change. */
+function body(q: any): any {
+  const { id: _id, status_url: _u, created_at: _c, expires_at: _e, ...rest } = q;
+  return rest;
+}
+
 async function quoteOf(c: Client, designId: string, materialId: string): Promise<any> {
   const r = await c.post('/v1/quotes', { json: { items: [{ design_id: designId, quantity: 10, configuration: { defaults: { material_id: materialId } } }] } });
   assert.equal(r.status, 201, r.text);
@@ -47,6 +53,10 @@ describe('quote DFM reuse', () => {
     assert.equal(q2.items[0].dfm.id, q1.items[0].dfm.id);
     assert.deepEqual(q2.items[0].dfm, q1.items[0].dfm);
     assert.equal(q2.amount_subtotal_cents, q1.amount_subtotal_cents);
+    assert.deepEqual(body(q2), body(q1), 'a quote naming the reused report answers as the one that made it');
+    const read = await a.get(`/v1/quotes/${q2.id}`);
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(read.body, q2, 'GET answers the body POST answered');
     assert.notEqual(q3.items[0].dfm.id, q1.items[0].dfm.id);
     // the reused report is the stored one, readable as any other
     const got = await a.get(`/v1/dfm/${q2.items[0].dfm.id}`);
