@@ -157,6 +157,8 @@ async function ensureOrder(ctx: UseCaseContext, accountId: string, externalRef: 
  * processing -> recorded. Answers the order when there is one.
  */
 async function settleCharge(ctx: UseCaseContext, accountId: string, recordId: string, payment: Payment | null, key: string): Promise<CreateResult | null> {
+  // this call made the order even when a concurrent repeat's write makes it look again
+  let made = false;
   for (;;) {
     const rec = await chargeRecords(ctx).get(accountId, recordId);
     if (!rec) return null;
@@ -165,6 +167,8 @@ async function settleCharge(ctx: UseCaseContext, accountId: string, recordId: st
     let next: ChargeRecord;
     if (payment?.status === 'succeeded') {
       result = await ensureOrder(ctx, accountId, record.external_ref, record.request, payment);
+      made ||= result.created;
+      result = { ...result, created: made };
       crashPoint('after_order');
       if (record.status === 'ordered') return result;
       next = { ...record, status: 'ordered', intent: null, order_id: result.order.id, last_payment_intent_id: payment.id };
