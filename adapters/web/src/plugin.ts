@@ -179,6 +179,14 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     return page(reply, accountPage({ email: me.email, csrf: reply.generateCsrf(), connections: data, notice, extras }), opts.status);
   };
 
+  // the account page's forms: CSRF-checked posts by a signed-in person; anyone else signs in first
+  type Person = NonNullable<Awaited<ReturnType<typeof person>>>;
+  const accountForm = (url: string, handle: (me: Person, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) =>
+    app.post(url, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const me = await person(request);
+      return me ? handle(me, request, reply) : signInFirst(request, reply);
+    });
+
   app.get('/account', async (request, reply) => {
     const me = await person(request);
     if (!me) return signInFirst(request, reply);
@@ -190,40 +198,30 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
   });
 
   // add or replace the card: a fresh page of the processor, which sends the person back here
-  app.post('/account/card/setup', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const me = await person(request);
-    if (!me) return signInFirst(request, reply);
+  accountForm('/account/card/setup', async (me, request, reply) => {
     const { url } = await startCardSetup(ctx, me.caller, { return_url: `${request.protocol}://${request.host}/account?card=saved` });
     return reply.redirect(url, 303);
   });
 
-  app.post('/account/card/remove', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const me = await person(request);
-    if (!me) return signInFirst(request, reply);
+  accountForm('/account/card/remove', async (me, request, reply) => {
     await removeSavedCard(ctx, me.caller, {});
     return reply.redirect('/account?card=removed', 303);
   });
 
   // the new key's plaintext is in this one answer only (no redirect: it must not sit in a URL or a session)
-  app.post('/account/api-keys', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const me = await person(request);
-    if (!me) return signInFirst(request, reply);
+  accountForm('/account/api-keys', async (me, request, reply) => {
     const key = await createApiKey(ctx, me.caller, { label: one((request.body as Form).label) || undefined });
     return showAccount(request, reply, me, { newKey: key.api_key });
   });
 
-  app.post('/account/api-keys/:id/revoke', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const me = await person(request);
-    if (!me) return signInFirst(request, reply);
+  accountForm('/account/api-keys/:id/revoke', async (me, request, reply) => {
     await revokeApiKey(ctx, me.caller, { api_key_id: (request.params as { id: string }).id });
     return reply.redirect('/account?key_revoked=1', 303);
   });
 
   // like a new key, the endpoint's signing secret is in this one answer only; the use case's refusal
   // (a URL that is not https, or points inside) is shown beside the form with what was entered
-  app.post('/account/webhooks', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const me = await person(request);
-    if (!me) return signInFirst(request, reply);
+  accountForm('/account/webhooks', async (me, request, reply) => {
     const form = request.body as Form;
     const url = one(form.url).trim();
     const events = many(form.events);
@@ -236,16 +234,12 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     }
   });
 
-  app.post('/account/webhooks/:id/remove', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const me = await person(request);
-    if (!me) return signInFirst(request, reply);
+  accountForm('/account/webhooks/:id/remove', async (me, request, reply) => {
     await deleteWebhookEndpoint(ctx, me.caller, { endpoint_id: (request.params as { id: string }).id });
     return reply.redirect('/account?webhook_removed=1#webhooks', 303);
   });
 
-  app.post('/account/connections/:id/revoke', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const me = await person(request);
-    if (!me) return signInFirst(request, reply);
+  accountForm('/account/connections/:id/revoke', async (me, request, reply) => {
     await revokeConnection(ctx, me.caller, { connection_id: (request.params as { id: string }).id });
     return reply.redirect('/account?revoked=1', 303);
   });
