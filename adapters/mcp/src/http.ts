@@ -74,7 +74,8 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (err instanceof UseCaseError) return sendError(reply, err);
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The body exceeds the limit (${request.url.startsWith(UPLOAD_PATH) ? `${MAX_PREPARED_UPLOAD_BYTES} bytes, 50 MiB, for an upload` : `${MESSAGE_LIMIT} bytes for an MCP message`}).`));
+      // only MCP messages are parsed by fastify: upload PUTs are streamed to disk and measured there
+      return sendError(reply, new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The body exceeds the limit (${MESSAGE_LIMIT} bytes for an MCP message).`));
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, new UseCaseError('unsupported_media', 'invalid_request_error', 'unsupported_media_type', `Content-Type '${String(request.headers['content-type'])}' cannot be read; send the file as application/octet-stream.`));
     if (err.statusCode && err.statusCode < 500) return sendError(reply, new UseCaseError('malformed', 'invalid_request_error', 'invalid_request', err.message));
@@ -144,11 +145,10 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     uploads.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { onRequest: limitUpload }, async (request, reply) => {
-      const tooLarge = (): UseCaseError => new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The body exceeds the limit (${MAX_PREPARED_UPLOAD_BYTES} bytes, 50 MiB, for an upload).`);
-      if (Number(request.headers['content-length'] ?? 0) > MAX_PREPARED_UPLOAD_BYTES) throw tooLarge();
+      if (Number(request.headers['content-length'] ?? 0) > MAX_PREPARED_UPLOAD_BYTES) throw uploadTooLarge();
       const { path, done } = spoolUpload(request.body as Readable, spoolDirOf(ctx), MAX_PREPARED_UPLOAD_BYTES);
       try {
-        const file = await done.catch((err: unknown) => { throw err instanceof UseCaseError && err.code === 'file_too_large' ? tooLarge() : err; });
+        const file = await done.catch((err: unknown) => { throw err instanceof UseCaseError && err.code === 'file_too_large' ? uploadTooLarge() : err; });
         const design = await receiveUpload(ctx, { token: request.params.token, bytes: file });
         return reply.code(201).type('application/json').send({
           design_id: design.id, status: design.status, name: design.name,
@@ -183,4 +183,9 @@ function noStore(reply: FastifyReply, payload: unknown): unknown {
 /** The X-RateLimit-* headers of a counted request (the use case counts; header names belong to the transport). */
 function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(state.resetSeconds) };
+}
+
+/** An upload PUT over the limit, whether its Content-Length says so or the spool finds out. */
+function uploadTooLarge(): UseCaseError {
+  return new UseCaseError('too_large', 'invalid_request_error', 'file_too_large', `The body exceeds the limit (${MAX_PREPARED_UPLOAD_BYTES} bytes, 50 MiB, for an upload).`);
 }
