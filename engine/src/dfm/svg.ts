@@ -8,7 +8,7 @@ import type { AnalyzedPart } from '../analyze.ts';
 import type { Vec2 } from '../geometry/model.ts';
 import { layoutLabels } from '../files/labels.ts';
 import { contourToPolyline } from '../files/polyline.ts';
-import { MARKER_RADIUS_PX, type Scene, type ScenePolygon, type SceneText } from '../files/scene.ts';
+import { MARKER_RADIUS_PX, pxPerMm, type Scene, type ScenePolygon, type SceneText } from '../files/scene.ts';
 import { sceneToSvg } from '../files/svg.ts';
 import { flatView, formatMm, formedView, hasUnrolledWall, holeLoopIndex, tubeFlatView, type ViewName } from '../files/views.ts';
 import { effectiveSelections, parseConfiguration, type PartConfiguration } from './configuration.ts';
@@ -100,7 +100,7 @@ export function dfmImageSvg(mp: AnalyzedPart, options: DfmDrawingOptions): strin
   const overlayLines = (scene.overlayLines ??= []);
   const markers = (scene.markers ??= []);
   const flat = scene.toPx?.flat, formed = scene.toPx?.formed;
-  const pxPerMm = flat ? Math.hypot(flat([1, 0])[0] - flat([0, 0])[0], flat([1, 0])[1] - flat([0, 0])[1]) : 0;
+  const scalePx = flat ? pxPerMm(flat) : 0;
   const labelOf = (kind: 'hole' | 'bend' | 'feature', id: number) => scene.labels.find((l) => l.ref.kind === kind && l.ref.id === id) ?? null;
   const a = mp.analysis;
   const innerLoops = a.kind === 'sheet' && view === 'flat' ? a.flat.inner.map((c) => contourToPolyline(c, HIGHLIGHT_CHORD_MM)) : [];
@@ -120,7 +120,7 @@ export function dfmImageSvg(mp: AnalyzedPart, options: DfmDrawingOptions): strin
     if (blind) {
       const at = flat ? flat(blind.center_mm) : formed ? formed(blind.position_mm) : null;
       if (!at) { unplaced.push(i.no); continue; }
-      const r = Math.max(MIN_RING_PX, (flat ? pxPerMm : 0) * (blind.length_mm === null ? blind.size_mm : Math.min(blind.size_mm, blind.length_mm)) / 2 + RING_GAP_PX);
+      const r = Math.max(MIN_RING_PX, scalePx * (blind.length_mm === null ? blind.size_mm : Math.min(blind.size_mm, blind.length_mm)) / 2 + RING_GAP_PX);
       outline([ring(at, r)], { 'feature-id': String(blind.id) });
       mark(at, r);
     } else if (i.hole_id !== null) {

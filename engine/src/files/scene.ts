@@ -52,6 +52,12 @@ export interface Scene {
 }
 
 /** Maps model coordinates (mm, y up) into a width x height pixel box with a margin, keeping proportions. */
+/** Pixels per millimetre of a model -> pixel mapping that scales uniformly (fitTransform's). */
+export function pxPerMm(toPx: (p: Vec2) => Vec2): number {
+  const o = toPx([0, 0]), x = toPx([1, 0]);
+  return Math.hypot(x[0] - o[0], x[1] - o[1]);
+}
+
 export function fitTransform(points: Iterable<Vec2>, width: number, height: number, marginPx: number): (p: Vec2) => Vec2 {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const p of points) {

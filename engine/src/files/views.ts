@@ -7,7 +7,7 @@ import { applyRigid, rotate } from './meshes.ts';
 import { contourToPolyline, polygonArea } from './polyline.ts';
 import { pointInPolygon } from '../tube/section.ts';
 import { isWallHole } from '../tube/wall-holes.ts';
-import { fitTransform, shade, type Scene, type SceneLabel, type ScenePolygon, type SceneLine, type SceneText } from './scene.ts';
+import { fitTransform, pxPerMm, shade, type Scene, type SceneLabel, type ScenePolygon, type SceneLine, type SceneText } from './scene.ts';
 import { cornerPositions, unrolledPerimeter } from '../tube/outline.ts';
 
 export const VIEWS = ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'] as const;
@@ -173,11 +173,11 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
     const q: Vec2 = [dot(p, cam.right), dot(p, cam.up)];
     return { at: toPx(q), ...(coveredAt(q, dot(p, cam.toward) + margin, front, proj, depth) ? { hidden: true as const } : {}) };
   };
-  const pxPerMm = Math.hypot(...sub2(toPx([1, 0]), toPx([0, 0])));
+  const scalePx = pxPerMm(toPx);
   if (analysis?.kind === 'sheet') {
     for (const h of analysis.holes) {
       const c = faceCentroid(solid, h.faceId, frame);
-      if (c) labels.push({ ...place(c), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * pxPerMm });
+      if (c) labels.push({ ...place(c), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * scalePx });
     }
     for (const b of analysis.bends) {
       const m = facesCentroid(solid, b.faceIds ?? [], frame) ?? (b.anchor ? applyRigid(frame, b.anchor) : null);
@@ -247,7 +247,7 @@ export function flatView(flat: FlatGeometry, analysis: SheetAnalysis | null, nam
   const all: Vec2[] = loops.flat();
   const fit = fitTransform(all, width - DIMENSION_BAND_PX, height - DIMENSION_BAND_PX, MARGIN_PX);
   const toPx = (p: Vec2): Vec2 => { const q = fit(p); return [q[0] + DIMENSION_BAND_PX, q[1]]; };
-  const pxPerMm = Math.hypot(...sub2(toPx([1, 0]), toPx([0, 0])));
+  const scalePx = pxPerMm(toPx);
   const polygons: ScenePolygon[] = [{ loops: loops.map((l) => l.map(toPx)), fill: shade(PART_COLOR, 1), stroke: EDGE_COLOR, strokeWidth: 1 }];
   const dims = flatDimensions(loops, toPx);
   const lines: SceneLine[] = [...flat.bendLines.map((b) => ({ a: toPx(b.a), b: toPx(b.b), stroke: BEND_LINE_COLOR, strokeWidth: 1.2, dashed: true, data: { 'bend-id': String(b.bendId) } })), ...dims.lines];
@@ -257,7 +257,7 @@ export function flatView(flat: FlatGeometry, analysis: SheetAnalysis | null, nam
     // the label keeps clear of the hole's own cut (a slot's length, a keyhole's lobe), not just its width
     const loop = inner[holeLoopIndex(h.center, inner)];
     const keepOut = loop ? halfBoxAround(loop.map(toPx), toPx(h.center)) : undefined;
-    labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * pxPerMm, ...(keepOut ? { keepOut } : {}) });
+    labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * scalePx, ...(keepOut ? { keepOut } : {}) });
   }
   for (const b of flat.bendLines) labels.push({ at: toPx([(b.a[0] + b.b[0]) / 2, (b.a[1] + b.b[1]) / 2]), text: bendText(b), color: BEND_LABEL_COLOR, ref: { kind: 'bend' as const, id: b.bendId } });
   return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, texts: dims.texts, title: `${name} - flat`, toPx: { flat: toPx } };
@@ -280,8 +280,6 @@ export function halfBoxAround(points: Vec2[], at: Vec2): [number, number] {
   for (const p of points) { hw = Math.max(hw, Math.abs(p[0] - at[0])); hh = Math.max(hh, Math.abs(p[1] - at[1])); }
   return [hw, hh];
 }
-
-function sub2(a: Vec2, b: Vec2): [number, number] { return [a[0] - b[0], a[1] - b[1]]; }
 
 /** A piece's x where it crosses s (linear between its points); null when it never reaches s. */
 function xAtS(piece: Vec2[], s: number): number | null {
