@@ -70,7 +70,6 @@ export class JobWorker {
   private readonly poller: Poller;
   /** Customer and system jobs claim from lanes of their own: what each may run, what it runs. */
   private readonly lanes: Array<{ kinds: string[]; slots: number; running: Set<Promise<void>> }>;
-  private running = new Set<Promise<void>>();
   private current = new Map<string, Job>();
   private released = new Set<string>();
 
@@ -100,8 +99,9 @@ export class JobWorker {
     // on it gets the same grace as running jobs, and shutdown goes on
     const graceOver = new Promise((r) => setTimeout(r, graceMs).unref());
     await Promise.race([this.poller.stop(), graceOver]);
-    if (this.running.size === 0) return;
-    await Promise.race([Promise.allSettled([...this.running]), graceOver]);
+    const running = this.lanes.flatMap((lane) => [...lane.running]);
+    if (running.length === 0) return;
+    await Promise.race([Promise.allSettled(running), graceOver]);
     // Jobs still running are handed back to the queue now rather than when their lease runs out.
     for (const job of this.current.values()) {
       this.released.add(job.id);
@@ -116,8 +116,7 @@ export class JobWorker {
       while (this.poller.started && lane.running.size < lane.slots) {
         const job = await this.ctx.store.jobs.claim(this.workerId, this.leaseMs, { kinds: lane.kinds });
         if (!job) break;
-        const p = this.execute(job).finally(() => { this.running.delete(p); lane.running.delete(p); this.wake(); });
-        this.running.add(p);
+        const p = this.execute(job).finally(() => { lane.running.delete(p); this.wake(); });
         lane.running.add(p);
       }
     }
