@@ -20,6 +20,7 @@ const MAX_KEY_CHARS = 200;
 export class SqliteRateCounters implements RateCounters {
   private db: Database.Database | null = null;
   private upsert: Database.Statement<{ key: string; now: number; windowMs: number }, { count: number; window_end: number }> | null = null;
+  private pruneEnded: Database.Statement<[number, number]> | null = null;
   private lastPrune = 0;
 
   constructor(private readonly dataDir: string, private readonly now: () => Date) {}
@@ -58,6 +59,7 @@ export class SqliteRateCounters implements RateCounters {
         count = CASE WHEN window_end <= @now THEN 1 ELSE count + 1 END,
         window_end = CASE WHEN window_end <= @now THEN @now + @windowMs ELSE window_end END
       RETURNING count, window_end`);
+    this.pruneEnded = db.prepare('DELETE FROM rate_counters WHERE key IN (SELECT key FROM rate_counters WHERE window_end <= ? LIMIT ?)');
     return this.upsert;
   }
 
@@ -68,7 +70,7 @@ export class SqliteRateCounters implements RateCounters {
   private prune(now: number): void {
     if (now - this.lastPrune < PRUNE_EVERY_MS && now >= this.lastPrune) return;
     this.statement();
-    const { changes } = this.db!.prepare('DELETE FROM rate_counters WHERE key IN (SELECT key FROM rate_counters WHERE window_end <= ? LIMIT ?)').run(now, PRUNE_BATCH);
+    const { changes } = this.pruneEnded!.run(now, PRUNE_BATCH);
     if (changes < PRUNE_BATCH) this.lastPrune = now;
   }
 }
