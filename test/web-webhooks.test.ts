@@ -54,7 +54,9 @@ describe('web site: webhook endpoints on the account page', () => {
     assert.deepEqual(await axeViolations(page), [], 'account page with a new endpoint: axe-core');
     await shot('01-added');
 
-    const [endpoint] = await listed();
+    const endpoints = await listed();
+    assert.equal(endpoints.length, 1, 'the one endpoint added');
+    const [endpoint] = endpoints;
     assert.equal(endpoint.url, new URL(HOOK).href);
     assert.ok(!endpoint.events.includes('design.failed') && !endpoint.events.includes('quote.failed'));
     assert.ok(endpoint.events.includes('design.ready'));
