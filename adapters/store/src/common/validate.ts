@@ -96,3 +96,9 @@ export function checkNonEmpty(value: unknown, param: string, maxChars = 500): st
   }
   return value;
 }
+
+/** How many keys one blob listing (listOlder) returns at most: an integer in 1..10000. */
+export function checkBlobListLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreError('invalid_argument', 'limit must be 1..10000', 'limit');
+  return limit;
+}

@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { GridFSBucket, type Document } from 'mongodb';
 import { measure } from '../common/blobData.ts';
-import { checkBlobKey } from '../common/validate.ts';
-import { StoreError, type BlobData, type BlobInfo, type BlobStore } from '../port.ts';
+import { checkBlobKey, checkBlobListLimit } from '../common/validate.ts';
+import type { BlobData, BlobInfo, BlobStore } from '../port.ts';
 import type { MongoContext } from './context.ts';
 import { BLOB_BUCKET } from './indexes.ts';
 
@@ -80,13 +80,13 @@ export class GridFsBlobs implements BlobStore {
   }
 
   async listOlder(opts: { prefix: string; suffix?: string; olderThanMs: number; limit: number }): Promise<string[]> {
-    if (!Number.isInteger(opts.limit) || opts.limit < 1 || opts.limit > 10_000) throw new StoreError('invalid_argument', 'limit must be 1..10000', 'limit');
+    const limit = checkBlobListLimit(opts.limit);
     const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const before = new Date(this.ctx.now().getTime() - opts.olderThanMs);
     // storedAt is the store's clock (uploadDate the driver's); blobs stored before it existed have only uploadDate
     const old = { $or: [{ 'metadata.storedAt': { $lt: before } }, { 'metadata.storedAt': { $exists: false }, uploadDate: { $lt: before } }] };
     const docs = await this.bucket.find({ filename: { $regex: `^${escape(opts.prefix)}.*${escape(opts.suffix ?? '')}$` }, ...old, ...COMPLETE })
-      .sort({ filename: 1 }).limit(opts.limit).toArray();
+      .sort({ filename: 1 }).limit(limit).toArray();
     return [...new Set(docs.map((d) => String(d.filename)))];
   }
 

@@ -6,8 +6,8 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:f
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { measure } from '../common/blobData.ts';
-import { checkBlobKey } from '../common/validate.ts';
-import { StoreError, type BlobData, type BlobInfo, type BlobStore } from '../port.ts';
+import { checkBlobKey, checkBlobListLimit } from '../common/validate.ts';
+import type { BlobData, BlobInfo, BlobStore } from '../port.ts';
 import type { SqliteContext } from './context.ts';
 
 /** Temp files older than this are leftovers of a crashed put; younger ones may be in flight. */
@@ -18,11 +18,6 @@ interface BlobRow {
   size: number;
   sha256: string;
   content_type: string | null;
-}
-
-function checkLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreError('invalid_argument', 'limit must be 1..10000', 'limit');
-  return limit;
 }
 
 function isNotFound(err: unknown): boolean {
@@ -125,7 +120,7 @@ export class FsBlobs implements BlobStore {
   }
 
   async listOlder(opts: { prefix: string; suffix?: string; olderThanMs: number; limit: number }): Promise<string[]> {
-    const limit = checkLimit(opts.limit);
+    const limit = checkBlobListLimit(opts.limit);
     const before = new Date(this.ctx.now().getTime() - opts.olderThanMs).toISOString();
     const rows = this.older.all({ prefix: opts.prefix, end: `${opts.prefix}\uffff`, suffix: opts.suffix ?? '', before, limit }) as Array<{ key: string }>;
     return rows.map((r) => r.key);
