@@ -8,6 +8,7 @@ import type { Profile } from './profile.ts';
 import type { CutEdge } from './cuts.ts';
 import { outerPerimeter, perimeterPosition } from './unroll.ts';
 import { projectOntoIntersection, sameSurface } from './surfaces.ts';
+import { DEGENERATE_CHORD_MM, MIDPOINT_MOVE_SHARE } from './tolerances.ts';
 
 /** A drawn chord may sit this far from the exact cut curve before it is split, mm (far below a pixel). */
 const OUTLINE_SAGITTA_MM = 0.01;
@@ -26,9 +27,9 @@ export interface Unroll { d: Vec3; x0: number; p: Profile }
  */
 function curvePoints(a: Surface, b: Surface, p: Vec3, q: Vec3, level: number, out: Vec3[]): void {
   const chord = norm(sub(q, p));
-  if (chord < 1e-9 || level === 0) return;
+  if (chord < DEGENERATE_CHORD_MM || level === 0) return;
   const mid = scale(add(p, q), 0.5);
-  const m = projectOntoIntersection(a, b, mid, 0.3 * chord);
+  const m = projectOntoIntersection(a, b, mid, MIDPOINT_MOVE_SHARE * chord);
   if (!m || norm(sub(m, mid)) < OUTLINE_SAGITTA_MM) return;
   curvePoints(a, b, p, m, level - 1, out);
   out.push(m);

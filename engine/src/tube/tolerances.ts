@@ -22,6 +22,10 @@ export const MIN_LATERAL_AREA_FRACTION = 0.25;
 export const BAR_MIN_ASPECT = 0.5;
 /** Cut edges are refined by midpoint projection onto both surfaces, at most this deep (2^n pieces). */
 export const EDGE_REFINEMENT_LEVELS = 8;
+/** A cut edge piece shorter than this has no curve left to find, mm. */
+export const DEGENERATE_CHORD_MM = 1e-9;
+/** A piece's midpoint may move at most this share of the chord onto the exact curve (farther: not found). */
+export const MIDPOINT_MOVE_SHARE = 0.3;
 /** A cut edge piece whose midpoint is this close to its chord counts as straight, mm. */
 export const STRAIGHT_SAGITTA_MM = 1e-5;
 /** Faces of one cylinder covering at least this angle together form a closed ring, degrees. */
