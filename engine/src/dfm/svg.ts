@@ -10,7 +10,7 @@ import { layoutLabels } from '../files/labels.ts';
 import { contourToPolyline } from '../files/polyline.ts';
 import { MARKER_RADIUS_PX, pxPerMm, type Scene, type ScenePolygon, type SceneText } from '../files/scene.ts';
 import { sceneToSvg } from '../files/svg.ts';
-import { flatView, formatMm, formedView, hasUnrolledWall, holeLoopIndex, tubeFlatView, type ViewName } from '../files/views.ts';
+import { FLAT_CHORD_MM, flatView, formatMm, formedView, hasUnrolledWall, holeLoopIndex, tubeFlatView, type ViewName } from '../files/views.ts';
 import { effectiveSelections, parseConfiguration, type PartConfiguration } from './configuration.ts';
 
 export interface SvgIssue { code: string; message: string; severity: 'blocking' | 'warning'; accepted: boolean; hole_id: number | null; bend_id: number | null; details?: Record<string, unknown> }
@@ -27,8 +27,6 @@ export interface DfmDrawingOptions {
 
 const COLORS = { blocking: '#d32f2f', warning: '#ef6c00', accepted: '#2e7d32', text: '#263238' } as const;
 const DRAWING_ASPECT = 0.75;
-/** Chord tolerance of the highlighted contours, mm (drawing only). */
-const HIGHLIGHT_CHORD_MM = 0.05;
 /** Highlight stroke width, px. */
 const HIGHLIGHT_PX = 3;
 /** Ring around a feature that has no contour in the view (formed views, blind work), px beyond its radius. */
@@ -103,7 +101,7 @@ export function dfmImageSvg(mp: AnalyzedPart, options: DfmDrawingOptions): strin
   const scalePx = flat ? pxPerMm(flat) : 0;
   const labelOf = (kind: 'hole' | 'bend' | 'feature', id: number) => scene.labels.find((l) => l.ref.kind === kind && l.ref.id === id) ?? null;
   const a = mp.analysis;
-  const innerLoops = a.kind === 'sheet' && view === 'flat' ? a.flat.inner.map((c) => contourToPolyline(c, HIGHLIGHT_CHORD_MM)) : [];
+  const innerLoops = a.kind === 'sheet' && view === 'flat' ? a.flat.inner.map((c) => contourToPolyline(c, FLAT_CHORD_MM)) : [];
 
   // operations configured on holes are named on their labels (tap M5, csk 10/90 (top), ...)
   const ops = operationLabels(cfg);

@@ -197,6 +197,8 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
   return { view, width, height, background: '#ffffff', polygons: items.map((i) => i.poly), lines: [], labels, title: `${solid.name} - ${view}`, toPx: { formed } };
 }
 
+/** Chord tolerance of the flat's drawn cut contours, mm (drawing only; DFM highlights trace the same polylines). */
+export const FLAT_CHORD_MM = 0.05;
 /** Room below and left of the flat for its overall dimensions, px. */
 const DIMENSION_BAND_PX = 34;
 /** Dimension lines sit this far outside the part's extent, px. */
@@ -243,7 +245,7 @@ export function bendText(b: BendLine): string {
  * holes labelled, overall width and height dimensioned. */
 export function flatView(flat: FlatGeometry, analysis: SheetAnalysis | null, name: string, options: ViewOptions = {}): Scene {
   const width = options.width ?? 800, height = options.height ?? 600;
-  const loops = [flat.outer, ...flat.inner].map((c) => contourToPolyline(c, 0.05));
+  const loops = [flat.outer, ...flat.inner].map((c) => contourToPolyline(c, FLAT_CHORD_MM));
   const all: Vec2[] = loops.flat();
   const fit = fitTransform(all, width - DIMENSION_BAND_PX, height - DIMENSION_BAND_PX, MARGIN_PX);
   const toPx = (p: Vec2): Vec2 => { const q = fit(p); return [q[0] + DIMENSION_BAND_PX, q[1]]; };
