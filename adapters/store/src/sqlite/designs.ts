@@ -91,7 +91,7 @@ export class SqliteDesigns implements DesignRepo {
       WHERE id = @id AND account_id = @accountId AND status IN (SELECT value FROM json_each(@from)) RETURNING *`);
     const row = await this.ctx.write(() => {
       const row = update.get(params) as DesignRow | undefined;
-      if (row) appendEvents(this.ctx.db, { source: outboxSource(null), accountId: String(accountId), id: String(designId) }, events, change.events, params.now as string);
+      if (row) appendEvents(this.ctx.db, { source: outboxSource(null), accountId: String(accountId), id: String(designId) }, events, params.now as string);
       return row;
     });
     return row ? toDesign<R>(row) : null;

@@ -72,7 +72,7 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
       const params = { collection: this.collection, id, accountId: String(accountId), key, data: toJson(data, 'data'), now: now.toISOString() };
       const row = await this.ctx.write(() => {
         const row = this.insert.get(params) as Omit<DocRow, 'data'>;
-        appendEvents(this.ctx.db, { source: outboxSource(this.collection), accountId: params.accountId, id }, events, opts.events, params.now);
+        appendEvents(this.ctx.db, { source: outboxSource(this.collection), accountId: params.accountId, id }, events, params.now);
         return row;
       });
       return withLazyData<T>(row, params.data);
@@ -113,7 +113,7 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
     // the version is read in the same group as the UPDATE, so a conflict names the version that won
     const { row, current } = await this.ctx.write(() => {
       const row = update.get(params) as DocRow | undefined;
-      if (row) appendEvents(this.ctx.db, { source: outboxSource(this.collection), accountId: String(accountId), id: String(id) }, events, opts.events, params.now as string);
+      if (row) appendEvents(this.ctx.db, { source: outboxSource(this.collection), accountId: String(accountId), id: String(id) }, events, params.now as string);
       const current = row || opts.expectedVersion === undefined ? undefined : this.versionOf.get(this.collection, String(id), String(accountId)) as { version: number } | undefined;
       return { row, current };
     });

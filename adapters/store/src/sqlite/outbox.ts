@@ -2,7 +2,7 @@
 // document, written by the same transaction that changes the record and read by the relay. Kept
 // apart from the record so clearing handed-on events does not rewrite a large document.
 import type Database from 'better-sqlite3';
-import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, outboxPosition, parseOutboxPosition, parseSource } from '../common/outbox.ts';
+import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, outboxPosition, parseOutboxPosition, parseSource, type OutboxEventTexts } from '../common/outbox.ts';
 import type { Outbox, OutboxEntry, OutboxEvent } from '../port.ts';
 import type { SqliteContext } from './context.ts';
 
@@ -18,8 +18,8 @@ const drops = new WeakMap<Database.Database, Database.Statement>();
  * Appends the events (outboxEventTexts) to the record's pending events; call inside the write that
  * changes the record. Both texts are JSON arrays, joined as text: the payloads are not parsed again.
  */
-export function appendEvents(db: Database.Database, key: { source: string; accountId: string; id: string }, eventTexts: string[], events: OutboxEvent[] | undefined, now: string): void {
-  if (eventTexts.length === 0) return;
+export function appendEvents(db: Database.Database, key: { source: string; accountId: string; id: string }, texts: OutboxEventTexts | null, now: string): void {
+  if (texts === null) return;
   let stmt = appends.get(db);
   if (!stmt) {
     const join = (column: string) => `${column} = substr(${column}, 1, length(${column}) - 1) || ',' || substr(excluded.${column}, 2)`;
@@ -27,8 +27,7 @@ export function appendEvents(db: Database.Database, key: { source: string; accou
       ON CONFLICT (source, account_id, id) DO UPDATE SET ${join('events')}, ${join('event_ids')}, updated_at = excluded.updated_at`);
     appends.set(db, stmt);
   }
-  // the texts are the checked events (outboxEventTexts), so their ids are checked strings
-  stmt.run({ ...key, events: `[${eventTexts.join(',')}]`, eventIds: JSON.stringify((events ?? []).map((e) => e.id)), now });
+  stmt.run({ ...key, ...texts, now });
 }
 
 /** Forgets the pending events of a record that is deleted (with it, as the column did). */
