@@ -5,38 +5,31 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { CookieJar } from './helpers/web-session.ts';
 
 const PAGES = 12;
 const SIGNUPS = 2;
 
 /** One browser behind the proxy at `address`: its cookies, its requests. */
 class Visitor {
-  constructor(private readonly t: TestService, private readonly address: string, private readonly cookies = new Map<string, string>()) {}
+  constructor(private readonly t: TestService, private readonly address: string, private readonly cookies = new CookieJar()) {}
   /** The same browser (its session) from another address. */
   at(address: string): Visitor {
     return new Visitor(this.t, address, this.cookies);
   }
   async get(path: string): Promise<Response> {
-    return this.keep(await fetch(this.t.url + path, { headers: this.headers(), redirect: 'manual' }));
+    return this.cookies.keep(await fetch(this.t.url + path, { headers: this.headers(), redirect: 'manual' }));
   }
   async signUp(email: string): Promise<Response> {
     const form = await (await this.get('/signup')).text();
     const csrf = /name="_csrf" value="([^"]+)"/.exec(form)?.[1] ?? '';
-    return this.keep(await fetch(`${this.t.url}/signup`, {
+    return this.cookies.keep(await fetch(`${this.t.url}/signup`, {
       method: 'POST', redirect: 'manual', body: new URLSearchParams({ _csrf: csrf, email, password: 'a long enough password', next: '/account' }),
       headers: { ...this.headers(), 'content-type': 'application/x-www-form-urlencoded' },
     }));
   }
   private headers(): Record<string, string> {
-    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    return { 'x-forwarded-for': this.address, ...(cookie ? { cookie } : {}) };
-  }
-  private keep(res: Response): Response {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      this.cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
-    }
-    return res;
+    return { 'x-forwarded-for': this.address, ...this.cookies.header() };
   }
 }
 

@@ -6,21 +6,22 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { CookieJar } from './helpers/web-session.ts';
 
 const KERF = fileURLToPath(new URL('../bin/kerf.mjs', import.meta.url));
 const PASSWORD = 'correct horse battery';
 
 /** A browser's cookie jar and form posts, by hand. */
 class Browserish {
-  cookies = new Map<string, string>();
+  cookies = new CookieJar();
   constructor(private readonly base: string) {}
   async get(path: string): Promise<Response> {
-    return this.keep(await fetch(this.base + path, { headers: this.header(), redirect: 'manual' }));
+    return this.cookies.keep(await fetch(this.base + path, { headers: this.cookies.header(), redirect: 'manual' }));
   }
   async post(path: string, form: Record<string, string>): Promise<Response> {
-    return this.keep(await fetch(this.base + path, {
+    return this.cookies.keep(await fetch(this.base + path, {
       method: 'POST', redirect: 'manual', body: new URLSearchParams(form).toString(),
-      headers: { ...this.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...this.cookies.header(), 'content-type': 'application/x-www-form-urlencoded' },
     }));
   }
   /** The CSRF token of the page's first form. */
@@ -28,19 +29,6 @@ class Browserish {
     const m = /name="_csrf" value="([^"]+)"/.exec(html);
     assert.ok(m, 'the form carries a CSRF token');
     return m[1];
-  }
-  private header(): Record<string, string> {
-    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
-  }
-  private keep(res: Response): Response {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const i = pair.indexOf('=');
-      const value = pair.slice(i + 1);
-      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(pair.slice(0, i));
-      else this.cookies.set(pair.slice(0, i), value);
-    }
-    return res;
   }
 }
 

@@ -2,11 +2,29 @@
 import assert from 'node:assert/strict';
 import type { TestService } from './service.ts';
 
+/** A browser's cookies, by hand: kept from each answer's Set-Cookie (an emptied or expired one removed), sent back as one Cookie header. */
+export class CookieJar extends Map<string, string> {
+  keep(res: Response): Response {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      const value = pair.slice(i + 1);
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.delete(pair.slice(0, i));
+      else this.set(pair.slice(0, i), value);
+    }
+    return res;
+  }
+
+  header(): Record<string, string> {
+    return this.size ? { cookie: [...this].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
+  }
+}
+
 /** A signed-up person's session cookie and the upload form's CSRF token. */
 export async function webSession(t: TestService): Promise<{ cookie: string; csrf: string }> {
-  const cookies = new Map<string, string>();
-  const keep = (r: Response): void => { for (const c of r.headers.getSetCookie()) { const kv = c.split(';')[0]; cookies.set(kv.split('=')[0], kv); } };
-  const jar = (): string => [...cookies.values()].join('; ');
+  const cookies = new CookieJar();
+  const keep = (r: Response): void => { cookies.keep(r); };
+  const jar = (): string => cookies.header().cookie ?? '';
   const csrfOf = async (r: Response): Promise<string> => /name="_csrf" value="([^"]+)"/.exec(await r.text())![1];
   let r = await fetch(`${t.url}/signup`);
   keep(r);
