@@ -1,7 +1,7 @@
 // EngineApi from the engine's functions, run in this process. The service swaps in the worker pool
 // version when it is available; the use cases cannot tell the difference.
 import {
-  analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, dfmImageOf, EngineError, fileNameOf, findHardware, hardwareModelGlb,
+  analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, dfmImage, EngineError, fileNameOf, findHardware, hardwareModelGlb,
   isDesignFileName, materialKFactors, productionFilesForModel, quote,
   type AnalyzedModel, type Catalog, type DfmImageOptions, type CatalogKind as EngineCatalogKind, type Design, type Hardware, type ProductionFiles,
 } from '@kerf/engine';
@@ -30,7 +30,7 @@ function splitName(name: string): { partId: string | null; rest: string } {
 export function dfmImageOptions(input: DfmImageRequest): DfmImageOptions {
   return {
     partId: input.part_id, view: input.view as DfmImageOptions['view'], format: input.format, width: input.width,
-    issues: input.issues as DfmImageOptions['issues'], configuration: input.configuration, kFactor: input.k_factor,
+    issues: input.issues as DfmImageOptions['issues'], configuration: input.configuration, kFactor: input.k_factor, fileName: input.design.name,
   };
 }
 
@@ -121,8 +121,7 @@ export class LocalEngine implements EngineApi {
   }
 
   async dfmImage(input: DfmImageRequest): Promise<EngineFile | null> {
-    const model = await analyzeModel(input.source, { fileName: input.design.name, ...(input.k_factor ? { kFactorByPart: { [input.part_id]: input.k_factor } } : {}) });
-    const bytes = await dfmImageOf(model, dfmImageOptions(input));
+    const bytes = await dfmImage(input.source, dfmImageOptions(input));
     return bytes ? file(`dfm-${input.view}.${input.format}`, bytes) : null;
   }
 

@@ -46,7 +46,7 @@ export class PoolEngine extends LocalEngine {
   }
 
   override async dfmImage(input: DfmImageRequest): Promise<EngineFile | null> {
-    const bytes = await this.interactive.run(input.signal, () => this.pool.dfmImage(input.source, { ...dfmImageOptions(input), fileName: input.design.name }));
+    const bytes = await this.interactive.run(input.signal, () => this.pool.dfmImage(input.source, dfmImageOptions(input)));
     const name = `dfm-${input.view}.${input.format}`;
     return bytes ? { name, bytes, contentType: contentTypeOf(name) } : null;
   }
