@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { engineIdle, engineStats } from './helpers/engine-stats.ts';
 import { fixtureBytes } from './helpers/fixtures.ts';
+import { until } from './helpers/wait.ts';
 import { webSession } from './helpers/web-session.ts';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
@@ -63,11 +64,7 @@ describe('fairness: abandoned previews on MCP and the web site', () => {
       const id = decodeURIComponent(r.headers.get('location')!.split('/').pop()!);
       ids.push(id);
       // ready once its analysis job is done (none for a reuse); not by opening its page, which would draw it
-      const deadline = Date.now() + 60_000;
-      while ((await t.service.store.jobs.listForResource(id)).some((j) => j.status !== 'done')) {
-        assert.ok(Date.now() < deadline, `design ${id} never analysed`);
-        await sleep(100);
-      }
+      await until(`design ${id} analysed`, async () => (await t.service.store.jobs.listForResource(id)).every((j) => j.status === 'done'), 60_000);
     }
     const ran = await abandon(t, (signal, i) => fetch(`${t.url}/designs/${ids[i]}`, { headers: { cookie }, signal }).then((r) => r.text()));
     assert.ok(ran <= MAY_RUN, `${ran} engine runs for ${ABANDONED} abandoned design pages (each asks for 3 files)`);
