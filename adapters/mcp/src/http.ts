@@ -147,16 +147,18 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app: FastifyIn
     uploads.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { onRequest: limitUpload }, async (request, reply) => {
       if (Number(request.headers['content-length'] ?? 0) > MAX_PREPARED_UPLOAD_BYTES) throw uploadTooLarge();
       const { path, done } = spoolUpload(request.body as Readable, spoolDirOf(ctx), MAX_PREPARED_UPLOAD_BYTES);
+      // the spool is gone before the answer leaves: a client that has its 201 finds nothing left behind
+      let design;
       try {
         const file = await done.catch((err: unknown) => { throw err instanceof UseCaseError && err.code === 'file_too_large' ? uploadTooLarge() : err; });
-        const design = await receiveUpload(ctx, { token: request.params.token, bytes: file });
-        return reply.code(201).type('application/json').send({
-          design_id: design.id, status: design.status, name: design.name,
-          next: `Call the inspect_design tool with design_id ${design.id} until the design is ready.`,
-        });
+        design = await receiveUpload(ctx, { token: request.params.token, bytes: file });
       } finally {
         await removeSpooled(path);
       }
+      return reply.code(201).type('application/json').send({
+        design_id: design.id, status: design.status, name: design.name,
+        next: `Call the inspect_design tool with design_id ${design.id} until the design is ready.`,
+      });
     });
   });
 
