@@ -51,17 +51,16 @@ export class SqliteDesigns implements DesignRepo {
     const now = this.ctx.now();
     const id = d.id ?? newId('des', now);
     const job = d.job ? checkNewJob({ ...d.job, resourceId: id, accountId }) : null;
-    // one write (ctx.write's transaction): the design and its job are stored together or not at all
-    const write = (): DesignRow => {
+    const write = this.ctx.db.transaction(() => {
       const row = this.insert.get({
         id, accountId, name: d.name, key: d.sourceBlobKey, size: d.sourceSize, sha256: d.sourceSha256,
         options: toJson(d.options, 'options'), now: now.toISOString(),
       }) as DesignRow;
       if (job) this.jobs.enqueueSync(job);
       return row;
-    };
+    });
     try {
-      return toDesign<R>(await this.ctx.write(write));
+      return toDesign<R>(await this.ctx.write(() => write.immediate()));
     } catch (err) {
       if (isUniqueViolation(err)) throw new StoreError('duplicate', `design id ${id} is taken`, 'id');
       if (isForeignKeyViolation(err)) throw new StoreError('invalid_argument', `account ${accountId} does not exist`, 'accountId');

@@ -125,8 +125,7 @@ export class SqliteJobs implements JobQueue {
 
   async enqueue<P = unknown>(job: NewJob<P>): Promise<Job<P>> {
     const checked = checkNewJob(job);
-    // write runs it in a transaction of its own (a group's savepoint, or IMMEDIATE when not grouped)
-    return this.ctx.write(() => this.enqueueSync<P>(checked));
+    return this.ctx.write(() => this.ctx.db.transaction(() => this.enqueueSync<P>(checked)).immediate());
   }
 
   async claim<P = unknown>(workerId: string, leaseMs: number, opts: { kinds?: string[] } = {}): Promise<Job<P> | null> {
