@@ -21,5 +21,5 @@ export { analyzeWithFiles, generateProductionFiles, productionFilesForModel, wri
 export type { ProductionFiles, ProductionFileOptions, GenerateOptions, FileKind } from './files/index.ts';
 export { designFile, designFileOf, isDesignFileName } from './design-files.ts';
 export type { DesignFileOptions } from './design-files.ts';
-export { dfmImage, dfmImageOf, dfmImageSvg } from './dfm/image.ts';
-export type { DfmImageOptions } from './dfm/image.ts';
+export { dfmImage, dfmImageOf, dfmImages, dfmImageSvg } from './dfm/image.ts';
+export type { DfmImageOptions, DfmImagePart, DfmImagesOptions } from './dfm/image.ts';

@@ -1,14 +1,15 @@
 // EngineApi from the engine's functions, run in this process. The service swaps in the worker pool
 // version when it is available; the use cases cannot tell the difference.
 import {
-  analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, dfmImage, EngineError, fileNameOf, findHardware, hardwareModelGlb,
+  analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
   isDesignFileName, materialKFactors, productionFilesForModel, quote,
-  type AnalyzedModel, type Catalog, type DfmImageOptions, type CatalogKind as EngineCatalogKind, type Design, type Hardware, type ProductionFiles,
+  type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type CatalogKind as EngineCatalogKind, type Design, type Hardware, type ProductionFiles,
 } from '@kerf/engine';
 import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type QuoteOutcome, type schemas } from '@kerf/usecases';
 
 type ProductionFileKind = schemas.ProductionFileKind;
 export type DfmImageRequest = Parameters<EngineApi['dfmImage']>[0];
+export type DfmImagesRequest = Parameters<EngineApi['dfmImages']>[0];
 
 const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
   materials: 'materials', tube_profiles: 'tube-profiles', finishes: 'finishes', powder_coat_colors: 'powder-coat-colors',
@@ -28,10 +29,21 @@ function splitName(name: string): { partId: string | null; rest: string } {
 
 /** The engine's options for a DFM image (the report's issues as the engine's image reads them). */
 export function dfmImageOptions(input: DfmImageRequest): DfmImageOptions {
+  const { parts: [part], ...common } = dfmImagesOptions({ ...input, parts: [input] });
+  return { ...common, ...part };
+}
+
+/** The engine's options for several parts' DFM images. */
+export function dfmImagesOptions(input: DfmImagesRequest): DfmImagesOptions {
   return {
-    partId: input.part_id, view: input.view as DfmImageOptions['view'], format: input.format, width: input.width,
-    issues: input.issues as DfmImageOptions['issues'], configuration: input.configuration, kFactor: input.k_factor, fileName: input.design.name,
+    view: input.view as DfmImagesOptions['view'], format: input.format, width: input.width, configuration: input.configuration, fileName: input.design.name,
+    parts: input.parts.map((p) => ({ partId: p.part_id, issues: p.issues as DfmImageOptions['issues'], kFactor: p.k_factor })),
   };
+}
+
+/** A DFM image's bytes as the file the use cases take. */
+export function dfmImageFile(input: Pick<DfmImageRequest, 'view' | 'format'>, bytes: Uint8Array | null): EngineFile | null {
+  return bytes ? file(`dfm-${input.view}.${input.format}`, bytes) : null;
 }
 
 /** The engine's options for the parts of a production-files request: their ids and their own K-factors. */
@@ -121,8 +133,11 @@ export class LocalEngine implements EngineApi {
   }
 
   async dfmImage(input: DfmImageRequest): Promise<EngineFile | null> {
-    const bytes = await dfmImage(input.source, dfmImageOptions(input));
-    return bytes ? file(`dfm-${input.view}.${input.format}`, bytes) : null;
+    return dfmImageFile(input, await dfmImage(input.source, dfmImageOptions(input)));
+  }
+
+  async dfmImages(input: DfmImagesRequest): Promise<(EngineFile | null)[]> {
+    return (await dfmImages(input.source, dfmImagesOptions(input))).map((bytes) => dfmImageFile(input, bytes));
   }
 
   private async partImage(source: Uint8Array, model: AnalyzedModel, partId: string, view: string, width: number, format: 'svg' | 'png', name: string): Promise<EngineFile | null> {

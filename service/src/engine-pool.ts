@@ -3,7 +3,7 @@
 // answering requests and renewing job leases. DFM and pricing are pure and fast: they stay in-process.
 import { createEngine, isDesignFileName, type Design, type Engine, type EngineStats } from '@kerf/engine';
 import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type schemas } from '@kerf/usecases';
-import { dfmImageOptions, LocalEngine, type DfmImageRequest, productionFilesOut, productionRequest } from './engine-local.ts';
+import { dfmImageFile, dfmImageOptions, dfmImagesOptions, LocalEngine, type DfmImageRequest, type DfmImagesRequest, productionFilesOut, productionRequest } from './engine-local.ts';
 import { InteractiveGate } from './interactive-gate.ts';
 
 
@@ -46,9 +46,12 @@ export class PoolEngine extends LocalEngine {
   }
 
   override async dfmImage(input: DfmImageRequest): Promise<EngineFile | null> {
-    const bytes = await this.interactive.run(input.signal, () => this.pool.dfmImage(input.source, dfmImageOptions(input)));
-    const name = `dfm-${input.view}.${input.format}`;
-    return bytes ? { name, bytes, contentType: contentTypeOf(name) } : null;
+    return dfmImageFile(input, await this.interactive.run(input.signal, () => this.pool.dfmImage(input.source, dfmImageOptions(input))));
+  }
+
+  override async dfmImages(input: DfmImagesRequest): Promise<(EngineFile | null)[]> {
+    const images = await this.interactive.run(input.signal, () => this.pool.dfmImages(input.source, dfmImagesOptions(input)));
+    return images.map((bytes) => dfmImageFile(input, bytes));
   }
 
   private async makeDesignFile(input: { design: Design; source: Uint8Array; name: string }): Promise<EngineFile | null> {

@@ -92,6 +92,8 @@ export interface EngineApi {
   designFile(input: { design: Design; source: Uint8Array; name: string; signal?: AbortSignal }): Promise<EngineFile | null>;
   /** A part's DFM image: its findings drawn on its flat (or a formed view) with a legend; null for an unknown part or view. */
   dfmImage(input: DfmImageRequest): Promise<EngineFile | null>;
+  /** Several parts' DFM images, in the order asked (null for an unknown part), from one analysis of the source. */
+  dfmImages(input: DfmImagesRequest): Promise<(EngineFile | null)[]>;
   close(): Promise<void>;
 }
 
@@ -109,4 +111,9 @@ export interface DfmImageRequest {
   /** the K-factor the report's flat used */
   k_factor: number | null;
   signal?: AbortSignal;
+}
+
+/** What several parts' DFM images are drawn from: per part, what DfmImageRequest gives one. */
+export interface DfmImagesRequest extends Omit<DfmImageRequest, 'part_id' | 'issues' | 'k_factor'> {
+  parts: Pick<DfmImageRequest, 'part_id' | 'issues' | 'k_factor'>[];
 }

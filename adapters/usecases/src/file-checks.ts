@@ -41,17 +41,18 @@ export async function quoteFile(ctx: EngineContext, caller: Caller, input: Quote
   return { ...quote, status_url: null };
 }
 
-/** The report with each part's inline SVG: the served DFM image (engine dfmImage), drawn from the file's
- * geometry (a report computed from the Design alone has no image_svg: the Design carries no outline). */
+/** The report with each part's inline SVG: the served DFM image (engine dfmImages, all parts from one
+ * analysis of the file), drawn from the file's geometry (a report computed from the Design alone has
+ * no image_svg: the Design carries no outline). */
 async function drawParts<T extends DfmOutcome>(ctx: EngineContext, design: Design, file: FileAtHand, report: T): Promise<T> {
-  const parts: T['parts'] = [];
-  for (const p of report.parts) {
-    const img = await ctx.engine.dfmImage({
-      design, source: file.bytes, part_id: p.part_id, view: 'flat', format: 'svg', width: 800,
-      issues: (p.issues as unknown[] | undefined) ?? [], configuration: (report as { configuration?: unknown }).configuration ?? null, k_factor: (p.k_factor as number | null | undefined) ?? null,
-    });
-    parts.push(img ? { ...p, image_svg: new TextDecoder().decode(img.bytes) } : p);
-  }
+  const images = await ctx.engine.dfmImages({
+    design, source: file.bytes, view: 'flat', format: 'svg', width: 800, configuration: (report as { configuration?: unknown }).configuration ?? null,
+    parts: report.parts.map((p) => ({ part_id: p.part_id, issues: (p.issues as unknown[] | undefined) ?? [], k_factor: (p.k_factor as number | null | undefined) ?? null })),
+  });
+  const parts: T['parts'] = report.parts.map((p, i) => {
+    const img = images[i];
+    return img ? { ...p, image_svg: new TextDecoder().decode(img.bytes) } : p;
+  });
   return { ...report, parts };
 }
 

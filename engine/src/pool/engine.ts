@@ -13,7 +13,7 @@ import { compileOcct } from '../import/occt.ts';
 import type { AnalyzeOptions } from '../analyze.ts';
 import type { GenerateOptions, ProductionFileOptions, ProductionFiles } from '../files/generate.ts';
 import type { DesignFileOptions } from '../design-files.ts';
-import type { DfmImageOptions } from '../dfm/image.ts';
+import type { DfmImageOptions, DfmImagesOptions } from '../dfm/image.ts';
 import type { JobOp, JobReply, JobRequest, WorkerSettings } from './protocol.ts';
 
 export interface EngineOptions {
@@ -44,6 +44,8 @@ export interface Engine {
   designFile(stepBytes: Uint8Array, options: DesignFileOptions): Promise<Uint8Array | null>;
   /** dfmImage() of engine/src/dfm/image.ts: a part's DFM image (findings on its flat or a formed view) */
   dfmImage(stepBytes: Uint8Array, options: DfmImageOptions): Promise<Uint8Array | null>;
+  /** dfmImages() of engine/src/dfm/image.ts: several parts' DFM images from one analysis, in order */
+  dfmImages(stepBytes: Uint8Array, options: DfmImagesOptions): Promise<(Uint8Array | null)[]>;
   stats(): EngineStats;
   /** Finishes running and queued jobs, then stops the threads; `force` fails them instead. */
   close(options?: { force?: boolean }): Promise<void>;
@@ -215,6 +217,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     analyzeWithFiles: (bytes, opts) => pool.run('analyzeWithFiles', [bytes, withoutCallback(opts)]) as Promise<{ design: Design; files: ProductionFiles }>,
     designFile: (bytes, opts) => pool.run('designFile', [bytes, opts]) as Promise<Uint8Array | null>,
     dfmImage: (bytes, opts) => pool.run('dfmImage', [bytes, opts]) as Promise<Uint8Array | null>,
+    dfmImages: (bytes, opts) => pool.run('dfmImages', [bytes, opts]) as Promise<(Uint8Array | null)[]>,
     stats: () => pool.stats(),
     close: (o) => pool.close(o),
   };

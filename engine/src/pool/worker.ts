@@ -14,6 +14,7 @@ const OPS: Record<string, () => Promise<JobHandler>> = {
   analyzeWithFiles: async () => (await import('../files/generate.ts')).analyzeWithFiles,
   designFile: async () => (await import('../design-files.ts')).designFile,
   dfmImage: async () => (await import('../dfm/image.ts')).dfmImage as JobHandler,
+  dfmImages: async () => (await import('../dfm/image.ts')).dfmImages as JobHandler,
   dfm: async () => (await import('../dfm/index.ts')).dfm as JobHandler,
   quote: async () => (await import('../pricing/index.ts')).quote as JobHandler,
 };
