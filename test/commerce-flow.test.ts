@@ -355,6 +355,9 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     const operator = await t.service.store.accounts.create({ email: `op-${Date.now()}@test.local`, name: 'Ops', operator: true });
     const opKey = (await t.service.store.apiKeys.create(operator.id, { operator: true }))!.api_key;
     const op = new Client(t.url, opKey, a.openapi);
+    // the relay keeps an event only for an endpoint that subscribes to it
+    const subscribed = await a.post('/v1/webhook-endpoints', { json: { url: 'https://hooks.example.com/commerce', events: ['cart.checked_out', 'order.status_changed'] } });
+    assert.equal(subscribed.status, 201, subscribed.text);
     const cart = await readyCart();
     const orderId = (await pay(a, cart.id, 'ops-1')).body.order_id as string;
     const path = `/v1/admin/orders/${orderId}/status`;

@@ -19,20 +19,17 @@ describe('event relay', () => {
 
   before(async () => {
     store = await openStore({ dataDir: dir });
-    // the store, except that creating one chosen event's document fails (a database hiccup)
+    // the store, except that keeping one chosen event fails (a database hiccup)
     const flaky = new Proxy(store, {
       get(target, prop, receiver) {
-        if (prop !== 'documents') return Reflect.get(target, prop, receiver);
-        return (name: string, opts?: { idPrefix?: string }) => {
-          const col = target.documents(name, opts);
-          if (name !== 'events') return col;
-          return new Proxy(col, {
-            get(c, p, r) {
-              if (p !== 'create') return Reflect.get(c, p, r);
-              return (acct: string, data: unknown, o?: { id?: string }) => (o?.id && o.id === failFor ? Promise.reject(new Error('disk hiccup')) : c.create(acct, data as never, o as never));
-            },
-          });
-        };
+        if (prop !== 'outbox') return Reflect.get(target, prop, receiver);
+        const outbox = target.outbox;
+        return new Proxy(outbox, {
+          get(o, p, r) {
+            if (p !== 'keep') return Reflect.get(o, p, r);
+            return (entry: Parameters<typeof outbox.keep>[0], ids: string[], collection: string) => (failFor && ids.includes(failFor) ? Promise.reject(new Error('disk hiccup')) : o.keep(entry, ids, collection));
+          },
+        });
       },
     });
     accountId = (await store.accounts.create({ email: `relay-${Date.now()}@test.local` })).id;
@@ -113,5 +110,23 @@ describe('event relay', () => {
       const attempts = await store.documents<{ attempt: number }>('webhook_deliveries').list(accountId, { filter: { _delivery: `${eventId}:${ep.id}` } });
       assert.deepEqual(attempts.items.map((r) => r.data.attempt), [1], 'one attempt record');
     }
+  });
+
+  it('keeps the body of an event some endpoint subscribes to, as recorded, and only clears the others', async () => {
+    const other = (await store.accounts.create({ email: `relay-only-quotes-${Date.now()}@test.local` })).id;
+    const caller = { accountId: other, scopes: SCOPES, via: 'api_key' as const, credentialId: null, operator: false };
+    const ep = await createWebhookEndpoint(ctx, caller, { url: 'https://hooks.example.com/quotes', events: ['quote.ready'] });
+    const quotes = store.documents<{ status: string }>('quotes');
+    const data = { id: 'quo_x', object: 'quote', note: 'é \u2028 "quoted" \\ /', figures: [1e-7, 0.1, 123456789.125, -2], none: null };
+    const ready = newEvent(ctx, 'quote.ready', data);
+    const failed = newEvent(ctx, 'quote.failed', { id: 'quo_y', object: 'quote' });
+    await quotes.create(other, { status: 'ready' }, { events: [ready, failed] });
+    assert.equal(await relayEvents(ctx), 1);
+    assert.deepEqual((await store.outbox.pending()).filter((e) => e.accountId === other), []);
+    const kept = await store.documents<unknown>('events').get(other, ready.id);
+    assert.equal(JSON.stringify(kept?.data), JSON.stringify(ready.payload), 'the body every delivery sends');
+    assert.equal(await store.documents<unknown>('events').get(other, failed.id), null, 'no endpoint wants it: nothing would read it');
+    assert.equal((await store.jobs.listForResource(`${ready.id}:${ep.id}`)).length, 1);
+    assert.equal((await store.jobs.listForResource(`${failed.id}:${ep.id}`)).length, 0);
   });
 });

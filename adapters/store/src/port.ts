@@ -356,13 +356,16 @@ export interface OutboxEvent {
   payload: unknown;
 }
 
-export interface OutboxEntry {
+/** An event without its payload: what a relay needs to decide where the event goes. */
+export type OutboxEventHead = Pick<OutboxEvent, 'id' | 'type'>;
+
+export interface OutboxEntry<E extends OutboxEventHead = OutboxEvent> {
   /** Where the events wait: 'designs', or 'documents:<collection>'. Pass back to clear(). */
   source: string;
   accountId: string;
   resourceId: string;
   /** Oldest first, as recorded. Never empty. */
-  events: OutboxEvent[];
+  events: E[];
   /** Where this record stands in the outbox's order: pass as `after` to read the records after it. */
   position: string;
 }
@@ -374,6 +377,18 @@ export interface Outbox {
    * pages past records it cannot hand on yet instead of reading them again and again.
    */
   pending(opts?: { limit?: number; after?: string | null }): Promise<OutboxEntry[]>;
+  /**
+   * As pending, each event without its payload: the store neither reads nor parses the payloads
+   * (a relay that keeps them with `keep` never needs them in the process).
+   */
+  heads(opts?: { limit?: number; after?: string | null }): Promise<Array<OutboxEntry<OutboxEventHead>>>;
+  /**
+   * Keeps these pending events (by id) of the record as documents of `collection`: id the event's
+   * id, data its payload (the same JSON value), owner the record's account; the payload is copied
+   * by the store, not handed through the caller. An event whose document exists already (kept
+   * before) is left as it is; ids no longer pending are ignored.
+   */
+  keep(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[], collection: string): Promise<void>;
   /** Removes these events (by id) from the record's outbox; events recorded meanwhile stay. */
   clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void>;
 }

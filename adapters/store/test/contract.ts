@@ -616,6 +616,50 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         assert.deepEqual((await mine([a.id])).map((e) => e.events.map((x) => x.id)), [['evt_o2']], 'a cleared record takes new events');
       });
 
+      it('heads: the pending events without their payloads, in the order and positions of pending', async () => {
+        const a = await newAccount(store);
+        const d = await store.designs.create(a.id, newDesignInput());
+        await store.designs.transition(a.id, d.id, 'queued', { status: 'processing', events: [ev('evt_h1'), ev('evt_h2', 'design.other')] });
+        clock.advance(1);
+        await store.designs.transition(a.id, d.id, 'processing', { status: 'ready', events: [ev('evt_h3', 'design.third')] });
+        const all = (await store.outbox.pending({ limit: 1000 })).filter((e) => e.accountId === a.id);
+        const heads = (await store.outbox.heads({ limit: 1000 })).filter((e) => e.accountId === a.id);
+        assert.deepEqual(heads, all.map((e) => ({ ...e, events: e.events.map(({ id, type }) => ({ id, type })) })));
+        assert.deepEqual(heads[0].events, [{ id: 'evt_h1', type: 'design.ready' }, { id: 'evt_h2', type: 'design.other' }, { id: 'evt_h3', type: 'design.third' }]);
+        await store.outbox.clear(heads[0], ['evt_h2']);
+        assert.deepEqual((await store.outbox.heads({ limit: 1000 })).filter((e) => e.accountId === a.id).map((e) => e.events),
+          [[{ id: 'evt_h1', type: 'design.ready' }, { id: 'evt_h3', type: 'design.third' }]], 'ids and types stay side by side after a partial clear');
+        await rejectsWith(store.outbox.heads({ limit: 1001 }), 'invalid_argument', 'limit');
+      });
+
+      it('keep copies pending payloads into documents, once, for the record\'s account', async () => {
+        const a = await newAccount(store);
+        const b = await newAccount(store);
+        const quotes = store.documents<{ s: string }>('quotes');
+        const payload = { id: 'evt_k1', nested: { text: 'é\u2028"\\/', n: [1e-7, -1.5, 0, 123456789.125], none: null, yes: true } };
+        const q = await quotes.create(a.id, { s: 'ready' }, { events: [ev('evt_k1', 'quote.ready', payload), ev('evt_k2', 'quote.other', 'a string'), ev('evt_k3')] });
+        const [entry] = (await store.outbox.heads({ limit: 1000 })).filter((e) => e.accountId === a.id);
+        const kept = store.documents<unknown>('events');
+        await store.outbox.keep(entry, ['evt_k1', 'evt_k2', 'evt_nope'], 'events');
+        const k1 = await kept.get(a.id, 'evt_k1');
+        assert.deepEqual(k1?.data, payload);
+        assert.equal(k1?.version, 1);
+        assert.deepEqual((await kept.get(a.id, 'evt_k2'))?.data, 'a string');
+        assert.equal(await kept.get(a.id, 'evt_k3'), null, 'only the ids given');
+        assert.equal(await kept.get(b.id, 'evt_k1'), null, 'the record\'s account owns it');
+        assert.equal(await kept.get(a.id, 'evt_nope'), null);
+        await kept.update(a.id, 'evt_k1', { changed: true });
+        await store.outbox.keep(entry, ['evt_k1'], 'events');
+        assert.deepEqual((await kept.get(a.id, 'evt_k1'))?.data, { changed: true }, 'a kept event stays as it is');
+        assert.equal((await mine([a.id])).length, 1, 'keep does not clear');
+        await store.outbox.clear(entry, ['evt_k1', 'evt_k2', 'evt_k3']);
+        await store.outbox.keep(entry, ['evt_k3'], 'events');
+        assert.equal(await kept.get(a.id, 'evt_k3'), null, 'a cleared event is not pending any more');
+        assert.deepEqual((await quotes.get(a.id, q.id))?.data, { s: 'ready' });
+        await rejectsWith(store.outbox.keep(entry, ['evt_k1'], 'Bad Name'), 'invalid_argument', 'collection');
+        await rejectsWith(store.outbox.keep({ ...entry, source: 'elsewhere' }, ['evt_k1'], 'events'), 'invalid_argument', 'source');
+      });
+
       it('refuses malformed events and sources', async () => {
         const a = await newAccount(store);
         const c = store.documents<{ n: number }>('carts');

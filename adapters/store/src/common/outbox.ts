@@ -11,14 +11,18 @@ export function checkOutboxEvents(events: OutboxEvent[] | undefined): OutboxEven
   return checkedEvents(events).map((e) => ({ ...e, payload: plainJson(e.payload, 'events.payload') }));
 }
 
-/** Events as the SQLite outbox stores them: a JSON array of the events and one of their ids. */
-export interface OutboxEventTexts { events: string; eventIds: string }
+/** Events as the SQLite outbox stores them: a JSON array of the events, one of their ids and one of their types. */
+export interface OutboxEventTexts { events: string; eventIds: string; eventTypes: string }
 
 /** The events checked as checkOutboxEvents does, as the texts they are stored as (serialised once); null when none. */
 export function outboxEventTexts(events: OutboxEvent[] | undefined): OutboxEventTexts | null {
   const checked = checkedEvents(events);
   if (checked.length === 0) return null;
-  return { events: `[${checked.map((e) => toJsonText(e, 'events.payload')).join(',')}]`, eventIds: JSON.stringify(checked.map((e) => e.id)) };
+  return {
+    events: `[${checked.map((e) => toJsonText(e, 'events.payload')).join(',')}]`,
+    eventIds: JSON.stringify(checked.map((e) => e.id)),
+    eventTypes: JSON.stringify(checked.map((e) => e.type)),
+  };
 }
 
 function checkedEvents(events: OutboxEvent[] | undefined): OutboxEvent[] {

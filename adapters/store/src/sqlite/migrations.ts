@@ -186,6 +186,14 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE outbox_events SET event_ids = (SELECT json_group_array(json_extract(value, '$.id')) FROM json_each(outbox_events.events));
     `,
   },
+  {
+    version: 8,
+    name: 'outbox: the types of the pending events beside their ids (a relay reads where they go, not the payloads)',
+    sql: `
+      ALTER TABLE outbox_events ADD COLUMN event_types TEXT NOT NULL DEFAULT '[]';
+      UPDATE outbox_events SET event_types = (SELECT json_group_array(json_extract(value, '$.type')) FROM json_each(outbox_events.events));
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */

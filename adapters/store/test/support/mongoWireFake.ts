@@ -49,14 +49,30 @@ function getPath(doc: Document, path: string): unknown {
   return cur;
 }
 
-/** Top-level inclusion or exclusion projections: all the store asks for. */
+/** Keeps `sub` of an object, or of each object of an array, as a dotted inclusion does. */
+function pick(value: unknown, sub: string[]): unknown {
+  if (Array.isArray(value)) return value.filter((v) => v !== null && typeof v === 'object').map((v) => pick(v, sub));
+  if (value === null || typeof value !== 'object') return undefined;
+  return Object.fromEntries(sub.filter((k) => k in (value as Document)).map((k) => [k, (value as Document)[k]]));
+}
+
+/**
+ * Inclusion or exclusion projections of top-level fields, and inclusions one level down
+ * ('outbox.id', into an array's objects too): all the store asks for.
+ */
 function project(doc: Document, projection: Document): Document {
   const fields = Object.entries(projection);
   const including = fields.some(([k, v]) => k !== '_id' && v);
   const out: Document = {};
   if (including) {
     if (projection._id !== 0) out._id = doc._id;
-    for (const [k, v] of fields) if (v && k in doc) out[k] = doc[k];
+    const nested = new Map<string, string[]>();
+    for (const [k, v] of fields) {
+      if (!v) continue;
+      const [top, sub] = k.split('.', 2);
+      if (sub === undefined) { if (k in doc) out[k] = doc[k]; } else nested.set(top, [...(nested.get(top) ?? []), sub]);
+    }
+    for (const [top, sub] of nested) if (top in doc && !(top in out)) out[top] = pick(doc[top], sub);
   } else {
     Object.assign(out, doc);
     for (const [k] of fields) delete out[k];

@@ -64,7 +64,7 @@ async function attemptRecord(ctx: UseCaseContext, accountId: string, event: { id
 }
 
 /** The relay's step for one subscribed endpoint: idempotent per (event, endpoint). */
-export async function scheduleDelivery(ctx: UseCaseContext, accountId: string, event: EventBody, endpointId: string): Promise<void> {
+export async function scheduleDelivery(ctx: UseCaseContext, accountId: string, event: { id: string; type: string }, endpointId: string): Promise<void> {
   const first = await attemptRecord(ctx, accountId, event, endpointId, 1, ctx.now());
   if (first.status !== 'pending') return; // handed on and attempted already
   await ctx.store.jobs.enqueue<DeliveryPayload>({

@@ -1,9 +1,11 @@
 // Events (contract.md "Manufacturing webhooks"): `{id, type, created_at, data}` where data is the
 // object as GET returns it. An event is recorded in the same single-record write as the change it
 // reports (the store's outbox), so a crash can delay it, never lose it. The relay hands each pending
-// event on: kept in the `events` collection, one delivery job per subscribed endpoint, both
-// idempotent by event id, then cleared from the outbox.
-import { isStoreError, type OutboxEntry, type OutboxEvent } from '@kerf/store';
+// event on: an event some endpoint subscribes to is kept in the `events` collection (the store copies
+// its payload; the relay reads only ids and types), one delivery job per subscribed endpoint, both
+// idempotent by event id; then the events are cleared from the outbox. An event no endpoint
+// subscribes to is only cleared: nothing would ever read it.
+import type { OutboxEntry, OutboxEvent, OutboxEventHead } from '@kerf/store';
 import type { UseCaseContext } from '../context.ts';
 import { publicView, type Doc } from '../documents.ts';
 import { Poller } from '../poller.ts';
@@ -49,8 +51,8 @@ export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<numb
   const endpointsOf = new Map<string, Promise<EndpointDoc[]>>(); // an account's endpoints, listed once per pass
   let cleared = 0;
   // page by position: records that fail stay behind without taking every page's room
-  for (let after: string | null = null, page: OutboxEntry[] = []; after === null || page.length === limit;) {
-    page = await ctx.store.outbox.pending({ limit, after });
+  for (let after: string | null = null, page: Array<OutboxEntry<OutboxEventHead>> = []; after === null || page.length === limit;) {
+    page = await ctx.store.outbox.heads({ limit, after });
     if (page.length === 0) break;
     after = page[page.length - 1].position;
     cleared += await relayPage(ctx, page, endpointsOf);
@@ -64,13 +66,19 @@ export async function relayEvents(ctx: UseCaseContext, limit = 50): Promise<numb
  * for the page's events, one for its clears, rather than two commits per record). A record's own
  * events still go in order.
  */
-async function relayPage(ctx: UseCaseContext, entries: OutboxEntry[], endpointsOf: Map<string, Promise<EndpointDoc[]>>): Promise<number> {
+async function relayPage(ctx: UseCaseContext, entries: Array<OutboxEntry<OutboxEventHead>>, endpointsOf: Map<string, Promise<EndpointDoc[]>>): Promise<number> {
   const cleared = await Promise.all(entries.map(async (entry) => {
     try {
       let subscribers = endpointsOf.get(entry.accountId);
       if (!subscribers) endpointsOf.set(entry.accountId, subscribers = activeEndpoints(ctx, entry.accountId));
       const endpoints = await subscribers;
-      for (const event of entry.events) await dispatch(ctx, entry.accountId, event, endpoints);
+      const deliveries = entry.events.map((event) => ({ event, to: endpoints.filter((e) => (e.events as string[]).includes(event.type)) }));
+      const delivered = deliveries.filter((d) => d.to.length > 0);
+      if (delivered.length > 0) {
+        // kept (the payload copied by the store) before any delivery job can look for it
+        await ctx.store.outbox.keep(entry, delivered.map((d) => d.event.id), EVENTS_COLLECTION);
+        for (const { event, to } of delivered) for (const endpoint of to) await scheduleDelivery(ctx, entry.accountId, event, endpoint.id);
+      }
       await ctx.store.outbox.clear(entry, entry.events.map((e) => e.id));
       return 1;
     } catch (err) {
@@ -79,19 +87,6 @@ async function relayPage(ctx: UseCaseContext, entries: OutboxEntry[], endpointsO
     }
   }));
   return cleared.reduce((a: number, b) => a + b, 0);
-}
-
-async function dispatch(ctx: UseCaseContext, accountId: string, event: OutboxEvent, endpoints: EndpointDoc[]): Promise<void> {
-  const body = event.payload as EventBody;
-  const events = ctx.store.documents<Doc>(EVENTS_COLLECTION);
-  try {
-    await events.create(accountId, body as unknown as Doc, { id: event.id });
-  } catch (err) {
-    if (!isStoreError(err, 'duplicate')) throw err; // handed on before (a relay that died, or another process)
-  }
-  for (const endpoint of endpoints) {
-    if ((endpoint.events as string[]).includes(body.type)) await scheduleDelivery(ctx, accountId, body, endpoint.id);
-  }
 }
 
 export async function getEventBody(ctx: UseCaseContext, accountId: string, eventId: string): Promise<EventBody | null> {
