@@ -7,10 +7,9 @@
 import type { AnalyzedPart } from '../analyze.ts';
 import type { Vec2 } from '../geometry/model.ts';
 import { layoutLabels } from '../files/labels.ts';
-import { contourToPolyline } from '../files/polyline.ts';
 import { MARKER_RADIUS_PX, pxPerMm, type Scene, type ScenePolygon, type SceneText } from '../files/scene.ts';
 import { sceneToSvg } from '../files/svg.ts';
-import { FLAT_CHORD_MM, flatView, formatMm, formedView, hasUnrolledWall, holeLoopIndex, tubeFlatView, type ViewName } from '../files/views.ts';
+import { flatView, formatMm, formedView, hasUnrolledWall, tubeFlatView, type ViewName } from '../files/views.ts';
 import { effectiveSelections, parseConfiguration, type PartConfiguration } from './configuration.ts';
 
 export interface SvgIssue { code: string; message: string; severity: 'blocking' | 'warning'; accepted: boolean; hole_id: number | null; bend_id: number | null; details?: Record<string, unknown> }
@@ -101,7 +100,6 @@ export function dfmImageSvg(mp: AnalyzedPart, options: DfmDrawingOptions): strin
   const scalePx = flat ? pxPerMm(flat) : 0;
   const labelOf = (kind: 'hole' | 'bend' | 'feature', id: number) => scene.labels.find((l) => l.ref.kind === kind && l.ref.id === id) ?? null;
   const a = mp.analysis;
-  const innerLoops = a.kind === 'sheet' && view === 'flat' ? a.flat.inner.map((c) => contourToPolyline(c, FLAT_CHORD_MM)) : [];
 
   // operations configured on holes are named on their labels (tap M5, csk 10/90 (top), ...)
   const ops = operationLabels(cfg);
@@ -122,13 +120,12 @@ export function dfmImageSvg(mp: AnalyzedPart, options: DfmDrawingOptions): strin
       outline([ring(at, r)], { 'feature-id': String(blind.id) });
       mark(at, r);
     } else if (i.hole_id !== null) {
-      const hole = a.kind === 'sheet' ? a.holes.find((h) => h.id === i.hole_id) ?? null : null;
-      // the hole's own cut contour: the smallest inner loop around its centre
-      const loop = hole ? innerLoops[holeLoopIndex(hole.center, innerLoops)] : undefined;
+      // the hole's own cut contour, as the flat view found it (the smallest inner loop around its centre)
+      const loop = labelOf('hole', i.hole_id)?.outline;
       const tubeCut = a.kind === 'tube' && flat ? a.features.find((f) => f.id === i.hole_id)?.outline ?? null : null;
       const label = labelOf('hole', i.hole_id) ?? labelOf('feature', i.hole_id);
-      if (loop && flat) {
-        outline([loop.map(flat)], { 'hole-id': String(i.hole_id) });
+      if (loop) {
+        outline([loop], { 'hole-id': String(i.hole_id) });
       } else if (tubeCut && tubeCut.length && flat) {
         outline(tubeCut.map((pc) => pc.map(flat)), { 'hole-id': String(i.hole_id) });
       } else if (label) {

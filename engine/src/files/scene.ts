@@ -19,6 +19,8 @@ export interface SceneLabel {
   clearPx?: number;
   /** half width and height of the feature's box around the anchor (a slot), px; wins over clearPx */
   keepOut?: [number, number];
+  /** the feature's own cut contour, px (a hole's loop on the flat view): what a DFM finding on it highlights */
+  outline?: Vec2[];
   /** the text box layoutLabels placed, px [x, y, width, height] */
   box?: [number, number, number, number];
 }

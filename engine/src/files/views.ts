@@ -198,7 +198,7 @@ export function formedView(input: ViewInput, view: Exclude<ViewName, 'flat'>, op
 }
 
 /** Chord tolerance of the flat's drawn cut contours, mm (drawing only; DFM highlights trace the same polylines). */
-export const FLAT_CHORD_MM = 0.05;
+const FLAT_CHORD_MM = 0.05;
 /** Room below and left of the flat for its overall dimensions, px. */
 const DIMENSION_BAND_PX = 34;
 /** Dimension lines sit this far outside the part's extent, px. */
@@ -250,23 +250,24 @@ export function flatView(flat: FlatGeometry, analysis: SheetAnalysis | null, nam
   const fit = fitTransform(all, width - DIMENSION_BAND_PX, height - DIMENSION_BAND_PX, MARGIN_PX);
   const toPx = (p: Vec2): Vec2 => { const q = fit(p); return [q[0] + DIMENSION_BAND_PX, q[1]]; };
   const scalePx = pxPerMm(toPx);
-  const polygons: ScenePolygon[] = [{ loops: loops.map((l) => l.map(toPx)), fill: shade(PART_COLOR, 1), stroke: EDGE_COLOR, strokeWidth: 1 }];
+  const loopsPx = loops.map((l) => l.map(toPx));
+  const polygons: ScenePolygon[] = [{ loops: loopsPx, fill: shade(PART_COLOR, 1), stroke: EDGE_COLOR, strokeWidth: 1 }];
   const dims = flatDimensions(loops, toPx);
   const lines: SceneLine[] = [...flat.bendLines.map((b) => ({ a: toPx(b.a), b: toPx(b.b), stroke: BEND_LINE_COLOR, strokeWidth: 1.2, dashed: true, data: { 'bend-id': String(b.bendId) } })), ...dims.lines];
   const labels: SceneLabel[] = [];
   const inner = loops.slice(1);
   for (const h of analysis?.holes ?? []) {
     // the label keeps clear of the hole's own cut (a slot's length, a keyhole's lobe), not just its width
-    const loop = inner[holeLoopIndex(h.center, inner)];
-    const keepOut = loop ? halfBoxAround(loop.map(toPx), toPx(h.center)) : undefined;
-    labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * scalePx, ...(keepOut ? { keepOut } : {}) });
+    const i = holeLoopIndex(h.center, inner);
+    const outline = i >= 0 ? loopsPx[i + 1] : undefined;
+    labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * scalePx, ...(outline ? { keepOut: halfBoxAround(outline, toPx(h.center)), outline } : {}) });
   }
   for (const b of flat.bendLines) labels.push({ at: toPx([(b.a[0] + b.b[0]) / 2, (b.a[1] + b.b[1]) / 2]), text: bendText(b), color: BEND_LABEL_COLOR, ref: { kind: 'bend' as const, id: b.bendId } });
   return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, texts: dims.texts, title: `${name} - flat`, toPx: { flat: toPx } };
 }
 
 /** Index of a hole's cut contour among the inner loops: the smallest loop around its centre; -1 if none. */
-export function holeLoopIndex(center: Vec2, inner: Vec2[][]): number {
+function holeLoopIndex(center: Vec2, inner: Vec2[][]): number {
   let best = -1, bestArea = Infinity;
   inner.forEach((l, i) => {
     if (!pointInPolygon(center, l)) return;
