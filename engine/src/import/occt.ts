@@ -5,6 +5,7 @@
 // and posts the compiled module to every worker (useOcctModule), so workers share one compiled copy.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { loadOcctFactory, type OcctFactory } from './occt-glue.ts';
 
 export interface OcctMesh {
   name?: string;
@@ -21,14 +22,6 @@ export interface OcctParams {
 }
 export interface Occt { ReadStepFile(content: Uint8Array, params: OcctParams | null): OcctResult }
 
-type OcctFactory = (module?: {
-  print?: (s: string) => void;
-  printErr?: (s: string) => void;
-  /** Emscripten's hook: instantiate the WASM ourselves (from a module compiled beforehand) */
-  instantiateWasm?: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => WebAssembly.Exports;
-}) => Promise<Occt>;
-
-let occtPromise: Promise<Occt> | null = null;
 let modulePromise: Promise<WebAssembly.Module> | null = null;
 
 /** occt-import-js's WASM, compiled once per thread (or handed over by useOcctModule); starts the compile if nothing has. */
@@ -47,12 +40,25 @@ export function useOcctModule(module: WebAssembly.Module): void {
   if (!modulePromise) modulePromise = Promise.resolve(module);
 }
 
-/** The thread's OCCT instance; its own console output is swallowed (the CLI owns stdout). */
-export function loadOcct(): Promise<Occt> {
-  if (!occtPromise) {
-    const require = createRequire(import.meta.url);
-    const factory = require('occt-import-js') as OcctFactory;
-    occtPromise = compileOcct().then((module) => factory({
+/** The glue each thread evaluates once: occt-import-js's own (`require`) or the faster equivalent
+ * (see occt-glue.ts; the default, and the stock glue whenever the installed one is not 0.0.23's). */
+export type OcctGlue = 'fast' | 'stock';
+const factories: Partial<Record<OcctGlue, OcctFactory<Occt>>> = {};
+const instances: Partial<Record<OcctGlue, Promise<Occt>>> = {};
+
+function factoryOf(glue: OcctGlue): OcctFactory<Occt> {
+  return factories[glue] ??= glue === 'fast'
+    ? loadOcctFactory<Occt>().factory
+    : createRequire(import.meta.url)('occt-import-js') as OcctFactory<Occt>;
+}
+
+/** The thread's OCCT instance; its own console output is swallowed (the CLI owns stdout). 'stock'
+ * (a separate instance on the unpatched glue) is for measuring the patch against. */
+export function loadOcct(glue: OcctGlue = 'fast'): Promise<Occt> {
+  let occt = instances[glue];
+  if (!occt) {
+    const factory = factoryOf(glue);
+    const loading = compileOcct().then((module) => factory({
       print: () => {},
       printErr: () => {},
       // synchronous, so a failure rejects the factory's promise (Emscripten catches what this throws)
@@ -62,11 +68,12 @@ export function loadOcct(): Promise<Occt> {
         return instance.exports;
       },
     }));
-    occtPromise.catch(() => { occtPromise = null; });
+    instances[glue] = occt = loading;
+    loading.catch(() => { if (instances[glue] === loading) delete instances[glue]; });
   }
-  return occtPromise;
+  return occt;
 }
 
-/** Drops the thread's OCCT instance (after a WASM abort its state cannot be trusted); the next
+/** Drops the thread's OCCT instances (after a WASM abort its state cannot be trusted); the next
  * import loads a fresh one. */
-export function resetOcct(): void { occtPromise = null; }
+export function resetOcct(): void { delete instances.fast; delete instances.stock; }
