@@ -46,7 +46,7 @@ const sha = (b: string | Uint8Array): string => createHash('sha256').update(b).d
 
 /** Child: hashes of every result of one engine, written as JSON to `out`. */
 async function emit(engineEntry: string, out: string, only: string | undefined): Promise<void> {
-  const E = (await import(engineEntry)) as typeof import('../engine/src/index.ts');
+  const E = (await import(engineEntry)) as typeof import('@kerf/engine');
   const hashes: Hashes = {};
   for (const path of stepFiles(only)) {
     const bytes = new Uint8Array(readFileSync(path));
