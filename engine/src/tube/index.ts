@@ -5,7 +5,7 @@
 import type { Solid, TubeAnalysis, Refusal, Surface, Vec3 } from '../geometry/model.ts';
 import { dot, basisOf } from '../geometry/vec.ts';
 import { candidateAxes, extentAlong } from './axes.ts';
-import { faceOfTriangles, sliceMesh, classifySection, projectAlong } from './section.ts';
+import { faceOfTriangles, crossedTriangles, sliceCrossed, classifySection, projectAlong, EdgeCrossings, edgesOfSection } from './section.ts';
 import { runsAlong, parallelDirections, sameSurface } from './surfaces.ts';
 import { measureProfile } from './profile.ts';
 import { diameterRuns, describeRuns } from './diameters.ts';
@@ -28,17 +28,21 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   const span = max - min;
   if (!(span > 0)) return null;
   const along = projectAlong(solid, d);
-  const section = (x: number) => {
-    const { loops, broken } = sliceMesh(solid, faceOfTri, d, u, v, x, along);
+  const xs = Array.from({ length: SECTION_STATIONS }, (_, k) => min + (span * (k + 0.5)) / SECTION_STATIONS);
+  // one pass over the mesh finds the triangles of every station
+  const crossed = crossedTriangles(solid, along, xs);
+  const edges = new EdgeCrossings(Math.max(...crossed.map(edgesOfSection)));
+  const section = (k: number) => {
+    const x = xs[k];
+    const { loops, broken } = sliceCrossed(solid, faceOfTri, u, v, x, along, crossed[k], edges);
     return { x, loops, broken, ...classifySection(loops) };
   };
   // cheap rejection first: a few spread stations must show a ring (tube) or all be one simple
   // loop (bar, plate seen edge-on); anything else is not tube-like along this axis
-  const at = (k: number) => min + (span * (k + 0.5)) / SECTION_STATIONS;
   const probe = PROBE_STATIONS.map((f) => Math.round(f * (SECTION_STATIONS - 1)));
-  const first = probe.map((k) => section(at(k)));
+  const first = probe.map(section);
   if (!first.some((s) => s.kind === 'annulus' || s.kind === 'solid')) return null;
-  const sections = [...first, ...Array.from({ length: SECTION_STATIONS }, (_, k) => k).filter((k) => !probe.includes(k)).map((k) => section(at(k)))]
+  const sections = [...first, ...Array.from({ length: SECTION_STATIONS }, (_, k) => k).filter((k) => !probe.includes(k)).map(section)]
     .sort((a, b) => a.x - b.x);
   const rings = sections.filter((s) => s.kind === 'annulus' && !s.broken);
   if (rings.length === 0) {

@@ -26,60 +26,135 @@ export function projectAlong(solid: Solid, d: Vec3): Float64Array {
   return out;
 }
 
+/** Crossing points of one section, keyed by the mesh edge (lo < hi vertex) they lie on: an
+ * open-addressed table over typed arrays, since a section visits a few hundred edges and Map entries
+ * of objects cost more than the walk itself. Slots are numbered in order of first sight. */
+export class EdgeCrossings {
+  private readonly table: Int32Array;
+  private mask = 0;
+  size = 0;
+  readonly lo: Int32Array; readonly hi: Int32Array;
+  readonly x: Float64Array; readonly y: Float64Array;
+  /** per slot: the slot the section continues to from this edge (-1: none yet), and its B-rep face */
+  readonly to: Int32Array; readonly face: Int32Array;
+  /** room for up to `capacity` edges per section; one table serves every section of an axis */
+  constructor(readonly capacity: number) {
+    this.table = new Int32Array(EdgeCrossings.tableSize(capacity));
+    this.lo = new Int32Array(capacity); this.hi = new Int32Array(capacity);
+    this.x = new Float64Array(capacity); this.y = new Float64Array(capacity);
+    this.to = new Int32Array(capacity); this.face = new Int32Array(capacity);
+  }
+  private static tableSize(capacity: number): number {
+    let size = 4;
+    while (size < 2 * capacity) size *= 2;
+    return size;
+  }
+  /** empties the table for a section of at most `capacity` edges */
+  reset(capacity: number): void {
+    if (capacity > this.capacity) throw new Error(`a section of ${capacity} edges in a table for ${this.capacity}`);
+    const size = EdgeCrossings.tableSize(capacity);
+    this.table.fill(-1, 0, size);
+    this.mask = size - 1;
+    this.size = 0;
+  }
+  private hash(lo: number, hi: number): number { return (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask; }
+  /** slot of edge (lo, hi), or -1 */
+  find(lo: number, hi: number): number {
+    for (let h = this.hash(lo, hi); ; h = (h + 1) & this.mask) {
+      const k = this.table[h];
+      if (k < 0 || (this.lo[k] === lo && this.hi[k] === hi)) return k;
+    }
+  }
+  /** new slot for an edge find() did not find */
+  add(lo: number, hi: number, x: number, y: number): number {
+    const k = this.size++;
+    this.lo[k] = lo; this.hi[k] = hi; this.x[k] = x; this.y[k] = y; this.to[k] = -1;
+    let h = this.hash(lo, hi);
+    while (this.table[h] >= 0) h = (h + 1) & this.mask;
+    this.table[h] = k;
+    return k;
+  }
+}
+
+/** Triangles that each plane d.p = xs[k] crosses (vertices on both sides), in mesh order; xs
+ * ascending, `along` = projectAlong(solid, d). One pass over the mesh serves every section of an
+ * axis. A vertex is on the far side when along - x > 0, which for doubles is along > x. */
+export function crossedTriangles(solid: Solid, along: Float64Array, xs: readonly number[]): number[][] {
+  const T = solid.triangles, out = xs.map(() => [] as number[]);
+  for (let t = 0; t < T.length / 3; t++) {
+    const a = along[T[t * 3]], b = along[T[t * 3 + 1]], c = along[T[t * 3 + 2]];
+    // a NaN is on no plane's far side, like -Infinity
+    const hi = Math.max(a > -Infinity ? a : -Infinity, b > -Infinity ? b : -Infinity, c > -Infinity ? c : -Infinity);
+    const lo = a > -Infinity && b > -Infinity && c > -Infinity ? Math.min(a, b, c) : -Infinity;
+    // crossed by x when some vertex is beyond it (hi > x) and some is not (lo <= x)
+    let k0 = 0, k1 = xs.length;
+    while (k0 < k1) { const m = (k0 + k1) >> 1; if (xs[m] < lo) k0 = m + 1; else k1 = m; }
+    for (let k = k0; k < xs.length && xs[k] < hi; k++) out[k].push(t);
+  }
+  return out;
+}
+
 /** Section of the mesh by the plane d.p = x (`along`: precomputed projectAlong(solid, d)). Loops that cannot be closed (open mesh) are dropped
  * and reported through `broken`. */
-export function sliceMesh(solid: Solid, faceOfTri: Int32Array, d: Vec3, u: Vec3, v: Vec3, x: number, along?: Float64Array): { loops: SectionLoop[]; broken: boolean } {
+export function sliceMesh(solid: Solid, faceOfTri: Int32Array, d: Vec3, u: Vec3, v: Vec3, x: number, along = projectAlong(solid, d)): { loops: SectionLoop[]; broken: boolean } {
+  return sliceCrossed(solid, faceOfTri, u, v, x, along, crossedTriangles(solid, along, [x])[0]);
+}
+
+/** Each crossed triangle brings at most two edges not seen before. */
+export function edgesOfSection(crossed: readonly number[]): number { return 2 * crossed.length; }
+
+/** sliceMesh from the triangles the plane crosses (crossedTriangles), which alone decide the
+ * section; `edges` is a table with room for edgesOfSection(crossed), reused across sections. */
+export function sliceCrossed(solid: Solid, faceOfTri: Int32Array, u: Vec3, v: Vec3, x: number, along: Float64Array, crossed: readonly number[], edges = new EdgeCrossings(edgesOfSection(crossed))): { loops: SectionLoop[]; broken: boolean } {
   const P = solid.points, T = solid.triangles;
-  const n = P.length / 3;
-  const side = new Int8Array(n);
-  const s = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    s[i] = (along ? along[i] : d[0] * P[i * 3] + d[1] * P[i * 3 + 1] + d[2] * P[i * 3 + 2]) - x;
-    side[i] = s[i] > 0 ? 1 : 0;
-  }
-  const key = (a: number, b: number) => (a < b ? a * n + b : b * n + a);
-  const crossing = (a: number, b: number): Vec2 => {
-    const t = s[a] / (s[a] - s[b]);
+  edges.reset(edgesOfSection(crossed));
+  // slot of the crossing on edge a-b, computed from a's side the first time the edge is seen
+  const crossing = (a: number, b: number): number => {
+    const lo = a < b ? a : b, hi = a < b ? b : a;
+    const k = edges.find(lo, hi);
+    if (k >= 0) return k;
+    const sa = along[a] - x, sb = along[b] - x;
+    const t = sa / (sa - sb);
     const px = P[a * 3] + t * (P[b * 3] - P[a * 3]), py = P[a * 3 + 1] + t * (P[b * 3 + 1] - P[a * 3 + 1]), pz = P[a * 3 + 2] + t * (P[b * 3 + 2] - P[a * 3 + 2]);
-    return [u[0] * px + u[1] * py + u[2] * pz, v[0] * px + v[1] * py + v[2] * pz];
+    return edges.add(lo, hi, u[0] * px + u[1] * py + u[2] * pz, v[0] * px + v[1] * py + v[2] * pz);
   };
   // directed segment: from the entry edge to the exit edge of each crossed triangle, oriented so
-  // that loops run consistently (outward winding of the mesh gives it)
-  const next = new Map<number, { to: number; face: number }>();
-  const where = new Map<number, Vec2>();
-  for (let t = 0; t < T.length / 3; t++) {
+  // that loops run consistently (outward winding of the mesh gives it); `starts` keeps the entry
+  // edges in order of first sight, which fixes where each loop starts
+  const starts: number[] = [];
+  for (const t of crossed) {
     const a = T[t * 3], b = T[t * 3 + 1], c = T[t * 3 + 2];
-    const sa = side[a], sb = side[b], sc = side[c];
-    if (sa === sb && sb === sc) continue;
+    const sa = along[a] - x > 0, sb = along[b] - x > 0, sc = along[c] - x > 0;
     // the lone vertex and the edges leaving it, in winding order
-    const [lone, p, q] = sa !== sb && sa !== sc ? [a, b, c] : sb !== sa && sb !== sc ? [b, c, a] : [c, a, b];
-    const k1 = key(lone, p), k2 = key(q, lone);
-    if (!where.has(k1)) where.set(k1, crossing(lone, p));
-    if (!where.has(k2)) where.set(k2, crossing(q, lone));
-    if (side[lone] === 1) next.set(k2, { to: k1, face: faceOfTri[t] });
-    else next.set(k1, { to: k2, face: faceOfTri[t] });
+    const lone = sa !== sb && sa !== sc ? a : sb !== sa && sb !== sc ? b : c;
+    const p = lone === a ? b : lone === b ? c : a, q = lone === a ? c : lone === b ? a : b;
+    const k1 = crossing(lone, p), k2 = crossing(q, lone);
+    const far = along[lone] - x > 0;
+    const from = far ? k2 : k1, to = far ? k1 : k2;
+    if (edges.to[from] < 0) starts.push(from);
+    edges.to[from] = to;
+    edges.face[from] = faceOfTri[t];
   }
   const loops: SectionLoop[] = [];
-  const used = new Set<number>();
+  const used = new Uint8Array(edges.size);
   let broken = false;
-  for (const start of next.keys()) {
-    if (used.has(start)) continue;
+  for (const start of starts) {
+    if (used[start]) continue;
     const points: Vec2[] = [], faces: number[] = [];
     let k = start, closed = false;
-    while (!used.has(k)) {
-      used.add(k);
-      const step = next.get(k);
-      if (!step) break;
-      points.push(where.get(k)!);
-      faces.push(step.face);
-      k = step.to;
+    while (!used[k]) {
+      used[k] = 1;
+      if (edges.to[k] < 0) break;
+      points.push([edges.x[k], edges.y[k]]);
+      faces.push(edges.face[k]);
+      k = edges.to[k];
       if (k === start) { closed = true; break; }
     }
     if (!closed) { broken = true; continue; }
     let area = 0;
     for (let i = 0; i < points.length; i++) {
-      const [x0, y0] = points[i], [x1, y1] = points[(i + 1) % points.length];
-      area += (x0 * y1 - x1 * y0) / 2;
+      const p0 = points[i], p1 = points[(i + 1) % points.length];
+      area += (p0[0] * p1[1] - p1[0] * p0[1]) / 2;
     }
     loops.push({ points, faces, area });
   }
