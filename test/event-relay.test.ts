@@ -1,13 +1,15 @@
 // The event relay on a real store: a record whose events cannot be handed on now stays in the
 // outbox for the next pass without holding up the others, and a pass that is repeated (a relay that
-// died before clearing, or two processes at once) schedules each delivery once.
+// died before clearing, or two processes at once) schedules each delivery once; and one process's relay at a time
+// walks the outbox (a store lease), another taking over when it stops or its lease ends.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '@kerf/store';
-import { createWebhookEndpoint, emitEvent, newEvent, relayEvents, SCOPES, WEBHOOK_DELIVERY_JOB, type UseCaseContext } from '@kerf/usecases';
+import { createWebhookEndpoint, emitEvent, EventRelay, newEvent, relayEvents, SCOPES, WEBHOOK_DELIVERY_JOB, type UseCaseContext } from '@kerf/usecases';
+import { until } from './helpers/wait.ts';
 
 describe('event relay', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kerf-relay-'));
@@ -130,3 +132,87 @@ describe('event relay', () => {
     assert.equal((await store.jobs.listForResource(`${failed.id}:${ep.id}`)).length, 0);
   });
 });
+
+describe('event relay lease: one process\'s relay at a time walks the outbox', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kerf-relay-lease-'));
+  let store: Store;
+  let storeNow = Date.parse('2026-11-25T00:00:00.000Z');
+  const relays: EventRelay[] = [];
+  let accountId = '';
+  let n = 0;
+
+  /** A process's relay: its own context on the shared store, counting the outbox pages it reads. */
+  function relay(): { relay: EventRelay; pages: () => number } {
+    let pages = 0;
+    const counted = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop !== 'outbox') return Reflect.get(target, prop, receiver);
+        const outbox = target.outbox;
+        return { ...outbox, pending: outbox.pending.bind(outbox), keep: outbox.keep.bind(outbox), clear: outbox.clear.bind(outbox), heads: (o?: { limit?: number; after?: string | null }) => { pages++; return outbox.heads(o); } };
+      },
+    });
+    const ctx: UseCaseContext = {
+      store: counted, engine: null as never, links: null as never, signer: null as never,
+      log: { info() {}, warn() {}, error() {} }, now: () => new Date(storeNow), newId: (p: string) => `${p}_leasetest${++n}`, notifyJobs() {},
+    };
+    const r = new EventRelay(ctx, { pollMs: 10, leaseMs: 60 });
+    relays.push(r);
+    return { relay: r, pages: () => pages };
+  }
+
+  async function record(): Promise<string> {
+    const orders = store.documents<{ status: string }>('orders');
+    const o = await orders.create(accountId, { status: 'shipped' }, { events: [{ id: `evt_lease${++n}`, type: 'order.status_changed', payload: { n } }] });
+    return o.id;
+  }
+  const handedOn = (id: string) => async () => (await store.outbox.heads({ limit: 1000 })).every((e) => e.resourceId !== id);
+
+  before(async () => {
+    // the store's clock, moved by hand: a lease ends only when the test says so
+    store = await openStore({ dataDir: dir, now: () => new Date(storeNow) });
+    accountId = (await store.accounts.create({ email: `lease-${Date.now()}@test.local` })).id;
+  });
+  after(async () => {
+    for (const r of relays) await r.stop();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('only the holder reads the outbox; a stopped holder hands over at once', async () => {
+    const a = relay();
+    a.relay.start();
+    await until('a to take the lease and hand on', handedOn(await record()));
+    const b = relay();
+    b.relay.start();
+    for (let i = 0; i < 3; i++) {
+      const id = await record();
+      a.relay.wake();
+      b.relay.wake();
+      await until('the holder to hand on', handedOn(id));
+    }
+    assert.ok(a.pages() > 0);
+    assert.equal(b.pages(), 0, 'the other relay never read the outbox');
+    await a.relay.stop();
+    const id = await record();
+    b.relay.wake();
+    await until('b to take over', handedOn(id));
+    assert.ok(b.pages() > 0);
+    await b.relay.stop();
+  });
+
+  it('a holder that died (its lease never renewed) is replaced once its lease ends', async () => {
+    assert.equal(await store.leases.acquire('event_relay', 'relay_dead', 1000), true);
+    const c = relay();
+    c.relay.start();
+    const id = await record();
+    c.relay.wake();
+    // by the store's clock the dead holder's lease has not ended: however long this waits, c stays out
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(c.pages(), 0);
+    assert.equal(await handedOn(id)(), false, 'still pending');
+    storeNow += 1000;
+    await until('c to take over', handedOn(id));
+    assert.ok(c.pages() > 0);
+  });
+});
+

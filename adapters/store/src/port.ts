@@ -394,6 +394,23 @@ export interface Outbox {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Leases: a named role that one holder at a time takes among every process on the store (e.g. the
+// event relay, so that several processes do not all walk the same outbox). A holder renews its lease
+// before it ends; one that dies simply stops renewing, and once the lease has ended another may take
+// it. Times are the store's clock. A lease is no lock for correctness: the work it guards must stay
+// safe when done twice (a holder that stalls past its lease may overlap the next one).
+
+export interface Leases {
+  /**
+   * Takes the lease `name` (1..100 characters) for `holder` (1..100) until now + `ttlMs` when it is
+   * free, ended, or held by `holder` already (a renewal); true when `holder` holds it afterwards.
+   */
+  acquire(name: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Ends `holder`'s lease at once, so another may take it; false when `holder` did not hold it. */
+  release(name: string, holder: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Idempotency (interface.md 4.1 rule 7, protocols.md): one row per (account, key), unique in the
 // database; records expire after 24 h.
 
@@ -485,6 +502,8 @@ export interface Store {
   readonly outbox: Outbox;
   /** Request counts for rate limits, shared by every process on this store (see RateCounters). */
   readonly rateCounters: RateCounters;
+  /** Roles one process at a time holds (see Leases). */
+  readonly leases: Leases;
   /**
    * A typed document collection. `name`: /^[a-z][a-z0-9_]{0,62}$/ (e.g. 'dfm_reports', 'quotes',
    * 'review_links', 'carts', 'orders', 'webhook_endpoints'). `idPrefix` (default derived from the

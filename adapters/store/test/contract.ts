@@ -670,6 +670,47 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
       });
     });
 
+    describe('leases', () => {
+      it('one holder at a time: renewed by its holder, taken over once ended, released at once', async () => {
+        const name = `relay_${Math.random().toString(36).slice(2)}`;
+        assert.equal(await store.leases.acquire(name, 'p1', 1000), true, 'free');
+        assert.equal(await store.leases.acquire(name, 'p2', 1000), false, 'held by p1');
+        clock.advance(600);
+        assert.equal(await store.leases.acquire(name, 'p1', 1000), true, 'renewed');
+        clock.advance(600);
+        assert.equal(await store.leases.acquire(name, 'p2', 1000), false, 'the renewal counts from when it was made');
+        clock.advance(400);
+        assert.equal(await store.leases.acquire(name, 'p2', 1000), true, 'p1 stopped renewing: ended');
+        assert.equal(await store.leases.acquire(name, 'p1', 1000), false, 'p1 lost it');
+        assert.equal(await store.leases.release(name, 'p1'), false, 'not p1\'s to release');
+        assert.equal(await store.leases.release(name, 'p2'), true);
+        assert.equal(await store.leases.acquire(name, 'p1', 1000), true, 'free again at once');
+        assert.equal(await store.leases.acquire(`${name}_other`, 'p2', 1000), true, 'each name is its own lease');
+      });
+
+      it('two taking a free lease at once: exactly one holds it', async () => {
+        const name = `race_${Math.random().toString(36).slice(2)}`;
+        const got = await Promise.all(['p1', 'p2', 'p3'].map((h) => store.leases.acquire(name, h, 1000)));
+        assert.equal(got.filter(Boolean).length, 1);
+        const other = await env.open({ now: clock.now });
+        try {
+          const holder = ['p1', 'p2', 'p3'][got.indexOf(true)];
+          assert.equal(await other.leases.acquire(name, 'p4', 1000), false, 'another connection sees it held');
+          assert.equal(await other.leases.acquire(name, holder, 1000), true);
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('refuses malformed names, holders and durations', async () => {
+        await rejectsWith(store.leases.acquire('', 'p1', 1000), 'invalid_argument', 'name');
+        await rejectsWith(store.leases.acquire('x'.repeat(101), 'p1', 1000), 'invalid_argument', 'name');
+        await rejectsWith(store.leases.acquire('n', '', 1000), 'invalid_argument', 'holder');
+        await rejectsWith(store.leases.acquire('n', 'p1', 0), 'invalid_argument', 'ttlMs');
+        await rejectsWith(store.leases.release('n', ''), 'invalid_argument', 'holder');
+      });
+    });
+
     describe('idempotency', () => {
       it('starts, reports in progress, detects mismatch, replays', async () => {
         const a = await newAccount(store);

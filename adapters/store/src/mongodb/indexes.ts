@@ -10,6 +10,7 @@ export const COLLECTIONS = {
   documents: 'documents',
   idempotency: 'idempotency_keys',
   rateCounters: 'rate_counters',
+  leases: 'leases',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';

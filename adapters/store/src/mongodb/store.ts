@@ -15,6 +15,7 @@ import { MongoDocuments } from './documents.ts';
 import { MongoIdempotency } from './idempotency.ts';
 import { ensureIndexes } from './indexes.ts';
 import { MongoJobs } from './jobs.ts';
+import { MongoLeases } from './leases.ts';
 import { MongoOutbox } from './outbox.ts';
 import { MongoRateCounters } from './rateCounters.ts';
 
@@ -72,6 +73,7 @@ class MongoStore implements Store {
   readonly blobs;
   readonly outbox;
   readonly rateCounters;
+  readonly leases;
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new MongoDocuments<unknown>(this.ctx, name, prefix));
 
@@ -85,6 +87,7 @@ class MongoStore implements Store {
     this.blobs = new GridFsBlobs(ctx);
     this.outbox = new MongoOutbox(ctx);
     this.rateCounters = new MongoRateCounters(ctx);
+    this.leases = new MongoLeases(ctx);
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {

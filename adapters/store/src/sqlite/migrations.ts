@@ -194,6 +194,13 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE outbox_events SET event_types = (SELECT json_group_array(json_extract(value, '$.type')) FROM json_each(outbox_events.events));
     `,
   },
+  {
+    version: 9,
+    name: 'leases: roles one process at a time holds (the event relay)',
+    sql: `
+      CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until TEXT NOT NULL);
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */

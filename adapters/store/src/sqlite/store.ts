@@ -18,6 +18,7 @@ import { SqliteJobs } from './jobs.ts';
 import { GroupCommit } from './group-commit.ts';
 import { WalSync } from './wal-sync.ts';
 import { migrate } from './migrations.ts';
+import { SqliteLeases } from './leases.ts';
 import { SqliteOutbox } from './outbox.ts';
 import { SqliteRateCounters } from './rateCounters.ts';
 
@@ -83,6 +84,7 @@ class SqliteStore implements Store {
   readonly blobs;
   readonly outbox;
   readonly rateCounters;
+  readonly leases;
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new SqliteDocuments<unknown>(this.ctx, name, prefix));
 
@@ -97,6 +99,7 @@ class SqliteStore implements Store {
     this.blobs = new FsBlobs(ctx, join(dataDir, 'blobs'), join(dataDir, 'tmp'));
     this.outbox = new SqliteOutbox(ctx);
     this.rateCounters = new SqliteRateCounters(dataDir, ctx.now);
+    this.leases = new SqliteLeases(ctx);
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {

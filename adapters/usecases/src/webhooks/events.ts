@@ -97,16 +97,40 @@ export async function getEventBody(ctx: UseCaseContext, accountId: string, event
 export interface EventRelayOptions {
   /** How often the outbox is looked at when nothing woke the relay (other processes' events). */
   pollMs?: number;
+  /**
+   * The relay's lease on the store: one process's relay at a time walks the outbox (the others
+   * would read and hand on the same records again). A holder that dies is replaced within about
+   * leaseMs + pollMs. Default 5 s.
+   */
+  leaseMs?: number;
 }
 
-/** Runs relayEvents whenever woken and every `pollMs`; several processes may run one each. */
+/** The store lease naming which process's relay hands events on. */
+const RELAY_LEASE = 'event_relay';
+const DEFAULT_RELAY_LEASE_MS = 5_000;
+
+/**
+ * Runs relayEvents whenever woken and every `pollMs`, while this process holds the relay's lease
+ * (see EventRelayOptions.leaseMs); several processes may run one each. Events written by a process
+ * that does not hold it are found by the holder's next pass, within `pollMs`.
+ */
 export class EventRelay {
   private readonly poller: Poller;
+  private readonly holder: string;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  /** Until when (this process's clock) the lease is taken as held without asking the store again. */
+  private heldUntil = 0;
+  /** Not before this (this process's clock) is a lease held by another asked for again. */
+  private nextAsk = 0;
 
-  constructor(ctx: UseCaseContext, opts: EventRelayOptions = {}) {
+  constructor(private readonly ctx: UseCaseContext, opts: EventRelayOptions = {}) {
+    this.holder = ctx.newId('relay');
+    this.leaseMs = opts.leaseMs ?? DEFAULT_RELAY_LEASE_MS;
+    this.pollMs = opts.pollMs ?? 250;
     this.poller = new Poller(async () => {
-      while (this.poller.started && (await relayEvents(ctx)) > 0) { /* until the outbox is empty */ }
-    }, opts.pollMs ?? 250, (err) => ctx.log.error({ err }, 'event relay failed; retrying'));
+      while (this.poller.started && (await this.holding()) && (await relayEvents(ctx)) > 0) { /* until the outbox is empty */ }
+    }, this.pollMs, (err) => ctx.log.error({ err }, 'event relay failed; retrying'));
   }
 
   start(): void {
@@ -117,7 +141,26 @@ export class EventRelay {
     this.poller.wake();
   }
 
+  /** Stops, and gives the lease up so another process's relay takes over at once. */
   async stop(): Promise<void> {
     await this.poller.stop();
+    if (this.heldUntil === 0) return;
+    this.heldUntil = 0;
+    await this.ctx.store.leases.release(RELAY_LEASE, this.holder).catch((err: unknown) => this.ctx.log.error({ err }, 'releasing the event relay lease failed; it ends by itself'));
+  }
+
+  /**
+   * Whether this relay holds the lease, renewed a third of the way through, so a renewal that is
+   * late or slow still lands before it ends; asked of the store at most once per `pollMs` while
+   * another holds it, not on every wake.
+   */
+  private async holding(): Promise<boolean> {
+    const now = Date.now();
+    if (now < this.heldUntil) return true;
+    if (now < this.nextAsk) return false;
+    const held = await this.ctx.store.leases.acquire(RELAY_LEASE, this.holder, this.leaseMs);
+    this.heldUntil = held ? now + this.leaseMs / 3 : 0;
+    this.nextAsk = held ? 0 : now + this.pollMs;
+    return held;
   }
 }
