@@ -18,6 +18,37 @@ function meshMeasures(points: Float64Array, triangles: Uint32Array): { volume: n
   return { volume, area };
 }
 
+/** Directed edge a -> b to the triangle that has it (the last one, as a Map's set would keep):
+ * open addressing over typed arrays, where a Map keyed by a * 2^26 + b hashes heap numbers. */
+class HalfEdges {
+  private readonly from: Int32Array;
+  private readonly to: Int32Array;
+  private readonly tri: Int32Array;
+  private readonly mask: number;
+  constructor(capacity: number) {
+    let size = 4;
+    while (size < 2 * capacity) size *= 2;
+    this.from = new Int32Array(size).fill(-1);
+    this.to = new Int32Array(size);
+    this.tri = new Int32Array(size);
+    this.mask = size - 1;
+  }
+  private slot(a: number, b: number): number {
+    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
+    while (this.from[h] >= 0 && (this.from[h] !== a || this.to[h] !== b)) h = (h + 1) & this.mask;
+    return h;
+  }
+  set(a: number, b: number, t: number): void {
+    const h = this.slot(a, b);
+    this.from[h] = a; this.to[h] = b; this.tri[h] = t;
+  }
+  /** the triangle with half-edge a -> b, or -1 */
+  get(a: number, b: number): number {
+    const h = this.slot(a, b);
+    return this.from[h] < 0 ? -1 : this.tri[h];
+  }
+}
+
 export function buildSolid(imported: ImportedSolid, index: number): Solid {
   const { points, remap } = weldExact(imported.positions);
   const triangles = new Uint32Array(imported.indices.length);
@@ -32,14 +63,15 @@ export function buildSolid(imported: ImportedSolid, index: number): Solid {
   imported.faceRanges.forEach((r, f) => { for (let t = r.first; t <= r.last && t < triCount; t++) faceOfTri[t] = f; });
 
   // Half-edge a->b -> triangle; the twin b->a lives in the neighbouring triangle.
-  const halfEdge = new Map<number, number>();
-  const directedKey = (a: number, b: number): number => a * 67108864 + b;
+  const halfEdge = new HalfEdges(triangles.length);
   for (let t = 0; t < triCount; t++) {
     for (let k = 0; k < 3; k++) {
       const a = triangles[t * 3 + k], b = triangles[t * 3 + ((k + 1) % 3)];
-      if (a !== b) halfEdge.set(directedKey(a, b), t);
+      if (a !== b) halfEdge.set(a, b, t);
     }
   }
+  // the vertices of the face being walked: marked with its id (-1: none yet)
+  const faceMark = new Int32Array(points.length / 3).fill(-1);
 
   const bbox = { min: [Infinity, Infinity, Infinity] as Vec3, max: [-Infinity, -Infinity, -Infinity] as Vec3 };
   for (let i = 0; i < points.length; i += 3) {
@@ -53,14 +85,16 @@ export function buildSolid(imported: ImportedSolid, index: number): Solid {
     const r = imported.faceRanges[f];
     const tris: number[] = [];
     for (let t = r.first; t <= r.last && t < triCount; t++) tris.push(t);
-    const vertexSet = new Set<number>();
+    const faceVertices: number[] = [];
     const facets: FaceSample['facets'] = [];
     let faceArea = 0;
     // boundary half-edges of the face: next vertex and the face across
     const next = new Map<number, Array<{ to: number; across: number }>>();
     for (const t of tris) {
       const ia = triangles[t * 3], ib = triangles[t * 3 + 1], ic = triangles[t * 3 + 2];
-      vertexSet.add(ia); vertexSet.add(ib); vertexSet.add(ic);
+      if (faceMark[ia] !== f) { faceMark[ia] = f; faceVertices.push(ia); }
+      if (faceMark[ib] !== f) { faceMark[ib] = f; faceVertices.push(ib); }
+      if (faceMark[ic] !== f) { faceMark[ic] = f; faceVertices.push(ic); }
       const a = point(points, ia), b = point(points, ib), c = point(points, ic);
       const n = cross(sub(b, a), sub(c, a));
       const len = norm(n);
@@ -69,8 +103,8 @@ export function buildSolid(imported: ImportedSolid, index: number): Solid {
       for (let k = 0; k < 3; k++) {
         const u = triangles[t * 3 + k], v = triangles[t * 3 + ((k + 1) % 3)];
         if (u === v) continue;
-        const twin = halfEdge.get(directedKey(v, u));
-        const across = twin === undefined ? -1 : faceOfTri[twin];
+        const twin = halfEdge.get(v, u);
+        const across = twin < 0 ? -1 : faceOfTri[twin];
         if (across === f) continue;
         let list = next.get(u);
         if (!list) next.set(u, (list = []));
@@ -84,7 +118,7 @@ export function buildSolid(imported: ImportedSolid, index: number): Solid {
         const loop: number[] = [];
         const across: number[] = [];
         let v = start;
-        for (let guard = 0; guard <= vertexSet.size + 1; guard++) {
+        for (let guard = 0; guard <= faceVertices.length + 1; guard++) {
           const out = next.get(v);
           if (!out || out.length === 0) break;
           const step = out.shift()!;
@@ -116,11 +150,12 @@ export function buildSolid(imported: ImportedSolid, index: number): Solid {
         }
       }
     });
-    const vertices = Uint32Array.from([...vertexSet].sort((x, y) => x - y));
+    // a typed array sorts numerically
+    const vertices = Uint32Array.from(faceVertices).sort();
     const facePoints = new Float64Array(vertices.length * 3);
     vertices.forEach((v, i) => { facePoints[i * 3] = points[v * 3]; facePoints[i * 3 + 1] = points[v * 3 + 1]; facePoints[i * 3 + 2] = points[v * 3 + 2]; });
     const { surface } = fitSurface({ points: facePoints, facets, loops: loops.map((l) => l.map((v) => point(points, v))), modelSize });
-    faces.push({ id: f, surface, area: faceArea, triangles: Uint32Array.from(tris), vertices, loops, neighbours: [...neighbours].sort((x, y) => x - y) });
+    faces.push({ id: f, surface, area: faceArea, triangles: new Uint32Array(tris), vertices, loops, neighbours: [...neighbours].sort((x, y) => x - y) });
   }
   return { index, name: imported.name, points, triangles, faces, edges, volume, area, bbox, ...(imported.openEdges ? { openEdges: imported.openEdges } : {}) };
 }

@@ -57,14 +57,19 @@ export function basisOf(a: Vec3): [Vec3, Vec3] {
   return [u, cross(a, u)];
 }
 
+/** The rotation planes of one cyclic Jacobi sweep on a 3 x 3 matrix. */
+const JACOBI_PAIRS = [[0, 1], [0, 2], [1, 2]] as const;
+
 /** Symmetric 3x3 eigen-decomposition (cyclic Jacobi). Eigenvalues ascending; vectors[i] goes with values[i]. */
 export function eigenSym3(m: number[][]): { values: [number, number, number]; vectors: [Vec3, Vec3, Vec3] } {
   const a = m.map((r) => r.slice());
   const v = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  const before = new Float64Array(18);
   for (let sweep = 0; sweep < 50; sweep++) {
     const off = Math.abs(a[0][1]) + Math.abs(a[0][2]) + Math.abs(a[1][2]);
     if (off < 1e-300) break;
-    for (const [p, q] of [[0, 1], [0, 2], [1, 2]] as const) {
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) { before[3 * i + j] = a[i][j]; before[9 + 3 * i + j] = v[i][j]; }
+    for (const [p, q] of JACOBI_PAIRS) {
       if (Math.abs(a[p][q]) < 1e-300) continue;
       const theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
       const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
@@ -82,6 +87,11 @@ export function eigenSym3(m: number[][]): { values: [number, number, number]; ve
         v[k][p] = c * vkp - s * vkq; v[k][q] = s * vkp + c * vkq;
       }
     }
+    // Rounding stalls the off-diagonal above 1e-300 after a few sweeps: a sweep that left every
+    // entry as it was (-0 and NaN included) repeats forever, so the remaining ones change nothing.
+    let same = true;
+    for (let i = 0; i < 3 && same; i++) for (let j = 0; j < 3; j++) if (!Object.is(before[3 * i + j], a[i][j]) || !Object.is(before[9 + 3 * i + j], v[i][j])) { same = false; break; }
+    if (same) break;
   }
   const order = [0, 1, 2].sort((i, j) => a[i][i] - a[j][j]);
   const values = order.map((i) => a[i][i]) as [number, number, number];
