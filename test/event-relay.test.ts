@@ -142,22 +142,28 @@ describe('event relay lease: one process\'s relay at a time walks the outbox', (
   let n = 0;
 
   /** A process's relay: its own context on the shared store, counting the outbox pages it reads. */
-  function relay(): { relay: EventRelay; pages: () => number } {
+  function relay(): { relay: EventRelay; pages: () => number; passedOn: () => number } {
     let pages = 0;
+    let passedOn = 0;
     const counted = new Proxy(store, {
       get(target, prop, receiver) {
         if (prop !== 'outbox') return Reflect.get(target, prop, receiver);
         const outbox = target.outbox;
-        return { ...outbox, pending: outbox.pending.bind(outbox), keep: outbox.keep.bind(outbox), clear: outbox.clear.bind(outbox), heads: (o?: { limit?: number; after?: string | null }) => { pages++; return outbox.heads(o); } };
+        return new Proxy(outbox, {
+          get(o, p, r) {
+            if (p !== 'heads') return Reflect.get(o, p, r);
+            return (opts?: { limit?: number; after?: string | null }) => { pages++; return o.heads(opts); };
+          },
+        });
       },
     });
     const ctx: UseCaseContext = {
       store: counted, engine: null as never, links: null as never, signer: null as never,
       log: { info() {}, warn() {}, error() {} }, now: () => new Date(storeNow), newId: (p: string) => `${p}_leasetest${++n}`, notifyJobs() {},
     };
-    const r = new EventRelay(ctx, { pollMs: 10, leaseMs: 60 });
+    const r = new EventRelay(ctx, { pollMs: 10, leaseMs: 60, elsewhere: () => { passedOn++; } });
     relays.push(r);
-    return { relay: r, pages: () => pages };
+    return { relay: r, pages: () => pages, passedOn: () => passedOn };
   }
 
   async function record(): Promise<string> {
@@ -192,6 +198,13 @@ describe('event relay lease: one process\'s relay at a time walks the outbox', (
     }
     assert.ok(a.pages() > 0);
     assert.equal(b.pages(), 0, 'the other relay never read the outbox');
+    await until('b to pass its wakes on to the holder', async () => b.passedOn() > 0);
+    assert.equal(a.passedOn(), 0, 'the holder looks itself');
+    const passed = b.passedOn();
+    b.relay.wakeFromElsewhere();
+    await new Promise((r) => setTimeout(r, 50)); // however long: the lease cannot end by the store's clock
+    assert.equal(b.passedOn(), passed, 'a wake passed on is not passed on again');
+    assert.equal(b.pages(), 0, 'nor does a relay without the lease read the outbox for it');
     await a.relay.stop();
     const id = await record();
     b.relay.wake();

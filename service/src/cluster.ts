@@ -47,6 +47,7 @@ export function superviseWorkers(count: number, log: Logger): Promise<number> {
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
+    passRelayWakes();
     const first = fork();
     first.once('listening', () => {
       for (let i = 1; i < count && !stopping; i++) fork();
@@ -56,6 +57,39 @@ export function superviseWorkers(count: number, log: Logger): Promise<number> {
 }
 
 export const isClusterPrimary = (): boolean => cluster.isPrimary;
+
+/** The message a worker sends when it recorded events while another worker's relay holds the lease. */
+const RELAY_WAKE = 'kerf:relay-wake';
+/** Wakes a worker records within this long go to the others as one message, ms. */
+const RELAY_WAKE_BATCH_MS = 10;
+let relayWakeQueued = false;
+
+/**
+ * In a worker: asks the other workers' event relays to look at the outbox (the one holding the
+ * relay's lease hands on what this worker recorded at once instead of at its next poll). No-op
+ * outside a cluster.
+ */
+export function wakeOtherRelays(): void {
+  if (!cluster.isWorker || relayWakeQueued) return;
+  relayWakeQueued = true;
+  setTimeout(() => {
+    relayWakeQueued = false;
+    if (process.connected) process.send?.({ type: RELAY_WAKE });
+  }, RELAY_WAKE_BATCH_MS).unref();
+}
+
+/** In a worker: runs `wake` when another worker passes its relay's wake on. No-op outside a cluster. */
+export function onRelayWake(wake: () => void): void {
+  if (cluster.isWorker) process.on('message', (msg: unknown) => { if ((msg as { type?: unknown } | null)?.type === RELAY_WAKE) wake(); });
+}
+
+/** In the primary: hands a worker's relay wake to every other worker. */
+function passRelayWakes(): void {
+  cluster.on('message', (from, msg: unknown) => {
+    if ((msg as { type?: unknown } | null)?.type !== RELAY_WAKE) return;
+    for (const w of Object.values(cluster.workers ?? {})) if (w && w !== from && w.isConnected()) w.send(msg as object);
+  });
+}
 
 /** A stopped worker lets go of the primary's IPC channel, which would otherwise keep it alive. */
 export function leaveCluster(): void {

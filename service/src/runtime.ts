@@ -18,6 +18,7 @@ import { webSite } from '@kerf/web';
 import type { ServiceConfig } from './config.ts';
 import { createEngine } from './engine.ts';
 import { genRequestId } from './request-id.ts';
+import { onRelayWake, wakeOtherRelays } from './cluster.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -89,7 +90,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   worker = new JobWorker(ctx, JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.engineThreads });
   // The lease is renewed while a delivery waits on its receiver, so no other process repeats it.
   webhookWorker = new JobWorker(ctx, WEBHOOK_JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.webhookConcurrency });
-  relay = new EventRelay(ctx, { pollMs: config.jobPollMs });
+  // in a cluster, a worker that does not hold the relay's lease passes its wakes to the one that does
+  relay = new EventRelay(ctx, { pollMs: config.jobPollMs, elsewhere: wakeOtherRelays });
+  onRelayWake(() => relay?.wakeFromElsewhere());
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     genReqId: genRequestId,

@@ -391,6 +391,12 @@ export interface Outbox {
   keep(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[], collection: string): Promise<void>;
   /** Removes these events (by id) from the record's outbox; events recorded meanwhile stay. */
   clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void>;
+  /**
+   * Calls `listener` after each write through this store object that recorded events has
+   * committed (so a relay in the writing process looks at once); writes of other processes are
+   * not seen: poll for those. Returns a function that removes the listener.
+   */
+  onRecorded(listener: () => void): () => void;
 }
 
 // ---------------------------------------------------------------------------------------------

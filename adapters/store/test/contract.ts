@@ -660,6 +660,38 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         await rejectsWith(store.outbox.keep({ ...entry, source: 'elsewhere' }, ['evt_k1'], 'events'), 'invalid_argument', 'source');
       });
 
+      it('onRecorded: told after each write of this store object that recorded events', async () => {
+        const a = await newAccount(store);
+        let told = 0;
+        const off = store.outbox.onRecorded(() => { told++; });
+        try {
+          const notes = store.documents<{ n: number }>('outbox_told');
+          const n = await notes.create(a.id, { n: 1 });
+          assert.equal(told, 0, 'no events, not told');
+          await notes.create(a.id, { n: 2 }, { events: [ev('evt_t1')] });
+          assert.equal(told, 1, 'told by the time the write resolves');
+          await notes.update(a.id, n.id, { n: 3 }, { events: [ev('evt_t2')] });
+          assert.equal(told, 2);
+          await rejectsWith(notes.update(a.id, n.id, { n: 4 }, { expectedVersion: 1, events: [ev('evt_t3')] }), 'conflict', 'expectedVersion');
+          const d = await store.designs.create(a.id, newDesignInput());
+          assert.equal(await store.designs.transition(a.id, d.id, 'ready', { status: 'failed', events: [ev('evt_t4')] }), null);
+          assert.equal(told, 2, 'writes that did not apply recorded nothing');
+          await store.designs.transition(a.id, d.id, 'queued', { status: 'ready', events: [ev('evt_t5')] });
+          assert.equal(told, 3);
+          const other = await env.open({ now: clock.now });
+          try {
+            await other.documents<{ n: number }>('outbox_told').create(a.id, { n: 5 }, { events: [ev('evt_t6')] });
+          } finally {
+            await other.close();
+          }
+          assert.equal(told, 3, 'another store object\'s writes are not seen');
+        } finally {
+          off();
+        }
+        await store.documents<{ n: number }>('outbox_told').create(a.id, { n: 6 }, { events: [ev('evt_t7')] });
+        assert.equal(told, 3, 'removed');
+      });
+
       it('refuses malformed events and sources', async () => {
         const a = await newAccount(store);
         const c = store.documents<{ n: number }>('carts');

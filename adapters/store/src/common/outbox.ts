@@ -4,6 +4,23 @@ import { plainJson, toJsonText } from './json.ts';
 import { checkNonEmpty } from './validate.ts';
 
 export const DESIGNS_SOURCE = 'designs';
+
+/** This store object's listeners for writes that recorded events (Outbox.onRecorded). */
+export class RecordedEvents {
+  private readonly listeners = new Set<() => void>();
+
+  on(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => { this.listeners.delete(listener); };
+  }
+
+  /** After a write that recorded events has committed. A listener's error is not the writer's. */
+  emit(): void {
+    for (const listener of this.listeners) {
+      try { listener(); } catch { /* the listener's own affair */ }
+    }
+  }
+}
 export const DOCUMENTS_SOURCE_PREFIX = 'documents:';
 
 /** The events as stored (plain JSON copies); [] when none were given. */

@@ -5,6 +5,7 @@ import { decodeCursor } from '../common/cursor.ts';
 import type { ResolvedList } from '../common/validate.ts';
 import type { Page } from '../port.ts';
 import { encodeCursor } from '../common/cursor.ts';
+import type { RecordedEvents } from '../common/outbox.ts';
 
 export interface MongoContext {
   client: MongoClient;
@@ -12,6 +13,8 @@ export interface MongoContext {
   now: () => Date;
   /** True on a replica set or sharded cluster; a standalone server has no transactions. */
   transactions: boolean;
+  /** Told after each write that recorded events (Outbox.onRecorded). */
+  recorded: RecordedEvents;
 }
 
 /** MongoDB's duplicate key error (E11000). */

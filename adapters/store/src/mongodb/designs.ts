@@ -100,6 +100,7 @@ export class MongoDesigns implements DesignRepo {
       events.length ? { $set: set, $push: { outbox: { $each: events } } } as Document : { $set: set },
       { returnDocument: 'after' },
     );
+    if (d && events.length) this.ctx.recorded.emit();
     return d ? toDesign<R>(d) : null;
   }
 

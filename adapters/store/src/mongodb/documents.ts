@@ -48,6 +48,7 @@ export class MongoDocuments<T> implements DocumentCollection<T> {
       }
       throw err;
     }
+    if (events.length) this.ctx.recorded.emit();
     return toDoc<T>(doc);
   }
 
@@ -75,6 +76,7 @@ export class MongoDocuments<T> implements DocumentCollection<T> {
       { $set: { data: plainJson(data, 'data'), updatedAt: this.ctx.now() }, $inc: { version: 1 }, ...(events.length ? { $push: { outbox: { $each: events } } } : {}) } as Document,
       { returnDocument: 'after' },
     );
+    if (d && events.length) this.ctx.recorded.emit();
     if (d) return toDoc<T>(d);
     if (opts.expectedVersion !== undefined) {
       const current = await this.col.findOne({ collection: this.collection, id: String(id), accountId: String(accountId) }, { projection: { version: 1 } });

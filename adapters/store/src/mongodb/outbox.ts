@@ -58,6 +58,10 @@ export class MongoOutbox implements Outbox {
       .map((e) => ({ ...e.entry, position: outboxPosition(e.at.toISOString(), e.id) })).filter((e) => e.events.length > 0);
   }
 
+  onRecorded(listener: () => void): () => void {
+    return this.ctx.recorded.on(listener);
+  }
+
   async clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void> {
     const ids = checkEventIds(eventIds);
     const { col, filter } = this.recordOf(entry);

@@ -16,6 +16,7 @@ import { MongoIdempotency } from './idempotency.ts';
 import { ensureIndexes } from './indexes.ts';
 import { MongoJobs } from './jobs.ts';
 import { MongoLeases } from './leases.ts';
+import { RecordedEvents } from '../common/outbox.ts';
 import { MongoOutbox } from './outbox.ts';
 import { MongoRateCounters } from './rateCounters.ts';
 
@@ -60,7 +61,7 @@ export async function open(config: StoreConfig): Promise<Store> {
     await client.close().catch(() => { /* nothing to release */ });
     throw new StoreError('store_unavailable', `cannot use MongoDB at ${where} (waited up to ${timeout} ms): ${(err as Error).message}`, 'mongodbUrl', { cause: err });
   }
-  return new MongoStore({ client, db: client.db(dbName), now: config.now ?? (() => new Date()), transactions });
+  return new MongoStore({ client, db: client.db(dbName), now: config.now ?? (() => new Date()), transactions, recorded: new RecordedEvents() });
 }
 
 class MongoStore implements Store {

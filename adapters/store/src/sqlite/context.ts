@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { RecordedEvents } from '../common/outbox.ts';
 
 export interface SqliteContext {
   db: Database.Database;
@@ -7,6 +8,8 @@ export interface SqliteContext {
   write: <T>(fn: () => T) => Promise<T>;
   /** Settles once everything committed so far (by any process) is on disk (wal-sync.ts). */
   synced: () => Promise<void>;
+  /** Told after each committed write that recorded events (Outbox.onRecorded). */
+  recorded: RecordedEvents;
 }
 
 /** SQLite reports constraint violations as SqliteError with a code such as SQLITE_CONSTRAINT_UNIQUE. */

@@ -13,6 +13,12 @@ export function outboxSource(collection: string | null): string {
 }
 
 const appends = new WeakMap<Database.Database, Database.Statement>();
+const appendCounts = new WeakMap<Database.Database, number>();
+
+/** How many appendEvents this connection has run: a write that changed it recorded events. */
+export function appendedEvents(db: Database.Database): number {
+  return appendCounts.get(db) ?? 0;
+}
 const drops = new WeakMap<Database.Database, Database.Statement>();
 
 /**
@@ -29,6 +35,7 @@ export function appendEvents(db: Database.Database, key: { source: string; accou
     appends.set(db, stmt);
   }
   stmt.run({ ...key, ...texts, now });
+  appendCounts.set(db, appendedEvents(db) + 1);
 }
 
 /** Forgets the pending events of a record that is deleted (with it, as the column did). */
@@ -91,6 +98,10 @@ export class SqliteOutbox implements Outbox {
   async keep(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[], collection: string): Promise<void> {
     const params = { ...this.key(entry, eventIds), collection: checkCollectionName(collection), now: this.ctx.now().toISOString() };
     await this.ctx.write(() => { this.copy.run(params); });
+  }
+
+  onRecorded(listener: () => void): () => void {
+    return this.ctx.recorded.on(listener);
   }
 
   async clear(entry: Pick<OutboxEntry, 'source' | 'accountId' | 'resourceId'>, eventIds: string[]): Promise<void> {

@@ -19,7 +19,8 @@ import { GroupCommit } from './group-commit.ts';
 import { WalSync } from './wal-sync.ts';
 import { migrate } from './migrations.ts';
 import { SqliteLeases } from './leases.ts';
-import { SqliteOutbox } from './outbox.ts';
+import { RecordedEvents } from '../common/outbox.ts';
+import { appendedEvents, SqliteOutbox } from './outbox.ts';
 import { SqliteRateCounters } from './rateCounters.ts';
 
 export const DATABASE_FILE = 'kerf.sqlite';
@@ -68,7 +69,20 @@ export async function open(config: StoreConfig): Promise<Store> {
   const wal = grouped ? new WalSync(join(dataDir, `${DATABASE_FILE}-wal`)) : null;
   const group = new GroupCommit(db, BUSY_TIMEOUT_MS, grouped, wal);
   const synced = wal ? () => wal.after() : () => Promise.resolve();
-  const store = new SqliteStore({ db, now, write: (fn) => group.write(fn), synced }, group, wal, dataDir);
+  const recorded = new RecordedEvents();
+  // a write that appended outbox events tells the outbox's listeners once it has committed
+  const write = async <T>(fn: () => T): Promise<T> => {
+    let appended = false;
+    const value = await group.write(() => {
+      const before = appendedEvents(db);
+      const result = fn();
+      appended = appendedEvents(db) !== before;
+      return result;
+    });
+    if (appended) recorded.emit();
+    return value;
+  };
+  const store = new SqliteStore({ db, now, write, synced, recorded }, group, wal, dataDir);
   store.idempotencyRepo.purgeExpired();
   return store;
 }

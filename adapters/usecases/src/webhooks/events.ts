@@ -103,6 +103,12 @@ export interface EventRelayOptions {
    * leaseMs + pollMs. Default 5 s.
    */
   leaseMs?: number;
+  /**
+   * Called instead of a pass when this relay is woken (its process recorded events) while another
+   * process holds the lease: pass the wake on to that process (e.g. over the cluster's IPC), so
+   * those events go out at once rather than at the holder's next poll.
+   */
+  elsewhere?: () => void;
 }
 
 /** The store lease naming which process's relay hands events on. */
@@ -110,39 +116,69 @@ const RELAY_LEASE = 'event_relay';
 const DEFAULT_RELAY_LEASE_MS = 5_000;
 
 /**
- * Runs relayEvents whenever woken and every `pollMs`, while this process holds the relay's lease
+ * Runs relayEvents whenever woken (by its store's writes that record events, or wake()) and every
+ * `pollMs`, while this process holds the relay's lease
  * (see EventRelayOptions.leaseMs); several processes may run one each. Events written by a process
- * that does not hold it are found by the holder's next pass, within `pollMs`.
+ * that does not hold it are found by the holder's next pass, within `pollMs`, or at once when the
+ * wake is passed on (EventRelayOptions.elsewhere).
  */
 export class EventRelay {
   private readonly poller: Poller;
   private readonly holder: string;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly elsewhere: (() => void) | undefined;
   /** Until when (this process's clock) the lease is taken as held without asking the store again. */
   private heldUntil = 0;
   /** Not before this (this process's clock) is a lease held by another asked for again. */
   private nextAsk = 0;
+  /** A wake (this process recorded events) since the last pass began. */
+  private woken = false;
+  private unlisten: (() => void) | null = null;
 
   constructor(private readonly ctx: UseCaseContext, opts: EventRelayOptions = {}) {
     this.holder = ctx.newId('relay');
     this.leaseMs = opts.leaseMs ?? DEFAULT_RELAY_LEASE_MS;
     this.pollMs = opts.pollMs ?? 250;
+    this.elsewhere = opts.elsewhere;
     this.poller = new Poller(async () => {
-      while (this.poller.started && (await this.holding()) && (await relayEvents(ctx)) > 0) { /* until the outbox is empty */ }
+      const woken = this.woken;
+      this.woken = false;
+      if (!(await this.holding())) {
+        if (woken) this.elsewhere?.();
+        return;
+      }
+      while (this.poller.started && (await relayEvents(ctx)) > 0 && (await this.holding())) { /* until the outbox is empty */ }
     }, this.pollMs, (err) => ctx.log.error({ err }, 'event relay failed; retrying'));
   }
 
+  /** Starts, woken by every write of this process's store that records events. */
   start(): void {
+    this.unlisten ??= this.ctx.store.outbox.onRecorded(() => this.wake());
     this.poller.start();
   }
 
   wake(): void {
+    if (!this.poller.started) return;
+    const now = Date.now();
+    // known to be another's (asked lately): its holder should look, not this relay
+    if (this.elsewhere && now >= this.heldUntil && now < this.nextAsk) {
+      this.elsewhere();
+      return;
+    }
+    this.woken = true;
+    this.poller.wake();
+  }
+
+  /** Another process passed its wake on (EventRelayOptions.elsewhere): a pass if this relay holds the lease, never passed on again. */
+  wakeFromElsewhere(): void {
     this.poller.wake();
   }
 
   /** Stops, and gives the lease up so another process's relay takes over at once. */
   async stop(): Promise<void> {
+    this.unlisten?.();
+    this.unlisten = null;
     await this.poller.stop();
     if (this.heldUntil === 0) return;
     this.heldUntil = 0;
