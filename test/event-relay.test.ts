@@ -7,9 +7,21 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type Store } from '@kerf/store';
+import { openStore, type Outbox, type Store } from '@kerf/store';
 import { createWebhookEndpoint, emitEvent, EventRelay, newEvent, relayEvents, SCOPES, WEBHOOK_DELIVERY_JOB, type UseCaseContext } from '@kerf/usecases';
 import { until } from './helpers/wait.ts';
+
+/** The store, with one method of its outbox wrapped (the others, and any patched later, as they are). */
+function outboxWith<K extends keyof Outbox>(store: Store, method: K, wrap: (real: Outbox[K]) => Outbox[K]): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'outbox') return Reflect.get(target, prop, receiver);
+      const outbox = target.outbox;
+      const wrapped = wrap((outbox[method] as (...args: never[]) => unknown).bind(outbox) as Outbox[K]);
+      return new Proxy(outbox, { get: (o, p, r) => (p === method ? wrapped : Reflect.get(o, p, r)) });
+    },
+  });
+}
 
 describe('event relay', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kerf-relay-'));
@@ -22,18 +34,7 @@ describe('event relay', () => {
   before(async () => {
     store = await openStore({ dataDir: dir });
     // the store, except that keeping one chosen event fails (a database hiccup)
-    const flaky = new Proxy(store, {
-      get(target, prop, receiver) {
-        if (prop !== 'outbox') return Reflect.get(target, prop, receiver);
-        const outbox = target.outbox;
-        return new Proxy(outbox, {
-          get(o, p, r) {
-            if (p !== 'keep') return Reflect.get(o, p, r);
-            return (entry: Parameters<typeof outbox.keep>[0], ids: string[], collection: string) => (failFor && ids.includes(failFor) ? Promise.reject(new Error('disk hiccup')) : o.keep(entry, ids, collection));
-          },
-        });
-      },
-    });
+    const flaky = outboxWith(store, 'keep', (keep) => (entry, ids, collection) => (failFor && ids.includes(failFor) ? Promise.reject(new Error('disk hiccup')) : keep(entry, ids, collection)));
     accountId = (await store.accounts.create({ email: `relay-${Date.now()}@test.local` })).id;
     let n = 0;
     ctx = {
@@ -145,18 +146,7 @@ describe('event relay lease: one process\'s relay at a time walks the outbox', (
   function relay(): { relay: EventRelay; pages: () => number; passedOn: () => number } {
     let pages = 0;
     let passedOn = 0;
-    const counted = new Proxy(store, {
-      get(target, prop, receiver) {
-        if (prop !== 'outbox') return Reflect.get(target, prop, receiver);
-        const outbox = target.outbox;
-        return new Proxy(outbox, {
-          get(o, p, r) {
-            if (p !== 'heads') return Reflect.get(o, p, r);
-            return (opts?: { limit?: number; after?: string | null }) => { pages++; return o.heads(opts); };
-          },
-        });
-      },
-    });
+    const counted = outboxWith(store, 'heads', (heads) => (opts) => { pages++; return heads(opts); });
     const ctx: UseCaseContext = {
       store: counted, engine: null as never, links: null as never, signer: null as never,
       log: { info() {}, warn() {}, error() {} }, now: () => new Date(storeNow), newId: (p: string) => `${p}_leasetest${++n}`, notifyJobs() {},
