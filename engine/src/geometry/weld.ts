@@ -70,15 +70,16 @@ const SEAM_WELD_TOLERANCE_MM = 1e-4;
 
 /**
  * Closes open seams: among vertices on edges used by exactly one triangle, merges those within
- * `tolerance` of each other. Returns the vertex map (identity when nothing is open) and whether
- * anything was merged.
+ * `tolerance` of each other. Returns the vertex map (identity when nothing is open), how many
+ * vertices were merged and the open-edge vertices it started from (still those of the mesh when
+ * nothing was merged).
  */
-export function closeOpenSeams(points: Float64Array, triangles: Uint32Array, tolerance = SEAM_WELD_TOLERANCE_MM): { remap: Uint32Array; merged: number } {
+export function closeOpenSeams(points: Float64Array, triangles: Uint32Array, tolerance = SEAM_WELD_TOLERANCE_MM): { remap: Uint32Array; merged: number; open: Set<number> } {
   const n = points.length / 3;
   const remap = new Uint32Array(n);
   for (let i = 0; i < n; i++) remap[i] = i;
   const open = openEdgeVertices(triangles);
-  if (open.size === 0) return { remap, merged: 0 };
+  if (open.size === 0) return { remap, merged: 0, open };
   const cell = (x: number): number => Math.floor(x / tolerance);
   const grid = new Map<string, number[]>();
   let merged = 0;
@@ -96,7 +97,7 @@ export function closeOpenSeams(points: Float64Array, triangles: Uint32Array, tol
     const list = grid.get(key);
     if (list) list.push(v); else grid.set(key, [v]);
   }
-  return { remap, merged };
+  return { remap, merged, open };
 }
 
 /** Vertices on undirected edges used by exactly one triangle (sorted edge keys: no hash map). */

@@ -45,7 +45,8 @@ export function splitShells(mesh: MeshInput): Shell[] {
       else if (g !== f) { const ra = find(parent, f), rb = find(parent, g); if (ra !== rb) parent[ra] = rb; }
     }
   }
-  const openVertices = openEdgeVertices(welded);
+  // the seams' open vertices are the mesh's while no seam was closed
+  const openVertices = seams.merged > 0 ? openEdgeVertices(welded) : seams.open;
   const openSides = new Map<number, number>(); // shell root -> open triangle sides
   if (openVertices.size > 0) {
     const uses = new Map<number, number>();
