@@ -4,10 +4,52 @@
 import type { TubeFeature, Vec2 } from '../geometry/model.ts';
 import { pointSegmentDistance as pointToSegment } from '../sheet/segments.ts';
 
+/** Segments of a polyline taken together for pruning. */
+const BLOCK_SEGMENTS = 8;
+/** A block is skipped when its box is farther than the best distance so far by more than this, mm:
+ * far above the rounding of distances between points of a tube's outline (coordinates below 1e5 mm,
+ * errors near 1e-11 mm), so a skipped segment could never have given the minimum. */
+const PRUNE_MARGIN_MM = 1e-6;
+
+/** Box (min x, min y, max x, max y) of the points of each block of BLOCK_SEGMENTS segments. */
+function blockBoxes(l: Vec2[]): Float64Array {
+  const blocks = Math.ceil((l.length - 1) / BLOCK_SEGMENTS), out = new Float64Array(4 * blocks);
+  for (let k = 0; k < blocks; k++) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = k * BLOCK_SEGMENTS; i <= Math.min(l.length - 1, (k + 1) * BLOCK_SEGMENTS); i++) {
+      const [x, y] = l[i];
+      if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+    }
+    out[4 * k] = x0; out[4 * k + 1] = y0; out[4 * k + 2] = x1; out[4 * k + 3] = y1;
+  }
+  return out;
+}
+
+/** min(best, distance from p to each segment of l), skipping blocks of segments whose box is
+ * certainly farther than best: the minimum is the one every segment gives. */
+function towardsPolyline(p: Vec2, l: Vec2[], boxes: Float64Array, best: number): number {
+  for (let k = 0; 4 * k < boxes.length; k++) {
+    const dx = Math.max(0, boxes[4 * k] - p[0], p[0] - boxes[4 * k + 2]), dy = Math.max(0, boxes[4 * k + 1] - p[1], p[1] - boxes[4 * k + 3]);
+    if (dx > best + PRUNE_MARGIN_MM || dy > best + PRUNE_MARGIN_MM) continue;
+    const last = Math.min(l.length - 1, (k + 1) * BLOCK_SEGMENTS);
+    for (let i = k * BLOCK_SEGMENTS + 1; i <= last; i++) best = Math.min(best, pointToSegment(p, l[i - 1], l[i]));
+  }
+  return best;
+}
+
+const finite = (l: Vec2[]): boolean => l.every((p) => Number.isFinite(p[0]) && Number.isFinite(p[1]));
+
 /** Smallest distance between two polylines (neither crossing the other), b moved by `ds` round the wall. */
 function gap(a: Vec2[], b: Vec2[], ds: number): number {
   const q = b.map((p): Vec2 => [p[0], p[1] + ds]);
   let best = Infinity;
+  if (finite(a) && finite(q)) {
+    const boxesA = blockBoxes(a), boxesQ = blockBoxes(q);
+    for (const p of a) best = towardsPolyline(p, q, boxesQ, best);
+    for (const p of q) best = towardsPolyline(p, a, boxesA, best);
+    return best;
+  }
+  // NaN or infinite coordinates: every pair, as NaN must spread to the result
   for (const p of a) for (let i = 1; i < q.length; i++) best = Math.min(best, pointToSegment(p, q[i - 1], q[i]));
   for (const p of q) for (let i = 1; i < a.length; i++) best = Math.min(best, pointToSegment(p, a[i - 1], a[i]));
   return best;
