@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
+import { Client, clientsFor, pollDesign, pollProductionFiles, stepForm } from './helpers/client.ts';
 
 const FIXTURE = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 
@@ -64,6 +64,16 @@ describe('quote DFM reuse', () => {
     // one production-files job for the report, not one per quote
     const jobs = await t.service.store.jobs.listForResource(q1.items[0].dfm.id);
     assert.equal(jobs.filter((j) => j.kind === 'production_files').length, 1);
+  });
+
+  it('a reused report shows its production files as they stand: once settled, every later quote shows them settled', async () => {
+    const first = await quoteOf(a, design.id, materials[0]);
+    const settled = await pollProductionFiles(a, first.items[0].dfm);
+    assert.notEqual(settled.production_files.status, 'pending', 'the production files settle');
+    for (let i = 0; i < 3; i++) {
+      const q = await quoteOf(a, design.id, materials[0]);
+      assert.deepEqual(q.items[0].dfm, settled, 'the quote names the report as GET /v1/dfm shows it now');
+    }
   });
 
   it('another account quoting its own upload of the same file gets a report of its own', async () => {

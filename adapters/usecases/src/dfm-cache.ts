@@ -20,6 +20,43 @@ const REUSE_FOR_MS = 24 * 3600 * 1000;
 
 interface IndexDoc extends Doc { dfm_id: string }
 
+/**
+ * Reports whose production files have settled, as read from the store, per store: such a report is
+ * never written again (the production-files job writes a report only while its files are pending)
+ * and reports are never deleted, so the copy read once is the stored report for every later quote
+ * of any process. A pending report is read each time: its job (here or in another process) may
+ * settle it. The index entry naming the report is still read per quote, so a report replaced by
+ * a fresh one is followed at once.
+ */
+const SETTLED_MAX = 64;
+const settled = new WeakMap<object, Map<string, DfmDoc>>();
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** The public view of a stored report, from the settled copies when it is one of them. */
+async function readReport(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc | null> {
+  let known = settled.get(ctx.store);
+  const key = `${accountId}\u0000${id}`;
+  const hit = known?.get(key);
+  if (hit) return hit;
+  const rec = await ctx.store.documents<DfmDoc>('dfm_reports').get(accountId, id);
+  if (!rec) return null;
+  const view = publicView(rec.data);
+  if (view.production_files.status === 'pending') return view;
+  // shared by every quote that names it: frozen, so no caller can change another's copy
+  deepFreeze(view);
+  if (!known) settled.set(ctx.store, (known = new Map()));
+  known.set(key, view);
+  if (known.size > SETTLED_MAX) known.delete(known.keys().next().value!);
+  return view;
+}
+
 /** The index key: design, the engine's configuration as it was applied, and the catalog version. */
 function dfmCacheKey(designId: string, report: DfmOutcome): string {
   const input = canonical({ design_id: designId, configuration: report.configuration, catalog_version: report.catalog_version ?? null });
@@ -33,9 +70,9 @@ export async function storeOrReuseDfmReport(ctx: UseCaseContext, accountId: stri
   const key = dfmCacheKey(designId, report);
   const hit = await index.getByKey(accountId, key);
   if (hit) {
-    const doc = await ctx.store.documents<DfmDoc>('dfm_reports').get(accountId, hit.data.dfm_id);
-    const fresh = doc && ctx.now().getTime() - Date.parse(String(doc.data.created_at)) < REUSE_FOR_MS;
-    if (fresh) return publicView(doc.data);
+    const doc = await readReport(ctx, accountId, hit.data.dfm_id);
+    const fresh = doc && ctx.now().getTime() - Date.parse(String(doc.created_at)) < REUSE_FOR_MS;
+    if (fresh) return doc;
   }
   const stored = await storeDfmReport(ctx, accountId, report);
   if (hit) {
