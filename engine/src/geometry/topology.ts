@@ -4,16 +4,20 @@
 import type { ImportedSolid, Solid, Face, Edge, Vec3 } from './model.ts';
 import { weldExact } from './weld.ts';
 import { fitSurface, type FaceSample } from './fit.ts';
-import { sub, cross, norm, scale, point } from './vec.ts';
+import { sub, norm, point, hypot3 } from './vec.ts';
 
 /** Signed volume and area of a triangle mesh (float64). */
 function meshMeasures(points: Float64Array, triangles: Uint32Array): { volume: number; area: number } {
   let volume = 0, area = 0;
   for (let t = 0; t < triangles.length; t += 3) {
-    const a = point(points, triangles[t]), b = point(points, triangles[t + 1]), c = point(points, triangles[t + 2]);
-    const n = cross(sub(b, a), sub(c, a));
-    area += norm(n) / 2;
-    volume += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+    const ia = 3 * triangles[t], ib = 3 * triangles[t + 1], ic = 3 * triangles[t + 2];
+    const a0 = points[ia], a1 = points[ia + 1], a2 = points[ia + 2];
+    const b0 = points[ib], b1 = points[ib + 1], b2 = points[ib + 2];
+    const c0 = points[ic], c1 = points[ic + 1], c2 = points[ic + 2];
+    // norm(cross(b - a, c - a)) on scalars: the same operations in the same order
+    const u0 = b0 - a0, u1 = b1 - a1, u2 = b2 - a2, w0 = c0 - a0, w1 = c1 - a1, w2 = c2 - a2;
+    area += hypot3(u1 * w2 - u2 * w1, u2 * w0 - u0 * w2, u0 * w1 - u1 * w0) / 2;
+    volume += (a0 * (b1 * c2 - b2 * c1) - a1 * (b0 * c2 - b2 * c0) + a2 * (b0 * c1 - b1 * c0)) / 6;
   }
   return { volume, area };
 }
@@ -95,11 +99,15 @@ export function buildSolid(imported: ImportedSolid, index: number): Solid {
       if (faceMark[ia] !== f) { faceMark[ia] = f; faceVertices.push(ia); }
       if (faceMark[ib] !== f) { faceMark[ib] = f; faceVertices.push(ib); }
       if (faceMark[ic] !== f) { faceMark[ic] = f; faceVertices.push(ic); }
-      const a = point(points, ia), b = point(points, ib), c = point(points, ic);
-      const n = cross(sub(b, a), sub(c, a));
-      const len = norm(n);
+      // cross(b - a, c - a), its norm and scale(n, 1 / len) on scalars, in the same order
+      const a0 = points[3 * ia], a1 = points[3 * ia + 1], a2 = points[3 * ia + 2];
+      const b0 = points[3 * ib], b1 = points[3 * ib + 1], b2 = points[3 * ib + 2];
+      const c0 = points[3 * ic], c1 = points[3 * ic + 1], c2 = points[3 * ic + 2];
+      const u0 = b0 - a0, u1 = b1 - a1, u2 = b2 - a2, w0 = c0 - a0, w1 = c1 - a1, w2 = c2 - a2;
+      const n0 = u1 * w2 - u2 * w1, n1 = u2 * w0 - u0 * w2, n2 = u0 * w1 - u1 * w0;
+      const len = hypot3(n0, n1, n2);
       faceArea += len / 2;
-      if (len > 0) facets.push({ normal: scale(n, 1 / len), area: len / 2, centroid: [(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3] });
+      if (len > 0) { const k = 1 / len; facets.push({ normal: [n0 * k, n1 * k, n2 * k], area: len / 2, centroid: [(a0 + b0 + c0) / 3, (a1 + b1 + c1) / 3, (a2 + b2 + c2) / 3] }); }
       for (let k = 0; k < 3; k++) {
         const u = triangles[t * 3 + k], v = triangles[t * 3 + ((k + 1) % 3)];
         if (u === v) continue;
