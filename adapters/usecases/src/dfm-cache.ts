@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { UseCaseContext } from './context.ts';
 import { isStoreError } from '@kerf/store';
+import { deepFreeze } from '@kerf/engine';
 import { storeDfmReport, type DfmDoc } from './dfm.ts';
 import { publicView, type Doc } from './documents.ts';
 import type { DfmOutcome } from './engine-api.ts';
@@ -30,14 +31,6 @@ interface IndexDoc extends Doc { dfm_id: string }
  */
 const SETTLED_MAX = 64;
 const settled = new WeakMap<object, Map<string, DfmDoc>>();
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /** The public view of a stored report, from the settled copies when it is one of them. */
 async function readReport(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc | null> {

@@ -36,7 +36,8 @@ export function defaultCatalog(): Catalog {
   return cached;
 }
 
-function deepFreeze<T>(o: T): T {
+/** Freezes a plain value and everything in it: a value shared between callers (the catalogs, a cached report) that none may change for the others. */
+export function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object' && !Object.isFrozen(o)) {
     Object.freeze(o);
     for (const v of Object.values(o as object)) deepFreeze(v);
