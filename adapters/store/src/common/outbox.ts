@@ -5,22 +5,6 @@ import { checkNonEmpty } from './validate.ts';
 
 export const DESIGNS_SOURCE = 'designs';
 
-/** This store object's listeners for writes that recorded events (Outbox.onRecorded). */
-export class RecordedEvents {
-  private readonly listeners = new Set<() => void>();
-
-  on(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => { this.listeners.delete(listener); };
-  }
-
-  /** After a write that recorded events has committed. A listener's error is not the writer's. */
-  emit(): void {
-    for (const listener of this.listeners) {
-      try { listener(); } catch { /* the listener's own affair */ }
-    }
-  }
-}
 export const DOCUMENTS_SOURCE_PREFIX = 'documents:';
 
 /** The events as stored (plain JSON copies); [] when none were given. */
@@ -83,4 +67,21 @@ export function parseOutboxPosition(position: string): { at: string; id: string 
     if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0]))) return { at: v[0], id: v[1] };
   } catch { /* reported below */ }
   throw new StoreError('invalid_cursor', 'not an outbox position this store issued', 'after');
+}
+
+/** This store object's listeners for writes that recorded events (Outbox.onRecorded). */
+export class RecordedEvents {
+  private readonly listeners = new Set<() => void>();
+
+  on(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => { this.listeners.delete(listener); };
+  }
+
+  /** After a write that recorded events has committed. A listener's error is not the writer's. */
+  emit(): void {
+    for (const listener of this.listeners) {
+      try { listener(); } catch { /* the listener's own affair */ }
+    }
+  }
 }

@@ -13,13 +13,13 @@ export function outboxSource(collection: string | null): string {
 }
 
 const appends = new WeakMap<Database.Database, Database.Statement>();
+const drops = new WeakMap<Database.Database, Database.Statement>();
 const appendCounts = new WeakMap<Database.Database, number>();
 
 /** How many appendEvents this connection has run: a write that changed it recorded events. */
 export function appendedEvents(db: Database.Database): number {
   return appendCounts.get(db) ?? 0;
 }
-const drops = new WeakMap<Database.Database, Database.Statement>();
 
 /**
  * Appends the events (outboxEventTexts) to the record's pending events; call inside the write that

@@ -72,8 +72,9 @@ async function relayPage(ctx: UseCaseContext, entries: Array<OutboxEntry<OutboxE
       let subscribers = endpointsOf.get(entry.accountId);
       if (!subscribers) endpointsOf.set(entry.accountId, subscribers = activeEndpoints(ctx, entry.accountId));
       const endpoints = await subscribers;
-      const deliveries = entry.events.map((event) => ({ event, to: endpoints.filter((e) => (e.events as string[]).includes(event.type)) }));
-      const delivered = deliveries.filter((d) => d.to.length > 0);
+      const delivered = entry.events
+        .map((event) => ({ event, to: endpoints.filter((e) => (e.events as string[]).includes(event.type)) }))
+        .filter((d) => d.to.length > 0);
       if (delivered.length > 0) {
         // kept (the payload copied by the store) before any delivery job can look for it
         await ctx.store.outbox.keep(entry, delivered.map((d) => d.event.id), EVENTS_COLLECTION);
