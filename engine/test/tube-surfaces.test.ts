@@ -1,7 +1,9 @@
 // Surface relations and the exact edge projection used for cut lengths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CylinderSurface, PlaneSurface, ConeSurface, Vec3 } from '../src/geometry/model.ts';
+import fc from 'fast-check';
+import type { CylinderSurface, PlaneSurface, ConeSurface, Surface, Vec3 } from '../src/geometry/model.ts';
+import { add, dot, norm, normalize, scale, sub } from '../src/geometry/vec.ts';
 import { runsAlong, sameSurface, implicit, projectOntoIntersection, distanceToLine } from '../src/tube/surfaces.ts';
 
 const cyl = (radius: number, axis: Vec3 = [1, 0, 0], origin: Vec3 = [0, 0, 0], convex = true): CylinderSurface =>
@@ -58,4 +60,47 @@ test('projectOntoIntersection refuses tangent surfaces and far jumps', () => {
 
 test('distanceToLine', () => {
   assert.equal(distanceToLine([5, 3, 4], [0, 0, 0], [1, 0, 0]), 5);
+});
+
+/** The projection in its vector form (implicit() per point, vector helpers), as it was before it ran
+ * on scalars: the scalar form must give the same doubles, or cut lengths would change. */
+function projectReference(a: Surface, b: Surface, p: Vec3, maxMove: number): Vec3 | null {
+  let q = p;
+  for (let it = 0; it < 8; it++) {
+    const ia = implicit(a, q), ib = implicit(b, q);
+    if (!ia || !ib) return null;
+    if (Math.abs(ia.f) < 1e-11 && Math.abs(ib.f) < 1e-11) return norm(sub(q, p)) <= maxMove ? q : null;
+    const aa = dot(ia.g, ia.g), ab = dot(ia.g, ib.g), bb = dot(ib.g, ib.g);
+    const det = aa * bb - ab * ab;
+    if (det < 1e-6) return null;
+    const la = (bb * ia.f - ab * ib.f) / det, lb = (aa * ib.f - ab * ia.f) / det;
+    q = sub(q, add(scale(ia.g, la), scale(ib.g, lb)));
+  }
+  const ia = implicit(a, q), ib = implicit(b, q);
+  if (!ia || !ib || Math.abs(ia.f) > 1e-7 || Math.abs(ib.f) > 1e-7) return null;
+  return norm(sub(q, p)) <= maxMove ? q : null;
+}
+
+test('projectOntoIntersection gives the vector form\'s doubles, bit for bit, on planes, cylinders, cones and free-form surfaces', () => {
+  const coord = fc.double({ min: -60, max: 60, noNaN: true });
+  const vec = fc.tuple(coord, coord, coord);
+  const unit = vec.filter((v) => norm(v) > 1e-3).map((v) => normalize(v));
+  const surface: fc.Arbitrary<Surface> = fc.oneof(
+    fc.record({ normal: unit, offset: coord }).map(({ normal, offset }) => plane(normal, offset)),
+    fc.record({ axis: unit, origin: vec, radius: fc.double({ min: 0.5, max: 40, noNaN: true }), convex: fc.boolean() }).map(({ axis, origin, radius, convex }) => cyl(radius, axis, origin, convex)),
+    fc.record({ apex: vec, axis: unit, halfAngleDegrees: fc.double({ min: 1, max: 80, noNaN: true }), convex: fc.boolean() }).map((c): ConeSurface => ({ kind: 'cone', ...c })),
+    fc.constant<Surface>({ kind: 'other', hint: 'bspline' }),
+  );
+  let found = 0;
+  fc.assert(fc.property(surface, surface, vec, fc.double({ min: 0.01, max: 100, noNaN: true }), (a, b, p, maxMove) => {
+    const got = projectOntoIntersection(a, b, p, maxMove), want = projectReference(a, b, p, maxMove);
+    if (got) found++;
+    return want === null ? got === null : got !== null && got.every((x, i) => Object.is(x, want[i]));
+  }), { numRuns: 20000 });
+  assert.ok(found > 100, `only ${found} projections found a curve: the property checked too little`);
+  // a cone meeting a plane: the cone's own branch, where a point is found
+  const cone: ConeSurface = { kind: 'cone', apex: [0, 0, 0], axis: [1, 0, 0], halfAngleDegrees: 30, convex: true };
+  const q = projectOntoIntersection(cone, plane([1, 0, 0], 10), [10.2, 0.3, 5.5], 2);
+  assert.ok(q && Object.is(q[0], projectReference(cone, plane([1, 0, 0], 10), [10.2, 0.3, 5.5], 2)![0]));
+  assert.ok(Math.abs(Math.hypot(q[1], q[2]) - 10 * Math.tan(Math.PI / 6)) < 1e-9);
 });

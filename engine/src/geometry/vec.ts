@@ -21,7 +21,8 @@ export function hypot3(x: number, y: number, z: number): number {
   let max = ax > ay ? ax : ay;
   if (az > max) max = az;
   if (max === 0) return 0;
-  const nx = ax / max, ny = ay / max, nz = az / max;
+  // the largest magnitude divided by itself is exactly 1 (finite, non-zero): that division is skipped
+  const nx = ax === max ? 1 : ax / max, ny = ay === max ? 1 : ay / max, nz = az === max ? 1 : az / max;
   let sum = 0, compensation = 0;
   let summand = nx * nx - compensation, next = sum + summand;
   compensation = (next - sum) - summand; sum = next;
@@ -39,7 +40,8 @@ export function hypot2(x: number, y: number): number {
   if (Number.isNaN(ax) || Number.isNaN(ay)) return NaN;
   const max = ax > ay ? ax : ay;
   if (max === 0) return 0;
-  const nx = ax / max, ny = ay / max;
+  // as in hypot3: the largest magnitude divided by itself is exactly 1
+  const nx = ax === max ? 1 : ax / max, ny = ay === max ? 1 : ay / max;
   let sum = 0, compensation = 0;
   let summand = nx * nx - compensation, next = sum + summand;
   compensation = (next - sum) - summand; sum = next;

@@ -18,8 +18,9 @@ export function tubeCuts(solid: Solid, faceOfTri: Int32Array, outerSkin: Set<num
   let lo = min, hi = max;
   const contours = skinBoundaryLoops(solid, faceOfTri, outerSkin).filter((edges) => !edges.every((e) => blindFaces.has(e.cutFace))).map((edges) => {
     let cLo = Infinity, cHi = -Infinity;
-    const see = (q: Vec3) => { const xq = dot(d, q); if (xq < cLo) cLo = xq; if (xq > cHi) cHi = xq; };
-    for (const e of edges) see(point(solid.points, e.a));
+    // dot(d, q) on scalars, in the same order
+    const see = (x: number, y: number, z: number) => { const xq = d[0] * x + d[1] * y + d[2] * z; if (xq < cLo) cLo = xq; if (xq > cHi) cHi = xq; };
+    for (const e of edges) see(solid.points[e.a * 3], solid.points[e.a * 3 + 1], solid.points[e.a * 3 + 2]);
     const { length: len, exact } = loopLength(solid, edges, see);
     lo = Math.min(lo, cLo); hi = Math.max(hi, cHi);
     return { edges, len, exact, cLo, cHi };

@@ -3,7 +3,7 @@
 // slot, notch, cut-out).
 import type { Solid, Surface, Vec3, TubeFeature } from '../geometry/model.ts';
 import { sub, dot, norm, scale, point, hypot3 } from '../geometry/vec.ts';
-import { projectOntoIntersection, sameSurface, parallelDirections } from './surfaces.ts';
+import { implicitForm, projectInto, PROJECTED, sameSurface, parallelDirections, type ImplicitForm } from './surfaces.ts';
 import { DEGENERATE_CHORD_MM, EDGE_REFINEMENT_LEVELS, MIDPOINT_MOVE_SHARE, STRAIGHT_SAGITTA_MM } from './tolerances.ts';
 
 export interface CutEdge { a: number; b: number; skinFace: number; cutFace: number }
@@ -52,33 +52,38 @@ export function skinBoundaryLoops(solid: Solid, faceOfTri: Int32Array, skin: Set
 /** One loop's measurement: chordKept is set by refinedLength when a piece of the curve could not be found (its chord is kept). */
 interface Refinement { chordKept: boolean }
 
-/** Length of the curve a->b on both surfaces, refined by midpoint projection until the curve is
+/** Length of the curve p->q on both surfaces, refined by midpoint projection until the curve is
  * indistinguishable from its chords (or the depth limit is reached); sets r.chordKept where a piece
  * stays a chord. Scalar arithmetic in the order of the vector helpers (the lengths are bit-identical
- * to theirs): this runs hundreds of thousands of times per tube. */
-function refinedLength(sa: Surface, sb: Surface, p: Vec3, q: Vec3, level: number, r: Refinement, visit?: (p: Vec3) => void): number {
-  const chord = hypot3(q[0] - p[0], q[1] - p[1], q[2] - p[2]);
+ * to theirs): this runs about a hundred thousand times per tube. */
+function refinedLength(sa: ImplicitForm, sb: ImplicitForm, px: number, py: number, pz: number, qx: number, qy: number, qz: number, level: number, r: Refinement, visit?: CurveVisit): number {
+  const chord = hypot3(qx - px, qy - py, qz - pz);
   if (chord < DEGENERATE_CHORD_MM) return chord;
-  const mid: Vec3 = [(p[0] + q[0]) * 0.5, (p[1] + q[1]) * 0.5, (p[2] + q[2]) * 0.5];
-  const m = projectOntoIntersection(sa, sb, mid, MIDPOINT_MOVE_SHARE * chord);
-  if (!m) { r.chordKept = true; return chord; }
-  visit?.(m);
-  const sagitta = hypot3(m[0] - mid[0], m[1] - mid[1], m[2] - mid[2]);
-  // arc minus chord ~ 8 s^2 / (3 c): below 1e-9 mm there is nothing left to measure
+  const cx = (px + qx) * 0.5, cy = (py + qy) * 0.5, cz = (pz + qz) * 0.5;
+  if (!projectInto(sa, sb, cx, cy, cz, MIDPOINT_MOVE_SHARE * chord)) { r.chordKept = true; return chord; }
+  const mx = PROJECTED[0], my = PROJECTED[1], mz = PROJECTED[2];
+  visit?.(mx, my, mz);
+  const sagitta = hypot3(mx - cx, my - cy, mz - cz);
+  // arc minus chord ~ 8 s^2 / (3 c): below STRAIGHT_SAGITTA_MM there is nothing left to measure
   if (sagitta < STRAIGHT_SAGITTA_MM || level === 0) return chord + (8 * sagitta * sagitta) / (3 * chord);
-  const l = refinedLength(sa, sb, p, m, level - 1, r, visit);
-  return l + refinedLength(sa, sb, m, q, level - 1, r, visit);
+  const l = refinedLength(sa, sb, px, py, pz, mx, my, mz, level - 1, r, visit);
+  return l + refinedLength(sa, sb, mx, my, mz, qx, qy, qz, level - 1, r, visit);
 }
 
+/** Sees a point x, y, z (mm) found on an exact cut curve. */
+export type CurveVisit = (x: number, y: number, z: number) => void;
+
 /** `visit` sees every point found on the exact curve between the mesh vertices (for extents). */
-export function loopLength(solid: Solid, edges: CutEdge[], visit?: (p: Vec3) => void): { length: number; exact: boolean } {
+export function loopLength(solid: Solid, edges: CutEdge[], visit?: CurveVisit): { length: number; exact: boolean } {
   let length = 0, exact = true;
   const refinement: Refinement = { chordKept: false };
+  const P = solid.points;
   for (const e of edges) {
     const sa = solid.faces[e.skinFace].surface, sb = e.cutFace >= 0 ? solid.faces[e.cutFace].surface : null;
-    const p = point(solid.points, e.a), q = point(solid.points, e.b);
-    if (!sb || sb.kind === 'other' || sa.kind === 'other') { length += norm(sub(q, p)); exact = false; continue; }
-    length += refinedLength(sa, sb, p, q, EDGE_REFINEMENT_LEVELS, refinement, visit);
+    const i = e.a * 3, j = e.b * 3;
+    const px = P[i], py = P[i + 1], pz = P[i + 2], qx = P[j], qy = P[j + 1], qz = P[j + 2];
+    if (!sb || sb.kind === 'other' || sa.kind === 'other') { length += hypot3(qx - px, qy - py, qz - pz); exact = false; continue; }
+    length += refinedLength(implicitForm(sa), implicitForm(sb), px, py, pz, qx, qy, qz, EDGE_REFINEMENT_LEVELS, refinement, visit);
   }
   return { length, exact: exact && !refinement.chordKept };
 }

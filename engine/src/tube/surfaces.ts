@@ -56,54 +56,116 @@ export function implicit(s: Surface, p: Vec3): { f: number; g: Vec3 } | null {
   return null;
 }
 
-/** implicit() without allocating, for the projection's inner loop (the tube cut lengths call it
- * hundreds of thousands of times per file): value at out[0], gradient at out[1..3]; false where
- * implicit() gives null. The same operations in the same order as implicit(), so bit-identical. */
-function implicitInto(s: Surface, x: number, y: number, z: number, out: Float64Array): boolean {
-  if (s.kind === 'plane') {
-    const n = s.normal;
-    out[0] = n[0] * x + n[1] * y + n[2] * z - s.offset;
-    out[1] = n[0]; out[2] = n[1]; out[3] = n[2];
+/**
+ * A surface's implicit form (implicit()) as plain numbers in one object shape for every kind: the
+ * projection's inner loop (the tube cut lengths evaluate it hundreds of thousands of times per file)
+ * then reads fields of one shape instead of branching on differently shaped surfaces.
+ */
+export interface ImplicitForm {
+  /** IMPLICIT_NONE (implicit() is null everywhere: a free-form surface), _PLANE, _CYLINDER or _CONE */
+  readonly code: number;
+  /** plane: the unit normal; cylinder: a point of the axis; cone: the apex (mm) */
+  readonly px: number; readonly py: number; readonly pz: number;
+  /** cylinder, cone: the unit axis */
+  readonly ax: number; readonly ay: number; readonly az: number;
+  /** plane: the offset normal . p; cylinder: the radius (mm) */
+  readonly k: number;
+  /** cone: cosine and sine of the half angle */
+  readonly cos: number; readonly sin: number;
+}
+const IMPLICIT_NONE = 0, IMPLICIT_PLANE = 1, IMPLICIT_CYLINDER = 2, IMPLICIT_CONE = 3;
+/** Below this distance from a cylinder's or cone's axis the gradient is undefined, mm. */
+const ON_AXIS_MM = 1e-12;
+
+const forms = new WeakMap<Surface, ImplicitForm>();
+
+/** The implicit form of `s` (kept per surface object; a surface is never changed once fitted). */
+export function implicitForm(s: Surface): ImplicitForm {
+  let f = forms.get(s);
+  if (!f) {
+    if (s.kind === 'plane') f = { code: IMPLICIT_PLANE, px: s.normal[0], py: s.normal[1], pz: s.normal[2], ax: 0, ay: 0, az: 0, k: s.offset, cos: 0, sin: 0 };
+    else if (s.kind === 'cylinder') f = { code: IMPLICIT_CYLINDER, px: s.origin[0], py: s.origin[1], pz: s.origin[2], ax: s.axis[0], ay: s.axis[1], az: s.axis[2], k: s.radius, cos: 0, sin: 0 };
+    else if (s.kind === 'cone') {
+      // the same expressions implicit() evaluates per point
+      const ang = (s.halfAngleDegrees * Math.PI) / 180;
+      f = { code: IMPLICIT_CONE, px: s.apex[0], py: s.apex[1], pz: s.apex[2], ax: s.axis[0], ay: s.axis[1], az: s.axis[2], k: 0, cos: Math.cos(ang), sin: Math.sin(ang) };
+    } else f = { code: IMPLICIT_NONE, px: 0, py: 0, pz: 0, ax: 0, ay: 0, az: 0, k: 0, cos: 0, sin: 0 };
+    forms.set(s, f);
+  }
+  return f;
+}
+
+/** implicit() without allocating: value at out[0], gradient at out[1..3]; false where implicit()
+ * gives null. The same operations in the same order as implicit(), so bit-identical. */
+function implicitInto(s: ImplicitForm, x: number, y: number, z: number, out: Float64Array): boolean {
+  const code = s.code;
+  if (code === IMPLICIT_PLANE) {
+    out[0] = s.px * x + s.py * y + s.pz * z - s.k;
+    out[1] = s.px; out[2] = s.py; out[3] = s.pz;
     return true;
   }
-  if (s.kind !== 'cylinder' && s.kind !== 'cone') return false;
-  const o = s.kind === 'cylinder' ? s.origin : s.apex, a = s.axis;
-  const wx = x - o[0], wy = y - o[1], wz = z - o[2];
-  const h = wx * a[0] + wy * a[1] + wz * a[2];
-  const rx = wx - a[0] * h, ry = wy - a[1] * h, rz = wz - a[2] * h;
+  if (code === IMPLICIT_NONE) return false;
+  const ax = s.ax, ay = s.ay, az = s.az;
+  const wx = x - s.px, wy = y - s.py, wz = z - s.pz;
+  const h = wx * ax + wy * ay + wz * az;
+  const rx = wx - ax * h, ry = wy - ay * h, rz = wz - az * h;
   const r = hypot3(rx, ry, rz);
-  if (r < 1e-12) return false;
-  if (s.kind === 'cylinder') {
+  if (r < ON_AXIS_MM) return false;
+  if (code === IMPLICIT_CYLINDER) {
     const inv = 1 / r;
-    out[0] = r - s.radius;
+    out[0] = r - s.k;
     out[1] = rx * inv; out[2] = ry * inv; out[3] = rz * inv;
     return true;
   }
-  const ang = (s.halfAngleDegrees * Math.PI) / 180, c = Math.cos(ang), sn = Math.sin(ang), k = c / r;
+  const c = s.cos, sn = s.sin, k = c / r;
   out[0] = r * c - h * sn;
-  out[1] = rx * k - a[0] * sn; out[2] = ry * k - a[1] * sn; out[3] = rz * k - a[2] * sn;
+  out[1] = rx * k - ax * sn; out[2] = ry * k - ay * sn; out[3] = rz * k - az * sn;
   return true;
 }
 
+/** Newton steps of a projection at most. */
+const NEWTON_STEPS = 8;
+/** Both implicit values below this: the point is on the curve, mm. */
+const ON_CURVE_MM = 1e-11;
+/** After the last step both values must be below this, or the curve is not found, mm. */
+const NEAR_CURVE_MM = 1e-7;
+/** Below this determinant of J J^T (unit gradients: the squared sine of the angle between the
+ * surfaces) they are tangent there, no transverse curve to project onto. */
+const TANGENT_DET = 1e-6;
+
 const IA = new Float64Array(4), IB = new Float64Array(4);
+/** Where projectInto() put its point: x, y, z (mm). Read it before the next projection. */
+export const PROJECTED = new Float64Array(3);
 
 /** Newton projection of p onto the curve where surfaces a and b meet; null when they are tangent
- * there or the iteration does not settle (then the caller keeps the chord). Scalar arithmetic
- * (implicitInto) in the order of the vector form it replaced, so the points are bit-identical. */
+ * there or the iteration does not settle (then the caller keeps the chord). */
 export function projectOntoIntersection(a: Surface, b: Surface, p: Vec3, maxMove: number): Vec3 | null {
-  let qx = p[0], qy = p[1], qz = p[2];
-  for (let it = 0; it < 8; it++) {
-    if (!implicitInto(a, qx, qy, qz, IA) || !implicitInto(b, qx, qy, qz, IB)) return null;
+  return projectInto(implicitForm(a), implicitForm(b), p[0], p[1], p[2], maxMove) ? [PROJECTED[0], PROJECTED[1], PROJECTED[2]] : null;
+}
+
+/** projectOntoIntersection() on scalars: true and the point in PROJECTED, or false. Scalar
+ * arithmetic (implicitInto) in the order of the vector form it replaced, so the points are
+ * bit-identical. */
+export function projectInto(a: ImplicitForm, b: ImplicitForm, px: number, py: number, pz: number, maxMove: number): boolean {
+  let qx = px, qy = py, qz = pz;
+  for (let it = 0; it < NEWTON_STEPS; it++) {
+    if (!implicitInto(a, qx, qy, qz, IA) || !implicitInto(b, qx, qy, qz, IB)) return false;
     const fa = IA[0], fb = IB[0];
-    if (Math.abs(fa) < 1e-11 && Math.abs(fb) < 1e-11) return hypot3(qx - p[0], qy - p[1], qz - p[2]) <= maxMove ? [qx, qy, qz] : null;
+    if (Math.abs(fa) < ON_CURVE_MM && Math.abs(fb) < ON_CURVE_MM) return settle(qx, qy, qz, px, py, pz, maxMove);
     // minimum-norm step: q -= J^T (J J^T)^-1 f with J = [ga; gb]
     const ax = IA[1], ay = IA[2], az = IA[3], bx = IB[1], by = IB[2], bz = IB[3];
     const aa = ax * ax + ay * ay + az * az, ab = ax * bx + ay * by + az * bz, bb = bx * bx + by * by + bz * bz;
     const det = aa * bb - ab * ab;
-    if (det < 1e-6) return null;
+    if (det < TANGENT_DET) return false;
     const la = (bb * fa - ab * fb) / det, lb = (aa * fb - ab * fa) / det;
     qx = qx - (ax * la + bx * lb); qy = qy - (ay * la + by * lb); qz = qz - (az * la + bz * lb);
   }
-  if (!implicitInto(a, qx, qy, qz, IA) || !implicitInto(b, qx, qy, qz, IB) || Math.abs(IA[0]) > 1e-7 || Math.abs(IB[0]) > 1e-7) return null;
-  return hypot3(qx - p[0], qy - p[1], qz - p[2]) <= maxMove ? [qx, qy, qz] : null;
+  if (!implicitInto(a, qx, qy, qz, IA) || !implicitInto(b, qx, qy, qz, IB) || Math.abs(IA[0]) > NEAR_CURVE_MM || Math.abs(IB[0]) > NEAR_CURVE_MM) return false;
+  return settle(qx, qy, qz, px, py, pz, maxMove);
+}
+
+function settle(qx: number, qy: number, qz: number, px: number, py: number, pz: number, maxMove: number): boolean {
+  if (!(hypot3(qx - px, qy - py, qz - pz) <= maxMove)) return false;
+  PROJECTED[0] = qx; PROJECTED[1] = qy; PROJECTED[2] = qz;
+  return true;
 }
