@@ -81,9 +81,11 @@ export function nearestBend(hole: Contour, bends: BendZone[]): { index: number; 
   return best;
 }
 
+/** Twice the signed area of triangle o, u, v (which side of o->u v is on). */
+function side(o: Vec2, u: Vec2, v: Vec2): number { return (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0]); }
+
 /** Distance between segments pq and ab (0 when they cross). */
 function segmentDistance(p: Vec2, q: Vec2, a: Vec2, b: Vec2): number {
-  const side = (o: Vec2, u: Vec2, v: Vec2) => (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0]);
   const d1 = side(a, b, p), d2 = side(a, b, q), d3 = side(p, q, a), d4 = side(p, q, b);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
   return Math.min(pointSegmentDistance(p, a, b), pointSegmentDistance(q, a, b), pointSegmentDistance(a, p, q), pointSegmentDistance(b, p, q));

@@ -62,8 +62,9 @@ function refinedLength(sa: ImplicitForm, sb: ImplicitForm, px: number, py: numbe
   const cx = (px + qx) * 0.5, cy = (py + qy) * 0.5, cz = (pz + qz) * 0.5;
   if (!projectInto(sa, sb, cx, cy, cz, MIDPOINT_MOVE_SHARE * chord)) { r.chordKept = true; return chord; }
   const mx = PROJECTED[0], my = PROJECTED[1], mz = PROJECTED[2];
+  // hypot3(mx - cx, my - cy, mz - cz): the projection measured it (same arguments, same double)
+  const sagitta = PROJECTED[3];
   visit?.(mx, my, mz);
-  const sagitta = hypot3(mx - cx, my - cy, mz - cz);
   // arc minus chord ~ 8 s^2 / (3 c): below STRAIGHT_SAGITTA_MM there is nothing left to measure
   if (sagitta < STRAIGHT_SAGITTA_MM || level === 0) return chord + (8 * sagitta * sagitta) / (3 * chord);
   const l = refinedLength(sa, sb, px, py, pz, mx, my, mz, level - 1, r, visit);

@@ -103,21 +103,23 @@ export function sliceMesh(solid: Solid, faceOfTri: Int32Array, d: Vec3, u: Vec3,
 /** Each crossed triangle brings at most two edges not seen before. */
 export function edgesOfSection(crossed: readonly number[]): number { return 2 * crossed.length; }
 
+/** Slot of the section's crossing on edge a-b, computed from a's side the first time the edge is
+ * seen (a function of its own, not a closure per section). */
+function crossing(edges: EdgeCrossings, P: Float64Array, along: Float64Array, x: number, u: Vec3, v: Vec3, a: number, b: number): number {
+  const lo = a < b ? a : b, hi = a < b ? b : a;
+  const k = edges.find(lo, hi);
+  if (k >= 0) return k;
+  const sa = along[a] - x, sb = along[b] - x;
+  const t = sa / (sa - sb);
+  const px = P[a * 3] + t * (P[b * 3] - P[a * 3]), py = P[a * 3 + 1] + t * (P[b * 3 + 1] - P[a * 3 + 1]), pz = P[a * 3 + 2] + t * (P[b * 3 + 2] - P[a * 3 + 2]);
+  return edges.add(lo, hi, u[0] * px + u[1] * py + u[2] * pz, v[0] * px + v[1] * py + v[2] * pz);
+}
+
 /** sliceMesh from the triangles the plane crosses (crossedTriangles), which alone decide the
  * section; `edges` is a table with room for edgesOfSection(crossed), reused across sections. */
 export function sliceCrossed(solid: Solid, faceOfTri: Int32Array, u: Vec3, v: Vec3, x: number, along: Float64Array, crossed: readonly number[], edges = new EdgeCrossings(edgesOfSection(crossed))): { loops: SectionLoop[]; broken: boolean } {
   const P = solid.points, T = solid.triangles;
   edges.reset(edgesOfSection(crossed));
-  // slot of the crossing on edge a-b, computed from a's side the first time the edge is seen
-  const crossing = (a: number, b: number): number => {
-    const lo = a < b ? a : b, hi = a < b ? b : a;
-    const k = edges.find(lo, hi);
-    if (k >= 0) return k;
-    const sa = along[a] - x, sb = along[b] - x;
-    const t = sa / (sa - sb);
-    const px = P[a * 3] + t * (P[b * 3] - P[a * 3]), py = P[a * 3 + 1] + t * (P[b * 3 + 1] - P[a * 3 + 1]), pz = P[a * 3 + 2] + t * (P[b * 3 + 2] - P[a * 3 + 2]);
-    return edges.add(lo, hi, u[0] * px + u[1] * py + u[2] * pz, v[0] * px + v[1] * py + v[2] * pz);
-  };
   // directed segment: from the entry edge to the exit edge of each crossed triangle, oriented so
   // that loops run consistently (outward winding of the mesh gives it); `starts` keeps the entry
   // edges in order of first sight, which fixes where each loop starts
@@ -128,7 +130,7 @@ export function sliceCrossed(solid: Solid, faceOfTri: Int32Array, u: Vec3, v: Ve
     // the lone vertex and the edges leaving it, in winding order
     const lone = sa !== sb && sa !== sc ? a : sb !== sa && sb !== sc ? b : c;
     const p = lone === a ? b : lone === b ? c : a, q = lone === a ? c : lone === b ? a : b;
-    const k1 = crossing(lone, p), k2 = crossing(q, lone);
+    const k1 = crossing(edges, P, along, x, u, v, lone, p), k2 = crossing(edges, P, along, x, u, v, q, lone);
     const far = along[lone] - x > 0;
     const from = far ? k2 : k1, to = far ? k1 : k2;
     if (edges.to[from] < 0) starts.push(from);

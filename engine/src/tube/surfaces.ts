@@ -134,8 +134,9 @@ const NEAR_CURVE_MM = 1e-7;
 const TANGENT_DET = 1e-6;
 
 const IA = new Float64Array(4), IB = new Float64Array(4);
-/** Where projectInto() put its point: x, y, z (mm). Read it before the next projection. */
-export const PROJECTED = new Float64Array(3);
+/** Where projectInto() put its point: x, y, z, and its distance from the point projected,
+ * hypot3 of their difference (mm). Read it before the next projection. */
+export const PROJECTED = new Float64Array(4);
 
 /** Newton projection of p onto the curve where surfaces a and b meet; null when they are tangent
  * there or the iteration does not settle (then the caller keeps the chord). */
@@ -165,7 +166,8 @@ export function projectInto(a: ImplicitForm, b: ImplicitForm, px: number, py: nu
 }
 
 function settle(qx: number, qy: number, qz: number, px: number, py: number, pz: number, maxMove: number): boolean {
-  if (!(hypot3(qx - px, qy - py, qz - pz) <= maxMove)) return false;
-  PROJECTED[0] = qx; PROJECTED[1] = qy; PROJECTED[2] = qz;
+  const moved = hypot3(qx - px, qy - py, qz - pz);
+  if (!(moved <= maxMove)) return false;
+  PROJECTED[0] = qx; PROJECTED[1] = qy; PROJECTED[2] = qz; PROJECTED[3] = moved;
   return true;
 }
