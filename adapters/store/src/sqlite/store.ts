@@ -1,7 +1,8 @@
 // The embedded store: one SQLite database (WAL) plus blob files, both under the data directory.
 // Several processes may open the same directory: SQLite's locking serialises writers and every
 // read-modify-write runs in an IMMEDIATE transaction. Writes are group-committed (group-commit.ts):
-// durable (synchronous=FULL) before their promise settles, many requests to one fsync.
+// durable (synchronous=FULL) before their promise settles, many requests to one fsync; checkpoints
+// run on a thread of their own (checkpoint.ts).
 import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,6 +18,7 @@ import { SqliteIdempotency } from './idempotency.ts';
 import { SqliteJobs } from './jobs.ts';
 import { GroupCommit } from './group-commit.ts';
 import { WalSync } from './wal-sync.ts';
+import { Checkpointer } from './checkpoint.ts';
 import { migrate } from './migrations.ts';
 import { SqliteLeases } from './leases.ts';
 import { RecordedEvents } from '../common/outbox.ts';
@@ -68,6 +70,7 @@ export async function open(config: StoreConfig): Promise<Store> {
   }
   const wal = grouped ? new WalSync(join(dataDir, `${DATABASE_FILE}-wal`)) : null;
   const group = new GroupCommit(db, BUSY_TIMEOUT_MS, grouped, wal);
+  const checkpointer = new Checkpointer(db, join(dataDir, DATABASE_FILE), BUSY_TIMEOUT_MS);
   const synced = wal ? () => wal.after() : () => Promise.resolve();
   const recorded = new RecordedEvents();
   // a write that appended outbox events tells the outbox's listeners once it has committed
@@ -79,10 +82,11 @@ export async function open(config: StoreConfig): Promise<Store> {
       appended = appendedEvents(db) !== before;
       return result;
     });
+    checkpointer.written();
     if (appended) recorded.emit();
     return value;
   };
-  const store = new SqliteStore({ db, now, write, synced, recorded }, group, wal, dataDir);
+  const store = new SqliteStore({ db, now, write, synced, recorded }, group, wal, checkpointer, dataDir);
   store.idempotencyRepo.purgeExpired();
   return store;
 }
@@ -102,7 +106,7 @@ class SqliteStore implements Store {
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new SqliteDocuments<unknown>(this.ctx, name, prefix));
 
-  constructor(private readonly ctx: SqliteContext, private readonly group: GroupCommit, private readonly wal: WalSync | null, readonly dataDir: string) {
+  constructor(private readonly ctx: SqliteContext, private readonly group: GroupCommit, private readonly wal: WalSync | null, private readonly checkpointer: Checkpointer, readonly dataDir: string) {
     this.accounts = new SqliteAccounts(ctx);
     this.apiKeys = new SqliteApiKeys(ctx);
     const jobs = new SqliteJobs(ctx);
@@ -135,6 +139,7 @@ class SqliteStore implements Store {
     this.closed = true;
     await this.group.flush(); // writes already asked for are committed, not dropped
     this.rateCounters.close();
+    await this.checkpointer.close(); // its connection first: the last one to close checkpoints the WAL
     this.ctx.db.close();
     this.wal?.close();
   }
