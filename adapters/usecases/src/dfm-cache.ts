@@ -5,7 +5,7 @@
 // every service process); it is per account, like the reports it points to.
 import { createHash } from 'node:crypto';
 import type { UseCaseContext } from './context.ts';
-import { isStoreError } from '@kerf/store';
+import { isStoreError, keepJsonText } from '@kerf/store';
 import { deepFreeze } from '@kerf/engine';
 import { storeDfmReport, type DfmDoc } from './dfm.ts';
 import { publicView, type Doc } from './documents.ts';
@@ -42,8 +42,9 @@ async function readReport(ctx: UseCaseContext, accountId: string, id: string): P
   if (!rec) return null;
   const view = publicView(rec.data);
   if (view.production_files.status === 'pending') return view;
-  // shared by every quote that names it: frozen, so no caller can change another's copy
-  deepFreeze(view);
+  // shared by every quote that names it: frozen, so no caller can change another's copy, and its
+  // JSON text made once for the stored quote, its event and the response
+  deepFreeze(keepJsonText(view));
   if (!known) settled.set(ctx.store, (known = new Map()));
   known.set(key, view);
   if (known.size > SETTLED_MAX) known.delete(known.keys().next().value!);

@@ -1,11 +1,55 @@
 // The caller's JSON values (payloads, results, document data, replayed bodies) are kept exactly as
 // JSON keeps them in both stores: no undefined, no Date objects, no class instances.
+import { randomUUID } from 'node:crypto';
 import { StoreError } from '../port.ts';
+
+/**
+ * JSON texts of values that never change, made once. A quote embeds its items' DFM reports (about
+ * 17 KB each, shared by every quote of that design and configuration once settled), and a quote is
+ * serialised three times: the stored record, its event and the response. With the report's text
+ * kept, each serialisation writes the 2 KB around it and splices the report's text in.
+ */
+const kept = new WeakMap<object, string>();
+/** Texts spliced by the jsonText() call under way; null outside one, so plain JSON.stringify sees the value itself. */
+let splicing: string[] | null = null;
+/** A per-process random mark: no string in the data can be taken for a splice point. */
+const MARK = `kerf-json-${randomUUID()}-`;
+const MARKED = new RegExp(`"${MARK}(\\d+)"`, 'g');
+
+function spliceMark(this: object): unknown {
+  const text = splicing === null ? undefined : kept.get(this);
+  if (text === undefined) return this;
+  splicing!.push(text);
+  return `${MARK}${splicing!.length - 1}`;
+}
+
+/**
+ * Keeps `value`'s JSON text for jsonText() to reuse; the caller must never change `value` afterwards
+ * (freeze it). Returns `value`.
+ */
+export function keepJsonText<T extends object>(value: T): T {
+  if (kept.has(value)) return value;
+  kept.set(value, JSON.stringify(value));
+  // not enumerable: copies ({ ...value }) and key listings do not carry it
+  Object.defineProperty(value, 'toJSON', { value: spliceMark, enumerable: false });
+  return value;
+}
+
+/** JSON.stringify(value), with the kept texts of keepJsonText() values spliced in where they stand. */
+export function jsonText(value: unknown): string {
+  const outer = splicing;
+  const texts: string[] = [];
+  splicing = texts;
+  let text: string;
+  try { text = JSON.stringify(value); } finally { splicing = outer; }
+  if (texts.length === 0 || text === undefined) return text;
+  return text.replace(MARKED, (_m, i: string) => texts[Number(i)]);
+}
 
 export function toJsonText(value: unknown, param: string): string {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = jsonText(value);
   } catch (err) {
     throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param, { cause: err });
   }

@@ -1,0 +1,45 @@
+// jsonText(): JSON.stringify's text exactly, with the kept texts of frozen values spliced in.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { jsonText, keepJsonText } from '../src/index.ts';
+
+describe('jsonText', () => {
+  it('writes what JSON.stringify writes, with a kept value anywhere in the tree', () => {
+    const report = Object.freeze(keepJsonText({ id: 'dfm_1', parts: [{ a: 1, b: 'é "quoted" \\ \u2028' }], n: null }));
+    const quote = { id: 'quo_1', items: [{ dfm: report, q: 2 }, { dfm: report }], report, list: [report, 1, 'x'] };
+    const expected = JSON.stringify(JSON.parse(JSON.stringify({ ...quote, items: quote.items.map((i) => ({ ...i, dfm: { ...report } })) })));
+    assert.equal(jsonText(quote), expected);
+    assert.equal(jsonText(report), JSON.stringify({ ...report }));
+    assert.equal(JSON.stringify(quote), expected, 'plain JSON.stringify sees the value itself');
+  });
+
+  it('writes the text kept when the value was kept (made once, not per call)', () => {
+    // a caller must never change a kept value; one that does shows that the kept text is what is written
+    const value = keepJsonText({ n: 1 });
+    value.n = 2;
+    assert.equal(jsonText({ value }), '{"value":{"n":1}}');
+    assert.equal(JSON.stringify({ value }), '{"value":{"n":2}}');
+  });
+
+  it('leaves data that looks like a splice point alone', () => {
+    const kept = Object.freeze(keepJsonText({ k: 1 }));
+    // whatever a caller sends, it cannot name the per-process mark, and digits after a quote stay data
+    const value = { a: 'kerf-json-0', b: kept, c: '"0"', d: ['kerf-json-', 0] };
+    assert.deepEqual(JSON.parse(jsonText(value)), { a: 'kerf-json-0', b: { k: 1 }, c: '"0"', d: ['kerf-json-', 0] });
+  });
+
+  it('copies of a kept value carry no kept text (their own fields are written)', () => {
+    const kept = Object.freeze(keepJsonText({ k: 1, s: 'a' }));
+    const copy = { ...kept, s: 'b' };
+    assert.equal(jsonText({ copy }), '{"copy":{"k":1,"s":"b"}}');
+    assert.deepEqual(Object.keys(kept), ['k', 's']);
+  });
+
+  it('answers undefined where JSON.stringify does, and throws what it throws', () => {
+    assert.equal(jsonText(undefined), undefined);
+    assert.throws(() => jsonText({ n: 1n }), TypeError);
+    // after a throw, later calls still splice
+    const kept = Object.freeze(keepJsonText({ k: 2 }));
+    assert.equal(jsonText([kept]), '[{"k":2}]');
+  });
+});
