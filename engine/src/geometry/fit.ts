@@ -3,7 +3,7 @@
 // within a few tenths of a micron identifies the analytic surface; normals only seed the fits
 // (they are averaged and float32 in OCCT's output, and facet normals are chords on coarse meshes).
 import type { Vec3, Surface, PlaneSurface, CylinderSurface, ConeSurface } from './model.ts';
-import { sub, add, scale, dot, cross, norm, normalize, basisOf, eigenSym3, symmetricEigen } from './vec.ts';
+import { sub, add, scale, dot, cross, norm, normalize, basisOf, eigenSym3, symmetricEigen, hypot2 } from './vec.ts';
 import { levenbergMarquardt, solveLinear } from './leastsquares.ts';
 
 /** Largest vertex distance from the fitted surface that still counts as on it, mm. */
@@ -492,7 +492,7 @@ function torusFromAxisSeed(v: number[], points: Vec3[]): number {
   });
   const distance = (tor: { c: Vec3; a: Vec3; R: number; r: number }, p: Vec3): number => {
     const d = sub(p, tor.c); const h = dot(d, tor.a); const rho = norm(sub(d, scale(tor.a, h)));
-    return Math.hypot(rho - tor.R, h) - tor.r;
+    return hypot2(rho - tor.R, h) - tor.r;
   };
   const hstep = 1e-6 * Math.max(extentOf(points), 1);
   const theta = levenbergMarquardt((t) => { const tor = torusAt(t); return Float64Array.from(fitPts, (p) => distance(tor, p)); }, [0, 0, 0, 0, 0, 0, 0], { steps: [1e-7, 1e-7, hstep, hstep, hstep, hstep, hstep], iterations: 40 });

@@ -1,6 +1,7 @@
 // Welds vertices whose coordinates are bitwise identical. OCCT writes the boundary vertices shared
 // by neighbouring B-rep faces with identical doubles, so exact equality gives exact adjacency and
 // never merges two distinct points (no tolerance to tune).
+import { hypot3 } from './vec.ts';
 
 export interface Welded {
   /** xyz per distinct vertex */
@@ -88,7 +89,7 @@ export function closeOpenSeams(points: Float64Array, triangles: Uint32Array, tol
     let target = -1;
     for (let dx = -1; dx <= 1 && target < 0; dx++) for (let dy = -1; dy <= 1 && target < 0; dy++) for (let dz = -1; dz <= 1 && target < 0; dz++) {
       for (const w of grid.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) {
-        const d = Math.hypot(points[v * 3] - points[w * 3], points[v * 3 + 1] - points[w * 3 + 1], points[v * 3 + 2] - points[w * 3 + 2]);
+        const d = hypot3(points[v * 3] - points[w * 3], points[v * 3 + 1] - points[w * 3 + 1], points[v * 3 + 2] - points[w * 3 + 2]);
         if (d <= tolerance) { target = w; break; }
       }
     }
@@ -100,23 +101,34 @@ export function closeOpenSeams(points: Float64Array, triangles: Uint32Array, tol
   return { remap, merged, open };
 }
 
-/** Vertices on undirected edges used by exactly one triangle (sorted edge keys: no hash map). */
+/** Vertices on undirected edges used by exactly one triangle, added in the order of their edges'
+ * keys (edgeKey, ascending). Uses per edge are counted in an open-addressed table over typed arrays;
+ * only the open edges' keys are sorted (none on a closed mesh), where sorting all 3T keys cost more. */
 export function openEdgeVertices(triangles: Uint32Array): Set<number> {
-  const keys = new Float64Array(triangles.length);
-  let n = 0;
-  for (let t = 0; t < triangles.length; t += 3) {
+  const m = triangles.length;
+  // at most m distinct edges: the table stays at most two-thirds full, so every probe ends
+  let size = 4;
+  while (size < m + (m >> 1)) size *= 2;
+  const mask = size - 1;
+  // uses 0: an empty slot
+  const lo = new Uint32Array(size), hi = new Uint32Array(size), uses = new Int32Array(size);
+  let openCount = 0;
+  for (let t = 0; t < m; t += 3) {
     for (let k = 0; k < 3; k++) {
       const a = triangles[t + k], b = triangles[t + ((k + 1) % 3)];
-      if (a !== b) keys[n++] = edgeKey(a, b);
+      if (a === b) continue;
+      const l = a < b ? a : b, h = a < b ? b : a;
+      let s = (Math.imul(l, 0x9e3779b1) ^ Math.imul(h, 0x85ebca77)) & mask;
+      while (uses[s] > 0 && (lo[s] !== l || hi[s] !== h)) s = (s + 1) & mask;
+      if (uses[s] === 0) { lo[s] = l; hi[s] = h; uses[s] = 1; openCount++; } else { if (uses[s] === 1) openCount--; uses[s]++; }
     }
   }
-  const sorted = keys.subarray(0, n).sort();
   const open = new Set<number>();
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && sorted[j] === sorted[i]) j++;
-    if (j - i === 1) { const a = Math.floor(sorted[i] / 67108864); open.add(a); open.add(sorted[i] - a * 67108864); }
-    i = j;
-  }
+  if (openCount === 0) return open;
+  const keys = new Float64Array(openCount);
+  let n = 0;
+  for (let s = 0; s < size; s++) if (uses[s] === 1) keys[n++] = edgeKey(lo[s], hi[s]);
+  keys.sort();
+  for (let i = 0; i < n; i++) { const a = Math.floor(keys[i] / 67108864); open.add(a); open.add(keys[i] - a * 67108864); }
   return open;
 }

@@ -7,7 +7,7 @@
 // BEND_CURVE_TOLERANCE of the curve (of the spline, for a free-form wall: 0.0025 mm from the true
 // curve at worst on the fixtures), so DXF, STEP and GLB get one flat edge.
 import type { Surface, Vec2, Vec3 } from '../geometry/model.ts';
-import { add, dot, norm, scale, sub } from '../geometry/vec.ts';
+import { add, dot, norm, scale, sub, hypot2 } from '../geometry/vec.ts';
 import { angleOn, flatPoint, type FaceMap } from './unfold.ts';
 
 /** Largest distance of a written chord from the true flat curve, mm (the issue asks for 0.01). */
@@ -64,7 +64,7 @@ export function bendCurve(map: FaceMap, wall: Surface | null, pts3: Vec3[]): Ben
   if (exact) {
     const onWall = (a: Param, b: Param): Param | null => {
       // search from the chord's middle along its normal in the unrolled (R phi, h) metric
-      const cx = (b.phi - a.phi) * c.radius, cy = b.h - a.h, l = Math.hypot(cx, cy);
+      const cx = (b.phi - a.phi) * c.radius, cy = b.h - a.h, l = hypot2(cx, cy);
       if (!(l > 0)) return null;
       const nx = -cy / l, ny = cx / l;
       const mid: Param = { phi: (a.phi + b.phi) / 2, h: (a.h + b.h) / 2 };
@@ -85,7 +85,7 @@ export function bendCurve(map: FaceMap, wall: Surface | null, pts3: Vec3[]): Ben
       const m = ok ? onWall(a, b) : null;
       if (!m) { ok = false; out.push(flat(b)); return; }
       const fa = flat(a), fb = flat(b), fm = flat(m);
-      const dev = Math.hypot(fm[0] - (fa[0] + fb[0]) / 2, fm[1] - (fa[1] + fb[1]) / 2);
+      const dev = hypot2(fm[0] - (fa[0] + fb[0]) / 2, fm[1] - (fa[1] + fb[1]) / 2);
       if (dev <= BEND_CURVE_TOLERANCE || depth >= MAX_DEPTH) { out.push(fb); return; }
       refine(a, m, depth + 1); refine(m, b, depth + 1);
     };
@@ -100,7 +100,7 @@ export function bendCurve(map: FaceMap, wall: Surface | null, pts3: Vec3[]): Ben
   for (let i = 1; i < P.length; i++) {
     const p1 = P[i - 1], p2 = P[i];
     const m = spline(i - 1, 0.5);
-    const dev = Math.hypot(m[0] - (p1[0] + p2[0]) / 2, m[1] - (p1[1] + p2[1]) / 2);
+    const dev = hypot2(m[0] - (p1[0] + p2[0]) / 2, m[1] - (p1[1] + p2[1]) / 2);
     // a chord's sagitta falls with the square of its length
     const n = Math.min(1 << MAX_DEPTH, Math.max(1, Math.ceil(Math.sqrt(dev / BEND_CURVE_TOLERANCE))));
     for (let k = 1; k < n; k++) out.push(spline(i - 1, k / n));
@@ -118,8 +118,8 @@ function cubicSpline(P: Vec2[]): (i: number, t: number) => Vec2 {
   const n = P.length;
   const lerp = (i: number, t: number): Vec2 => [P[i][0] + (P[i + 1][0] - P[i][0]) * t, P[i][1] + (P[i + 1][1] - P[i][1]) * t];
   if (n < 3) return lerp;
-  const h = P.slice(1).map((p, i) => Math.max(MIN_KNOT_MM, Math.hypot(p[0] - P[i][0], p[1] - P[i][1])));
-  const closed = n > 3 && Math.hypot(P[0][0] - P[n - 1][0], P[0][1] - P[n - 1][1]) < CLOSED_RUN_MM;
+  const h = P.slice(1).map((p, i) => Math.max(MIN_KNOT_MM, hypot2(p[0] - P[i][0], p[1] - P[i][1])));
+  const closed = n > 3 && hypot2(P[0][0] - P[n - 1][0], P[0][1] - P[n - 1][1]) < CLOSED_RUN_MM;
   const M: Vec2[] = [];
   for (const c of [0, 1]) {
     const x = P.map((p) => p[c]);

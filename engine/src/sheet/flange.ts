@@ -6,6 +6,7 @@
 import type { Contour, Vec2 } from '../geometry/model.ts';
 import { sampleContour } from './segments.ts';
 import type { BendZone } from './holes.ts';
+import { hypot2 } from '../geometry/vec.ts';
 
 /** Rays are cast over this middle fraction of the bend line. */
 const SAMPLE_SPAN = 0.7;
@@ -31,7 +32,7 @@ export function flangeLengths(outer: Contour, zones: BendZone[]): Map<number, [n
   const out = new Map<number, [number, number]>();
   for (const z of zones) {
     const [a, b] = z.line;
-    const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    const len = hypot2(b[0] - a[0], b[1] - a[1]);
     if (len === 0) continue;
     const u: Vec2 = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
     const n: Vec2 = [-u[1], u[0]];

@@ -3,7 +3,7 @@
 // contour, and hole edge to the nearer tangent line of the bend zone (bend line -/+ half the bend
 // allowance), 0 when the hole reaches into the bend zone.
 import type { ConeSurface, Contour, CylinderSurface, Solid, Vec2 } from '../geometry/model.ts';
-import { dot, norm, point, scale, sub } from '../geometry/vec.ts';
+import { dot, norm, point, scale, sub, hypot2 } from '../geometry/vec.ts';
 import { enclosingRectangle } from './align.ts';
 import { arcSweep, contourArea, contourCentroid, pointSegmentDistance, polylineDistance, sampleContour } from './segments.ts';
 
@@ -22,7 +22,7 @@ export function classifyHole(c: Contour): HoleShape {
   const lines = c.filter((s) => s.kind === 'line');
   if (c.length === 4 && arcs.length === 2 && lines.length === 2 && Math.abs(arcs[0].radius - arcs[1].radius) < SAME_CIRCLE
     && arcs.every((a) => Math.abs(Math.abs(arcSweep(a)) - Math.PI) < 1e-3)) {
-    const spacing = Math.hypot(arcs[1].center[0] - arcs[0].center[0], arcs[1].center[1] - arcs[0].center[1]);
+    const spacing = hypot2(arcs[1].center[0] - arcs[0].center[0], arcs[1].center[1] - arcs[0].center[1]);
     return {
       shape: 'slot', diameter: arcs[0].radius + arcs[1].radius, slotLength: spacing + arcs[0].radius + arcs[1].radius,
       center: [(arcs[0].center[0] + arcs[1].center[0]) / 2, (arcs[0].center[1] + arcs[1].center[1]) / 2],

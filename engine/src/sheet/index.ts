@@ -19,6 +19,7 @@ import { applyRigid, compose } from './rigid3.ts';
 import { applyRigid2, contourArea, contourCentroid, contourLength, transformContour, type Rigid2 } from './segments.ts';
 import { measureThickness, sheetPlanes, THICKNESS_TOLERANCE, type PlanePair } from './thickness.ts';
 import { findSeams, flatPoint, hasCoaxialFace, oppositeRadius, SHARP_INNER_RADIUS, UnfoldError, unfoldSkin, type Unfolding } from './unfold.ts';
+import { hypot2, hypot3 } from '../geometry/vec.ts';
 
 /** A bend with where it lies in the flat: what DFM needs for BendInfo.line_mm and flange_lengths_mm. */
 export interface PlacedSheetBend extends SheetBend {
@@ -371,7 +372,7 @@ function seamLength(solid: Solid, seams: Set<string>): number {
     if (!seams.has(`${e.faces[0]}:${e.faces[1]}`)) continue;
     for (let i = 1; i < e.vertices.length; i++) {
       const a = e.vertices[i - 1] * 3, b = e.vertices[i] * 3;
-      sum += Math.hypot(solid.points[a] - solid.points[b], solid.points[a + 1] - solid.points[b + 1], solid.points[a + 2] - solid.points[b + 2]);
+      sum += hypot3(solid.points[a] - solid.points[b], solid.points[a + 1] - solid.points[b + 1], solid.points[a + 2] - solid.points[b + 2]);
     }
   }
   return sum;
@@ -385,7 +386,7 @@ function modelPointAt(solid: Solid, u: Unfolding, at: Vec2): [number, number, nu
     for (const v of solid.faces[f].vertices) {
       const p: [number, number, number] = [solid.points[v * 3], solid.points[v * 3 + 1], solid.points[v * 3 + 2]];
       const q = flatPoint(map, p);
-      const d = Math.hypot(q[0] - at[0], q[1] - at[1]);
+      const d = hypot2(q[0] - at[0], q[1] - at[1]);
       if (d < bestD) { bestD = d; best = p; }
     }
   }

@@ -7,6 +7,7 @@
 import type { Contour, Vec2 } from '../geometry/model.ts';
 import { sampleContour } from './segments.ts';
 import type { UnfoldBend } from './unfold.ts';
+import { hypot2 } from '../geometry/vec.ts';
 
 /** Bend lines this far off each other's line are not collinear, mm. */
 const COLLINEAR_TOLERANCE = 1e-3;
@@ -16,8 +17,8 @@ const SAME_ANGLE = (0.01 * Math.PI) / 180;
 const SAME_RADIUS = 1e-3;
 
 function offLine(p: Vec2, a: Vec2, b: Vec2): number {
-  const dx = b[0] - a[0], dy = b[1] - a[1], l = Math.hypot(dx, dy);
-  return l === 0 ? Math.hypot(p[0] - a[0], p[1] - a[1]) : Math.abs((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / l;
+  const dx = b[0] - a[0], dy = b[1] - a[1], l = hypot2(dx, dy);
+  return l === 0 ? hypot2(p[0] - a[0], p[1] - a[1]) : Math.abs((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / l;
 }
 
 /** Even-odd test against the sampled outline. */
@@ -55,7 +56,7 @@ export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): Merge
   lines.forEach((pieces, lineNo) => {
     const before = out.length;
     const [a, c] = pieces[0].line;
-    const l = Math.hypot(c[0] - a[0], c[1] - a[1]) || 1;
+    const l = hypot2(c[0] - a[0], c[1] - a[1]) || 1;
     const u: Vec2 = [(c[0] - a[0]) / l, (c[1] - a[1]) / l];
     const at = (t: number): Vec2 => [a[0] + t * u[0], a[1] + t * u[1]];
     const span = (b: UnfoldBend) => {

@@ -4,7 +4,7 @@
 // and edges on an unrolled bend strip to straight lines. Any other edge on a bend strip (a hole or
 // vent crossing the bend) unrolls point by point into a tight polyline (bend-curve.ts).
 import type { Contour, Segment, Solid, Surface, Vec2, Vec3 } from '../geometry/model.ts';
-import { dot, point } from '../geometry/vec.ts';
+import { dot, point, hypot2 } from '../geometry/vec.ts';
 import { contourArea } from './segments.ts';
 import { flatPoint, type FaceMap, type Unfolding } from './unfold.ts';
 import { bendCurve } from './bend-curve.ts';
@@ -97,7 +97,7 @@ function circleFit(pts: Vec2[]): { center: Vec2; radius: number } | null {
 
 function chordDeviation(pts: Vec2[]): number {
   const a = pts[0], b = pts[pts.length - 1];
-  const dx = b[0] - a[0], dy = b[1] - a[1], l = Math.hypot(dx, dy);
+  const dx = b[0] - a[0], dy = b[1] - a[1], l = hypot2(dx, dy);
   if (l < POINT_TOLERANCE) return Infinity;
   let dev = 0;
   for (const p of pts) dev = Math.max(dev, Math.abs((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / l);
@@ -119,7 +119,7 @@ function arcThrough(pts: Vec2[], center: Vec2, radius: number): Segment {
 /** Lines and arcs for one run of flat points along one side face. */
 function fitRun(solid: Solid, u: Unfolding, face: number, side: number, pts: Vec2[], pts3: Vec3[], warnings: Warnings): Segment[] {
   if (pts.length < 2) return [];
-  const closed = Math.hypot(pts[0][0] - pts[pts.length - 1][0], pts[0][1] - pts[pts.length - 1][1]) < POINT_TOLERANCE;
+  const closed = hypot2(pts[0][0] - pts[pts.length - 1][0], pts[0][1] - pts[pts.length - 1][1]) < POINT_TOLERANCE;
   const onBend = u.maps.get(face)!.cylinder !== null;
   const wall = side >= 0 ? solid.faces[side].surface : null;
   const map = u.maps.get(face)!;
@@ -134,7 +134,7 @@ function fitRun(solid: Solid, u: Unfolding, face: number, side: number, pts: Vec
   }
   if (circle) {
     let dev = 0;
-    for (const p of pts) dev = Math.max(dev, Math.abs(Math.hypot(p[0] - circle.center[0], p[1] - circle.center[1]) - circle.radius));
+    for (const p of pts) dev = Math.max(dev, Math.abs(hypot2(p[0] - circle.center[0], p[1] - circle.center[1]) - circle.radius));
     if (dev < ARC_TOLERANCE) return [arcThrough(pts, circle.center, circle.radius)];
   }
   warnings.push('approximated_contour', `the flat edge along face ${side} is neither a line nor an arc; it is written as ${pts.length - 1} straight segments`);
@@ -156,7 +156,7 @@ function fitBendRun(map: FaceMap, wall: Surface | null, face: number, side: numb
   const dense = curve.points;
   if (!closed && chordDeviation(dense) < LINE_TOLERANCE) return [{ kind: 'line', a: dense[0], b: dense[dense.length - 1] }];
   const fit = curve.exact && dense.length >= 3 ? circleFit(closed ? dense.slice(0, -1) : dense) : null;
-  if (fit && dense.every((p) => Math.abs(Math.hypot(p[0] - fit.center[0], p[1] - fit.center[1]) - fit.radius) < BEND_ARC_TOLERANCE)) {
+  if (fit && dense.every((p) => Math.abs(hypot2(p[0] - fit.center[0], p[1] - fit.center[1]) - fit.radius) < BEND_ARC_TOLERANCE)) {
     return [arcThrough(dense, fit.center, fit.radius)];
   }
   if (!curve.exact) {
@@ -174,7 +174,7 @@ function rotateBack(u: Unfolding, face: number): Vec3 {
 
 function sameLine(a: Segment, b: Segment): boolean {
   if (a.kind !== 'line' || b.kind !== 'line') return false;
-  const dx = a.b[0] - a.a[0], dy = a.b[1] - a.a[1], l = Math.hypot(dx, dy);
+  const dx = a.b[0] - a.a[0], dy = a.b[1] - a.a[1], l = hypot2(dx, dy);
   if (l < POINT_TOLERANCE) return true;
   const off = Math.abs((b.b[0] - a.a[0]) * dy - (b.b[1] - a.a[1]) * dx) / l;
   return off < LINE_TOLERANCE;
@@ -182,7 +182,7 @@ function sameLine(a: Segment, b: Segment): boolean {
 
 function sameCircle(a: Segment, b: Segment): boolean {
   return a.kind === 'arc' && b.kind === 'arc' && a.ccw === b.ccw && Math.abs(a.radius - b.radius) < ARC_TOLERANCE
-    && Math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < ARC_TOLERANCE;
+    && hypot2(a.center[0] - b.center[0], a.center[1] - b.center[1]) < ARC_TOLERANCE;
 }
 
 function merge(a: Segment, b: Segment): Segment {
@@ -195,7 +195,7 @@ function merge(a: Segment, b: Segment): Segment {
 /** Merges collinear lines and co-circular arcs, drops zero-length pieces; the loop stays closed. */
 export function simplifyContour(c: Contour): Contour {
   let segs = c.filter((s) => s.kind === 'arc' ? Math.abs(s.endDegrees - s.startDegrees) * s.radius / RAD > POINT_TOLERANCE
-    : Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]) > POINT_TOLERANCE);
+    : hypot2(s.b[0] - s.a[0], s.b[1] - s.a[1]) > POINT_TOLERANCE);
   let changed = true;
   while (changed && segs.length > 1) {
     changed = false;
@@ -207,7 +207,7 @@ export function simplifyContour(c: Contour): Contour {
         changed = true;
       }
     }
-    segs = segs.filter((s) => s.kind === 'arc' || Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]) > POINT_TOLERANCE);
+    segs = segs.filter((s) => s.kind === 'arc' || hypot2(s.b[0] - s.a[0], s.b[1] - s.a[1]) > POINT_TOLERANCE);
   }
   // a whole circle is exactly one turn: consumers must not read -360.0000001 degrees as an empty arc
   if (segs.length === 1 && segs[0].kind === 'arc') {
@@ -246,7 +246,7 @@ export function flatLoops(solid: Solid, u: Unfolding, seams: Set<string>, warnin
       const last = segs.length ? endOf(segs[segs.length - 1]) : null;
       if (last && run.length) {
         const first = startOf(run[0]);
-        const gap = Math.hypot(first[0] - last[0], first[1] - last[1]);
+        const gap = hypot2(first[0] - last[0], first[1] - last[1]);
         if (gap > LINE_TOLERANCE) segs.push({ kind: 'line', a: last, b: first });
         else if (run[0].kind === 'line') run[0] = { ...run[0], a: last };
       }
@@ -254,7 +254,7 @@ export function flatLoops(solid: Solid, u: Unfolding, seams: Set<string>, warnin
     }
     if (segs.length) {
       const first = startOf(segs[0]), last = endOf(segs[segs.length - 1]);
-      const gap = Math.hypot(first[0] - last[0], first[1] - last[1]);
+      const gap = hypot2(first[0] - last[0], first[1] - last[1]);
       if (gap > LINE_TOLERANCE) segs.push({ kind: 'line', a: last, b: first });
       else if (segs[0].kind === 'line') segs[0] = { ...segs[0], a: last };
       else if (segs[segs.length - 1].kind === 'line') { const l = segs[segs.length - 1] as Extract<Segment, { kind: 'line' }>; segs[segs.length - 1] = { ...l, b: first }; }

@@ -5,6 +5,7 @@
 // seam, and the kerf leaves the corner gap.
 import type { Contour, Vec2 } from '../geometry/model.ts';
 import { sampleContour } from './segments.ts';
+import { hypot2 } from '../geometry/vec.ts';
 
 /** Sampling sagitta for the overlap test, mm. */
 const OVERLAP_SAGITTA = 1e-3;
@@ -26,7 +27,7 @@ interface Seg { a: Vec2; b: Vec2; loop: number; index: number; count: number; mi
 /** Where two edges cross or run along each other (probe directions for the material count), or null. */
 function meeting(p: Seg, q: Seg): { at: Vec2; probes: Vec2[] } | null {
   const d = (a: Vec2, b: Vec2, c: Vec2) => (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-  const lp = Math.hypot(p.b[0] - p.a[0], p.b[1] - p.a[1]), lq = Math.hypot(q.b[0] - q.a[0], q.b[1] - q.a[1]);
+  const lp = hypot2(p.b[0] - p.a[0], p.b[1] - p.a[1]), lq = hypot2(q.b[0] - q.a[0], q.b[1] - q.a[1]);
   if (lp === 0 || lq === 0) return null;
   const d1 = d(q.a, q.b, p.a) / lq, d2 = d(q.a, q.b, p.b) / lq, d3 = d(p.a, p.b, q.a) / lp, d4 = d(p.a, p.b, q.b) / lp;
   const u: Vec2 = [(p.b[0] - p.a[0]) / lp, (p.b[1] - p.a[1]) / lp], v: Vec2 = [(q.b[0] - q.a[0]) / lq, (q.b[1] - q.a[1]) / lq];
@@ -39,7 +40,7 @@ function meeting(p: Seg, q: Seg): { at: Vec2; probes: Vec2[] } | null {
     const probes: Vec2[] = [];
     for (const [a, b] of [[1, 1], [1, -1], [-1, 1], [-1, -1]]) {
       const w: Vec2 = [a * u[0] + b * v[0], a * u[1] + b * v[1]];
-      const n = Math.hypot(w[0], w[1]);
+      const n = hypot2(w[0], w[1]);
       if (n > 1e-9) probes.push([w[0] / n, w[1] / n]);
     }
     return { at, probes };

@@ -28,7 +28,7 @@ export function segmentStart(s: Segment): Vec2 { return s.kind === 'line' ? s.a 
 export function segmentEnd(s: Segment): Vec2 { return s.kind === 'line' ? s.b : arcPoint(s.center, s.radius, s.endDegrees); }
 
 function segmentLength(s: Segment): number {
-  return s.kind === 'line' ? Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]) : Math.abs(arcSweep(s)) * s.radius;
+  return s.kind === 'line' ? hypot2(s.b[0] - s.a[0], s.b[1] - s.a[1]) : Math.abs(arcSweep(s)) * s.radius;
 }
 
 export function contourLength(c: Contour): number { return c.reduce((sum, s) => sum + segmentLength(s), 0); }

@@ -7,7 +7,7 @@
 // Bend direction: 'up' when the flange rises toward +Z (the skin is the inside of the bend, concave),
 // 'down' when it falls toward -Z (the skin is the outside, convex).
 import type { CylinderSurface, Face, PlaneSurface, Rigid, Solid, Vec2, Vec3 } from '../geometry/model.ts';
-import { basisOf, cross, dot, norm, normalize, point, scale, sub, add } from '../geometry/vec.ts';
+import { basisOf, cross, dot, norm, normalize, point, scale, sub, add, hypot2 } from '../geometry/vec.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { applyRigid, compose, frameToWorld, rotationAbout, translation } from './rigid3.ts';
 import { THICKNESS_TOLERANCE } from './thickness.ts';
@@ -370,7 +370,7 @@ export function findSeams(solid: Solid, u: Unfolding): Set<string> {
     for (const v of e.vertices) {
       const p = point(solid.points, v);
       const a = flatPoint(mf, p), b = flatPoint(mg, p);
-      if (Math.hypot(a[0] - b[0], a[1] - b[1]) > CLOSURE_TOLERANCE) { seams.add(`${f}:${g}`); seams.add(`${g}:${f}`); break; }
+      if (hypot2(a[0] - b[0], a[1] - b[1]) > CLOSURE_TOLERANCE) { seams.add(`${f}:${g}`); seams.add(`${g}:${f}`); break; }
     }
   }
   return seams;

@@ -2,7 +2,7 @@
 // tube laser cuts through the wall and can make none of these; the tube is still recognised from its
 // walls, and each feature is named and measured here for DFM.
 import type { BlindFeature, BlindFeatureKind, CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
-import { cross, dot, norm, point, scale, sub } from '../geometry/vec.ts';
+import { cross, dot, norm, point, scale, sub, hypot2 } from '../geometry/vec.ts';
 import { coaxialCylinders, PARALLEL_AXIS_TOLERANCE } from '../geometry/axes.ts';
 import { faceComponents } from '../geometry/components.ts';
 import { FULL_TURN_TOLERANCE_DEGREES } from '../geometry/fit.ts';
@@ -33,7 +33,7 @@ function sectionOf(p: Profile, q: Vec3): Section {
 /** Depth below the outer skin and height above the inner skin (both >= 0 inside the wall), mm. */
 function wallDepths(p: Profile, s: Section): { out: number; in: number } {
   if (p.outerDiameter !== null) {
-    const r = Math.hypot(s.y, s.z);
+    const r = hypot2(s.y, s.z);
     return { out: p.outerDiameter / 2 - r, in: r - (p.outerDiameter / 2 - p.wall) };
   }
   const a = p.outerWidth! / 2, b = p.outerHeight! / 2, r = p.cornerRadius ?? 0;
@@ -43,7 +43,7 @@ function wallDepths(p: Profile, s: Section): { out: number; in: number } {
 /** Signed distance from a rounded rectangle (half sizes a, b, corner radius r), positive outside, mm. */
 function roundedBoxDistance(s: Section, a: number, b: number, r: number): number {
   const qx = Math.abs(s.y) - (a - r), qy = Math.abs(s.z) - (b - r);
-  return Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
+  return hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
 }
 
 /** Whether a face lies in the tube's wall (between its skins): every vertex and triangle centre (an end cap's corners do). */
@@ -70,7 +70,7 @@ export function wallSpanning(solid: Solid, face: number, p: Profile): boolean {
 function outward(p: Profile, q: Vec3): Vec3 {
   const s = sectionOf(p, q);
   if (p.outerDiameter !== null) {
-    const r = Math.hypot(s.y, s.z) || 1;
+    const r = hypot2(s.y, s.z) || 1;
     return [p.e2[0] * s.y / r + p.e3[0] * s.z / r, p.e2[1] * s.y / r + p.e3[1] * s.z / r, p.e2[2] * s.y / r + p.e3[2] * s.z / r];
   }
   const a = p.outerWidth! / 2, b = p.outerHeight! / 2;

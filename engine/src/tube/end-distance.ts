@@ -3,6 +3,7 @@
 // axial distance to the tube's extreme tip would overstate it.
 import type { TubeFeature, Vec2 } from '../geometry/model.ts';
 import { pointSegmentDistance as pointToSegment } from '../sheet/segments.ts';
+import { hypot2 } from '../geometry/vec.ts';
 
 /** Segments of a polyline taken together for pruning. */
 const BLOCK_SEGMENTS = 8;
@@ -69,7 +70,7 @@ export function distanceToEnds(cut: TubeFeature, features: TubeFeature[], perime
       const A = ownBoxes[i], B = endBoxes[j];
       // boxes farther apart than the best so far cannot hold a nearer pair (most pieces, most shifts)
       const dx = Math.max(0, A[0] - B[2], B[0] - A[2]), dy = Math.max(0, A[1] - (B[3] + ds), B[1] + ds - A[3]);
-      if (Math.hypot(dx, dy) < best) best = Math.min(best, gap(a, b, ds));
+      if (hypot2(dx, dy) < best) best = Math.min(best, gap(a, b, ds));
     }
   }));
   return best;

@@ -2,6 +2,7 @@
 // +Y side (y = width/2, z = 0) towards +Z, in [0, perimeter). Lets features be placed on the
 // flat layout of the tube the laser cuts (x along the axis, s around it).
 import type { Profile } from './profile.ts';
+import { hypot2 } from '../geometry/vec.ts';
 
 type Piece = { kind: 'line'; a: [number, number]; b: [number, number] } | { kind: 'arc'; c: [number, number]; r: number; from: number };
 
@@ -18,7 +19,7 @@ function rectPieces(a: number, b: number, r: number): Piece[] {
 }
 
 function pieceLength(p: Piece): number {
-  return p.kind === 'line' ? Math.hypot(p.b[0] - p.a[0], p.b[1] - p.a[1]) : (p.r * Math.PI) / 2;
+  return p.kind === 'line' ? hypot2(p.b[0] - p.a[0], p.b[1] - p.a[1]) : (p.r * Math.PI) / 2;
 }
 
 /** Nearest point of a piece to (y, z): distance and arc length from the piece's start. */
@@ -26,14 +27,14 @@ function nearest(p: Piece, y: number, z: number): { dist: number; along: number 
   if (p.kind === 'line') {
     const dx = p.b[0] - p.a[0], dy = p.b[1] - p.a[1], L2 = dx * dx + dy * dy;
     const t = L2 > 0 ? Math.max(0, Math.min(1, ((y - p.a[0]) * dx + (z - p.a[1]) * dy) / L2)) : 0;
-    return { dist: Math.hypot(p.a[0] + t * dx - y, p.a[1] + t * dy - z), along: t * Math.sqrt(L2) };
+    return { dist: hypot2(p.a[0] + t * dx - y, p.a[1] + t * dy - z), along: t * Math.sqrt(L2) };
   }
   let ang = Math.atan2(z - p.c[1], y - p.c[0]) - p.from;
   while (ang < 0) ang += 2 * Math.PI;
   while (ang >= 2 * Math.PI) ang -= 2 * Math.PI;
   const t = ang <= Math.PI / 2 ? ang : ang < (5 * Math.PI) / 4 ? Math.PI / 2 : 0;
   const px = p.c[0] + p.r * Math.cos(p.from + t), py = p.c[1] + p.r * Math.sin(p.from + t);
-  return { dist: Math.hypot(px - y, py - z), along: p.r * t };
+  return { dist: hypot2(px - y, py - z), along: p.r * t };
 }
 
 /** Perimeter of the outer section, mm. */
