@@ -7,6 +7,8 @@ import {
 } from '@kerf/engine';
 import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type QuoteOutcome, type schemas } from '@kerf/usecases';
 
+import { DfmMemo } from './dfm-memo.ts';
+
 type ProductionFileKind = schemas.ProductionFileKind;
 export type DfmImageRequest = Parameters<EngineApi['dfmImage']>[0];
 export type DfmImagesRequest = Parameters<EngineApi['dfmImages']>[0];
@@ -69,6 +71,7 @@ export function productionFilesOut(partIds: string[], files: ProductionFiles): R
 
 export class LocalEngine implements EngineApi {
   private readonly catalogData: Catalog = defaultCatalog();
+  private readonly reports = new DfmMemo();
 
   async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
     const d = await analyze(bytes, options);
@@ -87,8 +90,10 @@ export class LocalEngine implements EngineApi {
     return dfm(design, configuration, this.catalogData, context) as unknown as DfmOutcome;
   }
 
-  async quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(i: number): string }): Promise<QuoteOutcome> {
-    return quote(request, designs, this.catalogData, context) as unknown as QuoteOutcome;
+  async quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(i: number): string; dfmKey?(i: number): string }): Promise<QuoteOutcome> {
+    const { dfmKey, ...rest } = context;
+    const reports = dfmKey ? (i: number, design: Design, configuration: unknown, dfmContext: { id: string; now: string }) => this.reports.report(dfmKey(i), design, configuration, this.catalogData, dfmContext) : undefined;
+    return quote(request, designs, this.catalogData, { ...rest, dfm: reports }) as unknown as QuoteOutcome;
   }
 
   private async model(source: Uint8Array, design: Design): Promise<AnalyzedModel> {

@@ -78,8 +78,13 @@ export interface EngineApi {
   catalog(kind: CatalogKind): Promise<CatalogEntry[]>;
   /** Throws EngineError invalid_configuration (with `param`) for a malformed configuration. */
   dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome>;
-  /** DFM + price of a quote request. Throws EngineError invalid_configuration (with `param`). */
-  quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(itemIndex: number): string }): Promise<QuoteOutcome>;
+  /**
+   * DFM + price of a quote request. Throws EngineError invalid_configuration (with `param`).
+   * `dfmKey(i)`, when given, names what item i's DFM reads of its design (the design id and its
+   * flats' K-factors): the engine may answer from a report it made before for that key,
+   * configuration and catalog.
+   */
+  quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(itemIndex: number): string; dfmKey?(itemIndex: number): string }): Promise<QuoteOutcome>;
   /**
    * Production files of the given parts for a configuration, from one analysis of the source (an
    * assembly is imported once, not once per part): part id -> kind -> file; a kind the part does not

@@ -57,12 +57,14 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
   // earlier item's is given its own key (the design keeps its id, so the quote still names it).
   const designs: Record<string, Design> = {};
   const keyOf = new Map<string, string>();
+  const variants: string[] = [];
   const itemRequests: QuoteItemRequest[] = [];
   for (let i = 0; i < req.items.length; i++) {
     const item = req.items[i];
     const ready = await requireReadyDesign(ctx, accountId, item.design_id, `items[${i}].design_id`);
     const { design, kFactorByPart } = await designForConfiguration(ctx, ready.row, ready.design, item.configuration);
     const variant = `${item.design_id}\u0000${kMapKey(kFactorByPart)}`;
+    variants.push(variant);
     let key = keyOf.get(variant);
     if (key === undefined) {
       key = designs[item.design_id] === undefined ? item.design_id : `${item.design_id}~${keyOf.size}`;
@@ -71,7 +73,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     }
     itemRequests.push(key === item.design_id ? item : { ...item, design_id: key });
   }
-  const priced = await engineQuote(ctx, id, { ...req, items: itemRequests }, designs);
+  const priced = await engineQuote(ctx, id, { ...req, items: itemRequests }, designs, (i) => variants[i]);
   const shown = presentQuote(ctx.links, priced);
   const items = [];
   for (let i = 0; i < priced.items.length; i++) {
@@ -84,10 +86,10 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
 }
 
 /** The engine's DFM and price of a request whose designs are at hand; a refused configuration names its field. */
-export async function engineQuote(ctx: EngineContext, id: string, req: QuoteRequest, designs: Record<string, Design>): Promise<QuoteOutcome> {
+export async function engineQuote(ctx: EngineContext, id: string, req: QuoteRequest, designs: Record<string, Design>, dfmKey?: (itemIndex: number) => string): Promise<QuoteOutcome> {
   const dfmIds = req.items.map(() => ctx.newId('dfm'));
   try {
-    return await ctx.engine.quote(req, designs, { id, now: ctx.now().toISOString(), dfmId: (i) => dfmIds[i] });
+    return await ctx.engine.quote(req, designs, { id, now: ctx.now().toISOString(), dfmId: (i) => dfmIds[i], ...(dfmKey ? { dfmKey } : {}) });
   } catch (err) {
     if (err instanceof EngineError && err.code === 'invalid_configuration') {
       throw invalid('invalid_configuration', err.message, (err as EngineError & { param?: string }).param ?? 'items');

@@ -4,7 +4,7 @@
 import type { Design } from '../contract.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { defaultCatalog, indexCatalog } from '../catalog/index.ts';
-import { dfm, type DfmReport, type DfmRequirement, type DfmStatus } from '../dfm/report.ts';
+import { dfm, type DfmContext, type DfmReport, type DfmRequirement, type DfmStatus } from '../dfm/report.ts';
 import { InvalidConfigurationError, effectiveSelections, parseConfiguration, type Configuration } from '../dfm/configuration.ts';
 import { pricePart, partMassKg, volumeMultiplier, type BreakdownEntry, type StockForPrice } from './part-price.ts';
 import { addBusinessDays } from './calendar.ts';
@@ -92,6 +92,11 @@ export interface QuoteContext {
   /** DFM report id of item i (default `${id}_dfm_${i}`) */
   dfmId?: (itemIndex: number) => string;
   shipping?: ShippingConfig;
+  /**
+   * Makes item i's DFM report (default: dfm() with the quote's catalog). A caller that keeps the
+   * reports it made (the service: per design, K-factors, configuration and catalog) answers from them.
+   */
+  dfm?: (itemIndex: number, design: Design, configuration: unknown, context: DfmContext) => DfmReport;
 }
 
 export const MAX_QUANTITY = 100000;
@@ -329,7 +334,8 @@ function quoteRequest(requestRaw: unknown, designs: ReadonlyMap<string, Design> 
     const design = lookup(it.design_id);
     if (!design) fail(`items[${i}].design_id`, `design ${it.design_id} was not found`);
     try {
-      const report = dfm(design!, it.configuration, catalog, { id: ctx.dfmId ? ctx.dfmId(i) : `${ctx.id}_dfm_${i}`, now: ctx.now });
+      const dfmContext = { id: ctx.dfmId ? ctx.dfmId(i) : `${ctx.id}_dfm_${i}`, now: ctx.now };
+      const report = ctx.dfm ? ctx.dfm(i, design!, it.configuration, dfmContext) : dfm(design!, it.configuration, catalog, dfmContext);
       return { design: design!, quantity: it.quantity, quantity_options: it.quantity_options, client_reference_id: it.client_reference_id, dfm: report };
     } catch (e) {
       if (e instanceof InvalidConfigurationError) throw new InvalidConfigurationError(`items[${i}].${e.param}`, e.message);
