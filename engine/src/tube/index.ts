@@ -62,7 +62,9 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
     const all = [...o, ...i];
     return all.every((f) => runsAlong(solid.faces[f].surface, d) || through(f)) ? { outer: [...o].filter((f) => runsAlong(solid.faces[f].surface, d)), inner: [...i].filter((f) => runsAlong(solid.faces[f].surface, d)) } : null;
   };
-  const straight = rings.filter((r) => runningFaces(r) !== null);
+  // each ring's running faces, worked out once (the groups below read them again)
+  const running = new Map(rings.map((r) => [r, runningFaces(r)]));
+  const straight = rings.filter((r) => running.get(r) !== null);
   const crooked = rings.filter((r) => !straight.includes(r));
   if (straight.length === 0) {
     const walls = surfaceClasses(solid, crooked.flatMap((r) => [...r.outer!.faces, ...r.inner!.faces]));
@@ -72,7 +74,7 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   }
   const groups: Array<{ outer: Surface[]; inner: Surface[]; rings: typeof straight }> = [];
   for (const r of straight) {
-    const run = runningFaces(r)!;
+    const run = running.get(r)!;
     const outer = surfaceClasses(solid, run.outer), inner = surfaceClasses(solid, run.inner);
     const g = groups.find((x) => sameClassSet(x.outer, outer) && sameClassSet(x.inner, inner));
     if (g) g.rings.push(r); else groups.push({ outer, inner, rings: [r] });

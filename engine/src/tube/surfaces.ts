@@ -1,12 +1,16 @@
 // Surface relations the tube recogniser needs: parallel to an axis, same surface, and an implicit
 // form (value + gradient) to project points onto the intersection curve of two surfaces.
 import type { Surface, Vec3 } from '../geometry/model.ts';
-import { sub, dot, cross, norm, scale, hypot3 } from '../geometry/vec.ts';
+import { sub, dot, norm, scale, hypot3 } from '../geometry/vec.ts';
 import { PARALLEL_TOLERANCE_DEGREES, SAME_SURFACE_TOLERANCE_MM } from './tolerances.ts';
 
 const PARALLEL_SIN = Math.sin((PARALLEL_TOLERANCE_DEGREES * Math.PI) / 180);
 
-export function parallelDirections(a: Vec3, b: Vec3): boolean { return norm(cross(a, b)) < PARALLEL_SIN; }
+/** norm(cross(a, b)) on scalars (the same operations in the same order): called for every face of
+ * every section and surface comparison, where the cross product's array cost more than the test. */
+export function parallelDirections(a: Vec3, b: Vec3): boolean {
+  return hypot3(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]) < PARALLEL_SIN;
+}
 export function perpendicularDirections(a: Vec3, b: Vec3): boolean { return Math.abs(dot(a, b)) < PARALLEL_SIN; }
 
 /** True when the surface is a prism wall along direction d: a plane containing d or a cylinder about d. */
@@ -18,8 +22,10 @@ export function runsAlong(s: Surface, d: Vec3): boolean {
 
 /** Distance from point p to the line through o along unit a. */
 export function distanceToLine(p: Vec3, o: Vec3, a: Vec3): number {
-  const w = sub(p, o);
-  return norm(sub(w, scale(a, dot(w, a))));
+  // norm(sub(w, scale(a, dot(w, a)))) with w = sub(p, o), on scalars in the same order
+  const wx = p[0] - o[0], wy = p[1] - o[1], wz = p[2] - o[2];
+  const t = wx * a[0] + wy * a[1] + wz * a[2];
+  return hypot3(wx - a[0] * t, wy - a[1] * t, wz - a[2] * t);
 }
 
 /** Two faces lie on one geometric surface (a skin split into several B-rep faces). */
