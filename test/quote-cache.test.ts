@@ -76,6 +76,19 @@ describe('quote DFM reuse', () => {
     }
   });
 
+  it('a quote embedding a settled report stores only its id, and reads back as it was answered', async () => {
+    const first = await quoteOf(a, design.id, materials[0]);
+    await pollProductionFiles(a, first.items[0].dfm);
+    const q = await quoteOf(a, design.id, materials[0]);
+    const stored = await t.service.store.documents<any>('quotes').get(t.accountA, q.id);
+    assert.ok(stored, 'the quote is stored');
+    assert.equal(stored.data.items[0].dfm, null, 'the record holds no copy of the settled report');
+    assert.deepEqual(stored.data._settled_dfm, { 0: q.items[0].dfm.id });
+    const read = await a.get(`/v1/quotes/${q.id}`);
+    assert.equal(read.status, 200, read.text);
+    assert.equal(JSON.stringify(read.body), JSON.stringify(q), 'GET answers the body POST answered, key order and all');
+  });
+
   it('another account quoting its own upload of the same file gets a report of its own', async () => {
     const theirs = await readyDesign(b);
     const qa = await quoteOf(a, design.id, materials[0]);

@@ -32,8 +32,16 @@ interface IndexDoc extends Doc { dfm_id: string }
 const SETTLED_MAX = 64;
 const settled = new WeakMap<object, Map<string, DfmDoc>>();
 
+/** The settled views handed out: frozen and never written again, so a stored quote may name them by id. */
+const settledViews = new WeakSet<object>();
+
+/** True for a report handed out as settled: it reads the same by its id forever. */
+export function isSettledReport(report: unknown): report is DfmDoc {
+  return typeof report === 'object' && report !== null && settledViews.has(report);
+}
+
 /** The public view of a stored report, from the settled copies when it is one of them. */
-async function readReport(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc | null> {
+export async function readReport(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc | null> {
   let known = settled.get(ctx.store);
   const key = `${accountId}\u0000${id}`;
   const hit = known?.get(key);
@@ -45,6 +53,7 @@ async function readReport(ctx: UseCaseContext, accountId: string, id: string): P
   // shared by every quote that names it: frozen, so no caller can change another's copy, and its
   // JSON text made once for the stored quote, its event and the response
   deepFreeze(keepJsonText(view));
+  settledViews.add(view);
   if (!known) settled.set(ctx.store, (known = new Map()));
   known.set(key, view);
   if (known.size > SETTLED_MAX) known.delete(known.keys().next().value!);

@@ -7,7 +7,7 @@ import type { EngineContext, UseCaseContext } from './context.ts';
 import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign, type DesignRow } from './designs.ts';
 import { computeDfm, storeDfmReport } from './dfm.ts';
 import type { UploadBytes } from './received-file.ts';
-import { storeOrReuseDfmReport } from './dfm-cache.ts';
+import { isSettledReport, readReport, storeOrReuseDfmReport } from './dfm-cache.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
 import type { QuoteOutcome } from './engine-api.ts';
 import { invalid, notFound } from './errors.ts';
@@ -37,6 +37,37 @@ export interface QuoteDoc extends Doc {
   /** the file form's request, kept until the design is analyzed */
   _file_request?: FileQuoteRequest;
   _design_id?: string;
+  /**
+   * item index -> id of the settled DFM report the item embeds: the stored record names it instead of
+   * holding a copy (17 KB of a 19.5 KB quote), since a settled report reads the same by its id forever
+   */
+  _settled_dfm?: Record<string, string>;
+}
+
+type StoredItem = Record<string, unknown> & { dfm?: unknown };
+
+/** The record a quote is stored as: each settled report it embeds named by its id (toQuote restores it). */
+function toStored(doc: QuoteDoc): QuoteDoc {
+  let named: Record<string, string> | undefined;
+  const items = (doc.items as StoredItem[]).map((item, i) => {
+    if (!isSettledReport(item.dfm)) return item;
+    (named ??= {})[i] = item.dfm.id;
+    return { ...item, dfm: null };
+  });
+  return named ? { ...doc, items, _settled_dfm: named } : doc;
+}
+
+/** The quote a stored record is: the settled reports it names back in their items, in their places. */
+async function toQuote(ctx: UseCaseContext, accountId: string, stored: QuoteDoc): Promise<QuoteDoc> {
+  const { _settled_dfm: named, ...doc } = stored;
+  if (!named) return stored;
+  const items = [...(doc.items as StoredItem[])];
+  for (const [i, dfmId] of Object.entries(named)) {
+    const report = await readReport(ctx, accountId, dfmId);
+    if (!report) ctx.log.error({ quote_id: doc.id, dfm_id: dfmId }, 'a quote names a DFM report that is not stored');
+    items[Number(i)] = { ...items[Number(i)], dfm: report };
+  }
+  return { ...doc, items };
 }
 
 function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus, designId: string): QuoteDoc {
@@ -108,7 +139,7 @@ export async function createQuote(ctx: UseCaseContext, caller: Caller, input: Qu
 export async function storeQuote(ctx: UseCaseContext, accountId: string, req: QuoteRequest): Promise<QuoteDoc> {
   const id = ctx.newId('quo');
   const doc = await priceQuote(ctx, accountId, id, req);
-  await collection(ctx, 'quotes').create(accountId, doc, { id, events: quoteEvents(ctx, doc) });
+  await collection(ctx, 'quotes').create(accountId, toStored(doc), { id, events: quoteEvents(ctx, doc) });
   return publicView(doc);
 }
 
@@ -155,7 +186,7 @@ export async function getQuote(ctx: UseCaseContext, caller: Caller, input: Quote
 export async function readQuote(ctx: UseCaseContext, accountId: string, id: string): Promise<QuoteDoc> {
   const rec = await collection(ctx, 'quotes').get(accountId, id);
   if (!rec) throw notFound('quote', id, 'quote_id');
-  const doc = rec.data as QuoteDoc;
+  const doc = await toQuote(ctx, accountId, rec.data as QuoteDoc);
   if (doc.status === 'processing' && doc._design_id) {
     // Self-healing: a process that died between "design settled" and "enqueue" leaves no job behind.
     const row = await ctx.store.designs.get(accountId, doc._design_id);
@@ -226,7 +257,7 @@ export const fileQuoteJob: JobKindHandlers = {
     }
     const { _file_request: _r, ...rest } = next;
     void _r;
-    await quotes.update(job.accountId, doc.id, rest as QuoteDoc, { events: quoteEvents(ctx, rest as QuoteDoc) });
+    await quotes.update(job.accountId, doc.id, toStored(rest as QuoteDoc), { events: quoteEvents(ctx, rest as QuoteDoc) });
   },
   async failed(ctx, job, error) {
     const quotes = collection(ctx, 'quotes');
