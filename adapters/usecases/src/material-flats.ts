@@ -16,10 +16,20 @@ export interface ConfiguredDesign {
   kFactorByPart: Record<string, number>;
 }
 
+/** K maps named lately (canonical text -> name): every quote names its items' maps, most of them the same few. */
+const NAMED_MAX = 256;
+const named = new Map<string, string>();
+
 /** Stable name of a K map: the same map always finds the same cached analysis. */
 export function kMapKey(kFactorByPart: Record<string, number>): string {
   const canonical = Object.keys(kFactorByPart).sort().map((id) => `${id}=${kFactorByPart[id]}`).join(';');
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 24);
+  let name = named.get(canonical);
+  if (name === undefined) {
+    name = createHash('sha256').update(canonical).digest('hex').slice(0, 24);
+    if (named.size >= NAMED_MAX) named.delete(named.keys().next().value!);
+    named.set(canonical, name);
+  }
+  return name;
 }
 
 export function materialFlatKey(designId: string, kFactorByPart: Record<string, number>): string {
