@@ -7,7 +7,7 @@
 // BEND_CURVE_TOLERANCE of the curve (of the spline, for a free-form wall: 0.0025 mm from the true
 // curve at worst on the fixtures), so DXF, STEP and GLB get one flat edge.
 import type { Surface, Vec2, Vec3 } from '../geometry/model.ts';
-import { add, dot, norm, scale, sub, hypot2 } from '../geometry/vec.ts';
+import { dot, sub, hypot2, hypot3 } from '../geometry/vec.ts';
 import { angleOn, flatPoint, type FaceMap } from './unfold.ts';
 
 /** Largest distance of a written chord from the true flat curve, mm (the issue asks for 0.01). */
@@ -37,13 +37,24 @@ type Implicit = (p: Vec3) => number;
 /** Signed distance-like function that vanishes on the wall surface, or null when it has no closed form. */
 function implicitOf(s: Surface | null): Implicit | null {
   if (!s) return null;
-  if (s.kind === 'plane') return (p) => dot(s.normal, p) - s.offset;
+  // the vector forms (dot, sub, scale, norm) on scalars, the same operations in the same order
+  if (s.kind === 'plane') { const n = s.normal; return (p) => n[0] * p[0] + n[1] * p[1] + n[2] * p[2] - s.offset; }
   if (s.kind === 'cylinder') {
-    return (p) => { const d = sub(p, s.origin); return norm(sub(d, scale(s.axis, dot(d, s.axis)))) - s.radius; };
+    const o = s.origin, a = s.axis;
+    return (p) => {
+      const dx = p[0] - o[0], dy = p[1] - o[1], dz = p[2] - o[2];
+      const t = dx * a[0] + dy * a[1] + dz * a[2];
+      return hypot3(dx - a[0] * t, dy - a[1] * t, dz - a[2] * t) - s.radius;
+    };
   }
   if (s.kind === 'cone') {
     const tan = Math.tan((s.halfAngleDegrees * Math.PI) / 180);
-    return (p) => { const d = sub(p, s.apex); const a = dot(d, s.axis); return norm(sub(d, scale(s.axis, a))) - a * tan; };
+    const o = s.apex, x = s.axis;
+    return (p) => {
+      const dx = p[0] - o[0], dy = p[1] - o[1], dz = p[2] - o[2];
+      const a = dx * x[0] + dy * x[1] + dz * x[2];
+      return hypot3(dx - x[0] * a, dy - x[1] * a, dz - x[2] * a) - a * tan;
+    };
   }
   return null;
 }
@@ -53,7 +64,12 @@ interface Param { phi: number; h: number }
 /** The edge's points on the bend face, re-found between the exact tessellation points. */
 export function bendCurve(map: FaceMap, wall: Surface | null, pts3: Vec3[]): BendCurve {
   const c = map.cylinder!;
-  const at = (q: Param): Vec3 => add(add(c.origin, add(scale(c.u0, c.radius * Math.cos(q.phi)), scale(c.w0, c.radius * Math.sin(q.phi)))), scale(c.axis, q.h));
+  // add(add(origin, add(scale(u0, R cos), scale(w0, R sin))), scale(axis, h)) on scalars, same order
+  const { origin: o, u0, w0, axis } = c;
+  const at = (q: Param): Vec3 => {
+    const rc = c.radius * Math.cos(q.phi), rs = c.radius * Math.sin(q.phi);
+    return [o[0] + (u0[0] * rc + w0[0] * rs) + axis[0] * q.h, o[1] + (u0[1] * rc + w0[1] * rs) + axis[1] * q.h, o[2] + (u0[2] * rc + w0[2] * rs) + axis[2] * q.h];
+  };
   const param = (p: Vec3): Param => ({ phi: angleOn(c, p), h: dot(sub(p, c.origin), c.axis) });
   const flat = (q: Param): Vec2 => flatPoint(map, at(q));
   const params = pts3.map(param);
