@@ -60,10 +60,23 @@ export async function readReport(ctx: UseCaseContext, accountId: string, id: str
   return view;
 }
 
+/**
+ * Index keys of frozen configurations (the engine's kept reports share theirs between quotes), so a
+ * quote burst on one design hashes its configuration once; keyed again for another design or catalog.
+ */
+const keyed = new WeakMap<object, { designId: string; catalogVersion: string | null; key: string }>();
+
 /** The index key: design, the engine's configuration as it was applied, and the catalog version. */
 function dfmCacheKey(designId: string, report: DfmOutcome): string {
-  const input = canonical({ design_id: designId, configuration: report.configuration, catalog_version: report.catalog_version ?? null });
-  return `dfm:${createHash('sha256').update(input).digest('hex')}`;
+  const configuration = report.configuration as unknown;
+  const catalogVersion = typeof report.catalog_version === 'string' ? report.catalog_version : null;
+  const frozen = typeof configuration === 'object' && configuration !== null && Object.isFrozen(configuration);
+  const hit = frozen ? keyed.get(configuration) : undefined;
+  if (hit && hit.designId === designId && hit.catalogVersion === catalogVersion) return hit.key;
+  const input = canonical({ design_id: designId, configuration, catalog_version: catalogVersion });
+  const key = `dfm:${createHash('sha256').update(input).digest('hex')}`;
+  if (frozen) keyed.set(configuration, { designId, catalogVersion, key });
+  return key;
 }
 
 /** The stored report for this item's (design, configuration, catalog version), made and kept on first use. */
