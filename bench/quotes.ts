@@ -6,7 +6,8 @@
 // bytes again (issue 18.4; before: analysed afresh, after: the earlier analysis reused).
 // p50/p99 in ms, requests/s, and the service's CPU ms per quote (all its processes; a busy machine
 // moves it far less than the latencies). BENCH_SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR'
-// profiles the service; BENCH_QUOTES_SETUPS=2,3 runs only those setups (1-based).
+// profiles the service; BENCH_QUOTES_SETUPS=2,3 runs only those setups (1-based); KERF_BENCH_BEFORE_ROOT
+// also measures another checkout's group-commit setups in the same run (withBefore).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ const BIN = join(ROOT, 'bin/kerf.mjs');
 const FIXTURE = join(ROOT, 'fixtures/sheet/l_t2_r2.step');
 const CONNECTIONS = 32;
 
-interface Setup { label: string; processes: number; cache: boolean; groupCommit: boolean }
+interface Setup { label: string; processes: number; cache: boolean; groupCommit: boolean; root?: string }
 const SETUPS: Setup[] = [
   { label: 'no cache, commit each write, 1 proc', processes: 1, cache: false, groupCommit: false },
   { label: 'cache, commit each write, 1 proc', processes: 1, cache: true, groupCommit: false },
@@ -31,6 +32,15 @@ const SETUPS: Setup[] = [
   { label: 'cache, group commit, 1 proc', processes: 1, cache: true, groupCommit: true },
   { label: 'cache, group commit, 2 procs', processes: 2, cache: true, groupCommit: true },
 ];
+/**
+ * KERF_BENCH_BEFORE_ROOT=<checkout>: another checkout (a built `git worktree` of an earlier commit)
+ * served the same way, its group-commit setups measured in the same run right before this one's.
+ */
+const BEFORE_ROOT = process.env.KERF_BENCH_BEFORE_ROOT;
+function withBefore(setups: Setup[]): Setup[] {
+  if (!BEFORE_ROOT) return setups;
+  return setups.flatMap((s) => s.cache && s.groupCommit ? [{ ...s, label: `before: ${s.label}`, root: BEFORE_ROOT }, s] : [s]);
+}
 
 /**
  * CPU time (user + system, ms) of a process and all its descendants, from /proc (Linux; null
@@ -86,7 +96,8 @@ async function waitUp(url: string, proc: ChildProcess): Promise<void> {
 async function serve(setup: Setup, dir: string): Promise<{ url: string; key: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, [...(process.env.BENCH_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), BIN, 'serve'], {
+  const bin = setup.root ? join(setup.root, 'bin/kerf.mjs') : BIN;
+  const proc = spawn(process.execPath, [...(process.env.BENCH_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), bin, 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', KERF_BASE_URL: url, KERF_DATA_DIR: dir, LOG_LEVEL: 'warn', KERF_RATE_LIMIT: '0',
       KERF_WORKERS: String(setup.processes), KERF_QUOTE_CACHE: setup.cache ? '1' : '0', KERF_ENGINE_THREADS: '1',
       KERF_GROUP_COMMIT: setup.groupCommit ? '1' : '0',
@@ -132,7 +143,7 @@ export async function benchQuotes(quick: boolean): Promise<object> {
   const duration = quick ? 5 : 10;
   const rows: Array<Record<string, unknown>> = [];
   const picked = process.env.BENCH_QUOTES_SETUPS?.split(',').map((n) => SETUPS[Number(n) - 1]).filter(Boolean);
-  for (const setup of picked?.length ? picked : SETUPS) {
+  for (const setup of withBefore(picked?.length ? picked : SETUPS)) {
     const dir = mkdtempSync(join(tmpdir(), 'kerf-bench-quotes-'));
     const svc = await serve(setup, dir);
     try {
@@ -155,7 +166,7 @@ export async function benchQuotes(quick: boolean): Promise<object> {
       const cpuAfter = treeCpuMs(svc.pid);
       // the service's CPU (every process, the event relay included) per answered quote
       const cpuPerQuote = cpuBefore === null || cpuAfter === null || r.requests.total === 0 ? null : Math.round(((cpuAfter - cpuBefore) / r.requests.total) * 100) / 100;
-      const row = { setup: setup.label, processes: setup.processes, cache: setup.cache, group_commit: setup.groupCommit, p50_ms: r.latency.p50, p99_ms: r.latency.p99, requests_per_s: Math.round(r.requests.average), service_cpu_ms_per_quote: cpuPerQuote, non_2xx: r.non2xx, errors: r.errors, same_bytes_again_ready_ms: reupload, load_average_1m_before: Number(load.toFixed(2)) };
+      const row = { setup: setup.label, ...(setup.root ? { root: setup.root } : {}), processes: setup.processes, cache: setup.cache, group_commit: setup.groupCommit, p50_ms: r.latency.p50, p99_ms: r.latency.p99, requests_per_s: Math.round(r.requests.average), service_cpu_ms_per_quote: cpuPerQuote, non_2xx: r.non2xx, errors: r.errors, same_bytes_again_ready_ms: reupload, load_average_1m_before: Number(load.toFixed(2)) };
       rows.push(row);
       console.log(`  ${setup.label.padEnd(36)} p50 ${String(row.p50_ms).padStart(5)} ms  p99 ${String(row.p99_ms).padStart(5)} ms  ${String(row.requests_per_s).padStart(5)} req/s  cpu ${cpuPerQuote ?? '-'} ms/quote  non-2xx ${row.non_2xx}  errors ${row.errors}${reupload === null ? '' : `  same bytes again: ready in ${reupload} ms`}  (load ${row.load_average_1m_before})`);
     } finally {
@@ -163,5 +174,5 @@ export async function benchQuotes(quick: boolean): Promise<object> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return { connections: CONNECTIONS, duration_s: duration, target_p99_ms: 25, target_same_bytes_again_ms: 20, rows };
+  return { connections: CONNECTIONS, duration_s: duration, target_p99_ms: 25, target_same_bytes_again_ms: 20, ...(BEFORE_ROOT ? { before_root: BEFORE_ROOT } : {}), rows };
 }
