@@ -154,6 +154,10 @@ export function projectOntoIntersection(a: Surface, b: Surface, p: Vec3, maxMove
  * arithmetic (implicitInto) in the order of the vector form it replaced, so the points are
  * bit-identical. */
 export function projectInto(a: ImplicitForm, b: ImplicitForm, px: number, py: number, pz: number, maxMove: number): boolean {
+  // most cut edges join a cylinder and a plane: the step is symmetric in a and b (commutative
+  // products and two-term sums), so one inlined form serves both orders
+  if (a.code === IMPLICIT_CYLINDER && b.code === IMPLICIT_PLANE) return projectCylinderPlane(a, b, px, py, pz, maxMove);
+  if (a.code === IMPLICIT_PLANE && b.code === IMPLICIT_CYLINDER) return projectCylinderPlane(b, a, px, py, pz, maxMove);
   let qx = px, qy = py, qz = pz;
   for (let it = 0; it < NEWTON_STEPS; it++) {
     if (!implicitInto(a, qx, qy, qz, IA) || !implicitInto(b, qx, qy, qz, IB)) return false;
@@ -168,6 +172,36 @@ export function projectInto(a: ImplicitForm, b: ImplicitForm, px: number, py: nu
     qx = qx - (ax * la + bx * lb); qy = qy - (ay * la + by * lb); qz = qz - (az * la + bz * lb);
   }
   if (!implicitInto(a, qx, qy, qz, IA) || !implicitInto(b, qx, qy, qz, IB) || Math.abs(IA[0]) > NEAR_CURVE_MM || Math.abs(IB[0]) > NEAR_CURVE_MM) return false;
+  return settle(qx, qy, qz, px, py, pz, maxMove);
+}
+
+/** projectInto() for a cylinder c and a plane n: implicitInto's operations written out (no calls
+ * and no scratch arrays in the loop), in the same order, so the same doubles. */
+function projectCylinderPlane(c: ImplicitForm, n: ImplicitForm, px: number, py: number, pz: number, maxMove: number): boolean {
+  const ox = c.px, oy = c.py, oz = c.pz, ax = c.ax, ay = c.ay, az = c.az, radius = c.k;
+  const nx = n.px, ny = n.py, nz = n.pz, offset = n.k;
+  let qx = px, qy = py, qz = pz;
+  for (let it = 0; it < NEWTON_STEPS; it++) {
+    const wx = qx - ox, wy = qy - oy, wz = qz - oz;
+    const h = wx * ax + wy * ay + wz * az;
+    const rx = wx - ax * h, ry = wy - ay * h, rz = wz - az * h;
+    const r = hypot3(rx, ry, rz);
+    if (r < ON_AXIS_MM) return false;
+    const fc = r - radius;
+    const fn = nx * qx + ny * qy + nz * qz - offset;
+    if (Math.abs(fc) < ON_CURVE_MM && Math.abs(fn) < ON_CURVE_MM) return settle(qx, qy, qz, px, py, pz, maxMove);
+    const inv = 1 / r;
+    const gx = rx * inv, gy = ry * inv, gz = rz * inv;
+    const cc = gx * gx + gy * gy + gz * gz, cn = gx * nx + gy * ny + gz * nz, nn = nx * nx + ny * ny + nz * nz;
+    const det = cc * nn - cn * cn;
+    if (det < TANGENT_DET) return false;
+    const lc = (nn * fc - cn * fn) / det, ln = (cc * fn - cn * fc) / det;
+    qx = qx - (gx * lc + nx * ln); qy = qy - (gy * lc + ny * ln); qz = qz - (gz * lc + nz * ln);
+  }
+  const wx = qx - ox, wy = qy - oy, wz = qz - oz;
+  const h = wx * ax + wy * ay + wz * az;
+  const r = hypot3(wx - ax * h, wy - ay * h, wz - az * h);
+  if (r < ON_AXIS_MM || Math.abs(r - radius) > NEAR_CURVE_MM || Math.abs(nx * qx + ny * qy + nz * qz - offset) > NEAR_CURVE_MM) return false;
   return settle(qx, qy, qz, px, py, pz, maxMove);
 }
 
