@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { emitEvent, RETRY_DELAYS_MS, type EventType } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { Client, clientsFor, stepForm } from './helpers/client.ts';
+import { Client, clientsFor, pollProductionFiles, stepForm } from './helpers/client.ts';
 import { Receiver, signedWith, type Delivery } from './helpers/receiver.ts';
 
 const fixture = (rel: string): string => new URL(`../fixtures/${rel}`, import.meta.url).pathname;
@@ -260,6 +260,28 @@ describe('webhooks', () => {
     assert.equal(pf.body.type, 'dfm_report.production_files.ready');
     assert.deepEqual(pf.body.data, report);
     for (const ep of [q, all]) await a.request('DELETE', `/v1/webhook-endpoints/${ep.id}`);
+  });
+
+  it('quote.ready of a quote embedding a settled report: its record names the report, the delivery carries it whole', async () => {
+    const q = await endpoint('/settled', ['quote.ready']);
+    const up = await a.post('/v1/analyze', { form: stepForm(fixture('sheet/l_t2_r2.step')), headers: { prefer: 'wait=60' } });
+    assert.equal(up.body.status, 'ready');
+    const request = { json: { items: [{ design_id: up.body.id, quantity: 3, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }] } };
+    const first = await a.post('/v1/quotes', request);
+    assert.equal(first.status, 201, first.text);
+    // the report's production files settle; from then on quotes name it
+    await pollProductionFiles(a, first.body.items[0].dfm);
+    const quote = await a.post('/v1/quotes', request);
+    assert.equal(quote.status, 201, quote.text);
+    await rx.until((ds) => ds.some((d) => d.path === '/settled' && d.body.data.id === quote.body.id), 'quote.ready');
+    const d = rx.to('/settled').find((x) => x.body.data.id === quote.body.id)!;
+    assertSigned(d, [q.secret]);
+    assert.equal(JSON.stringify(d.body.data), JSON.stringify((await a.get(`/v1/quotes/${quote.body.id}`)).body), 'the quote as GET returns it, byte for byte');
+    assert.equal(d.body.data.items[0].dfm.production_files.status, 'ready');
+    const kept = await t.service.store.documents<any>('events').get(t.accountA, d.body.id);
+    assert.equal(kept?.data.data.items[0].dfm, null, 'the kept event holds no copy of the settled report');
+    assert.deepEqual(kept?.data.data._settled_dfm, { 0: quote.body.items[0].dfm.id });
+    await a.request('DELETE', `/v1/webhook-endpoints/${q.id}`);
   });
 
   it('a file that fails analysis emits design.failed, and its file quote quote.failed', async () => {

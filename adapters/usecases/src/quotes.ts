@@ -7,7 +7,8 @@ import type { EngineContext, UseCaseContext } from './context.ts';
 import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign, type DesignRow } from './designs.ts';
 import { computeDfm, storeDfmReport } from './dfm.ts';
 import type { UploadBytes } from './received-file.ts';
-import { isSettledReport, readReport, storeOrReuseDfmReport } from './dfm-cache.ts';
+import { storeOrReuseDfmReport } from './dfm-cache.ts';
+import { toQuote, toStored, withSettledNamed } from './stored-quotes.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
 import type { QuoteOutcome } from './engine-api.ts';
 import { invalid, notFound } from './errors.ts';
@@ -23,7 +24,7 @@ import type { OutboxEvent } from '@kerf/store';
 /** quote.ready once a quote is settled (ready, requires_input or blocked), quote.failed when it failed. */
 function quoteEvents(ctx: UseCaseContext, doc: QuoteDoc): OutboxEvent[] {
   if (doc.status === 'processing' || doc.status === 'expired') return [];
-  return [newEvent(ctx, doc.status === 'failed' ? 'quote.failed' : 'quote.ready', publicView(doc))];
+  return [newEvent(ctx, doc.status === 'failed' ? 'quote.failed' : 'quote.ready', withSettledNamed(doc))];
 }
 
 export const QUOTE_VALIDITY_DAYS = 30;
@@ -37,38 +38,8 @@ export interface QuoteDoc extends Doc {
   /** the file form's request, kept until the design is analyzed */
   _file_request?: FileQuoteRequest;
   _design_id?: string;
-  /**
-   * item index -> id of the settled DFM report the item embeds: the stored record names it instead of
-   * holding a copy (17 KB of a 19.5 KB quote), since a settled report reads the same by its id forever
-   */
-  _settled_dfm?: Record<string, string>;
 }
 
-type StoredItem = Record<string, unknown> & { dfm?: unknown };
-
-/** The record a quote is stored as: each settled report it embeds named by its id (toQuote restores it). */
-function toStored(doc: QuoteDoc): QuoteDoc {
-  let named: Record<string, string> | undefined;
-  const items = (doc.items as StoredItem[]).map((item, i) => {
-    if (!isSettledReport(item.dfm)) return item;
-    (named ??= {})[i] = item.dfm.id;
-    return { ...item, dfm: null };
-  });
-  return named ? { ...doc, items, _settled_dfm: named } : doc;
-}
-
-/** The quote a stored record is: the settled reports it names back in their items, in their places. */
-async function toQuote(ctx: UseCaseContext, accountId: string, stored: QuoteDoc): Promise<QuoteDoc> {
-  const { _settled_dfm: named, ...doc } = stored;
-  if (!named) return stored;
-  const items = [...(doc.items as StoredItem[])];
-  for (const [i, dfmId] of Object.entries(named)) {
-    const report = await readReport(ctx, accountId, dfmId);
-    if (!report) ctx.log.error({ quote_id: doc.id, dfm_id: dfmId }, 'a quote names a DFM report that is not stored');
-    items[Number(i)] = { ...items[Number(i)], dfm: report };
-  }
-  return { ...doc, items };
-}
 
 function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus, designId: string): QuoteDoc {
   const now = ctx.now();

@@ -8,6 +8,7 @@
 import type { OutboxEntry, OutboxEvent, OutboxEventHead } from '@kerf/store';
 import type { UseCaseContext } from '../context.ts';
 import { publicView, type Doc } from '../documents.ts';
+import { toQuote } from '../stored-quotes.ts';
 import { Poller } from '../poller.ts';
 import { scheduleDelivery } from './delivery.ts';
 import { activeEndpoints, type EndpointDoc } from './endpoints.ts';
@@ -92,7 +93,11 @@ async function relayPage(ctx: UseCaseContext, entries: Array<OutboxEntry<OutboxE
 
 export async function getEventBody(ctx: UseCaseContext, accountId: string, eventId: string): Promise<EventBody | null> {
   const rec = await ctx.store.documents<Doc>(EVENTS_COLLECTION).get(accountId, eventId);
-  return rec ? (publicView(rec.data) as unknown as EventBody) : null;
+  if (!rec) return null;
+  const body = publicView(rec.data) as unknown as EventBody;
+  // a quote's payload names its settled DFM reports by id (stored-quotes.ts): delivered whole
+  const data = body.data as Doc | null;
+  return data && typeof data === 'object' && data._settled_dfm ? { ...body, data: await toQuote(ctx, accountId, data) } : body;
 }
 
 export interface EventRelayOptions {
