@@ -89,6 +89,20 @@ describe('quote DFM reuse', () => {
     assert.equal(JSON.stringify(read.body), JSON.stringify(q), 'GET answers the body POST answered, key order and all');
   });
 
+  it('a burst of quotes on a ready design reads its row from the store once (a ready design never changes)', async () => {
+    const designs = t.service.store.designs;
+    const get = designs.get;
+    let reads = 0;
+    designs.get = function (this: typeof designs, ...args: Parameters<typeof get>) { if (args[1] === design.id) reads++; return get.apply(this, args); } as typeof get;
+    try {
+      const quotes = await Promise.all(Array.from({ length: 8 }, () => quoteOf(a, design.id, materials[0])));
+      assert.equal(new Set(quotes.map((q) => q.amount_subtotal_cents)).size, 1);
+      assert.ok(reads <= 1, `${reads} reads of the design's row for 8 quotes`);
+    } finally {
+      designs.get = get;
+    }
+  });
+
   it('another account quoting its own upload of the same file gets a report of its own', async () => {
     const theirs = await readyDesign(b);
     const qa = await quoteOf(a, design.id, materials[0]);

@@ -1,6 +1,6 @@
 // Designs: upload -> durable queued design + analysis job; the public Design view; waiting for one.
 import type { DesignRecord } from '@kerf/store';
-import { EngineError, type Design, type Part } from '@kerf/engine';
+import { deepFreeze, EngineError, type Design, type Part } from '@kerf/engine';
 import { requireScope, type Caller } from './caller.ts';
 import type { EngineContext, UseCaseContext } from './context.ts';
 import type { AnalysisOutput } from './engine-api.ts';
@@ -188,8 +188,29 @@ export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignSta
 }
 
 /** A ready design of the account, or the precise reason it cannot be used yet. */
-export async function requireReadyDesign(ctx: UseCaseContext, accountId: string, designId: string, param: string): Promise<{ row: DesignRow; design: Design }> {
+/**
+ * Ready designs read lately, per store. A design leaves `ready` never (only queued and processing
+ * ones change) and is never deleted, so the row read once is the stored row for every later request
+ * of any process: a quote burst on one design reads and parses it once. Frozen: shared by callers.
+ */
+const READY_MAX = 32;
+const readyRows = new WeakMap<object, Map<string, DesignRow>>();
+
+async function readDesignRow(ctx: UseCaseContext, accountId: string, designId: string): Promise<DesignRow | null> {
+  let known = readyRows.get(ctx.store);
+  const key = `${accountId}\u0000${designId}`;
+  const hit = known?.get(key);
+  if (hit) return hit;
   const rec = await ctx.store.designs.get<DesignResult>(accountId, designId);
+  if (rec?.status !== 'ready') return rec;
+  if (!known) readyRows.set(ctx.store, (known = new Map()));
+  known.set(key, deepFreeze(rec));
+  if (known.size > READY_MAX) known.delete(known.keys().next().value!);
+  return rec;
+}
+
+export async function requireReadyDesign(ctx: UseCaseContext, accountId: string, designId: string, param: string): Promise<{ row: DesignRow; design: Design }> {
+  const rec = await readDesignRow(ctx, accountId, designId);
   if (!rec) throw notFound('design', designId, param);
   if (rec.status === 'failed') {
     throw invalid('design_failed', `Design '${designId}' failed analysis (${rec.error?.code ?? 'analysis_failed'}); upload a corrected file.`, param);
