@@ -3,6 +3,7 @@
 // so a quote burst on one design works the report out once (issue 18.3: the request path does no
 // DFM twice). Only a report's id and created_at differ between quotes; those are the quote's own.
 import { deepFreeze, dfm, type Catalog, type DfmReport, type Design } from '@kerf/engine';
+import { BoundedMap } from '@kerf/usecases';
 
 /** Reports kept; the least recently used goes first. A report of a small part is ~20 KB. */
 const MAX_REPORTS = 256;
@@ -10,7 +11,7 @@ const MAX_REPORTS = 256;
 type DfmContext = Parameters<typeof dfm>[3];
 
 export class DfmMemo {
-  private readonly reports = new Map<string, DfmReport>();
+  private readonly reports = new BoundedMap<string, DfmReport>(MAX_REPORTS);
 
   /**
    * Item's report: the kept one for `designKey` (the design id and its flats' K map: what the
@@ -20,14 +21,11 @@ export class DfmMemo {
   report(designKey: string, design: Design, configuration: unknown, catalog: Catalog, context: DfmContext): DfmReport {
     const key = `${designKey}\u0000${catalog.version}\u0000${JSON.stringify(configuration ?? null)}`;
     let kept = this.reports.get(key);
-    if (kept) {
-      this.reports.delete(key);
-    } else {
+    if (!kept) {
       // frozen: every quote of the key shares its parts, so none may change them
       kept = deepFreeze(dfm(design, configuration, catalog, context));
-      if (this.reports.size >= MAX_REPORTS) this.reports.delete(this.reports.keys().next().value!);
+      this.reports.set(key, kept);
     }
-    this.reports.set(key, kept);
     return { ...kept, id: context.id, created_at: context.now };
   }
 }

@@ -11,6 +11,7 @@ import { admitCustomerJob } from './job-admission.ts';
 import { assertStepUpload, measureUpload, uploadData, type UploadBytes } from './received-file.ts';
 import { DesignInput } from './schemas.ts';
 import { validateInput } from './validation.ts';
+import { PerStore } from './bounded-map.ts';
 import { newEvent } from './webhooks/events.ts';
 import type { OutboxEvent } from '@kerf/store';
 
@@ -187,28 +188,26 @@ export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignSta
   };
 }
 
-/** A ready design of the account, or the precise reason it cannot be used yet. */
 /**
  * Ready designs read lately, per store. A design leaves `ready` never (only queued and processing
  * ones change) and is never deleted, so the row read once is the stored row for every later request
  * of any process: a quote burst on one design reads and parses it once. Frozen: shared by callers.
  */
 const READY_MAX = 32;
-const readyRows = new WeakMap<object, Map<string, DesignRow>>();
+const readyRows = new PerStore<DesignRow>(READY_MAX);
 
 async function readDesignRow(ctx: UseCaseContext, accountId: string, designId: string): Promise<DesignRow | null> {
-  let known = readyRows.get(ctx.store);
+  const known = readyRows.of(ctx.store);
   const key = `${accountId}\u0000${designId}`;
-  const hit = known?.get(key);
+  const hit = known.get(key);
   if (hit) return hit;
   const rec = await ctx.store.designs.get<DesignResult>(accountId, designId);
   if (rec?.status !== 'ready') return rec;
-  if (!known) readyRows.set(ctx.store, (known = new Map()));
   known.set(key, deepFreeze(rec));
-  if (known.size > READY_MAX) known.delete(known.keys().next().value!);
   return rec;
 }
 
+/** A ready design of the account, or the precise reason it cannot be used yet. */
 export async function requireReadyDesign(ctx: UseCaseContext, accountId: string, designId: string, param: string): Promise<{ row: DesignRow; design: Design }> {
   const rec = await readDesignRow(ctx, accountId, designId);
   if (!rec) throw notFound('design', designId, param);

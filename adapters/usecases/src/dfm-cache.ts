@@ -11,6 +11,7 @@ import { storeDfmReport, type DfmDoc } from './dfm.ts';
 import { publicView, type Doc } from './documents.ts';
 import type { DfmOutcome } from './engine-api.ts';
 import { canonical } from './operations.ts';
+import { PerStore } from './bounded-map.ts';
 
 const INDEX = 'dfm_report_cache';
 /**
@@ -30,7 +31,7 @@ interface IndexDoc extends Doc { dfm_id: string }
  * a fresh one is followed at once.
  */
 const SETTLED_MAX = 64;
-const settled = new WeakMap<object, Map<string, DfmDoc>>();
+const settled = new PerStore<DfmDoc>(SETTLED_MAX);
 
 /** The settled views handed out: frozen and never written again, so a stored quote may name them by id. */
 const settledViews = new WeakSet<object>();
@@ -42,9 +43,9 @@ export function isSettledReport(report: unknown): report is DfmDoc {
 
 /** The public view of a stored report, from the settled copies when it is one of them. */
 export async function readReport(ctx: UseCaseContext, accountId: string, id: string): Promise<DfmDoc | null> {
-  let known = settled.get(ctx.store);
+  const known = settled.of(ctx.store);
   const key = `${accountId}\u0000${id}`;
-  const hit = known?.get(key);
+  const hit = known.get(key);
   if (hit) return hit;
   const rec = await ctx.store.documents<DfmDoc>('dfm_reports').get(accountId, id);
   if (!rec) return null;
@@ -54,9 +55,7 @@ export async function readReport(ctx: UseCaseContext, accountId: string, id: str
   // JSON text made once for the stored quote, its event and the response
   deepFreeze(keepJsonText(view));
   settledViews.add(view);
-  if (!known) settled.set(ctx.store, (known = new Map()));
   known.set(key, view);
-  if (known.size > SETTLED_MAX) known.delete(known.keys().next().value!);
   return view;
 }
 

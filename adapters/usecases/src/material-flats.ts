@@ -9,6 +9,7 @@ import type { UseCaseContext } from './context.ts';
 import { toPublicDesign, type DesignResult, type DesignRow } from './designs.ts';
 import type { AnalysisOutput, Configuration } from './engine-api.ts';
 import { fileUnavailable, unavailable } from './errors.ts';
+import { BoundedMap, PerStore } from './bounded-map.ts';
 
 export interface ConfiguredDesign {
   design: Design;
@@ -18,7 +19,7 @@ export interface ConfiguredDesign {
 
 /** K maps named lately (canonical text -> name): every quote names its items' maps, most of them the same few. */
 const NAMED_MAX = 256;
-const named = new Map<string, string>();
+const named = new BoundedMap<string, string>(NAMED_MAX);
 
 /** Stable name of a K map: the same map always finds the same cached analysis. */
 export function kMapKey(kFactorByPart: Record<string, number>): string {
@@ -26,7 +27,6 @@ export function kMapKey(kFactorByPart: Record<string, number>): string {
   let name = named.get(canonical);
   if (name === undefined) {
     name = createHash('sha256').update(canonical).digest('hex').slice(0, 24);
-    if (named.size >= NAMED_MAX) named.delete(named.keys().next().value!);
     named.set(canonical, name);
   }
   return name;
@@ -40,15 +40,7 @@ type CachedAnalysis = Omit<AnalysisOutput, 'files'>;
 
 /** Parsed analyses most recently used, per store: a quote burst on one design reads the blob once. */
 const RECENT_MAX = 32;
-const recent = new WeakMap<object, Map<string, CachedAnalysis>>();
-
-function remember(store: object, key: string, analysis: CachedAnalysis): void {
-  let m = recent.get(store);
-  if (!m) recent.set(store, (m = new Map()));
-  m.delete(key);
-  m.set(key, analysis);
-  if (m.size > RECENT_MAX) m.delete(m.keys().next().value!);
-}
+const recent = new PerStore<CachedAnalysis>(RECENT_MAX);
 
 /** The ready design `row` with the flats its configuration's materials call for. */
 export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow, design: Design, configuration: Configuration | undefined): Promise<ConfiguredDesign> {
@@ -58,7 +50,7 @@ export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow
   if (Object.keys(kFactorByPart).length === 0) return { design, kFactorByPart };
   const key = materialFlatKey(row.id, kFactorByPart);
   let analysis: CachedAnalysis;
-  const known = recent.get(ctx.store)?.get(key);
+  const known = recent.of(ctx.store).get(key);
   const cached = known ? null : await ctx.store.blobs.get(key);
   if (known) {
     analysis = known;
@@ -84,7 +76,7 @@ export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow
     await ctx.store.blobs.put(key, Buffer.from(JSON.stringify(analysis), 'utf8'), { contentType: 'application/json' });
     ctx.log.info({ design_id: row.id, k_factor_by_part: kFactorByPart }, 'design re-analyzed with the configured materials\' K-factors');
   }
-  remember(ctx.store, key, analysis);
+  recent.of(ctx.store).set(key, analysis);
   const result: DesignResult = { ...(row.result as DesignResult), ...analysis };
   return { design: toPublicDesign(ctx, { ...row, result }), kFactorByPart };
 }

@@ -1,0 +1,37 @@
+// A Map that keeps at most `max` entries, the least recently used going first: the one shape of
+// every in-process cache of the use cases and the service (parsed designs, settled reports, K-map
+// names, kept DFM reports), so none of them grows with the traffic.
+export class BoundedMap<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      // most recently used last: the first entry is the one to drop
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
+/** One BoundedMap per store (a test or a CLI run may open several), made on first use. */
+export class PerStore<V> {
+  private readonly maps = new WeakMap<object, BoundedMap<string, V>>();
+
+  constructor(private readonly max: number) {}
+
+  of(store: object): BoundedMap<string, V> {
+    let m = this.maps.get(store);
+    if (!m) this.maps.set(store, (m = new BoundedMap(this.max)));
+    return m;
+  }
+}
