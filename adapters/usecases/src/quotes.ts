@@ -8,7 +8,7 @@ import { getDesignRow, requireReadyDesign, submitDesign, toPublicDesign, type De
 import { computeDfm, storeDfmReport } from './dfm.ts';
 import type { UploadBytes } from './received-file.ts';
 import { storeOrReuseDfmReport } from './dfm-cache.ts';
-import { toQuote, toStored, withSettledNamed } from './stored-quotes.ts';
+import { eventData, toQuote, toStored } from './stored-quotes.ts';
 import { collection, isoPlus, publicView, type Doc } from './documents.ts';
 import type { QuoteOutcome } from './engine-api.ts';
 import { invalid, notFound } from './errors.ts';
@@ -21,10 +21,10 @@ import { validateInput } from './validation.ts';
 import { newEvent } from './webhooks/events.ts';
 import type { OutboxEvent } from '@kerf/store';
 
-/** quote.ready once a quote is settled (ready, requires_input or blocked), quote.failed when it failed. */
+/** quote.ready once a quote (its stored record) is settled (ready, requires_input or blocked), quote.failed when it failed. */
 function quoteEvents(ctx: UseCaseContext, doc: QuoteDoc): OutboxEvent[] {
   if (doc.status === 'processing' || doc.status === 'expired') return [];
-  return [newEvent(ctx, doc.status === 'failed' ? 'quote.failed' : 'quote.ready', withSettledNamed(doc))];
+  return [newEvent(ctx, doc.status === 'failed' ? 'quote.failed' : 'quote.ready', eventData(doc))];
 }
 
 export const QUOTE_VALIDITY_DAYS = 30;
@@ -110,7 +110,8 @@ export async function createQuote(ctx: UseCaseContext, caller: Caller, input: Qu
 export async function storeQuote(ctx: UseCaseContext, accountId: string, req: QuoteRequest): Promise<QuoteDoc> {
   const id = ctx.newId('quo');
   const doc = await priceQuote(ctx, accountId, id, req);
-  await collection(ctx, 'quotes').create(accountId, toStored(doc), { id, events: quoteEvents(ctx, doc) });
+  const stored = toStored(doc);
+  await collection(ctx, 'quotes').create(accountId, stored, { id, events: quoteEvents(ctx, stored) });
   return publicView(doc);
 }
 
@@ -228,7 +229,8 @@ export const fileQuoteJob: JobKindHandlers = {
     }
     const { _file_request: _r, ...rest } = next;
     void _r;
-    await quotes.update(job.accountId, doc.id, toStored(rest as QuoteDoc), { events: quoteEvents(ctx, rest as QuoteDoc) });
+    const stored = toStored(rest as QuoteDoc);
+    await quotes.update(job.accountId, doc.id, stored, { events: quoteEvents(ctx, stored) });
   },
   async failed(ctx, job, error) {
     const quotes = collection(ctx, 'quotes');

@@ -22,10 +22,9 @@ export function toStored<T extends Doc>(doc: T): Stored<T> {
   return named ? { ...doc, items, _settled_dfm: named } : doc;
 }
 
-/** The quote's public view as an event's payload keeps it: settled reports named, as in its record. */
-export function withSettledNamed<T extends Doc>(doc: T): Doc {
-  const stored = toStored(doc);
-  return stored._settled_dfm ? { ...publicView(stored), _settled_dfm: stored._settled_dfm } : publicView(doc);
+/** A stored quote's public view as its event's payload keeps it: the settled reports named, as in the record. */
+export function eventData<T extends Doc>(stored: Stored<T>): Doc {
+  return stored._settled_dfm ? { ...publicView(stored), _settled_dfm: stored._settled_dfm } : publicView(stored);
 }
 
 /** The quote a stored record (or an event's payload) is: the settled reports it names back in their items, in their places. */
