@@ -354,6 +354,14 @@ export interface OutboxEvent {
   type: string;
   /** The event's content, JSON (shape owned by the use cases). */
   payload: unknown;
+  /**
+   * The collection whose documents consume events like this one (e.g. webhook endpoints). Given,
+   * the event is recorded only when the record's account holds a document of that collection at
+   * the write; without one nothing could take it, so it is not recorded (nor handed on). Checked in
+   * the write itself, so a write after that document's creation records it. Not stored: pending()
+   * returns id, type and payload.
+   */
+  audience?: string;
 }
 
 /** An event without its payload: what a relay needs to decide where the event goes. */

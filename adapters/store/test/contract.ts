@@ -591,6 +591,25 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         assert.equal((await store.designs.get(a.id, d.id))?.status, 'ready');
       });
 
+      it('records an event with an audience only for an account holding a document of that collection, checked in the write', async () => {
+        const a = await newAccount(store);
+        const b = await newAccount(store);
+        const heard = (id: string) => ({ ...ev(id), audience: 'outbox_listeners' });
+        const notes = store.documents<{ n: number }>('outbox_audience');
+        await store.documents<{ n: number }>('outbox_listeners').create(b.id, { n: 0 });
+        const n = await notes.create(a.id, { n: 1 }, { events: [heard('evt_au1'), ev('evt_au2')] });
+        const d = await store.designs.create(a.id, newDesignInput());
+        await store.designs.transition(a.id, d.id, 'queued', { status: 'processing', events: [heard('evt_au3')] });
+        assert.deepEqual((await mine([a.id])).map((e) => e.events), [[ev('evt_au2')]], 'another account\'s listener does not count; the event without an audience is recorded');
+        clock.advance(1);
+        await store.documents<{ n: number }>('outbox_listeners').create(a.id, { n: 1 });
+        await notes.update(a.id, n.id, { n: 2 }, { events: [heard('evt_au4')] });
+        clock.advance(1);
+        await store.designs.transition(a.id, d.id, 'processing', { status: 'ready', events: [heard('evt_au5')] });
+        assert.deepEqual((await mine([a.id])).map((e) => e.events), [[ev('evt_au2'), ev('evt_au4')], [ev('evt_au5')]], 'recorded once the account holds one, stored without the audience');
+        await rejectsWith(notes.create(a.id, { n: 3 }, { events: [{ ...ev('evt_au6'), audience: 'Bad Name' }] }), 'invalid_argument', 'events.audience');
+      });
+
       it('clears only the events handed on; events recorded meanwhile stay; survives reopen', async () => {
         const a = await newAccount(store);
         const d = await store.designs.create(a.id, newDesignInput());

@@ -1,37 +1,54 @@
 // Checks of outbox events and entries, shared by both stores so both refuse the same input.
 import { StoreError, type OutboxEvent } from '../port.ts';
 import { plainJson, toJsonText } from './json.ts';
-import { checkNonEmpty } from './validate.ts';
+import { checkCollectionName, checkNonEmpty } from './validate.ts';
 
 export const DESIGNS_SOURCE = 'designs';
 
 export const DOCUMENTS_SOURCE_PREFIX = 'documents:';
 
-/** The events as stored (plain JSON copies); [] when none were given. */
+/** The events as stored (plain JSON copies, without their audience); [] when none were given. */
 export function checkOutboxEvents(events: OutboxEvent[] | undefined): OutboxEvent[] {
-  return checkedEvents(events).map((e) => ({ ...e, payload: plainJson(e.payload, 'events.payload') }));
+  return checkOutboxEventList(events).map((e) => ({ id: e.id, type: e.type, payload: plainJson(e.payload, 'events.payload') }));
 }
 
 /** Events as the SQLite outbox stores them: a JSON array of the events, one of their ids and one of their types. */
 export interface OutboxEventTexts { events: string; eventIds: string; eventTypes: string }
 
-/** The events checked as checkOutboxEvents does, as the texts they are stored as (serialised once); null when none. */
-export function outboxEventTexts(events: OutboxEvent[] | undefined): OutboxEventTexts | null {
-  const checked = checkedEvents(events);
+/** Checked events (checkOutboxEventList) as the texts they are stored as (serialised once); null when none. */
+export function outboxEventTexts(checked: OutboxEvent[]): OutboxEventTexts | null {
   if (checked.length === 0) return null;
   return {
-    events: `[${checked.map((e) => toJsonText(e, 'events.payload')).join(',')}]`,
+    events: `[${checked.map((e) => toJsonText({ id: e.id, type: e.type, payload: e.payload }, 'events.payload')).join(',')}]`,
     eventIds: JSON.stringify(checked.map((e) => e.id)),
     eventTypes: JSON.stringify(checked.map((e) => e.type)),
   };
 }
 
-function checkedEvents(events: OutboxEvent[] | undefined): OutboxEvent[] {
+/** The events checked (ids, types, audiences), not yet serialised; [] when none were given. */
+export function checkOutboxEventList(events: OutboxEvent[] | undefined): OutboxEvent[] {
   if (events === undefined) return [];
   if (!Array.isArray(events) || events.length > 100) throw new StoreError('invalid_argument', 'events must be an array of at most 100 events', 'events');
   return events.map((e, i) => {
     if (!e || typeof e !== 'object') throw new StoreError('invalid_argument', `events[${i}] must be an object`, 'events');
-    return { id: checkNonEmpty(e.id, 'events.id', 100), type: checkNonEmpty(e.type, 'events.type', 100), payload: e.payload ?? null };
+    const checked: OutboxEvent = { id: checkNonEmpty(e.id, 'events.id', 100), type: checkNonEmpty(e.type, 'events.type', 100), payload: e.payload ?? null };
+    if (e.audience !== undefined) checked.audience = checkCollectionName(e.audience, 'events.audience');
+    return checked;
+  });
+}
+
+/**
+ * The events an account's write records: those without an audience, and those whose audience
+ * collection the account holds a document of (`holds`, asked once per collection).
+ */
+export function eventsForAudience(events: OutboxEvent[], holds: (collection: string) => boolean): OutboxEvent[] {
+  if (!events.some((e) => e.audience !== undefined)) return events;
+  const known = new Map<string, boolean>();
+  return events.filter((e) => {
+    if (e.audience === undefined) return true;
+    let has = known.get(e.audience);
+    if (has === undefined) known.set(e.audience, has = holds(e.audience));
+    return has;
   });
 }
 

@@ -40,9 +40,9 @@ export function checkBlobKey(key: unknown): string {
   return key;
 }
 
-export function checkCollectionName(name: unknown): string {
+export function checkCollectionName(name: unknown, param = 'collection'): string {
   if (typeof name !== 'string' || !COLLECTION_NAME.test(name)) {
-    throw new StoreError('invalid_argument', 'collection name must match /^[a-z][a-z0-9_]{0,62}$/', 'collection');
+    throw new StoreError('invalid_argument', 'collection name must match /^[a-z][a-z0-9_]{0,62}$/', param);
   }
   return name;
 }

@@ -7,7 +7,7 @@ import {
 } from '../port.ts';
 import { isDuplicateKey, keysetFilter, keysetSort, maybeTransaction, plainJson, toPage, type MongoContext } from './context.ts';
 import { COLLECTIONS } from './indexes.ts';
-import { checkOutboxEvents } from '../common/outbox.ts';
+import { eventsToRecord } from './audience.ts';
 import type { MongoJobs } from './jobs.ts';
 
 /**
@@ -94,7 +94,7 @@ export class MongoDesigns implements DesignRepo {
     const set: Document = { status: change.status, updatedAt: this.ctx.now() };
     if (change.result !== undefined) set.result = change.result === null ? null : plainJson(change.result, 'result');
     if (change.error !== undefined) set.error = change.error === null ? null : { code: change.error.code, message: change.error.message };
-    const events = checkOutboxEvents(change.events);
+    const events = await eventsToRecord(this.ctx, accountId, change.events);
     const d = await this.col.findOneAndUpdate(
       { _id: String(designId), accountId: String(accountId), status: { $in: fromList } } as Document,
       events.length ? { $set: set, $push: { outbox: { $each: events } } } as Document : { $set: set },

@@ -4,7 +4,7 @@ import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
 import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
 import { duplicateKeyFields, isDuplicateKey, keysetFilter, keysetSort, plainJson, toPage, type MongoContext } from './context.ts';
 import { COLLECTIONS } from './indexes.ts';
-import { checkOutboxEvents } from '../common/outbox.ts';
+import { eventsToRecord } from './audience.ts';
 import type { OutboxEvent } from '../port.ts';
 
 function toDoc<T>(d: Document): DocumentRecord<T> {
@@ -29,7 +29,7 @@ export class MongoDocuments<T> implements DocumentCollection<T> {
   }
 
   async create(accountId: string, data: T, opts: { id?: string; key?: string; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T>> {
-    const events = checkOutboxEvents(opts.events);
+    const events = await eventsToRecord(this.ctx, accountId, opts.events);
     const now = this.ctx.now();
     const id = opts.id === undefined ? newId(this.idPrefix, now) : checkNonEmpty(opts.id, 'id', 100);
     const key = opts.key === undefined ? null : checkNonEmpty(opts.key, 'key', 500);
@@ -68,7 +68,7 @@ export class MongoDocuments<T> implements DocumentCollection<T> {
   }
 
   async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T> | null> {
-    const events = checkOutboxEvents(opts.events);
+    const events = await eventsToRecord(this.ctx, accountId, opts.events);
     const filter: Document = { collection: this.collection, id: String(id), accountId: String(accountId) };
     if (opts.expectedVersion !== undefined) filter.version = opts.expectedVersion;
     const d = await this.col.findOneAndUpdate(

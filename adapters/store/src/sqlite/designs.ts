@@ -9,7 +9,7 @@ import { isForeignKeyViolation, isUniqueViolation, parseJson, toJson, type Sqlit
 import type { SqliteJobs } from './jobs.ts';
 import { keyset, toPage } from './paging.ts';
 import { appendEvents, outboxSource } from './outbox.ts';
-import { outboxEventTexts } from '../common/outbox.ts';
+import { checkOutboxEventList } from '../common/outbox.ts';
 
 interface DesignRow {
   id: string;
@@ -85,7 +85,7 @@ export class SqliteDesigns implements DesignRepo {
     const params: Record<string, unknown> = { id: String(designId), accountId: String(accountId), status: change.status, now: this.ctx.now().toISOString(), from: JSON.stringify(fromList) };
     if (change.result !== undefined) { sets.push('result = @result'); params.result = change.result === null ? null : toJson(change.result, 'result'); }
     if (change.error !== undefined) { sets.push('error = @error'); params.error = change.error === null ? null : JSON.stringify({ code: change.error.code, message: change.error.message }); }
-    const events = outboxEventTexts(change.events);
+    const events = checkOutboxEventList(change.events);
     const update = this.ctx.db.prepare(`UPDATE designs SET ${sets.join(', ')}
       WHERE id = @id AND account_id = @accountId AND status IN (SELECT value FROM json_each(@from)) RETURNING *`);
     const row = await this.ctx.write(() => {

@@ -3,7 +3,7 @@ import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
 import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
 import { isUniqueViolation, toJson, type SqliteContext } from './context.ts';
 import { keyset, toPage } from './paging.ts';
-import { outboxEventTexts } from '../common/outbox.ts';
+import { checkOutboxEventList } from '../common/outbox.ts';
 import { appendEvents, dropEvents, outboxSource } from './outbox.ts';
 import type { OutboxEvent } from '../port.ts';
 
@@ -64,7 +64,7 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
   }
 
   async create(accountId: string, data: T, opts: { id?: string; key?: string; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T>> {
-    const events = outboxEventTexts(opts.events);
+    const events = checkOutboxEventList(opts.events);
     const now = this.ctx.now();
     const id = opts.id === undefined ? newId(this.idPrefix, now) : checkNonEmpty(opts.id, 'id', 100);
     const key = opts.key === undefined ? null : checkNonEmpty(opts.key, 'key', 500);
@@ -107,7 +107,7 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
     const params: Record<string, unknown> = { data: json, now: this.ctx.now().toISOString(), collection: this.collection, id: String(id), accountId: String(accountId) };
     let versionClause = '';
     if (opts.expectedVersion !== undefined) { versionClause = 'AND version = @expectedVersion'; params.expectedVersion = opts.expectedVersion; }
-    const events = outboxEventTexts(opts.events);
+    const events = checkOutboxEventList(opts.events);
     const update = this.ctx.db.prepare(`UPDATE documents SET data = @data, version = version + 1, updated_at = @now
       WHERE collection = @collection AND id = @id AND account_id = @accountId ${versionClause} RETURNING *`);
     // the version is read in the same group as the UPDATE, so a conflict names the version that won

@@ -2,7 +2,7 @@
 // document, written by the same transaction that changes the record and read by the relay. Kept
 // apart from the record so clearing handed-on events does not rewrite a large document.
 import type Database from 'better-sqlite3';
-import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, outboxPosition, parseOutboxPosition, parseSource, type OutboxEventTexts } from '../common/outbox.ts';
+import { checkEventIds, checkOutboxLimit, DESIGNS_SOURCE, DOCUMENTS_SOURCE_PREFIX, eventsForAudience, outboxEventTexts, outboxPosition, parseOutboxPosition, parseSource } from '../common/outbox.ts';
 import type { Outbox, OutboxEntry, OutboxEvent, OutboxEventHead } from '../port.ts';
 import { checkCollectionName } from '../common/validate.ts';
 import type { SqliteContext } from './context.ts';
@@ -13,6 +13,7 @@ export function outboxSource(collection: string | null): string {
 }
 
 const appends = new WeakMap<Database.Database, Database.Statement>();
+const holdings = new WeakMap<Database.Database, Database.Statement>();
 const drops = new WeakMap<Database.Database, Database.Statement>();
 const appendCounts = new WeakMap<Database.Database, number>();
 
@@ -21,11 +22,24 @@ export function appendedEvents(db: Database.Database): number {
   return appendCounts.get(db) ?? 0;
 }
 
+/** Whether the account holds a document of the collection, read in the write under way (an event's audience). */
+function holds(db: Database.Database, accountId: string, collection: string): boolean {
+  let stmt = holdings.get(db);
+  if (!stmt) {
+    stmt = db.prepare('SELECT 1 FROM documents WHERE collection = ? AND account_id = ? LIMIT 1').pluck();
+    holdings.set(db, stmt);
+  }
+  return stmt.get(collection, accountId) !== undefined;
+}
+
 /**
- * Appends the events (outboxEventTexts) to the record's pending events; call inside the write that
- * changes the record. Both texts are JSON arrays, joined as text: the payloads are not parsed again.
+ * Appends the checked events (checkOutboxEventList) to the record's pending events, those with an
+ * audience only when the account holds a document of it; call inside the write that changes the
+ * record, so that check and the record's change are one transaction. The events are stored as JSON
+ * array texts, joined as text: the payloads are not parsed again.
  */
-export function appendEvents(db: Database.Database, key: { source: string; accountId: string; id: string }, texts: OutboxEventTexts | null, now: string): void {
+export function appendEvents(db: Database.Database, key: { source: string; accountId: string; id: string }, events: OutboxEvent[], now: string): void {
+  const texts = outboxEventTexts(eventsForAudience(events, (collection) => holds(db, key.accountId, collection)));
   if (texts === null) return;
   let stmt = appends.get(db);
   if (!stmt) {

@@ -12,7 +12,8 @@ import { EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, Webhook
 import { validateInput } from '../validation.ts';
 import { abandonPendingDeliveries, deliveries, type DeliveryDoc } from './delivery.ts';
 
-const ENDPOINTS_COLLECTION = 'webhook_endpoints';
+/** Manufacturing and dropship webhook endpoints: the only consumers of events (newEvent's audience). */
+export const ENDPOINTS_COLLECTION = 'webhook_endpoints';
 /** How long a rolled secret keeps signing beside its successor. */
 const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 

@@ -4,14 +4,15 @@
 // event on: an event some endpoint subscribes to is kept in the `events` collection (the store copies
 // its payload; the relay reads only ids and types), one delivery job per subscribed endpoint, both
 // idempotent by event id; then the events are cleared from the outbox. An event no endpoint
-// subscribes to is only cleared: nothing would ever read it.
+// subscribes to is only cleared: nothing would ever read it. An account without any endpoint
+// records none at all (newEvent's audience).
 import type { OutboxEntry, OutboxEvent, OutboxEventHead } from '@kerf/store';
 import type { UseCaseContext } from '../context.ts';
 import { publicView, type Doc } from '../documents.ts';
 import { toQuote } from '../stored-quotes.ts';
 import { Poller } from '../poller.ts';
 import { scheduleDelivery } from './delivery.ts';
-import { activeEndpoints, type EndpointDoc } from './endpoints.ts';
+import { activeEndpoints, ENDPOINTS_COLLECTION, type EndpointDoc } from './endpoints.ts';
 
 export { EVENT_TYPES, type EventType } from '../schemas.ts';
 import type { DropshipEventType, EventType } from '../schemas.ts';
@@ -25,11 +26,14 @@ export const EVENTS_COLLECTION = 'events';
  * An event to record with a state change: pass it as `events` to the design transition or the
  * document create/update that makes the change, e.g.
  * `orders.update(accountId, id, doc, { events: [newEvent(ctx, 'order.status_changed', orderView)] })`.
+ * Its audience is the webhook endpoints: an account that has never had one records no events (the
+ * store checks in the same write), as an endpoint receives the events of changes made after it
+ * was created.
  */
 export function newEvent(ctx: Pick<UseCaseContext, 'newId' | 'now'>, type: EventType | DropshipEventType, data: unknown): OutboxEvent {
   const id = ctx.newId('evt');
   const body: EventBody = { id, type, created_at: ctx.now().toISOString(), data };
-  return { id, type, payload: body };
+  return { id, type, payload: body, audience: ENDPOINTS_COLLECTION };
 }
 
 /**
