@@ -103,6 +103,22 @@ describe('quote DFM reuse', () => {
     }
   });
 
+  it('once its report has settled, a burst of quotes reads the report index from the store once (the settled report is fresh for a day)', async () => {
+    const first = await quoteOf(a, design.id, materials[1]);
+    await pollProductionFiles(a, first.items[0].dfm);
+    const index = t.service.store.documents('dfm_report_cache');
+    const getByKey = index.getByKey;
+    let reads = 0;
+    index.getByKey = function (this: typeof index, ...args: Parameters<typeof getByKey>) { reads++; return getByKey.apply(this, args); } as typeof getByKey;
+    try {
+      const quotes = await Promise.all(Array.from({ length: 8 }, () => quoteOf(a, design.id, materials[1])));
+      assert.deepEqual(new Set(quotes.map((q) => q.items[0].dfm.id)), new Set([first.items[0].dfm.id]), 'all name the one report');
+      assert.ok(reads <= 1, `${reads} reads of the report index for 8 quotes`);
+    } finally {
+      index.getByKey = getByKey;
+    }
+  });
+
   it('another account quoting its own upload of the same file gets a report of its own', async () => {
     const theirs = await readyDesign(b);
     const qa = await quoteOf(a, design.id, materials[0]);

@@ -78,16 +78,32 @@ function dfmCacheKey(designId: string, report: DfmOutcome): string {
   return key;
 }
 
+/**
+ * Settled reports the index named, per store, by account and index key: while such a report is
+ * fresh the index is not read again (it names another report only once this one is stale, and
+ * a process that replaced it elsewhere leaves this one as good as it was until then).
+ */
+const REUSED_MAX = 256;
+const reused = new PerStore<DfmDoc>(REUSED_MAX);
+
+const isFresh = (ctx: UseCaseContext, doc: DfmDoc): boolean => ctx.now().getTime() - Date.parse(String(doc.created_at)) < REUSE_FOR_MS;
+
 /** The stored report for this item's (design, configuration, catalog version), made and kept on first use. */
 export async function storeOrReuseDfmReport(ctx: UseCaseContext, accountId: string, designId: string, report: DfmOutcome): Promise<DfmDoc> {
   if (ctx.quoteCache === false) return storeDfmReport(ctx, accountId, report);
-  const index = ctx.store.documents<IndexDoc>(INDEX);
   const key = dfmCacheKey(designId, report);
+  const known = reused.of(ctx.store);
+  const knownKey = `${accountId}\u0000${key}`;
+  const kept = known.get(knownKey);
+  if (kept && isFresh(ctx, kept)) return kept;
+  const index = ctx.store.documents<IndexDoc>(INDEX);
   const hit = await index.getByKey(accountId, key);
   if (hit) {
     const doc = await readReport(ctx, accountId, hit.data.dfm_id);
-    const fresh = doc && ctx.now().getTime() - Date.parse(String(doc.created_at)) < REUSE_FOR_MS;
-    if (fresh) return doc;
+    if (doc && isFresh(ctx, doc)) {
+      if (isSettledReport(doc)) known.set(knownKey, doc);
+      return doc;
+    }
   }
   const stored = await storeDfmReport(ctx, accountId, report);
   if (hit) {
