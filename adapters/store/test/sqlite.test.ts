@@ -155,6 +155,37 @@ describe('sqlite store specifics', () => {
     }
   });
 
+  it('remembers a good API key until any other connection commits or this store revokes a key or changes an account', async () => {
+    const dataDir = await tempDir();
+    const store = await openStore({ dataDir });
+    const other = await openStore({ dataDir });
+    try {
+      const account = await store.accounts.create({ email: 'keys@example.com' });
+      const [k1, k2] = [(await store.apiKeys.create(account.id))!, (await store.apiKeys.create(account.id))!];
+      // white box: count the lookups by hash the store makes
+      const byHash = (store.apiKeys as unknown as { byHash: { get: (...a: unknown[]) => unknown } }).byHash;
+      const get = byHash.get.bind(byHash);
+      let lookups = 0;
+      byHash.get = (...a: unknown[]) => { lookups++; return get(...a); };
+      for (let i = 0; i < 5; i++) assert.equal((await store.apiKeys.authenticate(k1.api_key))?.keyId, k1.id);
+      await store.documents<{ n: number }>('notes').create(account.id, { n: 1 });
+      assert.equal((await store.apiKeys.authenticate(k1.api_key))?.keyId, k1.id);
+      assert.equal(lookups, 1, 'looked up once; this store\'s own writes change nothing it remembers');
+      assert.equal(await other.apiKeys.revoke(account.id, k1.id), true);
+      assert.equal(await store.apiKeys.authenticate(k1.api_key), null, 'revoked by another connection: refused at once');
+      assert.equal((await store.apiKeys.authenticate(k2.api_key))?.operator, false);
+      await store.accounts.update(account.id, { operator: true });
+      await store.apiKeys.authenticate(k2.api_key);
+      assert.equal(await store.apiKeys.revoke(account.id, k2.id), true);
+      assert.equal(await store.apiKeys.authenticate(k2.api_key), null, 'revoked by this store: refused at once');
+      assert.equal(lookups, 5);
+    } finally {
+      await other.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('creates the database in WAL mode with every migration recorded', async () => {
     const dataDir = await tempDir();
     try {

@@ -25,6 +25,12 @@ function toInfo(r: KeyRow): ApiKeyInfo {
 
 const KEY_COLUMNS = 'id, account_id, prefix, label, operator, created_at, last_used_at, revoked_at';
 
+/** Keys remembered as authenticated; past this many the memory starts again. */
+const RECENT_KEYS_MAX = 1024;
+
+/** A key found good, and the database as it was then (PRAGMA data_version). */
+interface RecentKey { key: AuthenticatedKey; lastUsedMs: number; dataVersion: number }
+
 export class SqliteApiKeys implements ApiKeyRepo {
   private readonly insert;
   private readonly accountExists;
@@ -32,8 +38,17 @@ export class SqliteApiKeys implements ApiKeyRepo {
   private readonly touch;
   private readonly revokeStmt;
   private readonly byAccount;
+  private readonly dataVersion;
+  /**
+   * Keys authenticated lately, by plaintext: every request presents its key, and looking it up
+   * (hash, join) was a good part of a quote's time. One is taken as still good while no other
+   * connection has committed anything (data_version: another process, the admin CLI) and this
+   * store has revoked no key nor changed an account since (forget()).
+   */
+  private readonly recent = new Map<string, RecentKey>();
   constructor(private readonly ctx: SqliteContext) {
     const { db } = ctx;
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.accountExists = db.prepare('SELECT 1 FROM accounts WHERE id = ?');
     this.insert = db.prepare(`INSERT INTO api_keys (id, account_id, hash, prefix, label, operator, created_at)
       VALUES (@id, @accountId, @hash, @prefix, @label, @operator, @now) RETURNING ${KEY_COLUMNS}`);
@@ -57,20 +72,43 @@ export class SqliteApiKeys implements ApiKeyRepo {
 
   async authenticate(plaintext: string): Promise<AuthenticatedKey | null> {
     if (!looksLikeApiKey(plaintext)) return null;
+    const dataVersion = this.dataVersion.get() as number;
+    const now = this.ctx.now();
+    const known = this.recent.get(plaintext);
+    if (known && known.dataVersion === dataVersion) {
+      if (now.getTime() - known.lastUsedMs >= LAST_USED_REFRESH_MS) await this.touched(known.key.keyId, now, known);
+      return known.key;
+    }
     const row = this.byHash.get(hashApiKey(plaintext)) as
       | { id: string; account_id: string; key_operator: number; account_operator: number; last_used_at: string | null }
       | undefined;
     if (!row) return null;
-    const now = this.ctx.now();
-    if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_REFRESH_MS) {
-      await this.ctx.write(() => this.touch.run(now.toISOString(), row.id));
-    }
-    return { accountId: row.account_id, keyId: row.id, operator: row.key_operator === 1 && row.account_operator === 1 };
+    const key = { accountId: row.account_id, keyId: row.id, operator: row.key_operator === 1 && row.account_operator === 1 };
+    const recent: RecentKey = { key, lastUsedMs: row.last_used_at === null ? -Infinity : Date.parse(row.last_used_at), dataVersion };
+    if (now.getTime() - recent.lastUsedMs >= LAST_USED_REFRESH_MS) await this.touched(row.id, now, recent);
+    if (this.recent.size >= RECENT_KEYS_MAX) this.recent.clear();
+    this.recent.set(plaintext, recent);
+    return key;
+  }
+
+  private async touched(keyId: string, now: Date, recent: RecentKey): Promise<void> {
+    recent.lastUsedMs = now.getTime();
+    await this.ctx.write(() => this.touch.run(now.toISOString(), keyId));
+  }
+
+  /** Forgets the keys authenticated so far: a key or an account changed in this store. */
+  forget(): void {
+    this.recent.clear();
   }
 
   async revoke(accountId: string, keyId: string): Promise<boolean> {
     const now = this.ctx.now().toISOString();
-    return (await this.ctx.write(() => this.revokeStmt.run(now, String(keyId), String(accountId)))).changes === 1;
+    try {
+      return (await this.ctx.write(() => this.revokeStmt.run(now, String(keyId), String(accountId)))).changes === 1;
+    } finally {
+      // once committed: a request between the call and the commit may still have remembered the key
+      this.forget();
+    }
   }
 
   async list(accountId: string): Promise<ApiKeyInfo[]> {
