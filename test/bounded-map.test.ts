@@ -19,5 +19,10 @@ describe('BoundedMap', () => {
     assert.equal(m.get('c'), undefined);
     assert.equal(m.get('a'), 10);
     assert.equal(m.get('d'), 4);
+    assert.equal(m.delete('a'), true);
+    assert.equal(m.delete('a'), false);
+    m.set('e', 5); // the deleted entry's room: d stays
+    assert.equal(m.get('d'), 4);
+    assert.equal(m.get('a'), undefined);
   });
 });

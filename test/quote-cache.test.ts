@@ -119,6 +119,25 @@ describe('quote DFM reuse', () => {
     }
   });
 
+  it('a burst of quotes on one design and configuration works out its material K-factors and configured design once', async () => {
+    const engine = t.service.ctx.engine;
+    const kFactors = engine.materialKFactors;
+    let calls = 0;
+    engine.materialKFactors = function (this: typeof engine, ...args: Parameters<typeof kFactors>) { calls++; return kFactors.apply(this, args); } as typeof kFactors;
+    try {
+      const configuration = { defaults: { material_id: materials[0] }, parts: [] };
+      const quotes = await Promise.all(Array.from({ length: 8 }, async () => {
+        const r = await a.post('/v1/quotes', { json: { items: [{ design_id: design.id, quantity: 10, configuration }] } });
+        assert.equal(r.status, 201, r.text);
+        return r.body;
+      }));
+      assert.equal(new Set(quotes.map((q) => JSON.stringify(body(q)))).size, 1, 'the same quote each time');
+      assert.ok(calls <= 1, `${calls} K-factor workings for 8 quotes`);
+    } finally {
+      engine.materialKFactors = kFactors;
+    }
+  });
+
   it('another account quoting its own upload of the same file gets a report of its own', async () => {
     const theirs = await readyDesign(b);
     const qa = await quoteOf(a, design.id, materials[0]);

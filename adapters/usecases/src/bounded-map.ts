@@ -16,6 +16,10 @@ export class BoundedMap<K, V> {
     return value;
   }
 
+  delete(key: K): boolean {
+    return this.entries.delete(key);
+  }
+
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);

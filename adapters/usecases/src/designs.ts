@@ -207,6 +207,21 @@ async function readDesignRow(ctx: UseCaseContext, accountId: string, designId: s
   return rec;
 }
 
+/**
+ * The public design of each shared ready row (readDesignRow's frozen rows) for the links it was made
+ * with: a quote burst on one design builds it once. Frozen, as the row is: every caller shares it.
+ */
+const readyViews = new WeakMap<DesignRow, { links: EngineContext['links']; design: Design }>();
+
+function readyView(ctx: UseCaseContext, row: DesignRow): Design {
+  if (!Object.isFrozen(row)) return toPublicDesign(ctx, row);
+  const known = readyViews.get(row);
+  if (known?.links === ctx.links) return known.design;
+  const design = deepFreeze(toPublicDesign(ctx, row));
+  readyViews.set(row, { links: ctx.links, design });
+  return design;
+}
+
 /** A ready design of the account, or the precise reason it cannot be used yet. */
 export async function requireReadyDesign(ctx: UseCaseContext, accountId: string, designId: string, param: string): Promise<{ row: DesignRow; design: Design }> {
   const rec = await readDesignRow(ctx, accountId, designId);
@@ -217,5 +232,5 @@ export async function requireReadyDesign(ctx: UseCaseContext, accountId: string,
   if (rec.status !== 'ready') {
     throw new UseCaseError('invalid', 'invalid_request_error', 'design_not_ready', `Design '${designId}' is still ${rec.status}; poll its status_url until ready.`, { param, retryable: true, retryAfterSeconds: 1 });
   }
-  return { row: rec, design: toPublicDesign(ctx, rec) };
+  return { row: rec, design: readyView(ctx, rec) };
 }

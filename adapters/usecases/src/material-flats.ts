@@ -4,7 +4,7 @@
 // engine re-analyzes the stored source with those K values. The result is kept per (design, K map)
 // in the store, so each distinct configuration costs one analysis, in the worker pool.
 import { createHash } from 'node:crypto';
-import { EngineError, type Design } from '@kerf/engine';
+import { deepFreeze, EngineError, type Design } from '@kerf/engine';
 import type { UseCaseContext } from './context.ts';
 import { toPublicDesign, type DesignResult, type DesignRow } from './designs.ts';
 import type { AnalysisOutput, Configuration } from './engine-api.ts';
@@ -42,8 +42,33 @@ type CachedAnalysis = Omit<AnalysisOutput, 'files'>;
 const RECENT_MAX = 32;
 const recent = new PerStore<CachedAnalysis>(RECENT_MAX);
 
-/** The ready design `row` with the flats its configuration's materials call for. */
-export async function designForConfiguration(ctx: UseCaseContext, row: DesignRow, design: Design, configuration: Configuration | undefined): Promise<ConfiguredDesign> {
+/** Configurations worked out lately per shared ready row (designs.ts keeps them frozen). */
+const CONFIGURED_MAX = 16;
+interface Configured { engine: UseCaseContext['engine']; links: UseCaseContext['links']; byConfiguration: BoundedMap<string, Promise<ConfiguredDesign>> }
+const configuredOf = new WeakMap<DesignRow, Configured>();
+
+/**
+ * The ready design `row` with the flats its configuration's materials call for. For a shared ready
+ * row the answer is kept per configuration (same engine and links): a quote burst on one design
+ * and material works out its K-factors and builds its design once. Kept designs are frozen.
+ */
+export function designForConfiguration(ctx: UseCaseContext, row: DesignRow, design: Design, configuration: Configuration | undefined): Promise<ConfiguredDesign> {
+  if (!Object.isFrozen(row)) return configureDesign(ctx, row, design, configuration);
+  let known = configuredOf.get(row);
+  if (known?.engine !== ctx.engine || known.links !== ctx.links) configuredOf.set(row, known = { engine: ctx.engine, links: ctx.links, byConfiguration: new BoundedMap(CONFIGURED_MAX) });
+  const key = JSON.stringify(configuration ?? {});
+  let answer = known.byConfiguration.get(key);
+  if (!answer) {
+    const byConfiguration = known.byConfiguration;
+    answer = configureDesign(ctx, row, design, configuration).then((c) => deepFreeze(c));
+    // a refused configuration or a failed re-analysis is not kept: the next request tries again
+    answer.catch(() => { if (byConfiguration.get(key) === answer) byConfiguration.delete(key); });
+    byConfiguration.set(key, answer);
+  }
+  return answer;
+}
+
+async function configureDesign(ctx: UseCaseContext, row: DesignRow, design: Design, configuration: Configuration | undefined): Promise<ConfiguredDesign> {
   // A K-factor given explicitly at upload is the customer's own choice for every flat: it stays.
   if (typeof row.options.kFactor === 'number') return { design, kFactorByPart: {} };
   const kFactorByPart = await ctx.engine.materialKFactors(design, configuration ?? {});
