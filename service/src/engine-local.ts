@@ -8,6 +8,7 @@ import {
 import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type QuoteOutcome, type schemas } from '@kerf/usecases';
 
 import { DfmMemo } from './dfm-memo.ts';
+import { QuoteMemo } from './quote-memo.ts';
 
 type ProductionFileKind = schemas.ProductionFileKind;
 export type DfmImageRequest = Parameters<EngineApi['dfmImage']>[0];
@@ -72,6 +73,7 @@ export function productionFilesOut(partIds: string[], files: ProductionFiles): R
 export class LocalEngine implements EngineApi {
   private readonly catalogData: Catalog = defaultCatalog();
   private readonly reports = new DfmMemo();
+  private readonly quotes = new QuoteMemo();
 
   async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
     const d = await analyze(bytes, options);
@@ -92,8 +94,11 @@ export class LocalEngine implements EngineApi {
 
   async quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(i: number): string; dfmKey?(i: number): string }): Promise<QuoteOutcome> {
     const { dfmKey, ...rest } = context;
-    const reports = dfmKey ? (i: number, design: Design, configuration: unknown, dfmContext: { id: string; now: string }) => this.reports.report(dfmKey(i), design, configuration, this.catalogData, dfmContext) : undefined;
-    return quote(request, designs, this.catalogData, { ...rest, dfm: reports }) as unknown as QuoteOutcome;
+    // without variant keys (the quote cache is off) every quote is worked out afresh
+    if (!dfmKey) return quote(request, designs, this.catalogData, rest) as unknown as QuoteOutcome;
+    const reports = (i: number, design: Design, configuration: unknown, dfmContext: { id: string; now: string }) => this.reports.report(dfmKey(i), design, configuration, this.catalogData, dfmContext);
+    const make = () => quote(request, designs, this.catalogData, { ...rest, dfm: reports });
+    return this.quotes.quote(request, this.catalogData.version, { ...rest, dfmKey }, make) as unknown as QuoteOutcome;
   }
 
   private async model(source: Uint8Array, design: Design): Promise<AnalyzedModel> {

@@ -82,7 +82,9 @@ export interface EngineApi {
    * DFM + price of a quote request. Throws EngineError invalid_configuration (with `param`).
    * `dfmKey(i)`, when given, names what item i's DFM reads of its design (the design id and its
    * flats' K-factors): the engine may answer from a report it made before for that key,
-   * configuration and catalog.
+   * configuration and catalog, and from a quote it made before for the same request, keys, catalog
+   * and UTC day (restamped with this quote's ids and clock). Its parts are then shared and frozen:
+   * callers copy, never change them.
    */
   quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(itemIndex: number): string; dfmKey?(itemIndex: number): string }): Promise<QuoteOutcome>;
   /**
