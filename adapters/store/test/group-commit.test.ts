@@ -95,6 +95,33 @@ describe('sqlite group commit', () => {
     }
   });
 
+  it('a group whose writes all succeed runs them without savepoints; one that fails runs again with them, once', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'kerf-group-'));
+    const statements: string[] = [];
+    const db = new Database(join(dataDir, 'g.sqlite'), { verbose: (sql) => statements.push(String(sql)) });
+    try {
+      db.pragma('journal_mode = WAL');
+      db.exec('CREATE TABLE t (v TEXT PRIMARY KEY)');
+      const group = new GroupCommit(db, 5000);
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      statements.length = 0;
+      await Promise.all(['a', 'b', 'c'].map((v) => group.write(() => insert.run(v))));
+      assert.equal(statements.filter((q) => q.startsWith('SAVEPOINT')).length, 0, statements.join('; '));
+      assert.equal(statements.filter((q) => q === 'COMMIT').length, 1, 'one group');
+      statements.length = 0;
+      const results = await Promise.allSettled(['d', 'a', 'e'].map((v) => group.write(() => insert.run(v))));
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.equal(statements.filter((q) => q.startsWith('SAVEPOINT')).length, 3, 'the group again, each write in a savepoint');
+      statements.length = 0;
+      await group.write(() => insert.run('f'));
+      assert.equal(statements.filter((q) => q.startsWith('SAVEPOINT')).length, 0, 'the next group runs plainly again');
+      assert.deepEqual((db.prepare('SELECT v FROM t ORDER BY v').all() as Array<{ v: string }>).map((r) => r.v), ['a', 'b', 'c', 'd', 'e', 'f']);
+    } finally {
+      db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('while another process holds the write lock, writes wait without blocking the event loop, then commit', async () => {
     await withStore(async (store, dataDir) => {
       const account = await store.accounts.create({ email: 'lock@example.com' });
