@@ -13,6 +13,12 @@ import type { WalSync } from './wal-sync.ts';
 
 /** Between attempts to take another process's write lock, ms. */
 const LOCK_RETRY_MS = 1;
+/**
+ * For this long after the lock was first found taken, it is tried again on the event loop's next
+ * turn instead (setImmediate): another process's group holds it for a fraction of a millisecond,
+ * and a timer (1 ms at the least) left this process idle with every request waiting on its commit.
+ */
+const LOCK_SPIN_MS = 2;
 
 interface Op {
   fn: () => unknown;
@@ -84,7 +90,7 @@ export class GroupCommit {
     this.scheduled = false;
     if (this.queue.length === 0) return;
     if (!this.db.open) { this.failQueue(notOpen()); return; }
-    if (!this.lock()) { this.schedule(LOCK_RETRY_MS); return; }
+    if (!this.lock()) { this.schedule(this.waitingSince !== null && Date.now() - this.waitingSince < LOCK_SPIN_MS ? 0 : LOCK_RETRY_MS); return; }
     const batch = this.queue;
     this.queue = [];
     if (this.savepoints) {
