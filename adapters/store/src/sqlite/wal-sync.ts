@@ -2,8 +2,9 @@
 // cache; the fsync of the WAL file that makes it survive power loss runs here, on libuv's thread
 // pool, while the event loop goes on. Writers hear "done" only after it (group-commit.ts). One
 // fsync covers every commit made before it started: fsync flushes the file, whichever connection
-// or process wrote it.
-import { closeSync, fsync, openSync } from 'node:fs';
+// or process wrote it. fdatasync, as SQLite's own syncs on Linux: it flushes the data and the size
+// a read needs, not the file's times, and every writer of a group waits for it.
+import { closeSync, fdatasync, openSync } from 'node:fs';
 
 export class WalSync {
   private fd: number | null = null;
@@ -37,7 +38,7 @@ export class WalSync {
       return;
     }
     this.running = true;
-    fsync(fd, (err) => {
+    fdatasync(fd, (err) => {
       this.running = false;
       for (const done of batch) done(err);
       this.start();
