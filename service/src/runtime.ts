@@ -110,7 +110,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
   // Every response of every transport: browsers must not sniff a download or an error into HTML.
-  app.addHook('onRequest', async (_request, reply) => { reply.header('x-content-type-options', 'nosniff'); });
+  app.addHook('onRequest', (_request, reply, done) => { reply.header('x-content-type-options', 'nosniff'); done(); });
   // One rate limit for every transport, its counts in the store (every process sees them) unless told
   // to keep them in this process; a client's requests to /v1 and /mcp share one budget.
   const rateCounters = config.rateLimit && config.rateLimit.counters === 'memory' ? boundedRateCounters(config.rateLimit.maxKeys) : store.rateCounters;

@@ -90,6 +90,11 @@ function spoolsOf(request: FastifyRequest): string[] {
   return paths;
 }
 
+/** Whether the request has spooled uploads left to remove. */
+export function hasSpools(request: FastifyRequest): boolean {
+  return spools.has(request);
+}
+
 /** Removes the request's spooled uploads (once it is answered; again is harmless). */
 export async function removeSpools(request: FastifyRequest): Promise<void> {
   const paths = spools.get(request);

@@ -12,7 +12,7 @@ import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
 import { describeOpenApi } from './field-docs.ts';
 import { HttpError } from './http-errors.ts';
 import { answerResumed, beginIdempotent, endIdempotent, finishIdempotent, idempotentContext, withinRun } from './idempotency.ts';
-import { readMultipart, removeSpools } from './multipart.ts';
+import { hasSpools, readMultipart, removeSpools } from './multipart.ts';
 import { validatorCompiler } from './validation.ts';
 import { catalogRoutes } from './routes/catalogs.ts';
 import { designRoutes } from './routes/designs.ts';
@@ -106,25 +106,23 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     parseJson(request, body as string, done);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('request-id', request.id);
-    reply.header('kerf-version', API_VERSION);
-  });
-
   await app.register(multipart, {
     limits: { fileSize: maxUploadBytes, files: 4, fields: 20, fieldSize: JSON_BODY_LIMIT, parts: 30 },
   });
 
+  // One hook per phase, in callback form, answering at once when it has nothing to do: every
+  // request passes each of them, and an async hook costs a promise and a tick.
   // Authentication runs first so the limiter can count by account; a failed authentication is
   // counted against the client address and refused after the limiter (preParsing), so guessing
   // keys is limited like any other request.
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.public || isPublicUrl(request.url) || !request.routeOptions.url) return;
-    try {
-      request.caller = await authenticateRequest(ctx.store, request);
-    } catch (err) {
-      request.authError = err;
-    }
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('request-id', request.id);
+    reply.header('kerf-version', API_VERSION);
+    if (request.routeOptions.config?.public || isPublicUrl(request.url) || !request.routeOptions.url) { done(); return; }
+    authenticateRequest(ctx.store, request).then(
+      (caller) => { request.caller = caller; done(); },
+      (err: unknown) => { request.authError = err; done(); },
+    );
   });
 
   const limiter = options.rateLimiter;
@@ -136,47 +134,51 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
     });
   }
 
-  app.addHook('preParsing', async (request) => {
-    if (request.authError) throw request.authError;
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.authError) done(request.authError as Error);
+    else done(null, payload);
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const accepts = request.routeOptions.config?.accepts;
-    if (!accepts) return;
+    if (!accepts) { done(); return; }
     const isMultipart = request.isMultipart();
     const ct = String(request.headers['content-type'] ?? '');
     const isJson = /^application\/(.+\+)?json\b/i.test(ct);
     if ((isMultipart && !accepts.includes('multipart')) || (!isMultipart && !(isJson && accepts.includes('json')))) {
-      throw new HttpError(415, 'invalid_request_error', 'unsupported_media_type',
-        `Content-Type must be ${accepts.map((a) => (a === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ')}${accepts.includes('multipart') ? ' (multipart: the STEP file in a part named `file`)' : ''}.`);
+      done(new HttpError(415, 'invalid_request_error', 'unsupported_media_type',
+        `Content-Type must be ${accepts.map((a) => (a === 'json' ? 'application/json' : 'multipart/form-data')).join(' or ')}${accepts.includes('multipart') ? ' (multipart: the STEP file in a part named `file`)' : ''}.`));
+      return;
     }
-    if (isMultipart) request.body = await readMultipart(request, options.uploadSpoolDir ?? spoolDirOf(ctx));
-  });
-  // the handler is done with the spooled upload once its answer is on the way (onResponse: whatever
-  // ended without one); the janitor sweeps what a crash leaves
-  app.addHook('onSend', async (request, _reply, payload) => { await removeSpools(request); return payload; });
-  app.addHook('onResponse', async (request) => removeSpools(request));
-
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.routeOptions.config?.idempotent) return;
-    if (await beginIdempotent(ctx.store, request, reply, options.idempotencyLeaseMs)) return reply;
+    if (!isMultipart) { done(); return; }
+    readMultipart(request, options.uploadSpoolDir ?? spoolDirOf(ctx)).then((body) => { request.body = body; done(); }, done);
   });
 
-  // An account's data must not sit in shared caches (proxies, the browser's disk cache).
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST' || !request.routeOptions.config?.idempotent || request.headers['idempotency-key'] === undefined) { done(); return; }
+    // a replay or conflict is answered here (sent): the handler must not run
+    beginIdempotent(ctx.store, request, reply, options.idempotencyLeaseMs).then((sent) => { if (!sent) done(); }, done);
+  });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // An account's data must not sit in shared caches (proxies, the browser's disk cache).
     if (request.caller && !reply.hasHeader('cache-control') && /json/.test(String(reply.getHeader('content-type') ?? ''))) reply.header('cache-control', 'no-store');
-    return payload;
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.idempotencyKey) {
-      try { await finishIdempotent(ctx.store, request, reply, payload); } catch (err) { request.log.error({ err }, 'storing the idempotent response failed'); }
-    }
-    return payload;
+    // the handler is done with the spooled upload once its answer is on the way (onResponse:
+    // whatever ended without one); the janitor sweeps what a crash leaves
+    if (!hasSpools(request) && !request.idempotencyKey) { done(null, payload); return; }
+    (async () => {
+      await removeSpools(request);
+      if (request.idempotencyKey) {
+        try { await finishIdempotent(ctx.store, request, reply, payload); } catch (err) { request.log.error({ err }, 'storing the idempotent response failed'); }
+      }
+    })().then(() => done(null, payload), done);
   });
 
   // A request that fails before onSend (connection reset) must not keep its key locked.
-  app.addHook('onResponse', async (request) => endIdempotent(ctx.store, request));
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (!hasSpools(request) && !request.idempotencyKey) { done(); return; }
+    Promise.all([removeSpools(request), endIdempotent(ctx.store, request)]).then(() => done(), done);
+  });
 
   await app.register(swagger, {
     openapi: {
