@@ -160,7 +160,8 @@ export async function finishIdempotent(store: Store, request: FastifyRequest, re
   endRun(request);
   const { accountId } = request.caller;
   let body: unknown = null;
-  if (typeof payload === 'string') { try { body = JSON.parse(payload); } catch { body = payload; } }
+  const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : payload;
+  if (typeof text === 'string') { try { body = JSON.parse(text); } catch { body = text; } }
   if (retryableOutcome(reply.statusCode, body)) {
     // A 5xx may have come after the request created something: the retry resumes with the same ids.
     // A refusal (design_not_ready, rate limited) created nothing: the retry starts afresh.

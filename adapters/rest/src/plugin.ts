@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonText } from '@kerf/store';
+import { jsonPayload } from '@kerf/store';
 import { requestSubject, spoolDirOf, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest } from './auth.ts';
 import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
@@ -71,8 +71,8 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
   const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
 
   // Responses are sent as built: response schemas document the API, they must not drop fields.
-  // jsonText: a settled DFM report a quote embeds is serialised once, not per response.
-  app.setSerializerCompiler(() => (data) => jsonText(data));
+  // jsonPayload: a settled DFM report a quote embeds is serialised and encoded once, not per response.
+  app.setSerializerCompiler(() => (data) => jsonPayload(data) as string);
   app.setValidatorCompiler(validatorCompiler([]));
   app.setErrorHandler(async (err, request, reply) => {
     try {

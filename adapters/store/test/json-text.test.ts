@@ -1,7 +1,7 @@
 // jsonText(): JSON.stringify's text exactly, with the kept texts of frozen values spliced in.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonText, keepJsonText } from '../src/index.ts';
+import { jsonPayload, jsonText, keepJsonText } from '../src/index.ts';
 
 describe('jsonText', () => {
   it('writes what JSON.stringify writes, with a kept value anywhere in the tree', () => {
@@ -19,6 +19,16 @@ describe('jsonText', () => {
     value.n = 2;
     assert.equal(jsonText({ value }), '{"value":{"n":1}}');
     assert.equal(JSON.stringify({ value }), '{"value":{"n":2}}');
+  });
+
+  it('jsonPayload: the same JSON as UTF-8 bytes, kept texts spliced as bytes; the plain string when nothing is kept', () => {
+    const report = Object.freeze(keepJsonText({ id: 'dfm_1', parts: [{ b: 'é "quoted" \u2028 ✓' }] }));
+    const quote = { id: 'quo_é', items: [{ dfm: report, q: 2 }, { dfm: report }], tail: '✓' };
+    const payload = jsonPayload(quote);
+    assert.ok(Buffer.isBuffer(payload));
+    assert.deepEqual(payload, Buffer.from(jsonText(quote), 'utf8'));
+    assert.deepEqual(jsonPayload(quote), payload, 'again, from the bytes kept');
+    assert.equal(jsonPayload({ plain: 'é' }), '{"plain":"é"}');
   });
 
   it('leaves data that looks like a splice point alone', () => {

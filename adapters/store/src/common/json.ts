@@ -35,15 +35,51 @@ export function keepJsonText<T extends object>(value: T): T {
   return value;
 }
 
-/** JSON.stringify(value), with the kept texts of keepJsonText() values spliced in where they stand. */
-export function jsonText(value: unknown): string {
+/** JSON.stringify(value) with splice marks where kept texts stand, and those texts in mark order. */
+function markedText(value: unknown): { text: string; texts: string[] } {
   const outer = splicing;
   const texts: string[] = [];
   splicing = texts;
-  let text: string;
-  try { text = JSON.stringify(value); } finally { splicing = outer; }
+  try { return { text: JSON.stringify(value), texts }; } finally { splicing = outer; }
+}
+
+/** JSON.stringify(value), with the kept texts of keepJsonText() values spliced in where they stand. */
+export function jsonText(value: unknown): string {
+  const { text, texts } = markedText(value);
   if (texts.length === 0 || text === undefined) return text;
   return text.replace(MARKED, (_m, i: string) => texts[Number(i)]);
+}
+
+/** UTF-8 bytes of kept texts, made the first time a response carries them. */
+const keptBytes = new Map<string, Buffer>();
+/** Distinct kept texts whose bytes are remembered; past this many the memory starts again. */
+const KEPT_BYTES_MAX = 256;
+
+function bytesOf(text: string): Buffer {
+  let bytes = keptBytes.get(text);
+  if (!bytes) {
+    if (keptBytes.size >= KEPT_BYTES_MAX) keptBytes.clear();
+    keptBytes.set(text, bytes = Buffer.from(text, 'utf8'));
+  }
+  return bytes;
+}
+
+/**
+ * jsonText(value) as the bytes a response sends: a Buffer of the kept texts' bytes (encoded once)
+ * between the encoded pieces around them, so a quote's 17 KB report is neither copied into a new
+ * string nor encoded again per response; the plain string when nothing was kept.
+ */
+export function jsonPayload(value: unknown): string | Buffer {
+  const { text, texts } = markedText(value);
+  if (texts.length === 0 || text === undefined) return text;
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const m of text.matchAll(MARKED)) {
+    parts.push(Buffer.from(text.slice(at, m.index), 'utf8'), bytesOf(texts[Number(m[1])]));
+    at = m.index + m[0].length;
+  }
+  parts.push(Buffer.from(text.slice(at), 'utf8'));
+  return Buffer.concat(parts);
 }
 
 export function toJsonText(value: unknown, param: string): string {
