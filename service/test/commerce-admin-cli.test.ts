@@ -20,6 +20,8 @@ describe('kerf admin order', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'kerf-admin-orders-'));
     store = await openStore({ dataDir });
     accountId = (await store.accounts.create({ email: 'buyer@example.com', name: 'Buyer' })).id;
+    // a webhook endpoint: events are recorded only for an account that has one (their audience)
+    await store.documents('webhook_endpoints').create(accountId, { object: 'webhook_endpoint', url: 'https://hooks.example.com/kerf', events: [], active: true });
     const processor = new EmbeddedPaymentProcessor({ store });
     await processor.attachPaymentMethod(accountId, 'pm_card_visa');
     const payment = await processor.charge({ account: { id: accountId }, amount_cents: 4097, idempotency_key: 'crt_cli_r1_a0', metadata: { cart_id: 'crt_cli' } });

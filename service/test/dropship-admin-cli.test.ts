@@ -22,6 +22,8 @@ describe('kerf admin dropship', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'kerf-admin-dropship-'));
     store = await openStore({ dataDir });
     accountId = (await store.accounts.create({ email: 'shop@example.com', name: 'Shop' })).id;
+    // a webhook endpoint: events are recorded only for an account that has one (their audience)
+    await store.documents('webhook_endpoints').create(accountId, { object: 'webhook_endpoint', url: 'https://hooks.example.com/kerf', events: [], active: true });
     processor = new EmbeddedPaymentProcessor({ store });
     await processor.attachPaymentMethod(accountId, 'pm_card_visa');
     const now = new Date().toISOString();
