@@ -46,7 +46,8 @@ export interface UseCaseContext extends EngineContext {
   paymentReconcileAfterMs?: number;
   /**
    * Reuse within an account: one stored DFM report per (design, configuration, catalog version) in
-   * quotes, and an earlier analysis of the same uploaded bytes. Default on (off: the bench's "before").
+   * quotes, and an earlier analysis of the same uploaded bytes; and the in-process engine's kept DFM
+   * reports and priced quotes. Default on (off: the bench's "before").
    */
   quoteCache?: boolean;
   /**

@@ -75,7 +75,8 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     }
     itemRequests.push(key === item.design_id ? item : { ...item, design_id: key });
   }
-  const priced = await engineQuote(ctx, id, { ...req, items: itemRequests }, designs, (i) => variants[i]);
+  // variant keys let the engine reuse the DFM and pricing it worked out before (the quote cache)
+  const priced = await engineQuote(ctx, id, { ...req, items: itemRequests }, designs, ctx.quoteCache === false ? undefined : (i) => variants[i]);
   const shown = presentQuote(ctx.links, priced);
   const items = [];
   for (let i = 0; i < priced.items.length; i++) {
