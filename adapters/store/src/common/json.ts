@@ -9,17 +9,18 @@ import { StoreError } from '../port.ts';
  * serialised three times: the stored record, its event and the response. With the report's text
  * kept, each serialisation writes the 2 KB around it and splices the report's text in.
  */
-const kept = new WeakMap<object, string>();
-/** Texts spliced by the jsonText() call under way; null outside one, so plain JSON.stringify sees the value itself. */
-let splicing: string[] | null = null;
+interface Kept { text: string; /** its UTF-8 bytes, made the first time a response carries it (jsonPayload) */ bytes?: Buffer }
+const kept = new WeakMap<object, Kept>();
+/** The kept values spliced by the call under way; null outside one, so plain JSON.stringify sees the value itself. */
+let splicing: Kept[] | null = null;
 /** A per-process random mark: no string in the data can be taken for a splice point. */
 const MARK = `kerf-json-${randomUUID()}-`;
 const MARKED = new RegExp(`"${MARK}(\\d+)"`, 'g');
 
 function spliceMark(this: object): unknown {
-  const text = splicing === null ? undefined : kept.get(this);
-  if (text === undefined) return this;
-  splicing!.push(text);
+  const entry = splicing === null ? undefined : kept.get(this);
+  if (entry === undefined) return this;
+  splicing!.push(entry);
   return `${MARK}${splicing!.length - 1}`;
 }
 
@@ -29,16 +30,16 @@ function spliceMark(this: object): unknown {
  */
 export function keepJsonText<T extends object>(value: T): T {
   if (kept.has(value)) return value;
-  kept.set(value, JSON.stringify(value));
+  kept.set(value, { text: JSON.stringify(value) });
   // not enumerable: copies ({ ...value }) and key listings do not carry it
   Object.defineProperty(value, 'toJSON', { value: spliceMark, enumerable: false });
   return value;
 }
 
-/** JSON.stringify(value) with splice marks where kept texts stand, and those texts in mark order. */
-function markedText(value: unknown): { text: string; texts: string[] } {
+/** JSON.stringify(value) with splice marks where kept values stand, and those values in mark order. */
+function markedText(value: unknown): { text: string; texts: Kept[] } {
   const outer = splicing;
-  const texts: string[] = [];
+  const texts: Kept[] = [];
   splicing = texts;
   try { return { text: JSON.stringify(value), texts }; } finally { splicing = outer; }
 }
@@ -47,21 +48,7 @@ function markedText(value: unknown): { text: string; texts: string[] } {
 export function jsonText(value: unknown): string {
   const { text, texts } = markedText(value);
   if (texts.length === 0 || text === undefined) return text;
-  return text.replace(MARKED, (_m, i: string) => texts[Number(i)]);
-}
-
-/** UTF-8 bytes of kept texts, made the first time a response carries them. */
-const keptBytes = new Map<string, Buffer>();
-/** Distinct kept texts whose bytes are remembered; past this many the memory starts again. */
-const KEPT_BYTES_MAX = 256;
-
-function bytesOf(text: string): Buffer {
-  let bytes = keptBytes.get(text);
-  if (!bytes) {
-    if (keptBytes.size >= KEPT_BYTES_MAX) keptBytes.clear();
-    keptBytes.set(text, bytes = Buffer.from(text, 'utf8'));
-  }
-  return bytes;
+  return text.replace(MARKED, (_m, i: string) => texts[Number(i)].text);
 }
 
 /**
@@ -75,7 +62,8 @@ export function jsonPayload(value: unknown): string | Buffer {
   const parts: Buffer[] = [];
   let at = 0;
   for (const m of text.matchAll(MARKED)) {
-    parts.push(Buffer.from(text.slice(at, m.index), 'utf8'), bytesOf(texts[Number(m[1])]));
+    const entry = texts[Number(m[1])];
+    parts.push(Buffer.from(text.slice(at, m.index), 'utf8'), entry.bytes ??= Buffer.from(entry.text, 'utf8'));
     at = m.index + m[0].length;
   }
   parts.push(Buffer.from(text.slice(at), 'utf8'));
