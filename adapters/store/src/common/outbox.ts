@@ -7,9 +7,9 @@ export const DESIGNS_SOURCE = 'designs';
 
 export const DOCUMENTS_SOURCE_PREFIX = 'documents:';
 
-/** The events as stored (plain JSON copies, without their audience); [] when none were given. */
-export function checkOutboxEvents(events: OutboxEvent[] | undefined): OutboxEvent[] {
-  return checkOutboxEventList(events).map((e) => ({ id: e.id, type: e.type, payload: plainJson(e.payload, 'events.payload') }));
+/** Checked events (checkOutboxEventList) as stored: plain JSON copies, without their audience. */
+export function plainOutboxEvents(checked: OutboxEvent[]): OutboxEvent[] {
+  return checked.map((e) => ({ id: e.id, type: e.type, payload: plainJson(e.payload, 'events.payload') }));
 }
 
 /** Events as the SQLite outbox stores them: a JSON array of the events, one of their ids and one of their types. */
@@ -39,17 +39,10 @@ export function checkOutboxEventList(events: OutboxEvent[] | undefined): OutboxE
 
 /**
  * The events an account's write records: those without an audience, and those whose audience
- * collection the account holds a document of (`holds`, asked once per collection).
+ * collection the account holds a document of (`holds`).
  */
 export function eventsForAudience(events: OutboxEvent[], holds: (collection: string) => boolean): OutboxEvent[] {
-  if (!events.some((e) => e.audience !== undefined)) return events;
-  const known = new Map<string, boolean>();
-  return events.filter((e) => {
-    if (e.audience === undefined) return true;
-    let has = known.get(e.audience);
-    if (has === undefined) known.set(e.audience, has = holds(e.audience));
-    return has;
-  });
+  return events.filter((e) => e.audience === undefined || holds(e.audience));
 }
 
 export function checkOutboxLimit(limit: number | undefined): number {

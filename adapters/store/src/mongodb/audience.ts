@@ -3,7 +3,7 @@
 // so the holding is read just before it: a write that starts after the audience document's
 // creation has finished sees it.
 import type { OutboxEvent } from '../port.ts';
-import { checkOutboxEventList, checkOutboxEvents, eventsForAudience } from '../common/outbox.ts';
+import { checkOutboxEventList, eventsForAudience, plainOutboxEvents } from '../common/outbox.ts';
 import type { MongoContext } from './context.ts';
 import { COLLECTIONS } from './indexes.ts';
 
@@ -15,5 +15,5 @@ export async function eventsToRecord(ctx: MongoContext, accountId: string, event
     const doc = await ctx.db.collection(COLLECTIONS.documents).findOne({ collection: audience, accountId: String(accountId) }, { projection: { _id: 1 } });
     held.set(audience, doc !== null);
   }
-  return checkOutboxEvents(eventsForAudience(checked, (collection) => held.get(collection) === true));
+  return plainOutboxEvents(eventsForAudience(checked, (collection) => held.get(collection) === true));
 }
