@@ -195,6 +195,12 @@ export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignSta
  */
 const READY_MAX = 32;
 const readyRows = new PerStore<DesignRow>(READY_MAX);
+const sharedRows = new WeakSet<DesignRow>();
+
+/** True for a ready row handed out from the cache above: frozen, shared by every caller, the same object each time. */
+export function isSharedReadyRow(row: DesignRow): boolean {
+  return sharedRows.has(row);
+}
 
 async function readDesignRow(ctx: UseCaseContext, accountId: string, designId: string): Promise<DesignRow | null> {
   const known = readyRows.of(ctx.store);
@@ -204,6 +210,7 @@ async function readDesignRow(ctx: UseCaseContext, accountId: string, designId: s
   const rec = await ctx.store.designs.get<DesignResult>(accountId, designId);
   if (rec?.status !== 'ready') return rec;
   known.set(key, deepFreeze(rec));
+  sharedRows.add(rec);
   return rec;
 }
 
@@ -214,7 +221,7 @@ async function readDesignRow(ctx: UseCaseContext, accountId: string, designId: s
 const readyViews = new WeakMap<DesignRow, { links: EngineContext['links']; design: Design }>();
 
 function readyView(ctx: UseCaseContext, row: DesignRow): Design {
-  if (!Object.isFrozen(row)) return toPublicDesign(ctx, row);
+  if (!isSharedReadyRow(row)) return toPublicDesign(ctx, row);
   const known = readyViews.get(row);
   if (known?.links === ctx.links) return known.design;
   const design = deepFreeze(toPublicDesign(ctx, row));

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { deepFreeze, EngineError, type Design } from '@kerf/engine';
 import type { UseCaseContext } from './context.ts';
-import { toPublicDesign, type DesignResult, type DesignRow } from './designs.ts';
+import { isSharedReadyRow, toPublicDesign, type DesignResult, type DesignRow } from './designs.ts';
 import type { AnalysisOutput, Configuration } from './engine-api.ts';
 import { fileUnavailable, unavailable } from './errors.ts';
 import { BoundedMap, PerStore } from './bounded-map.ts';
@@ -42,7 +42,7 @@ type CachedAnalysis = Omit<AnalysisOutput, 'files'>;
 const RECENT_MAX = 32;
 const recent = new PerStore<CachedAnalysis>(RECENT_MAX);
 
-/** Configurations worked out lately per shared ready row (designs.ts keeps them frozen). */
+/** Configurations worked out lately per shared ready row (isSharedReadyRow). */
 const CONFIGURED_MAX = 16;
 interface Configured { engine: UseCaseContext['engine']; links: UseCaseContext['links']; byConfiguration: BoundedMap<string, Promise<ConfiguredDesign>> }
 const configuredOf = new WeakMap<DesignRow, Configured>();
@@ -53,7 +53,7 @@ const configuredOf = new WeakMap<DesignRow, Configured>();
  * and material works out its K-factors and builds its design once. Kept designs are frozen.
  */
 export function designForConfiguration(ctx: UseCaseContext, row: DesignRow, design: Design, configuration: Configuration | undefined): Promise<ConfiguredDesign> {
-  if (!Object.isFrozen(row)) return configureDesign(ctx, row, design, configuration);
+  if (!isSharedReadyRow(row)) return configureDesign(ctx, row, design, configuration);
   let known = configuredOf.get(row);
   if (known?.engine !== ctx.engine || known.links !== ctx.links) configuredOf.set(row, known = { engine: ctx.engine, links: ctx.links, byConfiguration: new BoundedMap(CONFIGURED_MAX) });
   const key = JSON.stringify(configuration ?? {});
