@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { jsonPayload, jsonText, keepJsonText } from '../src/index.ts';
+import { joinTextsApart, jsonTextApart, MIN_TEXT_APART } from '../src/common/json.ts';
 
 describe('jsonText', () => {
   it('writes what JSON.stringify writes, with a kept value anywhere in the tree', () => {
@@ -51,5 +52,24 @@ describe('jsonText', () => {
     // after a throw, later calls still splice
     const kept = Object.freeze(keepJsonText({ k: 2 }));
     assert.equal(jsonText([kept]), '[{"k":2}]');
+  });
+
+  it('jsonTextApart: long kept texts out, an empty object or array in their place; joined back, jsonText exactly', () => {
+    const long = 'é'.repeat(MIN_TEXT_APART);
+    const lines = Object.freeze(keepJsonText([{ part: 'p1', note: long }]));
+    const fulfillment = Object.freeze(keepJsonText({ speed: 'standard', note: long }));
+    const small = Object.freeze(keepJsonText({ q: 1 }));
+    const quote = { id: 'quo_1', items: [{ line_items: lines, small }, { line_items: lines }], fulfillment, note: '{}[]' };
+    const { text, apart } = jsonTextApart(quote, 'data');
+    assert.deepEqual(JSON.parse(text), { id: 'quo_1', items: [{ line_items: [], small: { q: 1 } }, { line_items: [] }], fulfillment: {}, note: '{}[]' });
+    assert.equal(apart.length, 3);
+    assert.equal(apart[0].hash, apart[1].hash, 'one text, one name');
+    assert.notEqual(apart[0].hash, apart[2].hash);
+    assert.deepEqual(apart.map((a) => text.slice(a.at, a.at + 2)), ['[]', '[]', '{}']);
+    assert.equal(joinTextsApart(text, apart), jsonText(quote));
+    // a value kept whole, or with nothing long kept, stays one text
+    assert.deepEqual(jsonTextApart(fulfillment, 'data'), { text: jsonText(fulfillment), apart: [] });
+    assert.deepEqual(jsonTextApart({ small }, 'data'), { text: '{"small":{"q":1}}', apart: [] });
+    assert.throws(() => jsonTextApart({ n: 1n }, 'data'), /data is not JSON-serialisable/);
   });
 });

@@ -1,6 +1,6 @@
 // The caller's JSON values (payloads, results, document data, replayed bodies) are kept exactly as
 // JSON keeps them in both stores: no undefined, no Date objects, no class instances.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { StoreError } from '../port.ts';
 
 /**
@@ -9,7 +9,13 @@ import { StoreError } from '../port.ts';
  * serialised three times: the stored record, its event and the response. With the report's text
  * kept, each serialisation writes the 2 KB around it and splices the report's text in.
  */
-interface Kept { text: string; /** its UTF-8 bytes, made the first time a response carries it (jsonPayload) */ bytes?: Buffer }
+interface Kept {
+  text: string;
+  /** its UTF-8 bytes, made the first time a response carries it (jsonPayload) */
+  bytes?: Buffer;
+  /** sha256 of the text, base64url: its name where a store keeps it apart (jsonTextApart) */
+  hash?: string;
+}
 const kept = new WeakMap<object, Kept>();
 /** The kept values spliced by the call under way; null outside one, so plain JSON.stringify sees the value itself. */
 let splicing: Kept[] | null = null;
@@ -68,6 +74,64 @@ export function jsonPayload(value: unknown): string | Buffer {
   }
   parts.push(Buffer.from(text.slice(at), 'utf8'));
   return Buffer.concat(parts);
+}
+
+/** A kept value's text that jsonTextApart took out of a document's text. */
+export interface TextApart {
+  /** where its placeholder (`{}` or `[]`) stands in the document's text */
+  at: number;
+  /** sha256 of `text`, base64url */
+  hash: string;
+  text: string;
+}
+
+/** Kept texts shorter than this stay in the document's text: apart, their name and row would cost more. */
+export const MIN_TEXT_APART = 256;
+
+/**
+ * toJsonText(value) as a store may keep it: the texts of kept values (keepJsonText, at least
+ * MIN_TEXT_APART long) taken out, each leaving an empty object or array of its own type in its place,
+ * so the rest is still JSON of the same shape (a filter on a field reads an object or array there,
+ * as before). joinTextsApart(text, apart) gives toJsonText(value) back. A value that is itself kept
+ * stays whole.
+ */
+export function jsonTextApart(value: unknown, param: string): { text: string; apart: TextApart[] } {
+  let marked: { text: string; texts: Kept[] };
+  try {
+    marked = markedText(value);
+  } catch (err) {
+    throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param, { cause: err });
+  }
+  const { text, texts } = marked;
+  if (text === undefined) throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param);
+  if (texts.length === 0) return { text, apart: [] };
+  if (texts.length === 1 && text === `"${MARK}0"`) return { text: texts[0].text, apart: [] };
+  const apart: TextApart[] = [];
+  let out = '';
+  let at = 0;
+  for (const m of text.matchAll(MARKED)) {
+    const entry = texts[Number(m[1])];
+    out += text.slice(at, m.index);
+    if (entry.text.length < MIN_TEXT_APART) {
+      out += entry.text;
+    } else {
+      apart.push({ at: out.length, hash: entry.hash ??= createHash('sha256').update(entry.text).digest('base64url'), text: entry.text });
+      out += entry.text.charCodeAt(0) === 0x5b ? '[]' : '{}';
+    }
+    at = m.index + m[0].length;
+  }
+  return { text: out + text.slice(at), apart };
+}
+
+/** The document's whole text: each text apart back in place of its placeholder (in `at` order). */
+export function joinTextsApart(text: string, apart: ReadonlyArray<{ at: number; text: string }>): string {
+  let out = '';
+  let from = 0;
+  for (const a of apart) {
+    out += text.slice(from, a.at) + a.text;
+    from = a.at + 2;
+  }
+  return out + text.slice(from);
 }
 
 export function toJsonText(value: unknown, param: string): string {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { RecordedEvents } from '../common/outbox.ts';
+import type { TextsApart } from './texts-apart.ts';
 
 export interface SqliteContext {
   db: Database.Database;
@@ -10,6 +11,8 @@ export interface SqliteContext {
   synced: () => Promise<void>;
   /** Told after each committed write that recorded events (Outbox.onRecorded). */
   recorded: RecordedEvents;
+  /** Kept texts stored once per account, named by documents' rows (texts-apart.ts). */
+  textsApart: TextsApart;
 }
 
 /** SQLite reports constraint violations as SqliteError with a code such as SQLITE_CONSTRAINT_UNIQUE. */

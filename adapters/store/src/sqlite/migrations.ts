@@ -201,6 +201,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until TEXT NOT NULL);
     `,
   },
+  {
+    version: 10,
+    name: 'documents: kept texts stored once per account, named by the rows that hold them (texts-apart.ts)',
+    sql: `
+      ALTER TABLE documents ADD COLUMN apart TEXT;
+      CREATE TABLE texts_apart (account_id TEXT NOT NULL, hash TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (account_id, hash)) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */

@@ -18,6 +18,7 @@ import { SqliteIdempotency } from './idempotency.ts';
 import { SqliteJobs } from './jobs.ts';
 import { GroupCommit } from './group-commit.ts';
 import { WalSync } from './wal-sync.ts';
+import { TextsApart } from './texts-apart.ts';
 import { Checkpointer } from './checkpoint.ts';
 import { migrate } from './migrations.ts';
 import { SqliteLeases } from './leases.ts';
@@ -86,7 +87,7 @@ export async function open(config: StoreConfig): Promise<Store> {
     if (appended) recorded.emit();
     return value;
   };
-  const store = new SqliteStore({ db, now, write, synced, recorded }, group, wal, checkpointer, dataDir);
+  const store = new SqliteStore({ db, now, write, synced, recorded, textsApart: new TextsApart(db) }, group, wal, checkpointer, dataDir);
   store.idempotencyRepo.purgeExpired();
   return store;
 }

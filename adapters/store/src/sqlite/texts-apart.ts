@@ -1,0 +1,73 @@
+// Kept texts stored once per account. A quote's line items and fulfillment are the same JSON in
+// every quote of a (design, configuration) (the service's pricing memo keeps them, keepJsonText), and
+// written into each quote's row they made a row ~2 KB: about a page per quote for every commit to
+// write, fsync and checkpoint. A document's row keeps its text without them (jsonTextApart) and names
+// each by its sha256 in `documents.apart`; `texts_apart` holds each text once per account (not
+// across accounts: one account's content never stands in another's row). Texts are never changed
+// (the name is the content's hash) nor deleted with a document (another may name the same text).
+import type Database from 'better-sqlite3';
+import { joinTextsApart, type TextApart } from '../common/json.ts';
+
+/** How many (account, text) pairs a store remembers as stored, and texts it keeps read. */
+const REMEMBERED = 4096;
+
+/** `documents.apart`: each text's place in the row's text and its hash, in place order. */
+type ApartColumn = Array<[at: number, hash: string]>;
+
+export class TextsApart {
+  /** `account \0 hash` of texts known to be in the database: committed by this store, or read from it */
+  private readonly stored = new Set<string>();
+  private readonly read = new Map<string, string>();
+  private readonly insert;
+  private readonly select;
+
+  constructor(db: Database.Database) {
+    this.insert = db.prepare('INSERT OR IGNORE INTO texts_apart (account_id, hash, text) VALUES (?, ?, ?)');
+    this.select = db.prepare('SELECT text FROM texts_apart WHERE account_id = ? AND hash = ?').pluck();
+  }
+
+  /**
+   * Inside the document's write: stores the account's texts not yet known stored. Returns the
+   * column's value and what to call once the write has committed (only then are they known stored).
+   */
+  put(accountId: string, apart: TextApart[]): { column: string | null; committed: () => void } {
+    if (apart.length === 0) return { column: null, committed: noop };
+    const added: string[] = [];
+    for (const a of apart) {
+      const key = `${accountId}\u0000${a.hash}`;
+      if (this.stored.has(key)) continue;
+      this.insert.run(accountId, a.hash, a.text);
+      added.push(key);
+    }
+    const column = JSON.stringify(apart.map((a): [number, string] => [a.at, a.hash]));
+    return { column, committed: added.length === 0 ? noop : () => { for (const k of added) this.rememberStored(k); } };
+  }
+
+  /** A row's whole JSON text. */
+  join(accountId: string, text: string, column: string | null): string {
+    if (column === null) return text;
+    const apart = (JSON.parse(column) as ApartColumn).map(([at, hash]) => ({ at, text: this.text(accountId, hash) }));
+    return joinTextsApart(text, apart);
+  }
+
+  private text(accountId: string, hash: string): string {
+    const key = `${accountId}\u0000${hash}`;
+    const known = this.read.get(key);
+    if (known !== undefined) return known;
+    const text = this.select.get(accountId, hash) as string | undefined;
+    // a row names only texts its own write stored (or found stored): a missing one is a damaged database
+    if (text === undefined) throw new Error(`the embedded store lacks text ${hash} of account ${accountId}`);
+    if (this.read.size >= REMEMBERED) this.read.clear();
+    this.read.set(key, text);
+    this.rememberStored(key);
+    return text;
+  }
+
+  private rememberStored(key: string): void {
+    // cleared when full, as the API key cache: a forgotten pair costs one more INSERT OR IGNORE
+    if (this.stored.size >= REMEMBERED) this.stored.clear();
+    this.stored.add(key);
+  }
+}
+
+const noop = (): void => {};
