@@ -12,7 +12,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isStoreError, type Store } from '@kerf/store';
+import { idOf, isStoreError, type Store } from '@kerf/store';
 import type { UseCaseContext } from '@kerf/usecases';
 import { HttpError } from './http-errors.ts';
 import { callerOf } from './auth.ts';
@@ -55,8 +55,9 @@ const CREATES: Record<string, { prefix: string; path: string; status: number }> 
 
 /** The n-th id with this prefix that a request with this seed mints (same shape as newId's). */
 function derivedId(seed: string, prefix: string, n: number): string {
-  const bytes = createHash('sha256').update(`${seed}\0${prefix}\0${n}`).digest().subarray(0, 12);
-  return `${prefix}_${bytes.toString('base64url').replace(/[-_]/g, (c) => (c === '-' ? 'A' : 'B'))}`;
+  const digest = createHash('sha256').update(`${seed}\0${prefix}\0${n}`).digest();
+  // the time part from the seed too: the same request must mint the same ids when it runs again
+  return idOf(prefix, digest.readUIntBE(0, 6) % 2 ** 50, digest.subarray(6));
 }
 
 /** The use-case context of the REST routes: inside an idempotent request, ids come from its seed. */

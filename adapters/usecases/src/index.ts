@@ -14,7 +14,9 @@ export type { EngineContext, UseCaseContext, Logger } from './context.ts';
 export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration as EngineConfiguration, DfmOutcome, QuoteOutcome, ProductionFilesPart } from './engine-api.ts';
 export type { Links, CatalogName } from './links.ts';
 export { UrlSigner, loadSigningSecret, SIGNED_URL_TTL_MS, type DownloadGrant } from './signed-urls.ts';
-export { newId } from './ids.ts';
+// resource ids: the store's form, prefix + time + 80 random bits, so an index takes new ids at its
+// end (random ids put each new quote on a page of its own in the primary key's index)
+export { newId } from '@kerf/store';
 export { paymentError, noPaymentMethod, paymentKeyReused, paymentNotRefundable, webhookSignatureInvalid, processorUnavailable, type PaymentProcessor, type Payment, type PaymentStatus, type PaymentAccount, type ChargeRequest, type SavedCard, type SavedCardState, type Refund, type RefundRequest, type RefundStatus, type PaymentListener } from './payments.ts';
 export { JobWorker, RetryJobLater, type JobWorkerOptions, type JobKindHandlers, type FinalFailure } from './jobs.ts';
 export type { WebhookSender, WebhookRequest, WebhookOutcome } from './webhooks/sender.ts';

@@ -25,13 +25,20 @@ export function pooledRandomBytes(n: number): Buffer {
 }
 
 export function newId(prefix: string, now: Date = new Date()): string {
-  let t = now.getTime();
+  return idOf(prefix, now.getTime(), pooledRandomBytes(RANDOM_CHARS));
+}
+
+/**
+ * newId's shape from given parts: `timeMs` (whole ms, 0 <= timeMs < 2^50) and `bytes` (at least 16;
+ * each gives one character). For ids that must come out the same again (an idempotent request's).
+ */
+export function idOf(prefix: string, timeMs: number, bytes: Uint8Array): string {
+  let t = timeMs;
   let time = '';
   for (let i = 0; i < TIME_CHARS; i++) {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = pooledRandomBytes(RANDOM_CHARS);
   let rand = '';
   for (let i = 0; i < RANDOM_CHARS; i++) rand += ALPHABET[bytes[i] % 32];
   return `${prefix}_${time}${rand}`;
