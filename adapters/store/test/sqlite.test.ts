@@ -155,7 +155,7 @@ describe('sqlite store specifics', () => {
     }
   });
 
-  it('remembers a good API key until any other connection commits or this store revokes a key or changes an account', async () => {
+  it('remembers a good API key until a key or an account changes, by this store, another connection or plain SQL', async () => {
     const dataDir = await tempDir();
     const store = await openStore({ dataDir });
     const other = await openStore({ dataDir });
@@ -169,8 +169,10 @@ describe('sqlite store specifics', () => {
       byHash.get = (...a: unknown[]) => { lookups++; return get(...a); };
       for (let i = 0; i < 5; i++) assert.equal((await store.apiKeys.authenticate(k1.api_key))?.keyId, k1.id);
       await store.documents<{ n: number }>('notes').create(account.id, { n: 1 });
+      await other.documents<{ n: number }>('notes').create(account.id, { n: 2 });
+      await other.apiKeys.authenticate(k2.api_key); // its last-used time, written by another connection
       assert.equal((await store.apiKeys.authenticate(k1.api_key))?.keyId, k1.id);
-      assert.equal(lookups, 1, 'looked up once; this store\'s own writes change nothing it remembers');
+      assert.equal(lookups, 1, 'looked up once; other writes, this store\'s or another connection\'s, change nothing it remembers');
       assert.equal(await other.apiKeys.revoke(account.id, k1.id), true);
       assert.equal(await store.apiKeys.authenticate(k1.api_key), null, 'revoked by another connection: refused at once');
       assert.equal((await store.apiKeys.authenticate(k2.api_key))?.operator, false);
@@ -179,6 +181,13 @@ describe('sqlite store specifics', () => {
       assert.equal(await store.apiKeys.revoke(account.id, k2.id), true);
       assert.equal(await store.apiKeys.authenticate(k2.api_key), null, 'revoked by this store: refused at once');
       assert.equal(lookups, 5);
+      // an operator's tool changing the database directly is seen too (the count moves by trigger)
+      const k3 = (await store.apiKeys.create(account.id))!;
+      assert.equal((await store.apiKeys.authenticate(k3.api_key))?.keyId, k3.id);
+      const raw = new Database(join(dataDir, DATABASE_FILE));
+      raw.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), k3.id);
+      raw.close();
+      assert.equal(await store.apiKeys.authenticate(k3.api_key), null, 'revoked by plain SQL: refused at once');
     } finally {
       await other.close();
       await store.close();

@@ -27,7 +27,7 @@ export class SqliteAccounts implements AccountRepo {
   private readonly byId;
   private readonly byEmail;
   private readonly countAll;
-  constructor(private readonly ctx: SqliteContext, private readonly changed: () => void = () => {}) {
+  constructor(private readonly ctx: SqliteContext) {
     const { db } = ctx;
     this.insert = db.prepare(`INSERT INTO accounts (id, email, name, operator, dropship_status, created_at, updated_at)
       VALUES (@id, @email, @name, @operator, NULL, @now, @now) RETURNING *`);
@@ -74,7 +74,6 @@ export class SqliteAccounts implements AccountRepo {
     sets.push('updated_at = @now');
     const update = this.ctx.db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = @id RETURNING *`);
     const row = await this.ctx.write(() => update.get(params) as AccountRow | undefined);
-    this.changed(); // the keys remembered as good carry the account's operator flag
     return row ? toAccount(row) : null;
   }
 

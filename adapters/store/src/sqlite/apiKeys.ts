@@ -28,8 +28,8 @@ const KEY_COLUMNS = 'id, account_id, prefix, label, operator, created_at, last_u
 /** Keys remembered as authenticated; past this many the memory starts again. */
 const RECENT_KEYS_MAX = 1024;
 
-/** A key found good, and the database as it was then (PRAGMA data_version). */
-interface RecentKey { key: AuthenticatedKey; lastUsedMs: number; dataVersion: number }
+/** A key found good, and the count of credential changes then (credential_changes). */
+interface RecentKey { key: AuthenticatedKey; lastUsedMs: number; changes: number }
 
 export class SqliteApiKeys implements ApiKeyRepo {
   private readonly insert;
@@ -38,17 +38,19 @@ export class SqliteApiKeys implements ApiKeyRepo {
   private readonly touch;
   private readonly revokeStmt;
   private readonly byAccount;
-  private readonly dataVersion;
+  private readonly changes;
   /**
    * Keys authenticated lately, by plaintext: every request presents its key, and looking it up
-   * (hash, join) was a good part of a quote's time. One is taken as still good while no other
-   * connection has committed anything (data_version: another process, the admin CLI) and this
-   * store has revoked no key nor changed an account since (forget()).
+   * (hash, join) was a good part of a quote's time. One is taken as still good while the count of
+   * credential changes has not moved: triggers move it with every revocation, key or account
+   * operator change and deletion, made by any process or tool (migration 11). Before, any commit
+   * of another process (PRAGMA data_version) sent every request of a second service process back
+   * to the lookup.
    */
   private readonly recent = new Map<string, RecentKey>();
   constructor(private readonly ctx: SqliteContext) {
     const { db } = ctx;
-    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.changes = db.prepare('SELECT n FROM credential_changes').pluck();
     this.accountExists = db.prepare('SELECT 1 FROM accounts WHERE id = ?');
     this.insert = db.prepare(`INSERT INTO api_keys (id, account_id, hash, prefix, label, operator, created_at)
       VALUES (@id, @accountId, @hash, @prefix, @label, @operator, @now) RETURNING ${KEY_COLUMNS}`);
@@ -72,10 +74,10 @@ export class SqliteApiKeys implements ApiKeyRepo {
 
   async authenticate(plaintext: string): Promise<AuthenticatedKey | null> {
     if (!looksLikeApiKey(plaintext)) return null;
-    const dataVersion = this.dataVersion.get() as number;
+    const changes = this.changes.get() as number;
     const now = this.ctx.now();
     const known = this.recent.get(plaintext);
-    if (known && known.dataVersion === dataVersion) {
+    if (known && known.changes === changes) {
       if (now.getTime() - known.lastUsedMs >= LAST_USED_REFRESH_MS) await this.touched(known.key.keyId, now, known);
       return known.key;
     }
@@ -84,7 +86,7 @@ export class SqliteApiKeys implements ApiKeyRepo {
       | undefined;
     if (!row) return null;
     const key = { accountId: row.account_id, keyId: row.id, operator: row.key_operator === 1 && row.account_operator === 1 };
-    const recent: RecentKey = { key, lastUsedMs: row.last_used_at === null ? -Infinity : Date.parse(row.last_used_at), dataVersion };
+    const recent: RecentKey = { key, lastUsedMs: row.last_used_at === null ? -Infinity : Date.parse(row.last_used_at), changes };
     if (now.getTime() - recent.lastUsedMs >= LAST_USED_REFRESH_MS) await this.touched(row.id, now, recent);
     if (this.recent.size >= RECENT_KEYS_MAX) this.recent.clear();
     this.recent.set(plaintext, recent);
@@ -96,19 +98,10 @@ export class SqliteApiKeys implements ApiKeyRepo {
     await this.ctx.write(() => this.touch.run(now.toISOString(), keyId));
   }
 
-  /** Forgets the keys authenticated so far: a key or an account changed in this store. */
-  forget(): void {
-    this.recent.clear();
-  }
-
   async revoke(accountId: string, keyId: string): Promise<boolean> {
     const now = this.ctx.now().toISOString();
-    try {
-      return (await this.ctx.write(() => this.revokeStmt.run(now, String(keyId), String(accountId)))).changes === 1;
-    } finally {
-      // once committed: a request between the call and the commit may still have remembered the key
-      this.forget();
-    }
+    // the trigger moves credential_changes in the same commit: no request after it takes the key as good
+    return (await this.ctx.write(() => this.revokeStmt.run(now, String(keyId), String(accountId)))).changes === 1;
   }
 
   async list(accountId: string): Promise<ApiKeyInfo[]> {

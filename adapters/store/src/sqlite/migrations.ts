@@ -209,6 +209,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE texts_apart (account_id TEXT NOT NULL, hash TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (account_id, hash)) WITHOUT ROWID;
     `,
   },
+  {
+    version: 11,
+    name: 'credential_changes: a count every change to what authenticates a key moves (triggers), whichever process or tool makes it',
+    sql: `
+      CREATE TABLE credential_changes (n INTEGER NOT NULL);
+      INSERT INTO credential_changes (n) VALUES (0);
+      CREATE TRIGGER api_keys_changed AFTER UPDATE OF id, account_id, hash, operator, revoked_at ON api_keys BEGIN UPDATE credential_changes SET n = n + 1; END;
+      CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys BEGIN UPDATE credential_changes SET n = n + 1; END;
+      CREATE TRIGGER accounts_changed AFTER UPDATE OF id, operator ON accounts BEGIN UPDATE credential_changes SET n = n + 1; END;
+      CREATE TRIGGER accounts_deleted AFTER DELETE ON accounts BEGIN UPDATE credential_changes SET n = n + 1; END;
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one IMMEDIATE transaction, so concurrent openers serialise. */

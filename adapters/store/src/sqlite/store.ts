@@ -108,9 +108,8 @@ class SqliteStore implements Store {
   private readonly registry = new DocumentRegistry((name, prefix) => new SqliteDocuments<unknown>(this.ctx, name, prefix));
 
   constructor(private readonly ctx: SqliteContext, private readonly group: GroupCommit, private readonly wal: WalSync | null, private readonly checkpointer: Checkpointer, readonly dataDir: string) {
-    const apiKeys = new SqliteApiKeys(ctx);
-    this.apiKeys = apiKeys;
-    this.accounts = new SqliteAccounts(ctx, () => apiKeys.forget());
+    this.apiKeys = new SqliteApiKeys(ctx);
+    this.accounts = new SqliteAccounts(ctx);
     const jobs = new SqliteJobs(ctx);
     this.jobs = jobs;
     this.designs = new SqliteDesigns(ctx, jobs);
