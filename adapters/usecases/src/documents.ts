@@ -21,9 +21,14 @@ export async function listAll<T>(docs: DocumentCollection<T>, accountId: string,
   return out;
 }
 
+/** A copy of `doc` without its internal keys (`_...`). */
 export function publicView<T extends Doc>(doc: T): T {
+  // most documents have none: one spread copies them (Object.entries' pairs were most of a quote's copy)
+  let internal = false;
+  for (const k in doc) if (k.charCodeAt(0) === 0x5f) { internal = true; break; }
+  if (!internal) return { ...doc };
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(doc)) if (!k.startsWith('_')) out[k] = v;
+  for (const k in doc) if (k.charCodeAt(0) !== 0x5f && Object.hasOwn(doc, k)) out[k] = doc[k];
   return out as T;
 }
 
