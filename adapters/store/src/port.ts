@@ -352,7 +352,10 @@ export interface OutboxEvent {
   id: string;
   /** e.g. 'design.ready'. */
   type: string;
-  /** The event's content, JSON (shape owned by the use cases). */
+  /**
+   * The event's content, JSON (shape owned by the use cases); or a function returning it, called
+   * only when the event is recorded (an event with an audience the account lacks is never built).
+   */
   payload: unknown;
   /**
    * The collection whose documents consume events like this one (e.g. webhook endpoints). Given,

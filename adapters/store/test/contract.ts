@@ -610,6 +610,19 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         await rejectsWith(notes.create(a.id, { n: 3 }, { events: [{ ...ev('evt_au6'), audience: 'Bad Name' }] }), 'invalid_argument', 'events.audience');
       });
 
+      it('builds a payload given as a function only for an event it records', async () => {
+        const a = await newAccount(store);
+        const built: string[] = [];
+        const lazy = (id: string) => ({ id, type: 'quote.ready', payload: () => { built.push(id); return ev(id).payload; }, audience: 'lazy_listeners' });
+        const notes = store.documents<{ n: number }>('lazy_events');
+        await notes.create(a.id, { n: 1 }, { events: [lazy('evt_lz1')] });
+        assert.deepEqual(built, [], 'no listener: never built');
+        await store.documents<{ n: number }>('lazy_listeners').create(a.id, { n: 0 });
+        const n = await notes.create(a.id, { n: 2 }, { events: [lazy('evt_lz2')] });
+        assert.deepEqual(built, ['evt_lz2']);
+        assert.deepEqual((await mine([a.id])).filter((e) => e.resourceId === n.id).map((e) => e.events), [[{ ...ev('evt_lz2'), type: 'quote.ready' }]], 'stored as the value it returned');
+      });
+
       it('clears only the events handed on; events recorded meanwhile stay; survives reopen', async () => {
         const a = await newAccount(store);
         const d = await store.designs.create(a.id, newDesignInput());

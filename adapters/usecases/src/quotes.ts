@@ -18,13 +18,13 @@ import { FILE_QUOTE_JOB } from './analysis-job.ts';
 import { presentQuote } from './present.ts';
 import { FileQuoteRequest, QuoteInput, QuoteRequest, type QuoteItemRequest } from './schemas.ts';
 import { validateInput } from './validation.ts';
-import { newEvent } from './webhooks/events.ts';
+import { newLazyEvent } from './webhooks/events.ts';
 import type { OutboxEvent } from '@kerf/store';
 
 /** quote.ready once a quote (its stored record) is settled (ready, requires_input or blocked), quote.failed when it failed. */
 function quoteEvents(ctx: UseCaseContext, doc: QuoteDoc): OutboxEvent[] {
   if (doc.status === 'processing' || doc.status === 'expired') return [];
-  return [newEvent(ctx, doc.status === 'failed' ? 'quote.failed' : 'quote.ready', eventData(doc))];
+  return [newLazyEvent(ctx, doc.status === 'failed' ? 'quote.failed' : 'quote.ready', () => eventData(doc))];
 }
 
 export const QUOTE_VALIDITY_DAYS = 30;

@@ -7,9 +7,14 @@ export const DESIGNS_SOURCE = 'designs';
 
 export const DOCUMENTS_SOURCE_PREFIX = 'documents:';
 
+/** An event's payload: the value given, or what its function returns (OutboxEvent.payload). */
+function payloadOf(e: OutboxEvent): unknown {
+  return typeof e.payload === 'function' ? (e.payload as () => unknown)() : e.payload;
+}
+
 /** Checked events (checkOutboxEventList) as stored: plain JSON copies, without their audience. */
 export function plainOutboxEvents(checked: OutboxEvent[]): OutboxEvent[] {
-  return checked.map((e) => ({ id: e.id, type: e.type, payload: plainJson(e.payload, 'events.payload') }));
+  return checked.map((e) => ({ id: e.id, type: e.type, payload: plainJson(payloadOf(e), 'events.payload') }));
 }
 
 /** Events as the SQLite outbox stores them: a JSON array of the events, one of their ids and one of their types. */
@@ -19,7 +24,7 @@ export interface OutboxEventTexts { events: string; eventIds: string; eventTypes
 export function outboxEventTexts(checked: OutboxEvent[]): OutboxEventTexts | null {
   if (checked.length === 0) return null;
   return {
-    events: `[${checked.map((e) => toJsonText({ id: e.id, type: e.type, payload: e.payload }, 'events.payload')).join(',')}]`,
+    events: `[${checked.map((e) => toJsonText({ id: e.id, type: e.type, payload: payloadOf(e) }, 'events.payload')).join(',')}]`,
     eventIds: JSON.stringify(checked.map((e) => e.id)),
     eventTypes: JSON.stringify(checked.map((e) => e.type)),
   };

@@ -37,6 +37,16 @@ export function newEvent(ctx: Pick<UseCaseContext, 'newId' | 'now'>, type: Event
 }
 
 /**
+ * newEvent whose body is made only if the store records it (OutboxEvent.payload as a function):
+ * for a change as frequent as a quote, of an account that mostly has no endpoint to hear it.
+ */
+export function newLazyEvent(ctx: Pick<UseCaseContext, 'newId' | 'now'>, type: EventType | DropshipEventType, data: () => unknown): OutboxEvent {
+  const event = newEvent(ctx, type, null);
+  const body = event.payload as EventBody;
+  return { ...event, payload: (): EventBody => ({ ...body, data: data() }) };
+}
+
+/**
  * Emits an event that goes with no single record write of its own (or follows one already made):
  * recorded durably at once and relayed like every other. Returns the event id.
  */
