@@ -66,14 +66,31 @@ export function jsonPayload(value: unknown): string | Buffer {
   const { text, texts } = markedText(value);
   if (texts.length === 0 || text === undefined) return text;
   const parts: Buffer[] = [];
+  eachPiece(text, texts, (between) => parts.push(Buffer.from(between, 'utf8')), (entry) => parts.push(entry.bytes ??= Buffer.from(entry.text, 'utf8')));
+  return Buffer.concat(parts);
+}
+
+/** Walks a marked text in order: `between` for each stretch of plain text, `kept` for each kept value's mark. */
+function eachPiece(text: string, texts: Kept[], between: (piece: string) => void, kept: (entry: Kept) => void): void {
   let at = 0;
   for (const m of text.matchAll(MARKED)) {
-    const entry = texts[Number(m[1])];
-    parts.push(Buffer.from(text.slice(at, m.index), 'utf8'), entry.bytes ??= Buffer.from(entry.text, 'utf8'));
+    between(text.slice(at, m.index));
+    kept(texts[Number(m[1])]);
     at = m.index + m[0].length;
   }
-  parts.push(Buffer.from(text.slice(at), 'utf8'));
-  return Buffer.concat(parts);
+  between(text.slice(at));
+}
+
+/** What `make` returns, or the store's refusal of `param` when JSON cannot write the value. */
+function serialisable<T>(param: string, make: () => T | undefined): T {
+  let made: T | undefined;
+  try {
+    made = make();
+  } catch (err) {
+    throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param, { cause: err });
+  }
+  if (made === undefined) throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param);
+  return made;
 }
 
 /** A kept value's text that jsonTextApart took out of a document's text. */
@@ -96,31 +113,20 @@ export const MIN_TEXT_APART = 256;
  * stays whole.
  */
 export function jsonTextApart(value: unknown, param: string): { text: string; apart: TextApart[] } {
-  let marked: { text: string; texts: Kept[] };
-  try {
-    marked = markedText(value);
-  } catch (err) {
-    throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param, { cause: err });
-  }
-  const { text, texts } = marked;
-  if (text === undefined) throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param);
+  const { text, texts } = serialisable(param, () => {
+    const marked = markedText(value);
+    return marked.text === undefined ? undefined : marked;
+  });
   if (texts.length === 0) return { text, apart: [] };
   if (texts.length === 1 && text === `"${MARK}0"`) return { text: texts[0].text, apart: [] };
   const apart: TextApart[] = [];
   let out = '';
-  let at = 0;
-  for (const m of text.matchAll(MARKED)) {
-    const entry = texts[Number(m[1])];
-    out += text.slice(at, m.index);
-    if (entry.text.length < MIN_TEXT_APART) {
-      out += entry.text;
-    } else {
-      apart.push({ at: out.length, hash: entry.hash ??= createHash('sha256').update(entry.text).digest('base64url'), text: entry.text });
-      out += entry.text.charCodeAt(0) === 0x5b ? '[]' : '{}';
-    }
-    at = m.index + m[0].length;
-  }
-  return { text: out + text.slice(at), apart };
+  eachPiece(text, texts, (between) => { out += between; }, (entry) => {
+    if (entry.text.length < MIN_TEXT_APART) { out += entry.text; return; }
+    apart.push({ at: out.length, hash: entry.hash ??= createHash('sha256').update(entry.text).digest('base64url'), text: entry.text });
+    out += entry.text.charCodeAt(0) === 0x5b ? '[]' : '{}';
+  });
+  return { text: out, apart };
 }
 
 /** The document's whole text: each text apart back in place of its placeholder (in `at` order). */
@@ -135,14 +141,7 @@ export function joinTextsApart(text: string, apart: ReadonlyArray<{ at: number; 
 }
 
 export function toJsonText(value: unknown, param: string): string {
-  let text: string | undefined;
-  try {
-    text = jsonText(value);
-  } catch (err) {
-    throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param, { cause: err });
-  }
-  if (text === undefined) throw new StoreError('invalid_argument', `${param} is not JSON-serialisable`, param);
-  return text;
+  return serialisable(param, () => jsonText(value));
 }
 
 export function plainJson(value: unknown, param: string): unknown {
