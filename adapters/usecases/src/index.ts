@@ -79,4 +79,4 @@ export { addressSubject, requestSubject, signedLinkSubject, RateLimiter, bounded
 export { spoolUpload, removeSpooled, type SpooledFile, type UploadBytes } from './received-file.ts';
 export { spoolDirOf } from './received-file.ts';
 export { whileClientWaits, type ClientResponse } from './client-gone.ts';
-export { BoundedMap } from './bounded-map.ts';
+export { BoundedMap } from '@kerf/store';

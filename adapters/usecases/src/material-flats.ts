@@ -9,7 +9,8 @@ import type { UseCaseContext } from './context.ts';
 import { isSharedReadyRow, toPublicDesign, type DesignResult, type DesignRow } from './designs.ts';
 import type { AnalysisOutput, Configuration } from './engine-api.ts';
 import { fileUnavailable, unavailable } from './errors.ts';
-import { BoundedMap, PerStore } from './bounded-map.ts';
+import { BoundedMap } from '@kerf/store';
+import { PerStore } from './bounded-map.ts';
 
 export interface ConfiguredDesign {
   design: Design;

@@ -1,4 +1,5 @@
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from '../common/apiKeyCodec.ts';
+import { BoundedMap } from '../common/bounded-map.ts';
 import { LAST_USED_REFRESH_MS } from '../common/constants.ts';
 import { newId } from '../common/ids.ts';
 import { checkNonEmpty } from '../common/validate.ts';
@@ -25,7 +26,7 @@ function toInfo(r: KeyRow): ApiKeyInfo {
 
 const KEY_COLUMNS = 'id, account_id, prefix, label, operator, created_at, last_used_at, revoked_at';
 
-/** Keys remembered as authenticated; past this many the memory starts again. */
+/** Keys remembered as authenticated; past this many the least recently used is forgotten. */
 const RECENT_KEYS_MAX = 1024;
 
 /** A key found good, and the count of credential changes then (credential_changes). */
@@ -47,7 +48,7 @@ export class SqliteApiKeys implements ApiKeyRepo {
    * of another process (PRAGMA data_version) sent every request of a second service process back
    * to the lookup.
    */
-  private readonly recent = new Map<string, RecentKey>();
+  private readonly recent = new BoundedMap<string, RecentKey>(RECENT_KEYS_MAX);
   constructor(private readonly ctx: SqliteContext) {
     const { db } = ctx;
     this.changes = db.prepare('SELECT n FROM credential_changes').pluck();
@@ -88,7 +89,6 @@ export class SqliteApiKeys implements ApiKeyRepo {
     const key = { accountId: row.account_id, keyId: row.id, operator: row.key_operator === 1 && row.account_operator === 1 };
     const recent: RecentKey = { key, lastUsedMs: row.last_used_at === null ? -Infinity : Date.parse(row.last_used_at), changes };
     if (now.getTime() - recent.lastUsedMs >= LAST_USED_REFRESH_MS) await this.touched(row.id, now, recent);
-    if (this.recent.size >= RECENT_KEYS_MAX) this.recent.clear();
     this.recent.set(plaintext, recent);
     return key;
   }

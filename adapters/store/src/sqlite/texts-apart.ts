@@ -6,6 +6,7 @@
 // across accounts: one account's content never stands in another's row). Texts are never changed
 // (the name is the content's hash) nor deleted with a document (another may name the same text).
 import type Database from 'better-sqlite3';
+import { BoundedMap } from '../common/bounded-map.ts';
 import { joinTextsApart, type TextApart } from '../common/json.ts';
 
 /** How many (account, text) pairs a store remembers as stored, and texts it keeps read. */
@@ -16,8 +17,9 @@ type ApartColumn = Array<[at: number, hash: string]>;
 
 export class TextsApart {
   /** `account \0 hash` of texts known to be in the database: committed by this store, or read from it */
-  private readonly stored = new Set<string>();
-  private readonly read = new Map<string, string>();
+  private readonly stored = new BoundedMap<string, true>(REMEMBERED);
+  /** the texts read, by the same key */
+  private readonly read = new BoundedMap<string, string>(REMEMBERED);
   private readonly insert;
   private readonly select;
 
@@ -35,12 +37,12 @@ export class TextsApart {
     const added: string[] = [];
     for (const a of apart) {
       const key = `${accountId}\u0000${a.hash}`;
-      if (this.stored.has(key)) continue;
+      if (this.stored.get(key)) continue;
       this.insert.run(accountId, a.hash, a.text);
       added.push(key);
     }
     const column = JSON.stringify(apart.map((a): [number, string] => [a.at, a.hash]));
-    return { column, committed: added.length === 0 ? noop : () => { for (const k of added) this.rememberStored(k); } };
+    return { column, committed: added.length === 0 ? noop : () => { for (const k of added) this.stored.set(k, true); } };
   }
 
   /** A row's whole JSON text. */
@@ -57,16 +59,9 @@ export class TextsApart {
     const text = this.select.get(accountId, hash) as string | undefined;
     // a row names only texts its own write stored (or found stored): a missing one is a damaged database
     if (text === undefined) throw new Error(`the embedded store lacks text ${hash} of account ${accountId}`);
-    if (this.read.size >= REMEMBERED) this.read.clear();
     this.read.set(key, text);
-    this.rememberStored(key);
+    this.stored.set(key, true);
     return text;
-  }
-
-  private rememberStored(key: string): void {
-    // cleared when full, as the API key cache: a forgotten pair costs one more INSERT OR IGNORE
-    if (this.stored.size >= REMEMBERED) this.stored.clear();
-    this.stored.add(key);
   }
 }
 
