@@ -134,8 +134,19 @@ const cases: Array<{ rule: string; what: string; plant: Record<string, string | 
     plant: { 'adapters/usecases/package.json': json({ name: '@kerf/usecases', exports: { '.': built('src/index') }, dependencies: { '@kerf/engine': '*', '@kerf/rest': '*' } }),
       'adapters/usecases/tsconfig.build.json': buildConfig('../../engine/tsconfig.build.json', '../rest/tsconfig.build.json'),
       'adapters/usecases/src/web.ts': "import { routes } from '@kerf/rest';\nexport { routes };\n",
-      'engine/src/contract.ts': "import type { area } from './geometry/area.ts';\nexport interface Part { w: number; h: number }\nexport type Area = typeof area;\n" },
+      // a folder cycle without a file cycle: contract.ts -> geometry/unit.ts; geometry/area.ts -> contract.ts
+      'engine/src/geometry/unit.ts': 'export const UNIT = 1;\n',
+      'engine/src/contract.ts': "import type { UNIT } from './geometry/unit.ts';\nexport interface Part { w: number; h: number }\nexport type Unit = typeof UNIT;\n" },
     files: ['adapters/rest/package.json', 'adapters/usecases/src/web.ts', 'engine/src/contract.ts'] },
+  { rule: 'file-cycle', what: 'two files of one package that import each other (one of them type-only)',
+    plant: { 'engine/src/geometry/area.ts': "import type { Part } from '../contract.ts';\nimport { unit } from './unit.ts';\nexport const area = (p: Part): number => p.w * p.h * unit;\n",
+      'engine/src/geometry/unit.ts': "import type { area } from './area.ts';\nexport const unit = 1;\nexport type A = typeof area;\n" },
+    files: ['engine/src/geometry/area.ts'] },
+  { rule: 'feature-entry', what: 'a use case reaching into another feature folder past its index',
+    plant: { 'adapters/usecases/src/quotes/index.ts': "export { price } from './price.ts';\n",
+      'adapters/usecases/src/quotes/price.ts': "import { measure } from '@kerf/engine';\nexport const price = (): number => measure({ w: 1, h: 1 });\n",
+      'adapters/usecases/src/carts/index.ts': "import { price } from '../quotes/price.ts';\nimport { price as p2 } from '../quotes/index.ts';\nexport const total = price() + p2();\n" },
+    files: ['adapters/usecases/src/carts/index.ts'] },
   { rule: 'cli-through-usecases', what: 'quote without the use case; the engine value-imported through another commands file',
     plant: { 'service/src/commands/quote.ts': "import { print } from './print.ts';\nexport const run = (): void => print(1);\n",
       'service/src/commands/print.ts': "import { measure } from '@kerf/engine';\nexport const print = (x: unknown): void => console.log(x, measure);\n" },
@@ -179,4 +190,6 @@ test('self-test: cycles are reported as a path', () => {
   const found = checkTree(cases.find((c) => c.rule === 'layer-direction')!.plant);
   assert.ok(found.some((v) => v.message.includes('package import cycle: @kerf/rest -> @kerf/usecases -> @kerf/rest')), show(found));
   assert.ok(found.some((v) => v.message.includes('folder cycle: contract.ts -> geometry -> contract.ts')), show(found));
+  const files = checkTree(cases.find((c) => c.rule === 'file-cycle')!.plant);
+  assert.ok(files.some((v) => v.message.includes('import cycle: engine/src/geometry/area.ts -> engine/src/geometry/unit.ts -> engine/src/geometry/area.ts')), show(files));
 });

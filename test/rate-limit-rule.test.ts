@@ -4,7 +4,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { addressSubject, boundedRateCounters, RateLimiter, requestSubject, signedLinkSubject, UrlSigner, UseCaseError } from '@kerf/usecases';
+import { requestSubject, signedLinkSubject } from '@kerf/http';
+import { addressSubject, boundedRateCounters, RateLimiter, UrlSigner, UseCaseError } from '@kerf/usecases';
 
 describe('rate limit subjects', () => {
   it('counts an IPv6 client by its /64, however the address is written', () => {

@@ -17,13 +17,13 @@ interface Import { spec: string; typeOnly: boolean; line: number }
 interface Source { file: string; pkg: Pkg; text: string; sf: ts.SourceFile; imports: Import[] }
 interface Repo { root: string; rootPkg: Pkg; packages: Pkg[]; sources: Source[]; byName: Map<string, Pkg> }
 
-/** Lowest first; any other adapters/* folder is layer 3. */
-const LAYERS: Record<string, number> = { 'engine': 0, 'adapters/store': 1, 'adapters/usecases': 2, 'service': 4 };
+/** Lowest first; any other adapters/* folder (a transport) is layer 3. adapters/http is what the transports share. */
+const LAYERS: Record<string, number> = { 'engine': 0, 'adapters/store': 1, 'adapters/usecases': 2, 'adapters/http': 2.5, 'service': 4 };
 const layerOf = (p: Pkg): number | undefined => LAYERS[p.dir] ?? (p.dir.startsWith('adapters/') ? 3 : undefined);
 
 export function checkArchitecture(root: string): Violation[] {
   const repo = loadRepo(root);
-  return [exportsClosed, exportsBuilt, internalImport, undeclaredDependency, transportInEngine, layerDirection, cliThroughUsecases,
+  return [exportsClosed, exportsBuilt, internalImport, undeclaredDependency, transportInEngine, layerDirection, fileCycles, featureEntry, cliThroughUsecases,
     noHttpStatusInUsecases, fastifyInServiceOnly, noTestBuildersInSrc, architectureDoc].flatMap((rule) => rule(repo));
 }
 
@@ -278,25 +278,54 @@ function layerDirection(repo: Repo): Violation[] {
     }
   }
   for (const c of cycles([...graph.keys()], (n) => [...graph.get(n)!])) v(pkgFile(repo.byName.get(c[0])!), `package import cycle: ${c.join(' -> ')}`);
-  // inside engine/src: folders (and top-level files) form a graph without cycles
-  const engineSrc = repo.packages.find((p) => p.dir === 'engine') && 'engine/src/';
-  if (engineSrc) {
-    const node = (file: string): string => file.slice(engineSrc.length).split('/')[0];
-    const edges = new Map<string, Map<string, string>>();
-    for (const s of repo.sources.filter((x) => x.file.startsWith(engineSrc))) {
-      for (const imp of s.imports.filter((i) => isRelative(i.spec))) {
-        const t = resolveRelative(s.file, imp.spec);
-        if (!t?.startsWith(engineSrc) || node(t) === node(s.file)) continue;
-        const from = edges.get(node(s.file)) ?? edges.set(node(s.file), new Map()).get(node(s.file))!;
-        if (!from.has(node(t))) from.set(node(t), `${s.file.slice(engineSrc.length)}:${imp.line}${imp.typeOnly ? ' (type)' : ''}`);
-      }
-    }
-    for (const c of cycles([...edges.keys()].sort(), (n) => [...(edges.get(n)?.keys() ?? [])].sort())) {
-      const via = c.slice(1).map((m, i) => `${edges.get(c[i])!.get(m)} -> ${m}`).join('; ');
-      v(`${engineSrc}${c[0]}`, `engine/src folder cycle: ${c.join(' -> ')} (${via})`);
+  // inside engine/src and the use cases' src: folders (and top-level files) form a graph without cycles
+  for (const src of ['engine/src/', 'adapters/usecases/src/']) out.push(...folderCycles(repo, src, 'layer-direction'));
+  return out;
+}
+
+/** Cycles between the folders (and top-level files) directly under `src` (a repository path ending in '/'). */
+function folderCycles(repo: Repo, src: string, rule: string): Violation[] {
+  if (!repo.sources.some((s) => s.file.startsWith(src))) return [];
+  const node = (file: string): string => file.slice(src.length).split('/')[0];
+  const edges = new Map<string, Map<string, string>>();
+  for (const s of repo.sources.filter((x) => x.file.startsWith(src))) {
+    for (const imp of s.imports.filter((i) => isRelative(i.spec))) {
+      const t = resolveRelative(s.file, imp.spec);
+      if (!t?.startsWith(src) || node(t) === node(s.file)) continue;
+      const from = edges.get(node(s.file)) ?? edges.set(node(s.file), new Map()).get(node(s.file))!;
+      if (!from.has(node(t))) from.set(node(t), `${s.file.slice(src.length)}:${imp.line}${imp.typeOnly ? ' (type)' : ''}`);
     }
   }
-  return out;
+  return cycles([...edges.keys()].sort(), (n) => [...(edges.get(n)?.keys() ?? [])].sort()).map((c) => {
+    const via = c.slice(1).map((m, i) => `${edges.get(c[i])!.get(m)} -> ${m}`).join('; ');
+    return { rule, file: `${src}${c[0]}`, message: `${src.slice(0, -1)} folder cycle: ${c.join(' -> ')} (${via})` };
+  });
+}
+
+/** No file of a package's src/ imports itself back through other files (type-only imports count: they tie the modules as much). */
+function fileCycles(repo: Repo): Violation[] {
+  const graph = new Map<string, string[]>();
+  for (const s of repo.sources.filter(inSrc)) {
+    const known = (p: string): string | undefined => [p, p.replace(/\.js$/, '.ts'), `${p}.ts`, `${p}/index.ts`].find((x) => repo.sources.some((o) => o.file === x && o.pkg === s.pkg));
+    graph.set(s.file, s.imports.filter((i) => isRelative(i.spec)).flatMap((i) => { const t = resolveRelative(s.file, i.spec); const k = t && known(t); return k ? [k] : []; }));
+  }
+  return cycles([...graph.keys()].sort(), (n) => graph.get(n) ?? []).map((c) => ({ rule: 'file-cycle', file: c[0], message: `import cycle: ${c.join(' -> ')}` }));
+}
+
+/**
+ * The use cases are feature folders (designs, dfm, quotes, ...), each entered through its own index:
+ * a file outside a folder imports nothing of it but `<folder>/index.ts`.
+ */
+function featureEntry(repo: Repo): Violation[] {
+  const src = 'adapters/usecases/src/';
+  const folderOf = (f: string): string | null => { const rest = f.slice(src.length).split('/'); return rest.length > 1 ? rest[0] : null; };
+  return repo.sources.filter((s) => s.file.startsWith(src)).flatMap((s) => s.imports.filter((i) => isRelative(i.spec)).flatMap((imp) => {
+    const t = resolveRelative(s.file, imp.spec);
+    if (!t?.startsWith(src)) return [];
+    const folder = folderOf(t);
+    if (!folder || folder === folderOf(s.file) || t === `${src}${folder}/index.ts`) return [];
+    return [{ rule: 'feature-entry', file: s.file, message: `line ${imp.line}: imports ${t.slice(src.length)}; enter ${folder}/ through ${folder}/index.ts` }];
+  }));
 }
 
 function cliThroughUsecases(repo: Repo): Violation[] {

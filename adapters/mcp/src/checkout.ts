@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { createCartFromQuote, getQuote, UseCaseError, type Scope } from '@kerf/usecases';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { toolResult } from './results.ts';
-import type { ToolDef, ToolEnv } from './tools.ts';
+import type { ToolDef, ToolEnv } from './tool-def.ts';
 
 type Write = (name: string, scope: Scope, env: ToolEnv, args: Record<string, unknown>, run: (input: Record<string, unknown>) => Promise<unknown>) => Promise<unknown>;
 

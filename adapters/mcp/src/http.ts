@@ -4,8 +4,9 @@
 // bytes; GET shows a page where a person picks the file).
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
-import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, receiveUpload, requestSubject, signedLinkSubject, UseCaseError, type Caller, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
-import { removeSpooled, spoolDirOf, spoolUpload, whileClientWaits } from '@kerf/usecases';
+import { requestSubject, signedLinkSubject, whileClientWaits } from '@kerf/http';
+import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, receiveUpload, UseCaseError, type Caller, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
+import { removeSpooled, spoolDirOf, spoolUpload } from '@kerf/usecases';
 import type { Readable } from 'node:stream';
 import { createKerfMcpServer, MCP_SCOPES } from './server.ts';
 import { uploadPage, UPLOAD_PAGE_HEADERS } from './upload-page.ts';

@@ -12,25 +12,9 @@ import {
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import { json, toolResult } from './results.ts';
 import { checkoutTool } from './checkout.ts';
+import type { ToolDef, ToolEnv } from './tool-def.ts';
 
-/** What a tool runs against: the use cases, who is asking, and how files arrive. */
-export interface ToolEnv {
-  ctx: UseCaseContext;
-  caller: Caller;
-  /** hosted: bytes by HTTP PUT to upload_url; local: a path on this machine */
-  uploads: { mode: 'hosted'; uploadUrl(token: string): string; browserUploadUrl(token: string): string } | { mode: 'local' };
-}
-
-export interface ToolDef {
-  name: string;
-  title: string;
-  description: string;
-  input: TObject;
-  /** what its use cases require of an OAuth token (a token without them is challenged to ask for them) */
-  scopes: Scope[];
-  annotations: ToolAnnotations;
-  run(env: ToolEnv, args: Record<string, unknown>): Promise<CallToolResult>;
-}
+export type { ToolDef, ToolEnv } from './tool-def.ts';
 
 const described = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description });
 const strict = { additionalProperties: false } as const;

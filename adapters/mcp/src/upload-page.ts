@@ -1,6 +1,6 @@
 // The page behind browser_upload_url: a person picks the STEP file and the browser PUTs it to this
 // same URL (the link's token is the credential), so an agent without file access can still upload.
-import { contentSecurityPolicy, cspHash } from '@kerf/usecases';
+import { contentSecurityPolicy, cspHash } from '@kerf/http';
 
 const SCRIPT = `
 const status = document.getElementById('status');

@@ -2,7 +2,7 @@
 // protocol errors), in the web site's look (its stylesheet) and without inline script or style, so
 // they pass the same Content-Security-Policy.
 import type { ErrorOut } from 'oidc-provider';
-import { escapeHtml } from '@kerf/usecases';
+import { escapeHtml } from '@kerf/http';
 
 export const STYLESHEET = '/assets/pico.min.css';
 

@@ -1,7 +1,8 @@
 // The authorization server as a fastify plugin: oidc-provider's Koa app answers its own routes
 // (fastify hands it the raw request), plus RFC 8414 and RFC 9728 discovery at the origin.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { SCOPES, contentSecurityPolicy, RateLimiter, requestSubject, UseCaseError } from '@kerf/usecases';
+import { contentSecurityPolicy, requestSubject } from '@kerf/http';
+import { SCOPES, RateLimiter, UseCaseError } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
 import type { RateCounters, Store } from '@kerf/store';
 import { DEVICE_POLL_INTERVAL_S, tooSoon } from './polling.ts';

@@ -7,7 +7,8 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 // `schema.hide` (keep these routes out of the OpenAPI document) is @fastify/swagger's addition to fastify's types
 import type {} from '@fastify/swagger';
-import { UseCaseError, contentSecurityPolicy, cspHash, escapeHtml as esc, type PaymentProcessor } from '@kerf/usecases';
+import { contentSecurityPolicy, cspHash, escapeHtml as esc } from '@kerf/http';
+import { UseCaseError, type PaymentProcessor } from '@kerf/usecases';
 import { EmbeddedPaymentProcessor } from './embedded.ts';
 import { TEST_CARDS } from './test-cards.ts';
 

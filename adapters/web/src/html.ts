@@ -1,4 +1,4 @@
-import { escapeHtml } from '@kerf/usecases';
+import { escapeHtml } from '@kerf/http';
 
 // Server-rendered pages: every value from a person or a client goes through escapeHtml; no inline
 // script or style (the Content-Security-Policy forbids them); one stylesheet from an npm package.

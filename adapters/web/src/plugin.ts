@@ -11,10 +11,8 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import {
-  UseCaseError, consentedScopes, contentSecurityPolicy, createApiKey, getReviewPage, removeSavedCard, startCardSetup, getAccount, listApiKeys, listWebhookEndpoints, createWebhookEndpoint, deleteWebhookEndpoint, EVENT_TYPES, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut,
-  type Caller, type ConsentPort, type EventType, type RateLimiter, type UseCaseContext,
-} from '@kerf/usecases';
+import { contentSecurityPolicy } from '@kerf/http';
+import { UseCaseError, consentedScopes, createApiKey, getReviewPage, removeSavedCard, startCardSetup, getAccount, listApiKeys, listWebhookEndpoints, createWebhookEndpoint, deleteWebhookEndpoint, EVENT_TYPES, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut, type Caller, type ConsentPort, type EventType, type RateLimiter, type UseCaseContext } from '@kerf/usecases';
 import { shopRoutes } from './shop.ts';
 import { MODEL_VIEWER_DIR, modelViewerStyleHashes } from './model-viewer.ts';
 import { reviewPage } from './review-page.ts';

@@ -12,7 +12,8 @@
 // a page view spend 1 + its assets (more again with a cold cache), limiting a person sooner than an
 // API client on the same budget.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestSubject, addressSubject, UseCaseError, type Caller, type RateLimiter, type RateLimitState } from '@kerf/usecases';
+import { requestSubject } from '@kerf/http';
+import { addressSubject, UseCaseError, type Caller, type RateLimiter, type RateLimitState } from '@kerf/usecases';
 import { messagePage } from './pages.ts';
 
 type Person = { caller: Caller; email: string } | null;

@@ -7,7 +7,8 @@ import {
   UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
   getPartModelUrl, getQuote, listOrders, payCart, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
-import { removeSpooled, spoolDirOf, spoolUpload, whileClientWaits, type SpooledFile } from '@kerf/usecases';
+import { removeSpooled, spoolDirOf, spoolUpload, type SpooledFile } from '@kerf/usecases';
+import { whileClientWaits } from '@kerf/http';
 import {
   checkoutPage, configureForm, designPage, orderPage, ordersPage, quotePage, uploadPage, type HoleGroup, type MaterialChoice, type PartChoice, type PartView,
 } from './shop-pages.ts';

@@ -1,7 +1,8 @@
 // The error reference every error's doc_url points into, served by the service itself so that a
 // self-hosted operator's users can always open it.
 import type { FastifyInstance } from 'fastify';
-import { ERROR_CODES, contentSecurityPolicy, cspHash, escapeHtml as esc, type ErrorCodeDoc } from '@kerf/usecases';
+import { contentSecurityPolicy, cspHash, escapeHtml as esc } from '@kerf/http';
+import { ERROR_CODES, type ErrorCodeDoc } from '@kerf/usecases';
 import { ERROR_DOCS_PATH } from '../envelope.ts';
 import { EXTRA_STATUSES, STATUS_BY_KIND } from '../http-errors.ts';
 

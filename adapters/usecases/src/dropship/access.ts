@@ -1,12 +1,12 @@
 // Who may use /v1/dropship (interface.md 5.2): an account whose dropship status is approved. The
 // operator moves accounts between requested, approved, suspended and denied.
 import type { Account, DropshipStatus } from '@kerf/store';
-import { requireScope, type Caller } from '../caller.ts';
-import { UseCaseError, notFound } from '../errors.ts';
-import type { CommerceContext } from '../orders.ts';
-import { requireOperator } from '../orders.ts';
-import { AdminDropshipAccountUpdate } from '../schemas.ts';
-import { validateInput } from '../validation.ts';
+import { requireScope, type Caller } from '../core/index.ts';
+import { UseCaseError, notFound } from '../core/index.ts';
+import type { CommerceContext } from '../commerce/index.ts';
+import { requireOperator } from '../commerce/index.ts';
+import { AdminDropshipAccountUpdate } from '../core/index.ts';
+import { validateInput } from '../core/index.ts';
 import { setContactPhone } from './contacts.ts';
 
 /** The caller's account when it may use the dropship API; 403 dropship_account_not_approved otherwise. */

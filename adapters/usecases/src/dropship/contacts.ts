@@ -1,7 +1,7 @@
 // The account's contact phone (interface.md 4.2 rule 6): used for a ship_to without one. Set by the
 // operator with the account's dropship status.
-import type { Doc } from '../documents.ts';
-import type { CommerceContext } from '../orders.ts';
+import type { Doc } from '../core/index.ts';
+import type { CommerceContext } from '../commerce/index.ts';
 
 interface ContactDoc extends Doc { phone: string | null }
 

@@ -5,17 +5,17 @@
 // from it, the order is created under the external_ref key, and a reconcile job finishes (or drops)
 // what a crashed process left.
 import { isStoreError, type DocumentCollection, type Job } from '@kerf/store';
-import type { Caller } from '../caller.ts';
-import { chargeIntent, chargeKey, crashPoint, lookupIntent, newIntent, processorOf, type ChargeIntent } from '../charge-once.ts';
-import type { UseCaseContext } from '../context.ts';
-import type { Doc } from '../documents.ts';
-import { UseCaseError, invalid } from '../errors.ts';
-import { RetryJobLater, type JobKindHandlers } from '../jobs.ts';
-import { noPaymentMethod, paymentError, type Payment } from '../payments.ts';
-import { DEFAULT_RECONCILE_AFTER_MS } from '../pay.ts';
-import { DropshipOrderCreate, type DropshipShipTo } from '../schemas.ts';
-import { validateInput } from '../validation.ts';
-import { newEvent } from '../webhooks/events.ts';
+import type { Caller } from '../core/index.ts';
+import { chargeIntent, chargeKey, crashPoint, lookupIntent, newIntent, processorOf, type ChargeIntent } from '../commerce/index.ts';
+import type { UseCaseContext } from '../core/index.ts';
+import type { Doc } from '../core/index.ts';
+import { UseCaseError, invalid } from '../core/index.ts';
+import { RetryJobLater, type JobKindHandlers } from '../core/index.ts';
+import { noPaymentMethod, paymentError, type Payment } from '../core/index.ts';
+import { DEFAULT_RECONCILE_AFTER_MS } from '../commerce/index.ts';
+import { DropshipOrderCreate, type DropshipShipTo } from '../core/index.ts';
+import { validateInput } from '../core/index.ts';
+import { newEvent } from '../core/index.ts';
 import { requireDropship } from './access.ts';
 import { contactPhone } from './contacts.ts';
 import { allocateContract, items } from './items.ts';

@@ -2,12 +2,13 @@
 // endpoints (one collection, one relay and delivery worker, the same signing) with their own
 // object, UUID ids and the dropship events, so each API sees only its own endpoints.
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../caller.ts';
-import type { UseCaseContext } from '../context.ts';
-import { listAll } from '../documents.ts';
-import { DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput } from '../schemas.ts';
-import { validateInput } from '../validation.ts';
-import { checkUrl, deactivateEndpoint, endpoints, newSecret, type EndpointDoc } from '../webhooks/endpoints.ts';
+import type { Caller } from '../core/index.ts';
+import type { UseCaseContext } from '../core/index.ts';
+import { listAll } from '../core/index.ts';
+import { DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput } from '../core/index.ts';
+import { validateInput } from '../core/index.ts';
+import { checkUrl, deactivateEndpoint } from '../webhooks/index.ts';
+import { endpoints, newSecret, type EndpointDoc } from '../webhooks/index.ts';
 import { requireDropship } from './access.ts';
 
 const OBJECT = 'dropship_webhook_endpoint' as const;

@@ -3,14 +3,14 @@
 // shipping cost, charged to the same card: a failed charge emits order.payment_failed and the order
 // still ships), delivered, cancelled (parts refunded). Each change records its event in the same write.
 import { isStoreError, type DocumentRecord, type OutboxEvent } from '@kerf/store';
-import type { Caller } from '../caller.ts';
-import { processorOf } from '../charge-once.ts';
-import { UseCaseError, invalid, notFound } from '../errors.ts';
-import { checkTransition, requireOperator, type CommerceContext } from '../orders.ts';
-import type { Payment } from '../payments.ts';
-import { AdminDropshipOrderUpdate, DropshipOrderInput } from '../schemas.ts';
-import { validateInput } from '../validation.ts';
-import { newEvent } from '../webhooks/events.ts';
+import type { Caller } from '../core/index.ts';
+import { processorOf } from '../commerce/index.ts';
+import { UseCaseError, invalid, notFound } from '../core/index.ts';
+import { checkTransition, requireOperator, type CommerceContext } from '../commerce/index.ts';
+import type { Payment } from '../core/index.ts';
+import { AdminDropshipOrderUpdate, DropshipOrderInput } from '../core/index.ts';
+import { validateInput } from '../core/index.ts';
+import { newEvent } from '../core/index.ts';
 import { releaseContract } from './items.ts';
 import { dropshipOrders, dropshipOrderView, eventOrder, type DropshipCharge, type DropshipOrderDoc, type DropshipOrderStatus } from './orders.ts';
 

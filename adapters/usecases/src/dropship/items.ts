@@ -3,14 +3,14 @@
 // a prepaid quantity (a contract item) that later orders allocate from.
 import { randomUUID } from 'node:crypto';
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
-import type { Caller } from '../caller.ts';
-import { carts } from '../carts.ts';
-import type { UseCaseContext } from '../context.ts';
-import { listAll, publicView, type Doc } from '../documents.ts';
-import { UseCaseError, notFound } from '../errors.ts';
-import { orders, requireOperator, type CommerceContext } from '../orders.ts';
-import { AdminDropshipItemApprove, AdminDropshipItemCreate } from '../schemas.ts';
-import { validateInput } from '../validation.ts';
+import type { Caller } from '../core/index.ts';
+import { carts } from '../commerce/index.ts';
+import type { UseCaseContext } from '../core/index.ts';
+import { listAll, publicView, type Doc } from '../core/index.ts';
+import { UseCaseError, notFound } from '../core/index.ts';
+import { orders, requireOperator, type CommerceContext } from '../commerce/index.ts';
+import { AdminDropshipItemApprove, AdminDropshipItemCreate } from '../core/index.ts';
+import { validateInput } from '../core/index.ts';
 import { requireDropship } from './access.ts';
 
 export interface DropshipPart { id: string; material: string; material_type: string; thickness: number }

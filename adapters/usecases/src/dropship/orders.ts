@@ -1,13 +1,12 @@
 // Dropship orders (interface.md 2.3, 4.2): the record, what callers and webhooks see of it, and the
 // account's reads. Creation is ./create.ts, fulfilment ./fulfillment.ts.
 import type { DocumentCollection } from '@kerf/store';
-import type { Caller } from '../caller.ts';
-import { publicView, type Doc } from '../documents.ts';
-import { notFound } from '../errors.ts';
-import type { CommerceContext } from '../orders.ts';
-import { DropshipOrderInput, DropshipOrdersQuery, type DropshipShipTo } from '../schemas.ts';
-import { validateInput } from '../validation.ts';
-import { paged } from '../webhooks/endpoints.ts';
+import type { Caller } from '../core/index.ts';
+import { paged, publicView, type Doc, type ListEnvelope } from '../core/index.ts';
+import { notFound } from '../core/index.ts';
+import type { CommerceContext } from '../commerce/index.ts';
+import { DropshipOrderInput, DropshipOrdersQuery, type DropshipShipTo } from '../core/index.ts';
+import { validateInput } from '../core/index.ts';
 import { requireDropship } from './access.ts';
 
 export type DropshipOrderStatus = 'paid' | 'in_review' | 'in_production' | 'shipped' | 'delivered' | 'cancelled';

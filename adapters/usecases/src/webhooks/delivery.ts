@@ -5,11 +5,12 @@
 // before it is made. A 2xx delivers; otherwise it is retried after 1 min, 5 min, 30 min, 2 h and
 // 8 h: 6 attempts. Delays follow the service clock (the store's), so tests run them in milliseconds.
 import { isStoreError, type DocumentCollection, type Job } from '@kerf/store';
-import type { UseCaseContext } from '../context.ts';
-import { listAll, type Doc } from '../documents.ts';
-import { RetryJobLater, type JobKindHandlers } from '../jobs.ts';
-import { endpoints, signingSecrets } from './endpoints.ts';
-import { getEventBody, type EventBody } from './events.ts';
+import type { UseCaseContext } from '../core/index.ts';
+import { listAll, type Doc } from '../core/index.ts';
+import { RetryJobLater, type JobKindHandlers } from '../core/index.ts';
+import { endpoints, signingSecrets } from './endpoint-records.ts';
+import { getEventBody } from './event-bodies.ts';
+import type { EventBody } from '../core/index.ts';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook_delivery';
 const DELIVERIES_COLLECTION = 'webhook_deliveries';

@@ -1,63 +1,22 @@
 // Webhook endpoints (contract.md "Manufacturing webhooks"): create (the secret shown once), list the
 // active ones, get, delete (deactivate; pending deliveries abandoned), roll the secret (the old one
 // keeps signing beside the new for 24 h), and the log of delivery attempts.
-import { randomBytes } from 'node:crypto';
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
-import { requireScope, type Caller } from '../caller.ts';
-import type { UseCaseContext } from '../context.ts';
-import { listAll, publicView, type Doc } from '../documents.ts';
-import { UseCaseError, invalid, malformed, notFound } from '../errors.ts';
-import type { ListEnvelope } from '../catalogs.ts';
-import { EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, WebhookEndpointCreate, WebhookEndpointInput } from '../schemas.ts';
-import { validateInput } from '../validation.ts';
+import { requireScope, type Caller } from '../core/index.ts';
+import type { UseCaseContext } from '../core/index.ts';
+import { listAll, publicView, type Doc } from '../core/index.ts';
+import { UseCaseError, invalid, notFound } from '../core/index.ts';
+import { paged, type ListEnvelope } from '../core/index.ts';
+import { EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, WebhookEndpointCreate, WebhookEndpointInput } from '../core/index.ts';
+import { validateInput } from '../core/index.ts';
 import { abandonPendingDeliveries, deliveries, type DeliveryDoc } from './delivery.ts';
+import { endpoints, newSecret, type EndpointDoc, type EndpointObject } from './endpoint-records.ts';
 
-/** Manufacturing and dropship webhook endpoints: the only consumers of events (newEvent's audience). */
-export const ENDPOINTS_COLLECTION = 'webhook_endpoints';
 /** How long a rolled secret keeps signing beside its successor. */
 const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-/** Manufacturing and dropship endpoints share the collection; each API sees only its own object. */
-export type EndpointObject = 'webhook_endpoint' | 'dropship_webhook_endpoint';
-
-export interface EndpointDoc<O extends EndpointObject = EndpointObject> extends Doc {
-  object: O;
-  url: string;
-  events: string[];
-  description: string | null;
-  active: boolean;
-  created_at: string;
-  _secret: string;
-  _previous_secret?: string | null;
-  _previous_secret_until?: string | null;
-  _deleted_at?: string | null;
-}
-
 export type EndpointView = Omit<EndpointDoc<'webhook_endpoint'>, `_${string}`>;
 export type EndpointWithSecret = EndpointView & { secret: string };
-
-export function endpoints(ctx: UseCaseContext): DocumentCollection<EndpointDoc> {
-  return ctx.store.documents<EndpointDoc>(ENDPOINTS_COLLECTION);
-}
-
-export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
-
-/** The secrets that sign a delivery now: the current one, and a rolled one for 24 h after the roll. */
-export function signingSecrets(doc: EndpointDoc, now: Date): string[] {
-  const out = [doc._secret];
-  if (doc._previous_secret && doc._previous_secret_until && doc._previous_secret_until > now.toISOString()) out.push(doc._previous_secret);
-  return out;
-}
-
-/** A store paging failure as the caller's error (a cursor we never issued). */
-export async function paged<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (isStoreError(err, 'invalid_cursor')) throw malformed('invalid_cursor', 'The cursor is not one this list returned; pass `next_cursor` unchanged.', 'cursor');
-    throw err;
-  }
-}
 
 export function checkUrl(ctx: UseCaseContext, raw: string): string {
   let url: URL;
@@ -105,11 +64,6 @@ export async function listWebhookEndpoints(ctx: UseCaseContext, caller: Caller, 
   const q = validateInput(ListWebhookEndpointsInput, input ?? {}, { location: 'querystring' });
   const page = await paged(() => endpoints(ctx).list(caller.accountId, { limit: q.limit, cursor: q.cursor ?? null, filter: { active: true, object: 'webhook_endpoint' } }));
   return { object: 'list', data: page.items.map((r) => publicView(r.data)), has_more: page.hasMore, next_cursor: page.nextCursor };
-}
-
-/** Every active endpoint of an account (for the relay). */
-export async function activeEndpoints(ctx: UseCaseContext, accountId: string): Promise<EndpointDoc[]> {
-  return listAll(endpoints(ctx), accountId, { filter: { active: true }, order: 'asc' });
 }
 
 /** DELETE: the endpoint stops receiving; deliveries not yet made are abandoned. */

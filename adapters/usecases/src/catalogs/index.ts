@@ -1,0 +1,1 @@
+export { getHardwareModelUrl, listCatalog, searchCatalog } from './catalogs.ts';

@@ -1,0 +1,144 @@
+// People on the web site: accounts with an email and a password (scrypt), sign-in throttling, and
+// sessions. A session token is shown to the browser once (its cookie); the store keeps its sha256.
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { isStoreError, type Account } from '@kerf/store';
+import { SCOPES, type Caller } from '../core/index.ts';
+import type { UseCaseContext } from '../core/index.ts';
+import { UseCaseError, invalid } from '../core/index.ts';
+import { oauthDocId as sha256Id } from './oauth-records.ts';
+import { SignInInput, SignUpInput } from '../core/index.ts';
+import { validateInput } from '../core/index.ts';
+import { addressSubject } from '../core/index.ts';
+
+/** What these use cases need: the store and a clock (the admin CLI has no engine). */
+export type AccountsContext = Pick<UseCaseContext, 'store' | 'now'>;
+
+/** scrypt cost (N = 2^15, r = 8, p = 1: 32 MiB and tens of milliseconds per hash). */
+const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+const KEY_BYTES = 32;
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Failed sign-ins allowed per email, and per client address, within the window. */
+export const SIGN_IN_LIMITS = { perEmail: 5, perAddress: 30, windowMs: 15 * 60 * 1000 } as const;
+
+const PASSWORDS = 'web_passwords';
+const SESSIONS = 'web_sessions';
+const THROTTLE = 'web_sign_in_failures';
+const SYSTEM = 'system';
+
+interface PasswordDoc { hash: string }
+interface SessionDoc { expiresAt: string }
+interface FailureDoc { count: number; since: string }
+
+function scrypt(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => scryptCb(password.normalize('NFKC'), salt, KEY_BYTES, opts, (err, key) => (err ? reject(err) : resolve(key))));
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [alg, n, r, p, salt, key] = stored.split('$');
+  if (alg !== 'scrypt' || !salt || !key) return false;
+  const expected = Buffer.from(key, 'base64url');
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Hashing a password nobody has keeps a sign-in for an unknown email as slow as a wrong password. */
+const DECOY = hashPassword(randomBytes(16).toString('hex'));
+
+/** Makes an account that signs in with this email and password (sign-up, `kerf admin create-account`). */
+export async function createPasswordAccount(ctx: AccountsContext, input: unknown): Promise<Account> {
+  const { email, password, name } = validateInput(SignUpInput, input);
+  let account: Account;
+  try {
+    account = await ctx.store.accounts.create({ email, ...(name ? { name } : {}) });
+  } catch (err) {
+    if (isStoreError(err, 'duplicate')) throw invalid('email_taken', 'An account with this email exists; sign in instead.', 'email');
+    throw err;
+  }
+  await setPassword(ctx, account.id, password);
+  return account;
+}
+
+/** Sets (or replaces) the password of an existing account. */
+export async function setPassword(ctx: AccountsContext, accountId: string, password: string): Promise<void> {
+  validateInput(SignUpInput, { email: 'a@b', password });
+  const docs = ctx.store.documents<PasswordDoc>(PASSWORDS);
+  const hash = await hashPassword(password);
+  const existing = await docs.getByKey(accountId, 'password');
+  if (existing) await docs.update(accountId, existing.id, { hash });
+  else await docs.create(accountId, { hash }, { key: 'password' });
+}
+
+const tooMany = (retryAfterSeconds: number): UseCaseError => new UseCaseError('rate_limited', 'rate_limit_error', 'too_many_sign_in_attempts',
+  'Too many failed sign-ins; wait before trying again.', { retryable: true, retryAfterSeconds });
+
+/** Counts failures per key in a fixed window; returns the seconds to wait when over the limit. */
+async function failuresOver(ctx: AccountsContext, key: string, limit: number): Promise<number | null> {
+  const doc = await ctx.store.documents<FailureDoc>(THROTTLE).getByKey(SYSTEM, key);
+  if (!doc) return null;
+  const until = Date.parse(doc.data.since) + SIGN_IN_LIMITS.windowMs - ctx.now().getTime();
+  return until > 0 && doc.data.count >= limit ? Math.ceil(until / 1000) : null;
+}
+
+async function recordFailure(ctx: AccountsContext, key: string): Promise<void> {
+  const docs = ctx.store.documents<FailureDoc>(THROTTLE);
+  const now = ctx.now();
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const doc = await docs.getByKey(SYSTEM, key);
+    try {
+      if (!doc) { await docs.create(SYSTEM, { count: 1, since: now.toISOString() }, { key }); return; }
+      const fresh = Date.parse(doc.data.since) + SIGN_IN_LIMITS.windowMs <= now.getTime();
+      await docs.update(SYSTEM, doc.id, fresh ? { count: 1, since: now.toISOString() } : { ...doc.data, count: doc.data.count + 1 }, { expectedVersion: doc.version });
+      return;
+    } catch (err) {
+      if (!isStoreError(err, 'conflict') && !isStoreError(err, 'duplicate')) throw err;
+    }
+  }
+}
+
+/**
+ * Checks the email and password and opens a session. The same error for an unknown email and a
+ * wrong password; after too many failures (per email, per address) no password is checked at all.
+ */
+export async function signIn(ctx: AccountsContext, input: unknown): Promise<{ sessionToken: string; accountId: string; expiresAt: string }> {
+  const { email, password, client_ip } = validateInput(SignInInput, input);
+  const emailKey = `email:${sha256Id(email.trim().toLowerCase())}`;
+  // an IPv6 client by its /64, as the request rate limit counts it
+  const addressKey = client_ip ? addressSubject(client_ip) : null;
+  const wait = (await failuresOver(ctx, emailKey, SIGN_IN_LIMITS.perEmail)) ?? (addressKey ? await failuresOver(ctx, addressKey, SIGN_IN_LIMITS.perAddress) : null);
+  if (wait !== null) throw tooMany(wait);
+  const account = await ctx.store.accounts.findByEmail(email.trim().toLowerCase());
+  const stored = account ? await ctx.store.documents<PasswordDoc>(PASSWORDS).getByKey(account.id, 'password') : null;
+  const ok = stored ? await verifyPassword(password, stored.data.hash) : (await verifyPassword(password, await DECOY), false);
+  if (!ok || !account) {
+    await recordFailure(ctx, emailKey);
+    if (addressKey) await recordFailure(ctx, addressKey);
+    throw new UseCaseError('unauthenticated', 'authentication_error', 'invalid_credentials', 'The email or password is not right.');
+  }
+  const sessionToken = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(ctx.now().getTime() + SESSION_TTL_MS).toISOString();
+  await ctx.store.documents<SessionDoc>(SESSIONS).create(account.id, { expiresAt }, { id: sha256Id(sessionToken) });
+  return { sessionToken, accountId: account.id, expiresAt };
+}
+
+/** The person behind a session cookie, with every scope (it is their own account), or null. */
+export async function sessionCaller(ctx: AccountsContext, sessionToken: string | null | undefined): Promise<{ caller: Caller; email: string } | null> {
+  if (!sessionToken || sessionToken.length > 100) return null;
+  const doc = await ctx.store.documents<SessionDoc>(SESSIONS).getUnscoped(sha256Id(sessionToken));
+  if (!doc || Date.parse(doc.data.expiresAt) <= ctx.now().getTime()) return null;
+  const account = await ctx.store.accounts.get(doc.accountId);
+  if (!account) return null;
+  return { caller: { accountId: account.id, scopes: SCOPES, via: 'session', credentialId: doc.id.slice(0, 12), operator: false }, email: account.email };
+}
+
+export async function signOut(ctx: AccountsContext, sessionToken: string | null | undefined): Promise<void> {
+  if (!sessionToken || sessionToken.length > 100) return;
+  const docs = ctx.store.documents<SessionDoc>(SESSIONS);
+  const doc = await docs.getUnscoped(sha256Id(sessionToken));
+  if (doc) await docs.delete(doc.accountId, doc.id);
+}
