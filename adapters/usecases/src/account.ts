@@ -1,5 +1,5 @@
-// GET /v1/account (contract.md "Account"): who the caller is and whether a card is on file; with no
-// card, where to save one (the processor's hosted page). Readable with any scope (interface.md 5.6).
+// GET /v1/account (docs/api.md "Account"): who the caller is and whether a card is on file; with no
+// card, where to save one (the processor's hosted page). Readable with any scope.
 import { requireAccountOwner, type Caller } from './caller.ts';
 import { processorOf } from './charge-once.ts';
 import type { UseCaseContext } from './context.ts';

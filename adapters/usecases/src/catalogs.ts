@@ -43,7 +43,7 @@ function paginate<T extends { id: string }>(kind: string, all: T[], query: Catal
   return { object: 'list', data, has_more: hasMore, next_cursor: hasMore && data.length ? encodeCursor(kind, data[data.length - 1].id) : null };
 }
 
-/** A page of one catalog; catalogs are readable by every caller (interface.md 5.6). */
+/** A page of one catalog; catalogs are readable by every caller. */
 export async function listCatalog(ctx: EngineContext, _caller: Caller, input: ListCatalogInput): Promise<ListEnvelope<CatalogEntry>> {
   const query = validateInput(ListCatalogInput, input, { location: 'querystring' });
   const kind = query.catalog;

@@ -1,4 +1,4 @@
-// Charging exactly once, whatever happens (interface.md 4.1 rule 7; issue #10). The pieces any paid
+// Charging exactly once, whatever happens (issue #10). The pieces any paid
 // resource (a cart now, a dropship order later) builds on:
 //
 // 1. Before the processor is called, the owner records a ChargeIntent on its own record (one

@@ -1,4 +1,4 @@
-// OAuth connections (interface.md 5): an agent's grant on a person's account, listed and revoked on
+// OAuth connections: an agent's grant on a person's account, listed and revoked on
 // the account page. Only the person manages them: an API key or their web session, never an agent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requireAccountOwner, SCOPES, type Caller, type Scope } from './caller.ts';
@@ -62,7 +62,7 @@ export async function revokeConnection(ctx: UseCaseContext, caller: Caller, inpu
 
 /**
  * What a consent grants: the requested scopes the person left checked; `payments` only together
- * with `carts` (interface.md 5.6). Catalogs and the account summary need no scope.
+ * with `carts`. Catalogs and the account summary need no scope.
  */
 export function consentedScopes(requested: readonly string[], checked: readonly string[]): Scope[] {
   const granted = SCOPES.filter((s) => requested.includes(s) && checked.includes(s));

@@ -61,7 +61,7 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
   // quote or report that nobody looks at costs no drawing.
   // refused before anything is kept: the report's files would queue one more job for the account
   if (report.production_files.status === 'pending') await admitCustomerJob(ctx, accountId, 'ask for more reports with production files');
-  // every report carries a website review link of its own, with its configuration (contract.md)
+  // every report carries a website review link of its own, with its configuration
   const link = await newReviewLink(ctx, accountId, { design_id: report.design_id, dfm_id: id, configuration: report.configuration });
   const presented = presentDfmReport(ctx.links, withoutImages(report));
   const doc: DfmDoc = { ...presented, review_url: link.review_url, review_link_id: link.id, id, object: 'dfm_report' };
@@ -163,7 +163,7 @@ export const productionFilesJob: JobKindHandlers = {
     for (const p of doc.parts as Array<{ part_id: string; status: string; k_factor?: unknown }>) {
       const part = design.parts.find((x) => x.id === p.part_id);
       if (!part || !part.manufacturable) continue;
-      // Each flat uses its part's configured material K-factor (contract: material K when configured).
+      // Each flat uses its part's configured material K-factor (docs/geometry.md "Bend allowance and K-factor").
       wanted.push(typeof p.k_factor === 'number' ? { partId: p.part_id, kFactor: p.k_factor } : { partId: p.part_id });
     }
     // A part's files depend only on its geometry and its flat's K-factor: made once per (design, part,

@@ -58,8 +58,8 @@ async function drawParts<T extends DfmOutcome>(ctx: EngineContext, design: Desig
 
 /**
  * The file's design with the flats its configuration calls for: each part whose configured material
- * gives another K-factor than the default is flattened again with it (contract.md: the flat pattern
- * uses the material's K-factor), the rule the stored designs follow too.
+ * gives another K-factor than the default is flattened again with it (a flat uses its material's
+ * K-factor: docs/geometry.md "Bend allowance and K-factor"), the rule the stored designs follow too.
  */
 async function analyzeFile(ctx: EngineContext, file: FileAtHand, configuration: Configuration | undefined): Promise<Design> {
   const first = await analyze(ctx, file, {});

@@ -1,5 +1,5 @@
-// The design as a configuration sees it (contract: "the flat pattern of a design uses the K-factor of
-// the material when one is configured, else the default for the detected thickness"). A stored
+// The design as a configuration sees it: a flat uses the K-factor of the configured material, else
+// the default for the detected thickness (docs/geometry.md "Bend allowance and K-factor"). A stored
 // design's flats use the default K; when the configured materials give some parts another K, the
 // engine re-analyzes the stored source with those K values. The result is kept per (design, K map)
 // in the store, so each distinct configuration costs one analysis, in the worker pool.

@@ -1,4 +1,4 @@
-// Orders (contract.md "Order"): made once from a paid cart (unique per cart, so finishing a payment
+// Orders (docs/api.md "Orders"): made once from a paid cart (unique per cart, so finishing a payment
 // twice finds the first), read by their account, and moved through fulfilment by an operator. Every
 // status change appends to `events` and records order.status_changed in the same write.
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
@@ -36,7 +36,7 @@ export const orders = (ctx: Pick<UseCaseContext, 'store'>): DocumentCollection<O
 
 type Obj = Record<string, unknown>;
 
-/** The order's line items: each quoted part line, then shipping (contract.md Order line_items). */
+/** The order's line items: each quoted part line, then shipping. */
 function lineItems(ctx: CommerceContext, cart: CartDoc): Obj[] {
   const out: Obj[] = [];
   const quoteItems = (cart.quote.items ?? []) as Obj[];
@@ -118,7 +118,7 @@ export async function getOrder(ctx: CommerceContext, caller: Caller, input: Orde
   return orderView(rec.data);
 }
 
-// ---- operator actions (contract.md "Operator surface") ---------------------------------------
+// ---- operator actions (docs/api.md "Operator actions") ---------------------------------------
 
 /** Where an order may go from each status. */
 const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {

@@ -1,4 +1,4 @@
-// POST /v1/carts/{id}/pay (interface.md 4.1 rule 6, contract.md pay body): the cart is charged
+// POST /v1/carts/{id}/pay (docs/api.md "Carts and payment"): the cart is charged
 // exactly once (./charge-once.ts) and a succeeded payment becomes one order; a processing payment
 // answers 202 and is finished later by the reconcile job or the processor's onPaymentUpdated.
 import { isStoreError, type Job } from '@kerf/store';

@@ -1,5 +1,5 @@
 // Review links: a configuration parked for a person to inspect (and edit) on the web site; the
-// agent reads it back before continuing (interface.md 4.1).
+// agent reads it back before continuing (docs/api.md "Review links").
 import type { UseCaseContext } from './context.ts';
 import { isStoreError, type DocumentRecord } from '@kerf/store';
 import type { Design } from '@kerf/engine';

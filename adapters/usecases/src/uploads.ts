@@ -1,4 +1,4 @@
-// Prepared uploads (interface.md 4.4 prepare_upload): the design id is reserved and a signed upload
+// Prepared uploads (the MCP tool prepare_upload): the design id is reserved and a signed upload
 // token handed out first; the file's bytes follow by HTTP PUT within 15 minutes (never as tool
 // arguments) and become the design exactly as POST /v1/analyze makes one. The token is the PUT's
 // credential, like a signed download; where it is redeemed is the transport's.
@@ -11,7 +11,7 @@ import { measureUpload, type UploadBytes } from './received-file.ts';
 import { DesignInput, MAX_PREPARED_UPLOAD_BYTES, PrepareUploadRequest } from './schemas.ts';
 import { validateInput } from './validation.ts';
 
-/** How long an upload link works (interface.md 8). */
+/** How long an upload link works. */
 export const UPLOAD_TTL_MS = 15 * 60 * 1000;
 export { MAX_PREPARED_UPLOAD_BYTES };
 const STEP_NAME = /\.(step|stp)$/i;

@@ -1,4 +1,4 @@
-// /v1/dropship/webhook-endpoints (interface.md 2.3, 4.2, 6.2): kept beside the manufacturing
+// /v1/dropship/webhook-endpoints: kept beside the manufacturing
 // endpoints (one collection, one relay and delivery worker, the same signing) with their own
 // object, UUID ids and the dropship events, so each API sees only its own endpoints.
 import { randomUUID } from 'node:crypto';

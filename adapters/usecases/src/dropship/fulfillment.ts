@@ -1,4 +1,4 @@
-// Operator actions on dropship orders (contract.md "Operator surface"; interface.md 3, 6.2):
+// Operator actions on dropship orders (docs/api.md "Operator actions"):
 // factory release of held contract orders, in_review, in_production, shipped (tracking and the real
 // shipping cost, charged to the same card: a failed charge emits order.payment_failed and the order
 // still ships), delivered, cancelled (parts refunded). Each change records its event in the same write.

@@ -1,4 +1,4 @@
-// Dropship items (interface.md 2.3): an account's SKUs. An operator makes one from a line of an
+// Dropship items: an account's SKUs. An operator makes one from a line of an
 // existing order (the sample order) as `requested`; approval locks unit_price_cents and may commit
 // a prepaid quantity (a contract item) that later orders allocate from.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Webhook endpoints (contract.md "Manufacturing webhooks"): create (the secret shown once), list the
+// Webhook endpoints (docs/api.md "Webhooks"): create (the secret shown once), list the
 // active ones, get, delete (deactivate; pending deliveries abandoned), roll the secret (the old one
 // keeps signing beside the new for 24 h), and the log of delivery attempts.
 import { randomBytes } from 'node:crypto';
