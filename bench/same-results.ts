@@ -1,6 +1,6 @@
 // `node --import tsx bench/same-results.ts --before <checkout> [--only <substring>]`
 // Checks that a change to the engine leaves its results byte-identical: analyses every STEP file
-// under fixtures/ and ../shared/corpus/real with this checkout's engine and with the engine of
+// under fixtures/ and the real-CAD corpus (DIRS below) with this checkout's engine and with the engine of
 // another checkout (a `git worktree` of an earlier commit, with node_modules linked in), and compares
 // the analyze() JSON and the production files (DXF, GLB, STEP but for the time stamp in its header)
 // byte for byte. Prints each differing file and exits 1 on any difference.

@@ -1,5 +1,5 @@
-// Every error status of interface.md section 7 reproduced over real HTTP, in the envelope of
-// contract.md, plus account isolation on every resource kind.
+// Every error status of docs/api.md "Errors" reproduced over real HTTP, in the error envelope, plus
+// account isolation on every resource kind.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';

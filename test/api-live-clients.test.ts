@@ -1,4 +1,4 @@
-// What existing clients of the live API read and send (contract.md), walked over real HTTP on real
+// What existing clients of the live API read and send (docs/api.md "Conventions"), walked over real HTTP on real
 // corpus parts: string production warnings, the two accepted risks, review links on designs and DFM
 // reports, the catalog fields, empty JSON bodies, and a multi-part file quote that keeps its item.
 // Every response is also checked against /v1/openapi.json by the client.

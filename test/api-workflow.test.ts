@@ -1,4 +1,4 @@
-// The workflow of interface.md 4.1 (rules 1-8) over real HTTP: analyze -> poll -> parts -> DFM
+// The workflow of docs/api.md "Workflow" over real HTTP: analyze -> poll -> parts -> DFM
 // requires_input -> DFM ready -> production files -> quote with quantity options -> replay ->
 // review link read back; and a multi-part file quote. Every response is checked against /v1/openapi.json.
 import { after, before, describe, it } from 'node:test';

@@ -1,5 +1,5 @@
-// Commerce over real HTTP on the embedded store and the embedded processor (interface.md 4.1 rows
-// carts, pay, account, orders; rules 6-8; contract.md Cart, Order, Account): save a card on the
+// Commerce over real HTTP on the embedded store and the embedded processor (docs/api.md "Carts and
+// payment", "Orders", "Account"; README.md "Buying: account, cart, pay, orders"): save a card on the
 // hosted setup page, create a cart, PATCH it to a destination and a shipping option, pay it once
 // (replays, a second key, declines, processing payments, concurrent pays), read the orders, and
 // move an order through fulfilment as an operator. Every JSON response is checked against the
@@ -152,7 +152,7 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     assert.equal(r.body.checked_out, true);
     assert.match(r.body.order_id, /^ord_/);
     assert.equal(r.body.payment.status, 'paid');
-    assert.equal(r.body.payment.cart_id, cart.id, 'the payment object of contract.md');
+    assert.equal(r.body.payment.cart_id, cart.id, 'the payment object existing clients read');
     assert.equal(r.body.payment.order_id, r.body.order_id);
     assert.equal(r.body.payment.amount_total_cents, cart.totals.amount_total_cents);
     const replay = await pay(a, cart.id, 'pay-1');

@@ -1,6 +1,6 @@
-// The dropship API over real HTTP (issue #13; interface.md 2.3, 4.2, 5.2, 6.2, 7; contract.md
-// "Operator surface"): the real service on a port, the embedded store on disk and the embedded
-// processor. Every row of 4.2, every dropship error code, creation rules 1-7, contract holds,
+// The dropship API over real HTTP (issue #13; README.md "Dropship", docs/api.md "Operator actions"):
+// the real service on a port, the embedded store on disk and the embedded processor. Every dropship
+// route, every dropship error code, the order creation rules, contract holds,
 // fulfilment with the shipping charge (and its failure), and signed deliveries checked with the
 // receiver's own node:crypto HMAC. Every JSON response is checked against the OpenAPI document.
 import { after, before, describe, it } from 'node:test';

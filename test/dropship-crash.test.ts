@@ -1,4 +1,4 @@
-// Dropship orders exactly once when the service dies (issue #13, interface.md 4.2 rule 1): the real
+// Dropship orders exactly once when the service dies (issue #13; one order per external_ref): the real
 // `kerf serve` on one data dir, killed (SIGKILL, via KERF_TEST_CRASH_AT) before the parts charge,
 // after it, and after the order was made. After a restart a repeat of the external_ref, or the
 // reconciler alone, finishes it: one charge, one order, and every later repeat answers that order.

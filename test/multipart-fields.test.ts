@@ -1,4 +1,4 @@
-// Multipart forms take only the parts interface.md names (`file` on /v1/analyze; `file` and `request`
+// Multipart forms take only the parts the API names (`file` on /v1/analyze; `file` and `request`
 // on /v1/quotes), each once: a misspelled or extra field is an unknown-field error naming it, as in a
 // JSON body, and a second `file` is refused instead of being dropped (#19.6).
 import { after, before, describe, it } from 'node:test';

@@ -53,14 +53,14 @@ describe('one way in', () => {
       const missing = await refusal(() => run(callerWith(t.accountA, [scope])));
       assert.equal(missing.code, 'resource_missing', scope);
     }
-    // an OAuth token without the webhooks scope cannot create or list endpoints either (contract.md)
+    // an OAuth token without the webhooks scope cannot create or list endpoints either
     for (const run of [(c: Caller) => createWebhookEndpoint(ctx, c, { url: 'https://hooks.example.com/kerf' }), (c: Caller) => listWebhookEndpoints(ctx, c, {})]) {
       const denied = await refusal(() => run(callerWith(t.accountA, SCOPES.filter((s) => s !== 'webhooks'))));
       assert.equal(denied.code, 'insufficient_scope');
       assert.equal(denied.details?.required_scope, 'webhooks');
     }
     assert.equal((await listWebhookEndpoints(ctx, callerWith(t.accountA, ['webhooks']), {})).object, 'list');
-    // catalogs are readable by every caller (interface.md 5.6)
+    // catalogs are readable by every caller
     const page = await listCatalog(ctx, callerWith(t.accountA, []), { catalog: 'materials', limit: 1 });
     assert.equal(page.data.length, 1);
   });

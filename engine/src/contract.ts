@@ -1,4 +1,5 @@
-// Public shapes of contract.md (snake_case JSON). Fields may be added, never renamed or dropped.
+// Public shapes of the API (snake_case JSON; docs/api.md "Objects"). Fields may be added, never
+// renamed or dropped: existing clients parse them (docs/api.md "Conventions").
 // Units: mm, mm2, cm2 where named, degrees.
 
 export type SuggestedProcess = 'sheet_metal' | 'tube_laser';

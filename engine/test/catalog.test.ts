@@ -135,7 +135,7 @@ test('catalogEntries gives hardware as catalog entries, without model URLs', () 
   assert.throws(() => { (catalog.materials as unknown as unknown[]).push({}); }, 'catalog is frozen');
 });
 
-// contract.md "Catalog entries": the fields existing clients read, with their types
+// docs/api.md "Catalog entries": the fields existing clients read, with their types
 type FieldCheck = (v: unknown) => boolean;
 const str: FieldCheck = (v) => typeof v === 'string' && v.length > 0;
 const num: FieldCheck = (v) => typeof v === 'number' && Number.isFinite(v);

@@ -1,5 +1,6 @@
-// Where the shared real-CAD corpus lives: ../shared/corpus/real beside the checkout (as CI lays it
-// out), never one machine's absolute path.
+// Where the real-CAD corpus lives: real STEP exports kept in a directory beside the checkout (the
+// path below, as CI lays it out), not in the repository, and never at one machine's absolute path.
+// HAS_CORPUS says whether it is there.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

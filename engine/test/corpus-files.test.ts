@@ -1,4 +1,4 @@
-// Production files for real CAD exports: every part of every file in ../shared/corpus/real that the
+// Production files for real CAD exports: every part of every file in the corpus (./corpus-dir.ts) that the
 // engine accepts gets every production file kind. A real enclosure's flat STEP once failed to close
 // its wire (micrometre gaps) and a real bracket's flat image lost four holes (a -360.0000001 degree
 // circle); fixtures alone had not shown either.

@@ -1,4 +1,4 @@
-// The sheet outcome established for every real CAD export of ../shared/corpus/real (what each part
+// The sheet outcome established for every real CAD export of the corpus (./corpus-dir.ts; what each part
 // really is was checked on renders and face dumps): manufacturable with its thickness and bend count,
 // or refused with the exact reason. Every unfolded part passes the volume identity at K = 0.5: flat area
 // x t plus the material of the features left out of the flat equals the solid's volume, up to what its

@@ -1,4 +1,4 @@
-// Every real CAD export of ../shared/corpus/real analyses without a crash, each part either
+// Every real CAD export of the corpus (./corpus-dir.ts) analyses without a crash, each part either
 // manufacturable with a plausible thickness and bend count, or refused with a precise reason.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -538,7 +538,7 @@ describe('material K-factor', () => {
   });
 });
 
-describe('report shape existing clients read (contract.md "DFM report")', () => {
+describe('report shape existing clients read (docs/api.md "DFM reports")', () => {
   test('production_warnings are the messages as plain strings; production_warning_details the same warnings with codes, in order', () => {
     const analysisWarning = { code: 'closed_corner', message: '1 edge(s) (10.0 mm) where flanges meet are cut apart in the flat' };
     const p = sheetPart({ bends: [bend(1, { radius_mm: 0 })], warnings: [analysisWarning] });
@@ -595,7 +595,7 @@ describe('report shape existing clients read (contract.md "DFM report")', () => 
   });
 });
 
-describe('issue source (contract.md "DFM report")', () => {
+describe('issue source (docs/api.md "DFM reports")', () => {
   const sourceOf = (r: DfmReport, code: string): string[] => [...r.parts.flatMap((p) => p.issues), ...r.assembly_issues].filter((i) => i.code === code).map((i) => i.source);
   const cs = (hole_id: number, outer = 6.73): Record<string, unknown> => ({ hole_id, outer_diameter_mm: outer, angle: 90, side: 'top' });
   const cases: Array<[string, string, () => DfmReport]> = [

@@ -6,7 +6,7 @@ import { validateInput, type Scope } from '@kerf/usecases';
 import { toolError } from './results.ts';
 import { toolList, type ToolEnv } from './tools.ts';
 
-/** What an OAuth client connecting to this server asks for: never payments (interface.md 5.6). */
+/** What an OAuth client connecting to this server asks for: never payments (no tool pays). */
 export const MCP_SCOPES: readonly Scope[] = ['designs', 'dfm', 'quotes', 'carts'];
 
 export const SERVER_INFO = { name: 'kerf', title: 'Kerf sheet-metal and tube-laser quoting', version: '0.1.0' };

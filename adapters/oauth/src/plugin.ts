@@ -36,7 +36,7 @@ export function protectedResourceMetadata(issuer: string): Record<string, unknow
   };
 }
 
-/** A redirect URI a client may register: https, or http on a loopback address (interface.md 5.4). */
+/** A redirect URI a client may register: https, or http on a loopback address. */
 function redirectUriProblem(uri: unknown): string | null {
   if (typeof uri !== 'string') return 'redirect_uris must be strings';
   const u = URL.parse(uri);
@@ -55,7 +55,7 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
     if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
       (ctx.body as Record<string, unknown>).scopes_supported = [...SCOPES, 'offline_access'];
     }
-    // RFC 8628 makes interval optional (default 5 s); contract.md lists it
+    // RFC 8628 makes interval optional (default 5 s); clients of this API read it, so it is always sent
     if (ctx.path === OAUTH_ROUTES.device_authorization && ctx.status === 200 && ctx.body && typeof ctx.body === 'object') {
       (ctx.body as Record<string, unknown>).interval = DEVICE_POLL_INTERVAL_S;
     }
@@ -93,7 +93,7 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
     return handOver(request, reply);
   });
 
-  // a client that asks for no scope gets the default set (interface.md 5.6)
+  // a client that asks for no scope gets the default set (DEFAULT_SCOPE)
   app.get(OAUTH_ROUTES.authorization, async (request, reply) => {
     const url = new URL(request.raw.url ?? '/', 'http://x');
     if (!url.searchParams.get('scope')) {
@@ -124,7 +124,7 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
     }
   };
 
-  // Public clients only, with redirect URIs of interface.md 5.4; oidc-provider checks the rest.
+  // Public clients only, with the redirect URIs redirectUriProblem allows; oidc-provider checks the rest.
   app.post(OAUTH_ROUTES.registration, { onRequest: limitRegistrations }, async (request, reply) => {
     let metadata: unknown;
     try { metadata = JSON.parse(typeof request.body === 'string' ? request.body : ''); } catch { return oauthError(reply, 'invalid_client_metadata', 'the body must be a JSON object'); }

@@ -1,6 +1,7 @@
 // The authorization server: panva's oidc-provider (certified; device flow RFC 8628, PKCE, dynamic
 // registration RFC 7591, refresh rotation with reuse detection, revocation RFC 7009, resource
-// indicators RFC 8707, `iss` RFC 9207, Client ID Metadata Documents), configured for interface.md 5.
+// indicators RFC 8707, `iss` RFC 9207, Client ID Metadata Documents), configured as
+// README.md "Agents: OAuth and the web sign-in" describes.
 // The API origin is both the issuer and the one resource; tokens are opaque and kept in the store.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
@@ -18,7 +19,7 @@ const AUTHORIZATION_CODE_TTL_S = 60;
 const INTERACTION_TTL_S = 60 * 60;
 const SESSION_TTL_S = 24 * 60 * 60;
 
-/** What a client gets when it asks for no scope (interface.md 5.6). */
+/** What a client gets when it asks for no scope. */
 export const DEFAULT_SCOPE = 'designs dfm quotes carts orders';
 /** The pre-registered public client of the device flow. */
 export const DEVICE_CLIENT_ID = 'svc-agent';
@@ -162,7 +163,7 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
 
 /**
  * RFC 8252 7.3 for every client, not only native ones: an http loopback redirect URI matches a
- * registered one whatever its port (interface.md 5.4); everything else matches exactly.
+ * registered one whatever its port; everything else matches exactly.
  */
 function allowLoopbackPortForEveryClient(provider: Provider): void {
   const Client = provider.Client as unknown as { prototype: { redirectUriAllowed(v: string): boolean; redirectUris: string[] } };

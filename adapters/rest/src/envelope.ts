@@ -1,4 +1,4 @@
-// The error envelope of contract.md and the mapping of every failure (ours, fastify's, plugins')
+// The error envelope (docs/api.md "Errors") and the mapping of every failure (ours, fastify's, plugins')
 // onto it, so that no route ever answers with a shape of its own.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { UseCaseError, internalError, validationError, type ErrorType, type ValidationIssue } from '@kerf/usecases';

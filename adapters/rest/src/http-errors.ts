@@ -1,5 +1,5 @@
 // HTTP statuses live here: a use case's error says what went wrong (its kind), this says how HTTP
-// spells it (interface.md 7). Errors born in the HTTP layer itself carry their status.
+// spells it (docs/api.md "Errors"). Errors born in the HTTP layer itself carry their status.
 import { UseCaseError, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from '@kerf/usecases';
 
 export const STATUS_BY_KIND: Record<ErrorKind, number> = {

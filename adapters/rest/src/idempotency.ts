@@ -1,4 +1,4 @@
-// Idempotency-Key on POST (interface.md rule 7): runs after validation so an invalid request never
+// Idempotency-Key on POST (docs/api.md "Idempotency"): runs after validation so an invalid request never
 // consumes a key. Same key + same request while running -> 409 idempotency_key_in_use; finished ->
 // the stored response again with Idempotent-Replayed: true; different request -> 409
 // idempotency_key_reused.
@@ -116,7 +116,7 @@ export async function beginIdempotent(store: Store, request: FastifyRequest, rep
     case 'replay':
       for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
       reply.header('idempotent-replayed', 'true');
-      // A replayed creation is not a second creation (interface.md: 200 idempotent replay).
+      // A replayed creation is not a second creation: 200, not 201.
       await reply.code(result.status === 201 ? 200 : result.status).type('application/json').send(result.body);
       return true;
     case 'mismatch':

@@ -21,7 +21,7 @@ export interface MultipartBody {
 }
 
 /**
- * The parts each multipart route takes (interface.md: `file` on /v1/analyze; `file` and `request` on
+ * The parts each multipart route takes (`file` on /v1/analyze; `file` and `request` on
  * /v1/quotes). Any other part is refused as an unknown field, as a JSON body's would be, so a typo
  * (`-F k_factor=0.9`) is not silently dropped; each part may come once.
  */

@@ -1,6 +1,6 @@
-// JSON Schemas of the responses (contract.md): they document the API (/v1/openapi.json) and are what
+// JSON Schemas of the responses: they document the API (/v1/openapi.json) and are what
 // the end-to-end tests check every real response against. Response objects allow added fields
-// (contract: "fields may be added"). Request schemas are the use cases' (@kerf/usecases schemas).
+// (fields may be added, never renamed: docs/api.md "Conventions"). Request schemas are the use cases' (@kerf/usecases schemas).
 import { Type, type TObject } from '@sinclair/typebox';
 
 type S = Record<string, unknown>;
@@ -88,7 +88,7 @@ export const designSchema: S = obj({
 const enumOf = (...values: string[]): S => ({ type: 'string', enum: values });
 const hardware = (extra: S = {}): S => obj({ id: str, size: str, thread_standard: enumOf('metric', 'unified'), hole_diameter_mm: num, ...extra });
 
-/** The fields existing clients read from each catalog (contract.md "Catalog entries"). */
+/** The fields existing clients read from each catalog (docs/api.md "Catalog entries"). */
 export const catalogEntrySchemas: Record<string, S> = {
   materials: obj({ id: str, material: str, type: str, thickness_mm: num, thickness_in: num, display_thickness: str, description: str, bendable: bool, weight_g_per_cm2: num, k_factor: numN, min_bend_radius_mm: num }),
   tube_profiles: obj({ id: str, material: str, type: str, shape: enumOf('round', 'square', 'rectangular'), display_name: str, outer_width_mm: numN, outer_height_mm: numN, outer_diameter_mm: numN, wall_thickness_mm: num, default_stock_length_mm: num }),
@@ -188,7 +188,7 @@ export const reviewLinkSchema: S = obj({
   expires_at: { type: 'string', format: 'date-time' },
 });
 
-// ---- webhooks (contract.md "Manufacturing webhooks") ----
+// ---- webhooks (docs/api.md "Webhooks") ----
 
 export const webhookEndpointSchema: S = obj({
   id: str,
@@ -232,7 +232,7 @@ export function errorResponses(...statuses: number[]): Record<string, S> {
 export const redirectResponse: S = { description: 'Redirect to a short-lived signed download URL', type: 'null' };
 
 
-// ---- commerce (contract.md "Cart", "Order", "Account") ----
+// ---- commerce (docs/api.md "Carts and payment", "Orders", "Account") ----
 
 const shipTo = obj({ name: str, street1: str, city: str, state: str, postal_code: str, country: { type: 'string', const: 'US' } });
 const cartPayment = obj({

@@ -1,9 +1,9 @@
-// Which OAuth scope each operation needs (interface.md 5.6), for the OpenAPI document's security
+// Which OAuth scope each operation needs, for the OpenAPI document's security
 // requirements and the README's table. The use cases enforce these (requireScope); test/oauth-scopes
 // checks that every operation is listed here and that the API answers as documented.
 import type { Scope } from '@kerf/usecases';
 
-/** A scope, 'any' (every credential: catalogs, the account summary), 'operator' (operator API keys), 'api_key' (API keys only: the dropship API, interface.md 5.2), or 'public' (no credential). */
+/** A scope, 'any' (every credential: catalogs, the account summary), 'operator' (operator API keys), 'api_key' (API keys only: the dropship API), or 'public' (no credential). */
 export type OperationAccess = Scope | Scope[] | 'any' | 'operator' | 'api_key' | 'public';
 
 const OPERATION_SCOPES: Record<string, OperationAccess> = {

@@ -41,7 +41,7 @@ export function isStoreError(err: unknown, code?: StoreErrorCode): err is StoreE
 }
 
 // ---------------------------------------------------------------------------------------------
-// Pagination (contract.md "Lists": opaque cursors, stable under inserts)
+// Pagination (docs/api.md "Conventions": opaque cursors, stable under inserts)
 
 export interface ListOptions {
   /** Page size, 1..1000; default 20. Out of range -> StoreError invalid_argument (param 'limit'). */
@@ -428,7 +428,7 @@ export interface Leases {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Idempotency (interface.md 4.1 rule 7, protocols.md): one row per (account, key), unique in the
+// Idempotency (docs/api.md "Idempotency"): one row per (account, key), unique in the
 // database; records expire after 24 h.
 
 export type IdempotencyBegin =
@@ -549,7 +549,7 @@ export interface RateCount {
   ttlMs: number;
 }
 
-/** ID prefixes of contract.md for the collections the service keeps. */
+/** The id prefixes (docs/api.md "Conventions") of the collections the service keeps. */
 export const KNOWN_ID_PREFIXES: Readonly<Record<string, string>> = {
   dfm_reports: 'dfm',
   quotes: 'quo',

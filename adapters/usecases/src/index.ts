@@ -1,8 +1,7 @@
 // @kerf/usecases: every operation a user can do, once. Each use case takes a Caller and an input
 // checked against its schema (./schemas.ts); REST, the web site, MCP and the CLI only translate.
-import type { JobKindHandlers } from './core/index.ts';
+import { type JobKindHandlers, ANALYZE_JOB, FILE_QUOTE_JOB, PRODUCTION_FILES_JOB } from './core/index.ts';
 import { analysisJob } from './designs/index.ts';
-import { ANALYZE_JOB, FILE_QUOTE_JOB, PRODUCTION_FILES_JOB } from './core/index.ts';
 import { productionFilesJob } from './dfm/index.ts';
 import { fileQuoteJob } from './quotes/index.ts';
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryJob } from './webhooks/index.ts';

@@ -4,11 +4,9 @@
 // request that never finished (the context's uploadSpoolDir) are deleted once they are an hour old;
 // anything younger may belong to a write under way. It also prunes what the OAuth server
 // leaves behind (oauth-prune.ts).
-import type { UseCaseContext } from './core/index.ts';
-import { Poller } from './core/index.ts';
-import { sourceKey } from './designs/index.ts';
+import { type UseCaseContext, Poller } from './core/index.ts';
+import { sourceKey, sweepSpools } from './designs/index.ts';
 import { pruneOAuthRecords, type PruneCursors } from './identity/index.ts';
-import { sweepSpools } from './designs/index.ts';
 
 /** Sources looked at per pass; the rest wait for the next pass. */
 const SOURCES_PER_PASS = 1000;

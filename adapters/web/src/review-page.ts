@@ -1,4 +1,4 @@
-// The review page behind a review link's review_url (interface.md: the person "reviews" what an agent
+// The review page behind a review link's review_url (a person reviews what an agent
 // configured): the design's parts and the configuration, editable as JSON until the link expires. The
 // link id in the URL is the credential (no sign-in); saving posts JSON to the same URL, which the REST
 // API answers (POST /review/{id}, in the OpenAPI document) and the agent reads back.

@@ -1,4 +1,4 @@
-// Sends one webhook attempt: POST with the signed headers of interface.md 6.2, to an address the
+// Sends one webhook attempt: POST with the signed X-SVC-* headers (docs/api.md "Webhooks"), to an address the
 // SSRF guard accepts (checked on the URL and again on every resolved address, which is the one
 // connected to, so a DNS answer cannot swap in a private address later), no redirects followed,
 // a time limit on the whole exchange, and at most a few KiB of the response read.

@@ -1,5 +1,5 @@
-// The signature of interface.md 6.2: `X-SVC-Signature: v1=<hex HMAC-SHA256(secret, timestamp + "." + raw body)>`,
-// several `v1=` values comma-separated while a secret is being rolled (contract.md).
+// The webhook signature (docs/api.md "Webhooks"): `X-SVC-Signature: v1=<hex HMAC-SHA256(secret, timestamp + "." + raw body)>`,
+// several `v1=` values comma-separated while a secret is being rolled.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'x-svc-signature';

@@ -1,6 +1,6 @@
 // Sheet materials: one SKU per material x thickness, inch gauges and metric thicknesses.
-// Figures from ../../../../shared/notes/manufacturing.md (published by real services) where they
-// exist; our own process figures (cut speed, price) are stated as named constants below.
+// Figures published by real services where they exist (README.md "DFM rules" sets them side by
+// side with ours); our own process figures (cut speed, price) are stated as named constants below.
 import { DEFAULT_K_TABLE, interpolateKFactor, type KFactorTable } from '../sheet/kfactor.ts';
 import type { Material, MaterialType } from './types.ts';
 

@@ -131,7 +131,7 @@ export interface PowderCoatColor {
 
 export type ThreadStandard = 'metric' | 'unified';
 
-/** Fields every hardware catalog (taps, studs, nuts, standoffs) has for clients (contract.md "Catalog entries"). */
+/** Fields every hardware catalog (taps, studs, nuts, standoffs) has for clients (docs/api.md "Catalog entries"). */
 export interface HardwareSize {
   /** nominal size, e.g. "M4", "#8-32", "1/4-20" */
   size: string;

@@ -1,4 +1,4 @@
-// Configuration of contract.md: strict shape validation. Malformed types, unknown fields and values
+// The configuration object (docs/api.md "The configuration object"): strict shape validation. Malformed types, unknown fields and values
 // outside an enum are errors with `param` (the JSON path); well-formed references to things that do
 // not exist (an unknown hole id or catalog id) are DFM findings, decided later by dfm().
 import { EngineError } from '../contract.ts';
@@ -162,7 +162,7 @@ export function parseConfiguration(raw: unknown, root = 'configuration'): Config
     };
   });
   // Only the two acceptable risks: existing clients validate accepted_risks as an enum of exactly
-  // these values (contract.md "Configuration"), so any other value, even another finding's code, is
+  // these values (docs/api.md "Accepted risks"), so any other value, even another finding's code, is
   // refused here rather than silently ignored. Other warnings need no acceptance.
   const accepted_risks = array(c.accepted_risks, `${root}.accepted_risks`).map((v, i) => {
     if (!(ACCEPTABLE_RISKS as readonly unknown[]).includes(v)) fail(`${root}.accepted_risks[${i}]`, `accepted_risks[${i}] must be one of ${ACCEPTABLE_RISKS.join(', ')}`);

@@ -1,5 +1,5 @@
 // Whether the production files differ from the model by a correction the engine applies on its own
-// (contract.md "DFM report": production_files.corrections_applied), read from the part's warnings.
+// (production_files.corrections_applied, docs/api.md "DFM reports"), read from the part's warnings.
 import type { Warning } from '../contract.ts';
 import { EXTRUSION_PRE_HOLE_WORDS } from '../sheet/features.ts';
 

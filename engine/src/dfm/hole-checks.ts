@@ -13,7 +13,7 @@ import {
 } from './rules.ts';
 
 export type Severity = 'blocking' | 'warning';
-/** Where a DFM issue comes from (contract.md "DFM report" issue `source`); set where the finding is made. */
+/** Where a DFM issue comes from (issue `source`, docs/api.md "DFM reports"); set where the finding is made. */
 export type IssueSource = 'geometry' | 'configuration' | 'catalog' | 'assembly';
 export interface Finding { code: string; message: string; severity: Severity; bend_id?: number | null; details: Record<string, unknown> }
 

@@ -1,5 +1,5 @@
-// The K-factor a configured material gives a part (contract: the flat pattern uses the material's
-// K-factor when one is configured), from the material's table at the part's r/t.
+// The K-factor a configured material gives a part (a flat uses its material's K-factor when one is
+// configured: docs/geometry.md "Bend allowance and K-factor"), from the material's table at the part's r/t.
 import type { Design, Part } from '../contract.ts';
 import type { Catalog, Material } from '../catalog/types.ts';
 import { indexCatalog } from '../catalog/index.ts';

@@ -16,7 +16,7 @@ import {
 } from './rules.ts';
 
 /**
- * A finding located on the part, with where it comes from (contract.md issue `source`): `geometry`,
+ * A finding located on the part, with where it comes from (its issue `source`): `geometry`,
  * the part's shape alone against the shop's rules (a modelled countersink included); `catalog`, the
  * selected catalog item cannot be used for this part (material, tube profile, finish, colour, or a
  * tap / insert against the part's material and thickness); `configuration`, a selection that does not

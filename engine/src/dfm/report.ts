@@ -1,6 +1,6 @@
-// dfm(design, configuration, catalog, context): the DFM report of contract.md. Pure: the report id
-// and the clock come in, so the same inputs give the same report. It names catalogs and parts, not
-// URLs: whoever serves the report turns those references into links.
+// dfm(design, configuration, catalog, context): the API's DFM report (docs/api.md "DFM reports").
+// Pure: the report id and the clock come in, so the same inputs give the same report. It names
+// catalogs and parts, not URLs: whoever serves the report turns those references into links.
 import type { AnalyzedModel } from '../analyze.ts';
 import type { Design, FlatPatternInfo, Part, Warning } from '../contract.ts';
 import { EngineError } from '../contract.ts';
@@ -39,7 +39,7 @@ export interface DfmRequirement {
   part_id: string | null;
   part_ids: string[];
   field: string;
-  /** contract.md field; null here: the engine knows no transport, the service fills it from `catalog` */
+  /** a URL in the API; null here: the engine knows no transport, the service fills it from `catalog` */
   allowed_values_url: null;
   /** the catalog whose ids `field` takes */
   catalog: CatalogKind;
@@ -60,7 +60,7 @@ export interface DfmPartReport {
   image_svg?: string;
   /**
    * The production warnings' messages, as plain strings: existing clients of the live API parse
-   * this as list[str] (contract.md "DFM report").
+   * this as list[str] (docs/api.md "Conventions").
    */
   production_warnings: string[];
   /** The same warnings in the same order, with their codes. */
@@ -218,7 +218,7 @@ export function dfm(designOrModel: Design | AnalyzedModel, configuration: unknow
       status,
       issues,
       capabilities: computeCapabilities(part, r.stock, catalog),
-      // contract.md field, null in the engine: the report id and part_id name the image, the service serves it
+      // a URL in the API, null in the engine: the report id and part_id name the image, the service serves it
       image_url: null,
       ...(svg === undefined ? {} : { image_svg: svg }),
       production_warnings: warnings.map((w) => w.message),
@@ -241,7 +241,7 @@ export function dfm(designOrModel: Design | AnalyzedModel, configuration: unknow
     : generate ? files('pending', null) : files('skipped', 'not_requested');
   return {
     id: ctx.id, object: 'dfm_report', design_id: design.id, status, configuration: config,
-    // the service's website review link of this report (contract.md); none from the engine
+    // the service's website review link of this report (every report has one); none from the engine
     review_url: null, review_link_id: null, parts, requirements,
     assembly_issues, production_files, catalog_version: catalog.version, created_at: ctx.now,
   };

@@ -1,6 +1,6 @@
 // Default DFM rules as named constants with units and their source. Per-SKU figures (minimum hole,
 // flange, bend radius, sheet size, bend length) live on the catalog entry; these are the rules that
-// apply across SKUs. RULES.md compares them with the published figures of real services.
+// apply across SKUs. README.md "DFM rules" compares them with the published figures of real services.
 
 /** Detected thickness matches the material when |t_detected - t_material| <= max(ABS, REL x t). */
 const THICKNESS_MATCH_TOL_ABS_MM = 0.05;
@@ -58,7 +58,7 @@ export const TUBE_WALL_TOL_REL = 0.1;
 /**
  * The risks a customer must accept (configuration.accepted_risks) before the part can be made: a
  * finding with one of these codes blocks until accepted. Exactly these two: clients of the live API
- * validate accepted_risks as a two-value enum (contract.md "Configuration"), so a third value would
+ * validate accepted_risks as a two-value enum (docs/api.md "Conventions"), so a third value would
  * break them. Every other finding is either `blocking` (the design or configuration must change) or
  * a `warning` that is reported and never blocks (e.g. countersink_too_close_to_edge).
  */

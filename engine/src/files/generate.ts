@@ -1,5 +1,5 @@
 // Production files of every part of an analyzed model: exact STEP (formed, flat), GLB (formed,
-// flat), DXF (cut, cut + bend lines) and images (SVG, PNG) of the views of contract.md.
+// flat), DXF (cut, cut + bend lines) and images (SVG, PNG) of the API's views (docs/api.md "Images").
 import { EngineError, type Design, type Part } from '../contract.ts';
 import type { AnalyzeOptions } from '../analyze.ts';
 import type { Refusal, Rigid, SheetAnalysis, Solid, TubeAnalysis, Vec3 } from '../geometry/model.ts';

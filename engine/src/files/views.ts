@@ -1,4 +1,4 @@
-// The views of contract.md (iso, top, bottom, front, back, left, right, flat) as Scenes: the formed
+// The image views of the API (iso, top, bottom, front, back, left, right, flat) as Scenes: the formed
 // part in its normalized frame with hidden faces culled and the rest painted back to front, holes and
 // bends labelled with their IDs; the flat view shows the cut contours and the bend lines (of a tube:
 // its unrolled outer wall with every cut through it).

@@ -1,4 +1,4 @@
-// quote(request, designs, catalog, context): the quote of contract.md with each item's full DFM
+// quote(request, designs, catalog, context): the API's quote (docs/api.md "Quotes") with each item's full DFM
 // report, line items with breakdowns, quantity options, production speeds, shipping and tax.
 // Pure and deterministic: ids and the clock come in; all amounts are integer cents.
 import type { Design } from '../contract.ts';
@@ -66,7 +66,7 @@ export interface Quote {
   status: 'requires_input' | 'ready' | 'blocked';
   /** null: the engine builds no URL; the service fills it */
   status_url: null;
-  /** the first item's design (contract.md "Quote") */
+  /** the first item's design */
   design_id: string;
   currency: 'usd';
   amount_subtotal_cents: number;
@@ -311,7 +311,7 @@ export function priceItems(inputs: PricingInput[], shipToRaw: unknown, catalog: 
 }
 
 /**
- * The quote of contract.md. Two call forms:
+ * The API's quote (docs/api.md "Quotes"). Two call forms:
  * - quote(request, designs, catalog, { id, now }): validates the request, runs DFM per item, prices;
  * - quote(items, { catalog, shipTo, now }): prices items whose DFM report the caller already made
  *   (the service's use case); returns the PricingOutcome without quote ids or timestamps.

@@ -1,4 +1,4 @@
-// Sheet-metal recognition and exact unfolding (FreeCAD SheetMetal method, see notes/geometry.md).
+// Sheet-metal recognition and exact unfolding (FreeCAD SheetMetal's method: docs/geometry.md "Unfolding").
 // Frame of the result: the root (largest planar) face on z = 0 with the material below it (z < 0),
 // the flat's smallest enclosing rectangle on [0, length] x [0, width] (long side on X).
 // Bend direction: 'up' when the flange rises toward +Z, 'down' when it falls toward -Z.

@@ -1,4 +1,4 @@
-// `kerf admin dropship ...`: the operator's dropship actions (contract.md "Operator surface") from
+// `kerf admin dropship ...`: the operator's dropship actions (docs/api.md "Operator actions") from
 // the command line, through the same use cases as /v1/admin/dropship, against the configured store
 // and payment processor (shipping charges and refunds go through it). Events wait in the store's
 // outbox until a running service relays them. Making an item from a sample order needs the

@@ -1,4 +1,4 @@
-// `kerf admin order ...`: the operator's order actions (contract.md "Operator surface") from the
+// `kerf admin order ...`: the operator's order actions (docs/api.md "Operator actions") from the
 // command line, through the same use cases as /v1/admin/orders, against the configured store and
 // payment processor (a refund goes through it). The status change's order.status_changed event waits
 // in the store's outbox until a running service relays it.

@@ -1,4 +1,4 @@
-// Operator actions of the dropship API (contract.md "Operator surface"): account approval, item
+// Operator actions of the dropship API (docs/api.md "Operator actions"): account approval, item
 // approval with a locked price, factory release, fulfilment. An operator key only (the use cases check).
 import type { FastifyInstance } from 'fastify';
 import {

@@ -1,4 +1,4 @@
-// Operator actions (contract.md "Operator surface"): an operator key only (the use cases check it).
+// Operator actions (docs/api.md "Operator actions"): an operator key only (the use cases check it).
 import type { FastifyInstance } from 'fastify';
 import { adminGetOrder, adminUpdateOrder, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';

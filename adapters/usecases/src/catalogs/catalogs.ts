@@ -1,15 +1,10 @@
 // Catalog lists with the contract's list envelope and opaque cursors. Catalogs are ordered data, so
 // a cursor names the last id seen: stable when entries are added.
 import { thicknessTolerance } from '@kerf/engine';
-import type { Caller } from '../core/index.ts';
-import type { EngineContext, UseCaseContext } from '../core/index.ts';
-import type { CatalogEntry } from '../core/index.ts';
-import { invalid, malformed, notFound } from '../core/index.ts';
-import { signedDownload } from '../core/index.ts';
-import { insertAfter } from '../core/index.ts';
-import type { ListEnvelope } from '../core/index.ts';
-import { CatalogSearchInput, HardwareModelInput, ListCatalogInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
+import {
+  type Caller, type EngineContext, type UseCaseContext, type CatalogEntry, invalid, malformed, notFound, signedDownload,
+  insertAfter, type ListEnvelope, CatalogSearchInput, HardwareModelInput, ListCatalogInput, validateInput,
+} from '../core/index.ts';
 
 export const DEFAULT_PAGE_SIZE = 100;
 
@@ -42,7 +37,7 @@ function paginate<T extends { id: string }>(kind: string, all: T[], query: Catal
   return { object: 'list', data, has_more: hasMore, next_cursor: hasMore && data.length ? encodeCursor(kind, data[data.length - 1].id) : null };
 }
 
-/** A page of one catalog; catalogs are readable by every caller (interface.md 5.6). */
+/** A page of one catalog; catalogs are readable by every caller. */
 export async function listCatalog(ctx: EngineContext, _caller: Caller, input: ListCatalogInput): Promise<ListEnvelope<CatalogEntry>> {
   const query = validateInput(ListCatalogInput, input, { location: 'querystring' });
   const kind = query.catalog;

@@ -1,13 +1,11 @@
-// GET /v1/account (contract.md "Account"): who the caller is and whether a card is on file; with no
-// card, where to save one (the processor's hosted page). Readable with any scope (interface.md 5.6).
-import { requireAccountOwner, type Caller } from '../core/index.ts';
+// GET /v1/account (docs/api.md "Account"): who the caller is and whether a card is on file; with no
+// card, where to save one (the processor's hosted page). Readable with any scope.
+import {
+  requireAccountOwner, type Caller, type UseCaseContext, notFound, type SavedCard, CardSetupInput, RemoveCardInput,
+  validateInput,
+} from '../core/index.ts';
 import { processorOf } from './charge-once.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { notFound } from '../core/index.ts';
-import type { SavedCard } from '../core/index.ts';
 import { isStoreError, type Account } from '@kerf/store';
-import { CardSetupInput, RemoveCardInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
 
 /** How long one setup page link is handed out again (Stripe's Checkout sessions live 24 h). */
 const SETUP_LINK_REUSE_MS = 3_600_000;

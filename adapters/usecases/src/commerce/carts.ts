@@ -1,21 +1,19 @@
-// Carts (contract.md "Cart"): a quote with a destination, a chosen shipping option and totals with
+// Carts (docs/api.md "Carts and payment"): a quote with a destination, a chosen shipping option and totals with
 // tax, which a person checks out on the web site (`cart_url`) or the API pays with the card on file
 // (./pay.ts). Every change re-quotes and bumps `revision`; a cart with a payment under way or done
 // does not change any more.
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
 import { isUsState, salesTaxCents } from '@kerf/engine';
-import { requireScope, type Caller } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { publicView, type Doc } from '../core/index.ts';
-import { UseCaseError, invalid, notFound } from '../core/index.ts';
+import {
+  requireScope, type Caller, type UseCaseContext, publicView, type Doc, UseCaseError, invalid, notFound, CartCreate,
+  CartFromQuote, CartInput, CartUpdate, type QuoteItemRequest, type QuoteRequest, type ShipTo, validateInput,
+} from '../core/index.ts';
 import { readQuote, storeQuote, type QuoteDoc } from '../quotes/index.ts';
-import { CartCreate, CartFromQuote, CartInput, CartUpdate, type QuoteItemRequest, type QuoteRequest, type ShipTo } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
 import type { ChargeIntent } from './charge-once.ts';
 
 export type CartStatus = 'open' | 'checked_out' | 'expired';
 
-/** contract.md Cart `payment`: the payment object (`cart_id` too). */
+/** A cart's `payment` object (`cart_id` too). */
 export interface CartPayment {
   cart_id: string;
   status: 'processing' | 'paid' | 'failed' | 'refunded';
@@ -66,7 +64,7 @@ const REQUIRED_SHIP_TO = ['name', 'street1', 'city', 'state', 'postal_code', 'co
 
 export const carts = (ctx: UseCaseContext): DocumentCollection<CartDoc> => ctx.store.documents<CartDoc>('carts');
 
-/** interface.md 4.1 PATCH: a US address with name, street1, city, state, postal_code. */
+/** A cart's ship_to: a US address with name, street1, city, state, postal_code. */
 function checkShipTo(s: ShipTo): ShipTo {
   if (s.country !== undefined && s.country.toUpperCase() !== 'US') {
     throw invalid('unsupported_country', `Carts ship within the US only; ship_to.country '${s.country}' is not supported.`, 'ship_to.country');

@@ -1,4 +1,4 @@
-// Charging exactly once, whatever happens (interface.md 4.1 rule 7; issue #10). The pieces any paid
+// Charging exactly once, whatever happens (issue #10). The pieces any paid
 // resource (a cart now, a dropship order later) builds on:
 //
 // 1. Before the processor is called, the owner records a ChargeIntent on its own record (one
@@ -12,9 +12,7 @@
 //    the processor's record; not found (the process died before charging), it drops the intent and
 //    the customer pays again under the same key.
 // A new attempt (a new key) is only made after the processor said the previous one failed.
-import type { UseCaseContext } from '../core/index.ts';
-import { UseCaseError } from '../core/index.ts';
-import type { ChargeRequest, Payment, PaymentAccount, PaymentProcessor } from '../core/index.ts';
+import { type UseCaseContext, UseCaseError, type ChargeRequest, type Payment, type PaymentAccount, type PaymentProcessor } from '../core/index.ts';
 
 export interface ChargeIntent {
   /** the processor idempotency key */

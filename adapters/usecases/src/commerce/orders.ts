@@ -1,17 +1,14 @@
-// Orders (contract.md "Order"): made once from a paid cart (unique per cart, so finishing a payment
+// Orders (docs/api.md "Orders"): made once from a paid cart (unique per cart, so finishing a payment
 // twice finds the first), read by their account, and moved through fulfilment by an operator. Every
 // status change appends to `events` and records order.status_changed in the same write.
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
-import { requireScope, type Caller } from '../core/index.ts';
+import {
+  requireScope, type Caller, type UseCaseContext, paged, publicView, type Doc, type ListEnvelope, UseCaseError, invalid,
+  notFound, type Payment, AdminOrderUpdate, ListOrdersInput, OrderInput, type ListOrdersInput as ListOrdersQuery, validateInput,
+  newEvent,
+} from '../core/index.ts';
 import type { CartDoc } from './carts.ts';
 import { processorOf } from './charge-once.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { paged, publicView, type Doc, type ListEnvelope } from '../core/index.ts';
-import { UseCaseError, invalid, notFound } from '../core/index.ts';
-import type { Payment } from '../core/index.ts';
-import { AdminOrderUpdate, ListOrdersInput, OrderInput, type ListOrdersInput as ListOrdersQuery } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
-import { newEvent } from '../core/index.ts';
 
 export type OrderStatus = 'received' | 'in_production' | 'ready_for_pickup' | 'shipped' | 'delivered' | 'cancelled' | 'refunded';
 
@@ -34,7 +31,7 @@ export const orders = (ctx: Pick<UseCaseContext, 'store'>): DocumentCollection<O
 
 type Obj = Record<string, unknown>;
 
-/** The order's line items: each quoted part line, then shipping (contract.md Order line_items). */
+/** The order's line items: each quoted part line, then shipping. */
 function lineItems(ctx: CommerceContext, cart: CartDoc): Obj[] {
   const out: Obj[] = [];
   const quoteItems = (cart.quote.items ?? []) as Obj[];
@@ -116,7 +113,7 @@ export async function getOrder(ctx: CommerceContext, caller: Caller, input: Orde
   return orderView(rec.data);
 }
 
-// ---- operator actions (contract.md "Operator surface") ---------------------------------------
+// ---- operator actions (docs/api.md "Operator actions") ---------------------------------------
 
 /** Where an order may go from each status. */
 const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {

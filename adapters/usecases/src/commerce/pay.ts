@@ -1,18 +1,14 @@
-// POST /v1/carts/{id}/pay (interface.md 4.1 rule 6, contract.md pay body): the cart is charged
+// POST /v1/carts/{id}/pay (docs/api.md "Carts and payment"): the cart is charged
 // exactly once (./charge-once.ts) and a succeeded payment becomes one order; a processing payment
 // answers 202 and is finished later by the reconcile job or the processor's onPaymentUpdated.
 import { isStoreError, type Job } from '@kerf/store';
-import { requireScope, type Caller } from '../core/index.ts';
+import {
+  requireScope, type Caller, type UseCaseContext, UseCaseError, invalid, RetryJobLater, type JobKindHandlers, noPaymentMethod,
+  paymentError, type Payment, CartPay, validateInput, newEvent,
+} from '../core/index.ts';
 import { cartCheckedOut, cartExpired, carts, isExpired, paymentInProgress, readCart, view, type CartDoc } from './carts.ts';
 import { chargeIntent, chargeKey, crashPoint, lookupIntent, newIntent, processorOf, type ChargeIntent } from './charge-once.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { UseCaseError, invalid } from '../core/index.ts';
-import { RetryJobLater, type JobKindHandlers } from '../core/index.ts';
 import { ensureOrder } from './orders.ts';
-import { noPaymentMethod, paymentError, type Payment } from '../core/index.ts';
-import { CartPay } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
-import { newEvent } from '../core/index.ts';
 
 export const PAYMENT_RECONCILE_JOB = 'payment_reconcile';
 export const DEFAULT_RECONCILE_AFTER_MS = 60_000;

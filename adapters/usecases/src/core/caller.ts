@@ -1,5 +1,5 @@
 // Who is asking: every use case takes a Caller, and checks its scope itself, so REST, MCP, the web
-// site and the CLI enforce the same rules (interface.md 5.6: scopes; catalogs are readable by all).
+// site and the CLI enforce the same rules (scopes: README.md "Agents: OAuth and the web sign-in"; catalogs are readable by all).
 import { UseCaseError } from './errors.ts';
 
 export const SCOPES = ['designs', 'dfm', 'quotes', 'carts', 'orders', 'webhooks', 'payments'] as const;
@@ -37,7 +37,7 @@ export function requireScope(caller: Caller, scope: Scope): void {
 
 /**
  * Account management (API keys, saved cards, web sessions, connections) is for the person: an API
- * key or their signed-in session, never an agent's OAuth token (interface.md 5.7).
+ * key or their signed-in session, never an agent's OAuth token.
  */
 export function requireAccountOwner(caller: Caller): void {
   if (caller.via === 'oauth') {

@@ -42,7 +42,7 @@ export type Configuration = Record<string, unknown>;
 /** A part whose production files are wanted, with the K-factor its configured material gives its flat. */
 export interface ProductionFilesPart { partId: string; kFactor?: number }
 
-/** The DFM report of contract.md as the engine computes it (parts may carry `image_svg`). */
+/** The API's DFM report as the engine computes it (parts may carry `image_svg`). */
 export interface DfmOutcome {
   id: string;
   object: 'dfm_report';
@@ -57,7 +57,7 @@ export interface DfmOutcome {
   [field: string]: unknown;
 }
 
-/** The quote of contract.md as the engine computes it; each item carries its full DFM report. */
+/** The API's quote as the engine computes it; each item carries its full DFM report. */
 export interface QuoteOutcome {
   id: string;
   object: 'quote';

@@ -1,4 +1,4 @@
-// Errors a use case can end in, classified without any transport in mind (contract.md "Errors"):
+// Errors a use case can end in, classified without any transport in mind (docs/api.md "Errors"):
 // `type` is the contract's category, `kind` says what went wrong. REST maps the kind to an HTTP
 // status, MCP to a tool error, the CLI to an exit code, the web site to a message.
 

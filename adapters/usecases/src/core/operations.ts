@@ -1,4 +1,4 @@
-// Operation keys (interface.md 4.4: "writes require operation_key"): the idempotency of REST's
+// Operation keys (every MCP tool that writes takes one): the idempotency of REST's
 // Idempotency-Key for callers that name their writes in the input instead of a header (MCP tools).
 // Same key + same input: the first result again; same key + other input: an error naming the key.
 import { createHash } from 'node:crypto';

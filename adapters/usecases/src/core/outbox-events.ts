@@ -1,4 +1,4 @@
-// Events (contract.md "Manufacturing webhooks"): `{id, type, created_at, data}` where data is the
+// Events (docs/api.md "Webhooks"): `{id, type, created_at, data}` where data is the
 // object as GET returns it. An event is recorded in the same single-record write as the change it
 // reports (the store's outbox), so a crash can delay it, never lose it. The relay hands each pending
 // event on: an event some endpoint subscribes to is kept in the `events` collection (the store copies

@@ -18,7 +18,7 @@ import { UseCaseError } from './errors.ts';
 
 export type PaymentStatus = 'succeeded' | 'processing' | 'requires_action' | 'failed';
 
-/** contract.md "Account": the saved card. */
+/** The account's saved card (docs/api.md "Account"). */
 export interface SavedCard {
   brand: string;
   last4: string;
@@ -97,7 +97,7 @@ export interface PaymentProcessor {
   readonly kind: string;
   /** The account's saved card; `{has_saved_card: false, card: null}` without a customer. Creates nothing. */
   savedCard(accountId: string): Promise<SavedCardState>;
-  /** Where the customer saves a card (contract.md Account `payment_method_setup_url`); creates the customer when needed. */
+  /** Where the customer saves a card (the account's `payment_method_setup_url`); creates the customer when needed. */
   paymentMethodSetupUrl(account: PaymentAccount, opts?: { return_url?: string }): Promise<string>;
   /** Detaches every saved card of the account (the person removed it); payments made stay as they are. */
   detachPaymentMethods(accountId: string): Promise<void>;
@@ -126,7 +126,7 @@ export interface PaymentProcessor {
 /** A payment no later state will change (processing is the only open one; requires_action needs the customer). */
 
 /**
- * The caller-facing error of a payment that did not go through (interface.md 7: 402 card_declined
+ * The caller-facing error of a payment that did not go through (402 card_declined
  * with the processor's reason, 402 payment_not_completed), null for succeeded and processing.
  */
 export function paymentError(p: Payment): UseCaseError | null {

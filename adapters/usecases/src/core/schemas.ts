@@ -1,4 +1,4 @@
-// Input schemas of the use cases (contract.md request shapes), defined once: each use case checks
+// Input schemas of the use cases (the API's request shapes), defined once: each use case checks
 // its input against its schema, and the transports derive theirs from the same objects (REST body,
 // query and path validation and OpenAPI; MCP tool input schemas; CLI option checks). Request shapes
 // are strict: an unknown or mistyped field is an error naming `param`.
@@ -56,7 +56,7 @@ export const Configuration = Type.Object({
     weld_finish: Type.Optional(enumOf(['none', 'rough', 'fine'] as const)),
     joint_access: Type.Optional(enumOf(['open', 'tight', 'blind'] as const)),
   }, strict), 200)),
-  // only the two risks a customer may accept; clients validate it as this enum (contract.md)
+  // only the two risks a customer may accept; clients validate it as this enum (docs/api.md "Conventions")
   accepted_risks: Type.Optional(list(enumOf(ACCEPTABLE_RISKS), 50)),
 }, strict);
 export type Configuration = Static<typeof Configuration>;
@@ -195,7 +195,7 @@ export type FileDfmRequest = Static<typeof FileDfmRequest>;
 
 // ---- webhooks ---------------------------------------------------------------------------------
 
-/** Every event a manufacturing webhook endpoint can receive (contract.md "Manufacturing webhooks"). */
+/** Every event a manufacturing webhook endpoint can receive (docs/api.md "Webhooks"). */
 export const EVENT_TYPES = [
   'design.ready', 'design.failed',
   'dfm_report.production_files.ready', 'dfm_report.production_files.failed',
@@ -228,7 +228,7 @@ export const WebhookDeliveriesInput = Type.Object({
 }, strict);
 export type WebhookDeliveriesInput = Static<typeof WebhookDeliveriesInput>;
 
-// ---- carts, payment, orders (contract.md "Cart", "Order", "Account") -------------------------
+// ---- carts, payment, orders (docs/api.md "Carts and payment", "Orders", "Account") -----------
 
 
 export const CartCreate = Type.Object({
@@ -263,7 +263,7 @@ export type CartUpdate = Static<typeof CartUpdate>;
 
 const PAYMENT_TYPES = ['card_on_file', 'payment_method'] as const;
 
-/** Pay body (contract.md): `{payment: {type: "card_on_file"} | {type: "payment_method", id}, customer_email?, customer_phone?}`. */
+/** Pay body: `{payment: {type: "card_on_file"} | {type: "payment_method", id}, customer_email?, customer_phone?}`. */
 export const CartPayBody = Type.Object({
   payment: Type.Object({
     type: enumOf(PAYMENT_TYPES),
@@ -289,7 +289,7 @@ export type ListOrdersInput = Static<typeof ListOrdersInput>;
 export const OrderInput = Type.Object({ order_id: PathId }, strict);
 export type OrderInput = Static<typeof OrderInput>;
 
-/** Operator: the statuses an order is moved to (contract.md "Operator surface"). */
+/** Operator: the statuses an order is moved to (docs/api.md "Operator actions"). */
 const ORDER_ACTIONS = ['in_production', 'ready_for_pickup', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
 
 export const AdminOrderBody = Type.Object({
@@ -311,7 +311,7 @@ export type AdminOrderUpdate = Static<typeof AdminOrderUpdate>;
 
 // ---- prepared uploads (MCP prepare_upload: the bytes follow by HTTP PUT) ----------------------
 
-/** Largest file a prepared upload takes (interface.md 8: hosted MCP upload), bytes. */
+/** Largest file a prepared upload takes (the MCP upload link's PUT), bytes. */
 export const MAX_PREPARED_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 export const PrepareUploadRequest = Type.Object({
@@ -353,9 +353,9 @@ export const CatalogSearchInput = Type.Object({
 }, strict);
 export type CatalogSearchInput = Static<typeof CatalogSearchInput>;
 
-// ---- dropship (interface.md 2.3, 4.2, 6.2; contract.md "Operator surface") ------------------------
+// ---- dropship (README.md "Dropship") ------------------------------------------------------------
 
-/** Every event a dropship webhook endpoint can receive (interface.md 6.2); subscriptions default to all. */
+/** Every event a dropship webhook endpoint can receive; subscriptions default to all. */
 export const DROPSHIP_EVENT_TYPES = [
   'order.created', 'order.in_review', 'order.in_production', 'order.shipped',
   'order.delivered', 'order.cancelled', 'order.payment_failed',

@@ -1,11 +1,8 @@
 // The analysis job: source blob -> engine -> design ready (or failed with the engine's error code).
 import type { Job } from '@kerf/store';
-import type { UseCaseContext } from '../core/index.ts';
+import { type UseCaseContext, newEvent, type JobKindHandlers, FILE_QUOTE_JOB } from '../core/index.ts';
 import { fileKey, toPublicDesign, type DesignResult } from './design-view.ts';
 import { designFailedEvent } from './designs.ts';
-import { newEvent } from '../core/index.ts';
-import type { JobKindHandlers } from '../core/index.ts';
-import { FILE_QUOTE_JOB } from '../core/index.ts';
 import { designReviewLink } from './review-link-docs.ts';
 
 

@@ -4,12 +4,9 @@
 // one account what another had uploaded, so the index is per account and another account's same
 // bytes are analysed afresh. The index lives in the store (survives restarts, every process sees it).
 import { isStoreError } from '@kerf/store';
-import type { UseCaseContext } from '../core/index.ts';
+import { type UseCaseContext, canonical, newEvent, type Doc } from '../core/index.ts';
 import { toPublicDesign, type DesignResult, type DesignRow } from './design-view.ts';
-import { canonical } from '../core/index.ts';
 import { designReviewLink } from './review-link-docs.ts';
-import { newEvent } from '../core/index.ts';
-import type { Doc } from '../core/index.ts';
 
 const INDEX = 'design_content_index';
 

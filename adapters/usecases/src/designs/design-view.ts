@@ -2,8 +2,7 @@
 // URLs of its files and parts, which the serving transport's Links make.
 import type { DesignRecord } from '@kerf/store';
 import type { Design, Part } from '@kerf/engine';
-import type { EngineContext } from '../core/index.ts';
-import type { AnalysisOutput } from '../core/index.ts';
+import type { EngineContext, AnalysisOutput } from '../core/index.ts';
 
 /** What the analysis job stores as the design's result. */
 export interface DesignResult extends AnalysisOutput {

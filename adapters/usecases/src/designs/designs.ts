@@ -1,21 +1,14 @@
 // Designs: upload -> durable queued design + analysis job; the public Design view; waiting for one.
-import type { DesignRecord } from '@kerf/store';
+import type { DesignRecord, OutboxEvent } from '@kerf/store';
 import { deepFreeze, EngineError, type Design, type Part } from '@kerf/engine';
-import { requireScope, type Caller } from '../core/index.ts';
-import type { EngineContext, UseCaseContext } from '../core/index.ts';
-import type { AnalysisOutput } from '../core/index.ts';
-import { UseCaseError, invalid, notFound } from '../core/index.ts';
+import {
+  requireScope, type Caller, type EngineContext, type UseCaseContext, type AnalysisOutput, UseCaseError, invalid, notFound,
+  admitCustomerJob, ANALYZE_JOB, DesignInput, validateInput, PerStore, newEvent,
+} from '../core/index.ts';
 import { designReviewLink } from './review-link-docs.ts';
 import { sourceKey, toPublicDesign, type DesignResult, type DesignRow, type DesignState, type DesignView } from './design-view.ts';
 import { indexContent, reuseAnalysis } from './design-reuse.ts';
-import { admitCustomerJob } from '../core/index.ts';
-import { ANALYZE_JOB } from '../core/index.ts';
 import { assertStepUpload, measureUpload, uploadData, type UploadBytes } from './received-file.ts';
-import { DesignInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
-import { PerStore } from '../core/index.ts';
-import { newEvent } from '../core/index.ts';
-import type { OutboxEvent } from '@kerf/store';
 
 /** Longest `Prefer: wait=N` honoured, seconds. */
 export const MAX_WAIT_SECONDS = 60;

@@ -1,13 +1,11 @@
 // Design and part files behind the 307 redirects: a file the analysis kept, else one the engine makes
 // on demand from the stored source (then kept), handed out as a short-lived signed URL.
-import { requireScope, type Caller } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
+import {
+  requireScope, type Caller, type UseCaseContext, UseCaseError, fileUnavailable, notFound, contentTypeOf, signedDownload,
+  type ImageFormat, type ImageView, DesignImageInput, DesignInput, PartImageInput, PartModelInput, PartStepInput, validateInput,
+} from '../core/index.ts';
 import { fileKey, type DesignRow } from './design-view.ts';
 import { requireReadyDesign } from './designs.ts';
-import { UseCaseError, fileUnavailable, notFound } from '../core/index.ts';
-import { contentTypeOf, signedDownload, type ImageFormat, type ImageView } from '../core/index.ts';
-import { DesignImageInput, DesignInput, PartImageInput, PartModelInput, PartStepInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
 
 export type PartModelView = 'formed' | 'flat';
 export type PartStepView = 'source' | 'normalized' | 'flat';

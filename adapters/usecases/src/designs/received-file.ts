@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { assertStepBytes, assertStepEnds, STEP_SNIFF_BYTES } from '@kerf/engine';
 import type { BlobData } from '@kerf/store';
-import type { UseCaseContext } from '../core/index.ts';
-import { UseCaseError } from '../core/index.ts';
+import { type UseCaseContext, UseCaseError } from '../core/index.ts';
 
 /** How spoolUpload names its files, so a sweep of a shared directory removes only spools. */
 const SPOOL_NAME = /^upload-[0-9a-f]{24}\.part$/;

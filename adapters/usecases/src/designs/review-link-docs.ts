@@ -1,9 +1,8 @@
 // Review link documents, as every path makes them: POST /v1/review-links, and the links a ready
-// design and each DFM report carry of their own (contract.md: `review_url`, `review_link_id`), so a
+// design and each DFM report carry of their own (`review_url`, `review_link_id`), so a
 // person can look at them without an API call.
 import { isStoreError } from '@kerf/store';
-import type { UseCaseContext } from '../core/index.ts';
-import { collection, isoPlus, publicView, type Doc } from '../core/index.ts';
+import { type UseCaseContext, collection, isoPlus, publicView, type Doc } from '../core/index.ts';
 
 export const REVIEW_LINK_DAYS = 30;
 

@@ -3,10 +3,8 @@
 // part the catalog tube profiles of its own section. The same tolerances as the DFM checks, so an
 // offered choice never fails them for thickness or section.
 import { defaultCatalog, thicknessTolerance, tubeProfileFits, type TubeProfile } from '@kerf/engine';
-import type { Caller } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
+import { type Caller, type UseCaseContext, DesignInput } from '../core/index.ts';
 import { getDesign } from './designs.ts';
-import { DesignInput } from '../core/index.ts';
 
 export interface StockChoice { id: string; name: string }
 export interface PartStockChoices {

@@ -1,18 +1,17 @@
-// Prepared uploads (interface.md 4.4 prepare_upload): the design id is reserved and a signed upload
+// Prepared uploads (the MCP tool prepare_upload): the design id is reserved and a signed upload
 // token handed out first; the file's bytes follow by HTTP PUT within 15 minutes (never as tool
 // arguments) and become the design exactly as POST /v1/analyze makes one. The token is the PUT's
 // credential, like a signed download; where it is redeemed is the transport's.
 import { isStoreError, type DocumentCollection } from '@kerf/store';
-import { requireScope, type Caller } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
+import {
+  requireScope, type Caller, type UseCaseContext, UseCaseError, invalid, DesignInput, MAX_PREPARED_UPLOAD_BYTES,
+  PrepareUploadRequest, validateInput,
+} from '../core/index.ts';
 import { type DesignView } from './design-view.ts';
 import { designView, getDesignRow, submitDesign } from './designs.ts';
-import { UseCaseError, invalid } from '../core/index.ts';
 import { measureUpload, type UploadBytes } from './received-file.ts';
-import { DesignInput, MAX_PREPARED_UPLOAD_BYTES, PrepareUploadRequest } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
 
-/** How long an upload link works (interface.md 8). */
+/** How long an upload link works. */
 export const UPLOAD_TTL_MS = 15 * 60 * 1000;
 export { MAX_PREPARED_UPLOAD_BYTES };
 const STEP_NAME = /\.(step|stp)$/i;

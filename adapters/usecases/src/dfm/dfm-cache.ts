@@ -4,15 +4,11 @@
 // production-files job per request. The index lives in the store (survives restarts, shared by
 // every service process); it is per account, like the reports it points to.
 import { createHash } from 'node:crypto';
-import type { UseCaseContext } from '../core/index.ts';
+import { type UseCaseContext, publicView, type Doc, type DfmOutcome, canonical, PerStore } from '../core/index.ts';
 import { isStoreError, keepJsonText } from '@kerf/store';
 import { deepFreeze } from '@kerf/engine';
 import { type DfmDoc } from './dfm-doc.ts';
 import { storeDfmReport } from './dfm.ts';
-import { publicView, type Doc } from '../core/index.ts';
-import type { DfmOutcome } from '../core/index.ts';
-import { canonical } from '../core/index.ts';
-import { PerStore } from '../core/index.ts';
 
 const INDEX = 'dfm_report_cache';
 /**

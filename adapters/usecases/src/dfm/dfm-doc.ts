@@ -1,7 +1,5 @@
 // A DFM report as kept: the contract's report with the blob keys of its production files.
-import type { Doc } from '../core/index.ts';
-import type { DfmOutcome } from '../core/index.ts';
-import type { ProductionFileKind } from '../core/index.ts';
+import type { Doc, DfmOutcome, ProductionFileKind } from '../core/index.ts';
 
 export interface DfmDoc extends Doc {
   object: 'dfm_report';

@@ -1,11 +1,9 @@
 // A DFM report's part images: the part's findings drawn on its real flat (or a formed view) by the
 // engine, from the design's source and the report's own findings, configuration and K-factor. Made
 // on first request and kept under the report, like the design's images.
-import type { UseCaseContext } from '../core/index.ts';
+import { type UseCaseContext, fileUnavailable, signedDownload, type ImageFormat, type ImageView } from '../core/index.ts';
 import { requireReadyDesign } from '../designs/index.ts';
 import type { DfmDoc } from './dfm-doc.ts';
-import { fileUnavailable } from '../core/index.ts';
-import { signedDownload, type ImageFormat, type ImageView } from '../core/index.ts';
 
 interface ReportPart { part_id: string; issues?: unknown[]; k_factor?: number | null }
 

@@ -2,24 +2,16 @@
 // production files made in the background (status in `production_files`).
 import type { Job } from '@kerf/store';
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
-import { requireScope, type Caller } from '../core/index.ts';
-import type { EngineContext, UseCaseContext } from '../core/index.ts';
-import { requireReadyDesign } from '../designs/index.ts';
-import { collection, publicView, type Doc } from '../core/index.ts';
-import type { Configuration, DfmOutcome, ProductionFilesPart } from '../core/index.ts';
-import { fileUnavailable, invalid, notFound, unavailable } from '../core/index.ts';
+import {
+  requireScope, type Caller, type EngineContext, type UseCaseContext, collection, publicView, type Doc, type Configuration,
+  type DfmOutcome, type ProductionFilesPart, fileUnavailable, invalid, notFound, unavailable, signedDownload,
+  type JobKindHandlers, presentDfmReport, admitCustomerJob, PRODUCTION_FILES_JOB, DfmInput, DfmPartImageInput, DfmRequest,
+  ProductionFileInput, type ProductionFileKind, validateInput, newEvent,
+} from '../core/index.ts';
+import { requireReadyDesign, newReviewLink } from '../designs/index.ts';
 import { dfmImageUrl } from './dfm-images.ts';
-import { signedDownload } from '../core/index.ts';
-import type { JobKindHandlers } from '../core/index.ts';
 import { designForConfiguration } from './material-flats.ts';
-import { presentDfmReport } from '../core/index.ts';
-import { admitCustomerJob } from '../core/index.ts';
 import type { DfmDoc } from './dfm-doc.ts';
-import { PRODUCTION_FILES_JOB } from '../core/index.ts';
-import { newReviewLink } from '../designs/index.ts';
-import { DfmInput, DfmPartImageInput, DfmRequest, ProductionFileInput, type ProductionFileKind } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
-import { newEvent } from '../core/index.ts';
 
 
 /** Engine DFM for one design; a configuration the engine refuses is an error naming the field. */
@@ -53,7 +45,7 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
   // quote or report that nobody looks at costs no drawing.
   // refused before anything is kept: the report's files would queue one more job for the account
   if (report.production_files.status === 'pending') await admitCustomerJob(ctx, accountId, 'ask for more reports with production files');
-  // every report carries a website review link of its own, with its configuration (contract.md)
+  // every report carries a website review link of its own, with its configuration
   const link = await newReviewLink(ctx, accountId, { design_id: report.design_id, dfm_id: id, configuration: report.configuration });
   const presented = presentDfmReport(ctx.links, withoutImages(report));
   const doc: DfmDoc = { ...presented, review_url: link.review_url, review_link_id: link.id, id, object: 'dfm_report' };
@@ -155,7 +147,7 @@ export const productionFilesJob: JobKindHandlers = {
     for (const p of doc.parts as Array<{ part_id: string; status: string; k_factor?: unknown }>) {
       const part = design.parts.find((x) => x.id === p.part_id);
       if (!part || !part.manufacturable) continue;
-      // Each flat uses its part's configured material K-factor (contract: material K when configured).
+      // Each flat uses its part's configured material K-factor (docs/geometry.md "Bend allowance and K-factor").
       wanted.push(typeof p.k_factor === 'number' ? { partId: p.part_id, kFactor: p.k_factor } : { partId: p.part_id });
     }
     // A part's files depend only on its geometry and its flat's K-factor: made once per (design, part,

@@ -1,17 +1,13 @@
-// The design as a configuration sees it (contract: "the flat pattern of a design uses the K-factor of
-// the material when one is configured, else the default for the detected thickness"). A stored
+// The design as a configuration sees it: a flat uses the K-factor of the configured material, else
+// the default for the detected thickness (docs/geometry.md "Bend allowance and K-factor"). A stored
 // design's flats use the default K; when the configured materials give some parts another K, the
 // engine re-analyzes the stored source with those K values. The result is kept per (design, K map)
 // in the store, so each distinct configuration costs one analysis, in the worker pool.
 import { createHash } from 'node:crypto';
 import { deepFreeze, EngineError, type Design } from '@kerf/engine';
-import type { UseCaseContext } from '../core/index.ts';
-import { toPublicDesign, type DesignResult, type DesignRow } from '../designs/index.ts';
-import { isSharedReadyRow } from '../designs/index.ts';
-import type { AnalysisOutput, Configuration } from '../core/index.ts';
-import { fileUnavailable, unavailable } from '../core/index.ts';
+import { type UseCaseContext, type AnalysisOutput, type Configuration, fileUnavailable, unavailable, PerStore } from '../core/index.ts';
+import { toPublicDesign, type DesignResult, type DesignRow, isSharedReadyRow } from '../designs/index.ts';
 import { BoundedMap } from '@kerf/store';
-import { PerStore } from '../core/index.ts';
 
 export interface ConfiguredDesign {
   design: Design;

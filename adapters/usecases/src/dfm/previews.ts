@@ -1,14 +1,11 @@
 // Previews: labelled pictures of a ready design (MCP preview_design), the same images GET
 // /v1/designs/{id}/image and the part images serve, as bytes rather than links.
-import { requireScope, type Caller } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { requireReadyDesign } from '../designs/index.ts';
-import { UseCaseError } from '../core/index.ts';
-import { openDownload, type ImageView } from '../core/index.ts';
-import { getDesignImageUrl, getPartImageUrl } from '../designs/index.ts';
+import {
+  requireScope, type Caller, type UseCaseContext, UseCaseError, openDownload, type ImageView, PreviewRequest, type DfmInput,
+  validateInput,
+} from '../core/index.ts';
+import { requireReadyDesign, getDesignImageUrl, getPartImageUrl } from '../designs/index.ts';
 import { getDfmPartImageUrl, getDfmReport } from './dfm.ts';
-import { PreviewRequest, type DfmInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
 
 /** Views shown when none are asked for. */
 const DESIGN_VIEWS: readonly ImageView[] = ['iso', 'top', 'front', 'flat'];

@@ -1,17 +1,13 @@
 // Review links: a configuration parked for a person to inspect (and edit) on the web site; the
-// agent reads it back before continuing (interface.md 4.1).
-import type { UseCaseContext } from '../core/index.ts';
+// agent reads it back before continuing (docs/api.md "Review links").
+import {
+  type UseCaseContext, requireScope, type Caller, collection, publicView, type Doc, UseCaseError, invalid, notFound,
+  ReviewLinkInput, ReviewLinkRequest, SaveReviewInput, validateInput,
+} from '../core/index.ts';
 import { isStoreError, type DocumentRecord } from '@kerf/store';
 import type { Design } from '@kerf/engine';
-import { requireScope, type Caller } from '../core/index.ts';
-import { toPublicDesign, type DesignResult } from '../designs/index.ts';
-import { requireReadyDesign } from '../designs/index.ts';
+import { toPublicDesign, type DesignResult, requireReadyDesign, newReviewLink } from '../designs/index.ts';
 import { computeDfm, getDfmDoc } from './dfm.ts';
-import { collection, publicView, type Doc } from '../core/index.ts';
-import { newReviewLink } from '../designs/index.ts';
-import { UseCaseError, invalid, notFound } from '../core/index.ts';
-import { ReviewLinkInput, ReviewLinkRequest, SaveReviewInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
 
 
 export async function createReviewLink(ctx: UseCaseContext, caller: Caller, input: ReviewLinkRequest): Promise<Doc> {

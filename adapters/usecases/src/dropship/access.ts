@@ -1,17 +1,13 @@
-// Who may use /v1/dropship (interface.md 5.2): an account whose dropship status is approved. The
+// Who may use /v1/dropship: an account whose dropship status is approved. The
 // operator moves accounts between requested, approved, suspended and denied.
 import type { Account, DropshipStatus } from '@kerf/store';
-import { requireScope, type Caller } from '../core/index.ts';
-import { UseCaseError, notFound } from '../core/index.ts';
-import type { CommerceContext } from '../commerce/index.ts';
-import { requireOperator } from '../commerce/index.ts';
-import { AdminDropshipAccountUpdate } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
+import { requireScope, type Caller, UseCaseError, notFound, AdminDropshipAccountUpdate, validateInput } from '../core/index.ts';
+import { type CommerceContext, requireOperator } from '../commerce/index.ts';
 import { setContactPhone } from './contacts.ts';
 
 /** The caller's account when it may use the dropship API; 403 dropship_account_not_approved otherwise. */
 export async function requireDropship(ctx: Pick<CommerceContext, 'store'>, caller: Caller): Promise<Account> {
-  // the dropship API takes the account's API key (interface.md 5.2), not an agent's OAuth token
+  // the dropship API takes the account's API key, not an agent's OAuth token
   if (caller.via === 'oauth') {
     throw new UseCaseError('forbidden', 'permission_error', 'api_key_required', 'The dropship API takes the account\'s API key (Authorization: Bearer <API key> or svc_key), not an OAuth access token.');
   }

@@ -1,4 +1,4 @@
-// The account's contact phone (interface.md 4.2 rule 6): used for a ship_to without one. Set by the
+// The account's contact phone: used for a ship_to without one. Set by the
 // operator with the account's dropship status.
 import type { Doc } from '../core/index.ts';
 import type { CommerceContext } from '../commerce/index.ts';

@@ -1,21 +1,17 @@
-// POST /v1/dropship/orders (interface.md 4.2 rules 1-7): one order per (account, external_ref),
+// POST /v1/dropship/orders (README.md "Dropship"): one order per (account, external_ref),
 // whatever repeats, races or crashes. Contract items allocate prepaid units; on-demand items are
 // charged off-session for parts on the charge-once core (../charge-once.ts): a charge record keyed
 // by external_ref holds the intent before the processor is called, the processor key is derived
 // from it, the order is created under the external_ref key, and a reconcile job finishes (or drops)
 // what a crashed process left.
 import { isStoreError, type DocumentCollection, type Job } from '@kerf/store';
-import type { Caller } from '../core/index.ts';
-import { chargeIntent, chargeKey, crashPoint, lookupIntent, newIntent, processorOf, type ChargeIntent } from '../commerce/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import type { Doc } from '../core/index.ts';
-import { UseCaseError, invalid } from '../core/index.ts';
-import { RetryJobLater, type JobKindHandlers } from '../core/index.ts';
-import { noPaymentMethod, paymentError, type Payment } from '../core/index.ts';
-import { DEFAULT_RECONCILE_AFTER_MS } from '../commerce/index.ts';
-import { DropshipOrderCreate, type DropshipShipTo } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
-import { newEvent } from '../core/index.ts';
+import {
+  type Caller, type UseCaseContext, type Doc, UseCaseError, invalid, RetryJobLater, type JobKindHandlers, noPaymentMethod,
+  paymentError, type Payment, DropshipOrderCreate, type DropshipShipTo, validateInput, newEvent,
+} from '../core/index.ts';
+import {
+  chargeIntent, chargeKey, crashPoint, lookupIntent, newIntent, processorOf, type ChargeIntent, DEFAULT_RECONCILE_AFTER_MS,
+} from '../commerce/index.ts';
 import { requireDropship } from './access.ts';
 import { contactPhone } from './contacts.ts';
 import { allocateContract, items } from './items.ts';

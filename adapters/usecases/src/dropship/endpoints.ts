@@ -1,14 +1,11 @@
-// /v1/dropship/webhook-endpoints (interface.md 2.3, 4.2, 6.2): kept beside the manufacturing
+// /v1/dropship/webhook-endpoints: kept beside the manufacturing
 // endpoints (one collection, one relay and delivery worker, the same signing) with their own
 // object, UUID ids and the dropship events, so each API sees only its own endpoints.
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { listAll } from '../core/index.ts';
-import { DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
-import { checkUrl, deactivateEndpoint } from '../webhooks/index.ts';
-import { endpoints, newSecret, type EndpointDoc } from '../webhooks/index.ts';
+import {
+  type Caller, type UseCaseContext, listAll, DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput, validateInput,
+} from '../core/index.ts';
+import { checkUrl, deactivateEndpoint, endpoints, newSecret, type EndpointDoc } from '../webhooks/index.ts';
 import { requireDropship } from './access.ts';
 
 const OBJECT = 'dropship_webhook_endpoint' as const;

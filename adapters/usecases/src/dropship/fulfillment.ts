@@ -1,16 +1,13 @@
-// Operator actions on dropship orders (contract.md "Operator surface"; interface.md 3, 6.2):
+// Operator actions on dropship orders (docs/api.md "Operator actions"):
 // factory release of held contract orders, in_review, in_production, shipped (tracking and the real
 // shipping cost, charged to the same card: a failed charge emits order.payment_failed and the order
 // still ships), delivered, cancelled (parts refunded). Each change records its event in the same write.
 import { isStoreError, type DocumentRecord, type OutboxEvent } from '@kerf/store';
-import type { Caller } from '../core/index.ts';
-import { processorOf } from '../commerce/index.ts';
-import { UseCaseError, invalid, notFound } from '../core/index.ts';
-import { checkTransition, requireOperator, type CommerceContext } from '../commerce/index.ts';
-import type { Payment } from '../core/index.ts';
-import { AdminDropshipOrderUpdate, DropshipOrderInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
-import { newEvent } from '../core/index.ts';
+import {
+  type Caller, UseCaseError, invalid, notFound, type Payment, AdminDropshipOrderUpdate, DropshipOrderInput, validateInput,
+  newEvent,
+} from '../core/index.ts';
+import { processorOf, checkTransition, requireOperator, type CommerceContext } from '../commerce/index.ts';
 import { releaseContract } from './items.ts';
 import { dropshipOrders, dropshipOrderView, eventOrder, type DropshipCharge, type DropshipOrderDoc, type DropshipOrderStatus } from './orders.ts';
 

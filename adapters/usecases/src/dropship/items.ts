@@ -1,16 +1,13 @@
-// Dropship items (interface.md 2.3): an account's SKUs. An operator makes one from a line of an
+// Dropship items: an account's SKUs. An operator makes one from a line of an
 // existing order (the sample order) as `requested`; approval locks unit_price_cents and may commit
 // a prepaid quantity (a contract item) that later orders allocate from.
 import { randomUUID } from 'node:crypto';
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
-import type { Caller } from '../core/index.ts';
-import { carts } from '../commerce/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { listAll, publicView, type Doc } from '../core/index.ts';
-import { UseCaseError, notFound } from '../core/index.ts';
-import { orders, requireOperator, type CommerceContext } from '../commerce/index.ts';
-import { AdminDropshipItemApprove, AdminDropshipItemCreate } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
+import {
+  type Caller, type UseCaseContext, listAll, publicView, type Doc, UseCaseError, notFound, AdminDropshipItemApprove,
+  AdminDropshipItemCreate, validateInput,
+} from '../core/index.ts';
+import { carts, orders, requireOperator, type CommerceContext } from '../commerce/index.ts';
 import { requireDropship } from './access.ts';
 
 export interface DropshipPart { id: string; material: string; material_type: string; thickness: number }

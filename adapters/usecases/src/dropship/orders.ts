@@ -1,12 +1,11 @@
-// Dropship orders (interface.md 2.3, 4.2): the record, what callers and webhooks see of it, and the
+// Dropship orders: the record, what callers and webhooks see of it, and the
 // account's reads. Creation is ./create.ts, fulfilment ./fulfillment.ts.
 import type { DocumentCollection } from '@kerf/store';
-import type { Caller } from '../core/index.ts';
-import { paged, publicView, type Doc, type ListEnvelope } from '../core/index.ts';
-import { notFound } from '../core/index.ts';
+import {
+  type Caller, paged, publicView, type Doc, type ListEnvelope, notFound, DropshipOrderInput, DropshipOrdersQuery,
+  type DropshipShipTo, validateInput,
+} from '../core/index.ts';
 import type { CommerceContext } from '../commerce/index.ts';
-import { DropshipOrderInput, DropshipOrdersQuery, type DropshipShipTo } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
 import { requireDropship } from './access.ts';
 
 export type DropshipOrderStatus = 'paid' | 'in_review' | 'in_production' | 'shipped' | 'delivered' | 'cancelled';
@@ -50,7 +49,7 @@ export const dropshipOrders = (ctx: Pick<CommerceContext, 'store'>): DocumentCol
 
 export const dropshipOrderView = (doc: DropshipOrderDoc): DropshipOrderDoc => publicView(doc);
 
-/** interface.md 6.2 `data.order`. */
+/** The order as a dropship event's `data.order` carries it (README.md "Dropship"). */
 export function eventOrder(doc: DropshipOrderDoc): Record<string, unknown> {
   return {
     id: doc.id, external_ref: doc.external_ref, status: doc.status, sku: doc.sku, quantity: doc.quantity,

@@ -1,10 +1,6 @@
 // API keys on the account page: list, create (the plaintext shown once) and revoke. Only the person
 // manages keys (an API key or their web session), never an agent (requireAccountOwner).
-import { requireAccountOwner, type Caller } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { notFound } from '../core/index.ts';
-import { ApiKeyCreate, ApiKeyInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
+import { requireAccountOwner, type Caller, type UseCaseContext, notFound, ApiKeyCreate, ApiKeyInput, validateInput } from '../core/index.ts';
 
 export interface ApiKeyView { id: string; object: 'api_key'; label: string | null; prefix: string; created_at: string; last_used_at: string | null }
 

@@ -1,8 +1,7 @@
 // Turning a credential into a Caller: an API key (every scope) or an agent's OAuth access token (the
 // scopes its connection granted). Transports parse their headers and hand the credential here.
 import type { Store } from '@kerf/store';
-import { UseCaseError } from '../core/index.ts';
-import { apiKeyCaller, type Caller } from '../core/index.ts';
+import { UseCaseError, apiKeyCaller, type Caller } from '../core/index.ts';
 import { oauthCaller } from './oauth-records.ts';
 
 /** The credential of an `Authorization: Bearer <token>` header value (RFC 6750); null when absent or of another form. */

@@ -1,12 +1,11 @@
-// OAuth connections (interface.md 5): an agent's grant on a person's account, listed and revoked on
+// OAuth connections: an agent's grant on a person's account, listed and revoked on
 // the account page. Only the person manages them: an API key or their web session, never an agent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requireAccountOwner, SCOPES, type Caller, type Scope } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { notFound } from '../core/index.ts';
+import {
+  requireAccountOwner, SCOPES, type Caller, type Scope, type UseCaseContext, notFound, ConnectionInput, ListConnectionsInput,
+  validateInput,
+} from '../core/index.ts';
 import { isLive, oauthCollection, oauthDocId, revokeGrantRecords } from './oauth-records.ts';
-import { ConnectionInput, ListConnectionsInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
 
 export interface Connection {
   id: string;
@@ -62,7 +61,7 @@ export async function revokeConnection(ctx: UseCaseContext, caller: Caller, inpu
 
 /**
  * What a consent grants: the requested scopes the person left checked; `payments` only together
- * with `carts` (interface.md 5.6). Catalogs and the account summary need no scope.
+ * with `carts`. Catalogs and the account summary need no scope.
  */
 export function consentedScopes(requested: readonly string[], checked: readonly string[]): Scope[] {
   const granted = SCOPES.filter((s) => requested.includes(s) && checked.includes(s));

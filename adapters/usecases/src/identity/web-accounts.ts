@@ -2,13 +2,10 @@
 // sessions. A session token is shown to the browser once (its cookie); the store keeps its sha256.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { isStoreError, type Account } from '@kerf/store';
-import { SCOPES, type Caller } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { UseCaseError, invalid } from '../core/index.ts';
+import {
+  SCOPES, type Caller, type UseCaseContext, UseCaseError, invalid, SignInInput, SignUpInput, validateInput, addressSubject,
+} from '../core/index.ts';
 import { oauthDocId as sha256Id } from './oauth-records.ts';
-import { SignInInput, SignUpInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
-import { addressSubject } from '../core/index.ts';
 
 /** What these use cases need: the store and a clock (the admin CLI has no engine). */
 export type AccountsContext = Pick<UseCaseContext, 'store' | 'now'>;

@@ -2,16 +2,13 @@
 // need the engine but no store, and check their input exactly as the stored use cases do, so the
 // same bad input gives the same error from the CLI as from the API.
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
-import { requireScope, type Caller } from '../core/index.ts';
-import type { EngineContext } from '../core/index.ts';
+import {
+  requireScope, type Caller, type EngineContext, type AnalysisOutput, type Configuration, type DfmOutcome, type QuoteOutcome,
+  invalid, presentDfmReport, presentQuote, FileDfmRequest, FileQuoteRequest, validateInput,
+} from '../core/index.ts';
 import { toPublicDesign } from '../designs/index.ts';
 import { computeDfm } from '../dfm/index.ts';
-import type { AnalysisOutput, Configuration, DfmOutcome, QuoteOutcome } from '../core/index.ts';
-import { invalid } from '../core/index.ts';
-import { presentDfmReport, presentQuote } from '../core/index.ts';
 import { engineQuote } from './quotes.ts';
-import { FileDfmRequest, FileQuoteRequest } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
 
 interface FileAtHand { file_name: string; bytes: Uint8Array }
 /** images: each part's inline SVG is the DFM image the service serves (the findings on the real flat) */
@@ -58,8 +55,8 @@ async function drawParts<T extends DfmOutcome>(ctx: EngineContext, design: Desig
 
 /**
  * The file's design with the flats its configuration calls for: each part whose configured material
- * gives another K-factor than the default is flattened again with it (contract.md: the flat pattern
- * uses the material's K-factor), the rule the stored designs follow too.
+ * gives another K-factor than the default is flattened again with it (a flat uses its material's
+ * K-factor: docs/geometry.md "Bend allowance and K-factor"), the rule the stored designs follow too.
  */
 async function analyzeFile(ctx: EngineContext, file: FileAtHand, configuration: Configuration | undefined): Promise<Design> {
   const first = await analyze(ctx, file, {});

@@ -1,26 +1,15 @@
 // Quotes: DFM + price for each item. JSON quotes answer at once; a file quote (multipart) first
 // analyzes the upload and finishes in a job once the design is settled.
-import type { Job } from '@kerf/store';
+import type { Job, OutboxEvent } from '@kerf/store';
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
-import { requireScope, type Caller } from '../core/index.ts';
-import type { EngineContext, UseCaseContext } from '../core/index.ts';
-import { toPublicDesign, type DesignRow } from '../designs/index.ts';
-import { getDesignRow, requireReadyDesign, submitDesign } from '../designs/index.ts';
-import { computeDfm, storeDfmReport } from '../dfm/index.ts';
-import type { UploadBytes } from '../designs/index.ts';
-import { storeOrReuseDfmReport } from '../dfm/index.ts';
+import {
+  requireScope, type Caller, type EngineContext, type UseCaseContext, collection, isoPlus, publicView, type Doc,
+  type QuoteOutcome, invalid, notFound, type JobKindHandlers, FILE_QUOTE_JOB, presentQuote, FileQuoteRequest, QuoteInput,
+  QuoteRequest, type QuoteItemRequest, validateInput, newLazyEvent,
+} from '../core/index.ts';
+import { toPublicDesign, type DesignRow, getDesignRow, requireReadyDesign, submitDesign, type UploadBytes } from '../designs/index.ts';
+import { computeDfm, storeDfmReport, storeOrReuseDfmReport, designForConfiguration, kMapKey } from '../dfm/index.ts';
 import { eventData, toQuote, toStored } from './stored-quotes.ts';
-import { collection, isoPlus, publicView, type Doc } from '../core/index.ts';
-import type { QuoteOutcome } from '../core/index.ts';
-import { invalid, notFound } from '../core/index.ts';
-import { designForConfiguration, kMapKey } from '../dfm/index.ts';
-import type { JobKindHandlers } from '../core/index.ts';
-import { FILE_QUOTE_JOB } from '../core/index.ts';
-import { presentQuote } from '../core/index.ts';
-import { FileQuoteRequest, QuoteInput, QuoteRequest, type QuoteItemRequest } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
-import { newLazyEvent } from '../core/index.ts';
-import type { OutboxEvent } from '@kerf/store';
 
 /** quote.ready once a quote (its stored record) is settled (ready, requires_input or blocked), quote.failed when it failed. */
 function quoteEvents(ctx: UseCaseContext, doc: QuoteDoc): OutboxEvent[] {

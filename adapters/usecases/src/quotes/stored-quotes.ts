@@ -2,9 +2,8 @@
 // the report's id instead of holding a copy (17 KB of a 19.5 KB quote). A report whose production
 // files have settled is never written again (dfm-cache.ts), so it reads the same by its id forever;
 // a pending report is kept as it was when quoted.
-import type { UseCaseContext } from '../core/index.ts';
+import { type UseCaseContext, publicView, type Doc } from '../core/index.ts';
 import { isSettledReport, readReport } from '../dfm/index.ts';
-import { publicView, type Doc } from '../core/index.ts';
 
 /** item index -> id of the settled report that item embeds */
 type SettledNamed = Record<string, string>;

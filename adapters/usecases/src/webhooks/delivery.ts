@@ -1,20 +1,17 @@
 // Delivering events: one job per (event, endpoint) on the store's job queue, so that several
 // service processes deliver each attempt once (claim with lease) and a restart resumes. Each attempt
-// is a record in the endpoint's delivery log (contract.md: `{id, event_id, event_type, status,
+// is a record in the endpoint's delivery log (`{id, event_id, event_type, status,
 // attempt, response_status, error, created_at, next_attempt_at, delivered_at}`), written `pending`
 // before it is made. A 2xx delivers; otherwise it is retried after 1 min, 5 min, 30 min, 2 h and
 // 8 h: 6 attempts. Delays follow the service clock (the store's), so tests run them in milliseconds.
 import { isStoreError, type DocumentCollection, type Job } from '@kerf/store';
-import type { UseCaseContext } from '../core/index.ts';
-import { listAll, type Doc } from '../core/index.ts';
-import { RetryJobLater, type JobKindHandlers } from '../core/index.ts';
+import { type UseCaseContext, listAll, type Doc, RetryJobLater, type JobKindHandlers, type EventBody } from '../core/index.ts';
 import { endpoints, signingSecrets } from './endpoint-records.ts';
 import { getEventBody } from './event-bodies.ts';
-import type { EventBody } from '../core/index.ts';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook_delivery';
 const DELIVERIES_COLLECTION = 'webhook_deliveries';
-/** Delay before attempt n+1 after attempt n failed (interface.md 6.2). */
+/** Delay before attempt n+1 after attempt n failed. */
 export const RETRY_DELAYS_MS: readonly number[] = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 8 * 3_600_000];
 export const MAX_DELIVERY_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const DELIVERY_TIMEOUT_MS = 10_000;

@@ -2,9 +2,7 @@
 // on endpoints (endpoints.ts) and the delivery job (delivery.ts) both read them from here.
 import { randomBytes } from 'node:crypto';
 import type { DocumentCollection } from '@kerf/store';
-import type { UseCaseContext } from '../core/index.ts';
-import { listAll, type Doc } from '../core/index.ts';
-import { ENDPOINTS_COLLECTION } from '../core/index.ts';
+import { type UseCaseContext, listAll, type Doc, ENDPOINTS_COLLECTION } from '../core/index.ts';
 
 /** Manufacturing and dropship endpoints share the collection; each API sees only its own object. */
 export type EndpointObject = 'webhook_endpoint' | 'dropship_webhook_endpoint';

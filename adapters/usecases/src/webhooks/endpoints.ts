@@ -1,14 +1,12 @@
-// Webhook endpoints (contract.md "Manufacturing webhooks"): create (the secret shown once), list the
+// Webhook endpoints (docs/api.md "Webhooks"): create (the secret shown once), list the
 // active ones, get, delete (deactivate; pending deliveries abandoned), roll the secret (the old one
 // keeps signing beside the new for 24 h), and the log of delivery attempts.
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
-import { requireScope, type Caller } from '../core/index.ts';
-import type { UseCaseContext } from '../core/index.ts';
-import { listAll, publicView, type Doc } from '../core/index.ts';
-import { UseCaseError, invalid, notFound } from '../core/index.ts';
-import { paged, type ListEnvelope } from '../core/index.ts';
-import { EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, WebhookEndpointCreate, WebhookEndpointInput } from '../core/index.ts';
-import { validateInput } from '../core/index.ts';
+import {
+  requireScope, type Caller, type UseCaseContext, listAll, publicView, type Doc, UseCaseError, invalid, notFound, paged,
+  type ListEnvelope, EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, WebhookEndpointCreate, WebhookEndpointInput,
+  validateInput,
+} from '../core/index.ts';
 import { abandonPendingDeliveries, deliveries, type DeliveryDoc } from './delivery.ts';
 import { endpoints, newSecret, type EndpointDoc, type EndpointObject } from './endpoint-records.ts';
 

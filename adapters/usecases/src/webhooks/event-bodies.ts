@@ -1,7 +1,5 @@
 // An event's body as it is delivered, read back from the events the relay kept.
-import type { UseCaseContext } from '../core/index.ts';
-import { publicView, type Doc } from '../core/index.ts';
-import { EVENTS_COLLECTION, type EventBody } from '../core/index.ts';
+import { type UseCaseContext, publicView, type Doc, EVENTS_COLLECTION, type EventBody } from '../core/index.ts';
 import { toQuote } from '../quotes/index.ts';
 
 export async function getEventBody(ctx: UseCaseContext, accountId: string, eventId: string): Promise<EventBody | null> {

@@ -1,9 +1,7 @@
 // The relay: hands each event recorded in the store's outbox on to the webhook endpoints that
 // subscribe to it (outbox-events.ts records them).
 import type { OutboxEntry, OutboxEventHead } from '@kerf/store';
-import type { UseCaseContext } from '../core/index.ts';
-import { EVENTS_COLLECTION } from '../core/index.ts';
-import { Poller } from '../core/index.ts';
+import { type UseCaseContext, EVENTS_COLLECTION, Poller } from '../core/index.ts';
 import { scheduleDelivery } from './delivery.ts';
 import { activeEndpoints, type EndpointDoc } from './endpoint-records.ts';
 
