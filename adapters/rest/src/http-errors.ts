@@ -1,21 +1,10 @@
-// HTTP statuses live here: a use case's error says what went wrong (its kind), this says how HTTP
-// spells it (docs/api.md "Errors"). Errors born in the HTTP layer itself carry their status.
+// A use case's error says what went wrong (its kind); @kerf/http's STATUS_BY_KIND says how HTTP spells
+// it (docs/api.md "Errors"). Errors born in the HTTP layer itself (routing, protocol faults) carry
+// their own status.
+import { STATUS_BY_KIND } from '@kerf/http';
 import { UseCaseError, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from '@kerf/usecases';
 
-export const STATUS_BY_KIND: Record<ErrorKind, number> = {
-  malformed: 400,
-  invalid: 422,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_large: 413,
-  unsupported_media: 415,
-  payment_required: 402,
-  rate_limited: 429,
-  unavailable: 503,
-  internal: 500,
-};
+export { STATUS_BY_KIND };
 
 /** Protocol faults answered before routing (client-errors.ts) carry statuses of their own besides their kind's. */
 export const EXTRA_STATUSES: Record<string, number[]> = { invalid_request: [408, 414, 431] };

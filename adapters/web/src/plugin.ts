@@ -11,7 +11,7 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import { contentSecurityPolicy } from '@kerf/http';
+import { contentSecurityPolicy, statusOfKind } from '@kerf/http';
 import { UseCaseError, consentedScopes, createApiKey, getReviewPage, removeSavedCard, startCardSetup, getAccount, listApiKeys, listWebhookEndpoints, createWebhookEndpoint, deleteWebhookEndpoint, EVENT_TYPES, revokeApiKey, createPasswordAccount, listConnections, revokeConnection, sessionCaller, signIn, signOut, type Caller, type ConsentPort, type EventType, type RateLimiter, type UseCaseContext } from '@kerf/usecases';
 import { shopRoutes } from './shop.ts';
 import { MODEL_VIEWER_DIR, modelViewerStyleHashes } from './model-viewer.ts';
@@ -57,8 +57,6 @@ function safeNext(value: unknown): string {
   return s.startsWith('/') && !s.startsWith('//') && !s.startsWith('/\\') && s.length < 2000 ? s : '/account';
 }
 
-const STATUS_OF_KIND: Record<string, number> = { invalid: 400, malformed: 400, unauthenticated: 401, forbidden: 403, not_found: 404, rate_limited: 429, conflict: 409 };
-
 export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstance, opts: WebOptions) => {
   const ctx = opts.useCases;
   const cookieBase = { httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies, path: '/' };
@@ -93,7 +91,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     reply.setCookie(SESSION_COOKIE, token, { ...cookieBase, expires: new Date(expiresAt) });
 
   app.setErrorHandler(async (err, request, reply) => {
-    const status = err instanceof UseCaseError ? STATUS_OF_KIND[err.kind] ?? 500 : (err as { statusCode?: number }).statusCode ?? 500;
+    const status = err instanceof UseCaseError ? statusOfKind(err.kind) : (err as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) request.log.error({ err }, 'web page failed');
     const message = status === 403 && (err as { code?: string }).code?.startsWith('FST_CSRF')
       ? 'This form has expired or did not come from this site. Go back, reload the page and try again.'
@@ -124,7 +122,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
       if (!(err instanceof UseCaseError) || !['unauthenticated', 'rate_limited', 'invalid'].includes(err.kind)) throw err;
       if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
       const message = err.kind === 'invalid' ? 'Enter your email and password.' : err.message;
-      return page(reply, signInPage({ csrf: reply.generateCsrf(), next, email, error: message, signupOpen: opts.signupOpen }), STATUS_OF_KIND[err.kind]);
+      return page(reply, signInPage({ csrf: reply.generateCsrf(), next, email, error: message, signupOpen: opts.signupOpen }), statusOfKind(err.kind));
     }
   });
 
@@ -148,7 +146,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     } catch (err) {
       if (!(err instanceof UseCaseError) || err.kind !== 'invalid') throw err;
       const message = err.param === 'password' ? 'The password needs at least 10 characters.' : err.code === 'email_taken' ? err.message : 'Enter a valid email address.';
-      return page(reply, signUpPage({ csrf: reply.generateCsrf(), next, email, error: message }), 400);
+      return page(reply, signUpPage({ csrf: reply.generateCsrf(), next, email, error: message }), statusOfKind(err.kind));
     }
   });
 
@@ -228,7 +226,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
       return await showAccount(request, reply, me, { newWebhook: { url: created.url as string, secret: created.secret } });
     } catch (err) {
       if (!(err instanceof UseCaseError) || !['invalid', 'malformed'].includes(err.kind)) throw err;
-      return showAccount(request, reply, me, { webhookError: { message: err.message, url, events }, status: 400 });
+      return showAccount(request, reply, me, { webhookError: { message: err.message, url, events }, status: statusOfKind(err.kind) });
     }
   });
 

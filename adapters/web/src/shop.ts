@@ -8,7 +8,7 @@ import {
   getPartModelUrl, getQuote, listOrders, payCart, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
 import { removeSpooled, spoolDirOf, spoolUpload, type SpooledFile } from '@kerf/usecases';
-import { whileClientWaits } from '@kerf/http';
+import { statusOfKind, whileClientWaits } from '@kerf/http';
 import {
   checkoutPage, configureForm, designPage, orderPage, ordersPage, quotePage, uploadPage, type HoleGroup, type MaterialChoice, type PartChoice, type PartView,
 } from './shop-pages.ts';
@@ -170,7 +170,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       return reply.redirect(`/designs/${encodeURIComponent(design.id)}`, 303);
     } catch (err) {
       if (!(err instanceof UseCaseError) || err.kind === 'unauthenticated') throw err;
-      return page(reply, uploadPage({ ...who(me, reply), error: err.message }), err.kind === 'rate_limited' ? 429 : 400);
+      return page(reply, uploadPage({ ...who(me, reply), error: err.message }), statusOfKind(err.kind));
     }
   });
 
