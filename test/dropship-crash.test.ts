@@ -16,7 +16,9 @@ const CRASH_POINTS = ['before_charge', 'after_charge', 'after_order'] as const;
 describe('dropship: kill -9 at every step of creating an order', () => {
   const group = childServiceGroup('kerf-dropship-crash-');
   const { dir, children } = group;
-  const env = { KERF_DATA_DIR: dir, KERF_PAYMENT_RECONCILE_AFTER_MS: '1000', KERF_JOB_POLL_MS: '100', KERF_JOB_LEASE_MS: '1500' };
+  // the reconciler waits 5 s for the creating process: long enough that, on a loaded machine, the
+  // restarted service's first request (the repeat) comes before it and makes the order itself
+  const env = { KERF_DATA_DIR: dir, KERF_PAYMENT_RECONCILE_AFTER_MS: '5000', KERF_JOB_POLL_MS: '100', KERF_JOB_LEASE_MS: '1500' };
   let store: Store;
   let key = '';
   let opKey = '';
