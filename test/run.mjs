@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const roots = ['engine/test', 'service/test', 'test', ...readdirSync(join(root, 'adapters')).map((a) => `adapters/${a}/test`)];
+const roots = ['common/test', 'engine/test', 'service/test', 'test', ...readdirSync(join(root, 'adapters')).map((a) => `adapters/${a}/test`)];
 
 function walk(dir, out) {
   let entries;

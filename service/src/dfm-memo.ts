@@ -2,8 +2,8 @@
 // configuration, catalog version): a design's DFM under one configuration is the same every time,
 // so a quote burst on one design works the report out once (issue 18.3: the request path does no
 // DFM twice). Only a report's id and created_at differ between quotes; those are the quote's own.
+import { BoundedMap } from '@kerf/common';
 import { deepFreeze, dfm, type Catalog, type DfmReport, type Design } from '@kerf/engine';
-import { BoundedMap } from '@kerf/usecases';
 
 /** Reports kept; the least recently used goes first. A report of a small part is ~20 KB. */
 const MAX_REPORTS = 256;

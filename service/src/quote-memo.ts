@@ -3,9 +3,9 @@
 // (issue 18 target 3). A quote's prices, line items, fulfillment and tax read the clock only through
 // the UTC date (ship dates are business days after it); its id, created_at, expires_at and each
 // report's id and created_at are the quote's own, so a kept quote is stamped anew for each caller.
+import { BoundedMap } from '@kerf/common';
 import { deepFreeze, type Quote } from '@kerf/engine';
 import { keepJsonText } from '@kerf/store';
-import { BoundedMap } from '@kerf/usecases';
 
 /**
  * Quotes kept; the least recently used goes first. A one-item quote is ~4 KB of its own: its

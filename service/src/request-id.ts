@@ -1,5 +1,5 @@
 // Request ids of every transport are ours (`req_...`): error envelopes and logs carry them.
-import { pooledRandomBytes } from '@kerf/store';
+import { pooledRandomBytes } from '@kerf/common';
 
 /** Request ids are ours (`req_...`); a caller-supplied X-Request-Id is kept only when it is short and printable. */
 export function genRequestId(req: { headers: Record<string, string | string[] | undefined> }): string {

@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { kerf } from './support/kerf.ts';
 import { openStore, type Store } from '@kerf/store';
 import { EmbeddedPaymentProcessor } from '@kerf/payments';
-import { apiKeyCaller, createDropshipOrder, newId, type UseCaseContext } from '@kerf/usecases';
+import { newId } from '@kerf/common';
+import { apiKeyCaller, createDropshipOrder, type UseCaseContext } from '@kerf/usecases';
 
 describe('kerf admin dropship', () => {
   let dataDir: string;

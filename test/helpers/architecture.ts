@@ -17,8 +17,11 @@ interface Import { spec: string; typeOnly: boolean; line: number }
 interface Source { file: string; pkg: Pkg; text: string; sf: ts.SourceFile; imports: Import[] }
 interface Repo { root: string; rootPkg: Pkg; packages: Pkg[]; sources: Source[]; byName: Map<string, Pkg> }
 
-/** Lowest first; any other adapters/* folder (a transport) is layer 3. adapters/http is what the transports share. */
-const LAYERS: Record<string, number> = { 'engine': 0, 'adapters/store': 1, 'adapters/usecases': 2, 'adapters/http': 2.5, 'service': 4 };
+/**
+ * Lowest first; any other adapters/* folder (a transport) is layer 3. adapters/http is what the transports
+ * share. common (generic helpers) sits beside the engine: neither imports the other.
+ */
+const LAYERS: Record<string, number> = { 'common': 0, 'engine': 0, 'adapters/store': 1, 'adapters/usecases': 2, 'adapters/http': 2.5, 'service': 4 };
 const layerOf = (p: Pkg): number | undefined => LAYERS[p.dir] ?? (p.dir.startsWith('adapters/') ? 3 : undefined);
 
 export function checkArchitecture(root: string): Violation[] {

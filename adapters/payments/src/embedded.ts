@@ -7,8 +7,9 @@
 // decided before it is written, so whoever loses the race to create it reads the winner's payment
 // (concurrent calls, other processes, a retry after a crash): one key, one charge.
 import { isStoreError, type DocumentCollection, type DocumentRecord, type Store } from '@kerf/store';
+import { newId } from '@kerf/common';
 import {
-  newId, noPaymentMethod, paymentKeyReused, paymentNotRefundable, notFound,
+  noPaymentMethod, paymentKeyReused, paymentNotRefundable, notFound,
   type ChargeRequest, type Payment, type PaymentAccount, type PaymentListener, type PaymentProcessor,
   type Refund, type RefundRequest, type SavedCard, type SavedCardState,
 } from '@kerf/usecases';

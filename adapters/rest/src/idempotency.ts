@@ -12,7 +12,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { idOf, isStoreError, type Store } from '@kerf/store';
+import { idOf } from '@kerf/common';
+import { isStoreError, type Store } from '@kerf/store';
 import type { UseCaseContext } from '@kerf/usecases';
 import { HttpError } from './http-errors.ts';
 import { callerOf } from './auth.ts';

@@ -23,6 +23,4 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreC
 }
 
 export { createApiKeyForEmail, ensureDemoAccount, DEMO_ACCOUNT_EMAIL, type IssuedKey, type KeyForEmail } from './accountSetup.ts';
-export { BoundedMap } from './common/bounded-map.ts';
-export { idOf, newId, pooledRandomBytes } from './common/ids.ts';
 export { jsonPayload, jsonText, keepJsonText } from './common/json.ts';

@@ -9,6 +9,14 @@
 // - Timestamps are ISO 8601 strings in UTC with milliseconds (`2026-11-22T03:14:08.123Z`).
 // - Failures the caller can act on are `StoreError`s with a `code` (see StoreErrorCode).
 import type { Readable } from 'node:stream';
+import type { CartRecord } from './records/carts.ts';
+import type { OrderRecord } from './records/orders.ts';
+import type { QuoteRecord } from './records/quotes.ts';
+
+// the typed records of the quotes, carts and orders collections (Store.quotes, .carts, .orders)
+export type * from './records/quotes.ts';
+export type * from './records/carts.ts';
+export type * from './records/orders.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -527,6 +535,13 @@ export interface Store {
    * KNOWN_ID_PREFIXES table, else 'doc') names fresh ids `<prefix>_...`.
    */
   documents<T>(name: string, opts?: { idPrefix?: string }): DocumentCollection<T>;
+  /**
+   * The collections of quotes, carts and orders with their records typed (./records/): the same
+   * documents as documents('quotes'), documents('carts') and documents('orders') read and write.
+   */
+  readonly quotes: DocumentCollection<QuoteRecord>;
+  readonly carts: DocumentCollection<CartRecord>;
+  readonly orders: DocumentCollection<OrderRecord>;
   health(): Promise<StoreHealth>;
   /** Releases connections and file handles; the store is unusable afterwards. Idempotent. */
   close(): Promise<void>;

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it, before, after } from 'node:test';
 import { isStoreError, type Store, type StoreErrorCode } from '../src/port.ts';
+import { cartRecord, fileQuoteRecord, orderRecord, pricedQuoteRecord } from './records.ts';
 
 export interface StoreHarness {
   /** A fresh, empty database. `open` may be called several times: each call is another Store on it. */
@@ -547,6 +548,48 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         await c.create(a.id, { n: 1 });
         const pb = await c.list(b.id);
         assert.deepEqual(pb, { items: [], hasMore: false, nextCursor: null });
+      });
+    });
+
+    describe('typed records: quotes, carts, orders', () => {
+      it('are the documents of their collections: what one writes the other reads, under the collection\'s id prefix', async () => {
+        const a = await newAccount(store);
+        const q = await store.quotes.create(a.id, fileQuoteRecord('quo_typed_1', 'des_1'), { id: 'quo_typed_1' });
+        assert.deepEqual(await store.documents('quotes').get(a.id, q.id), q);
+        assert.match((await store.quotes.create(a.id, pricedQuoteRecord('ignored', 'des_2'))).id, /^quo_/);
+        const c = await store.carts.create(a.id, cartRecord('crt_typed_1', pricedQuoteRecord('quo_typed_2', 'des_2')));
+        assert.match(c.id, /^crt_/);
+        assert.deepEqual(await store.documents('carts').getUnscoped(c.id), c);
+        const o = await store.orders.create(a.id, orderRecord('ord_typed_1', c.data), { key: c.id });
+        assert.match(o.id, /^ord_/);
+        assert.deepEqual(await store.documents('orders').getByKey(a.id, c.id), o);
+        // a change through the untyped collection is the typed one's next version, and back
+        const priced = pricedQuoteRecord(q.id, 'des_1');
+        const updated = await store.documents('quotes').update(a.id, q.id, priced, { expectedVersion: 1 });
+        assert.deepEqual(await store.quotes.get(a.id, q.id), updated);
+        assert.deepEqual((await store.quotes.update(a.id, q.id, { ...priced, status: 'expired' }, { expectedVersion: 2 }))?.data.status, 'expired');
+        assert.equal(await store.carts.get(a.id, q.id), null, 'collections are separate');
+      });
+
+      it('read records written as plain JSON documents, private keys and all, and filter on their fields', async () => {
+        // what the service wrote before its collections were typed: the same JSON, through documents(name)
+        const a = await newAccount(store);
+        const quote = pricedQuoteRecord('quo_plain_1', 'des_3');
+        const cart = cartRecord('crt_plain_1', quote);
+        const order = orderRecord('ord_plain_1', cart);
+        const json = <T>(v: T): unknown => JSON.parse(JSON.stringify(v));
+        await store.documents<unknown>('quotes').create(a.id, json(quote), { id: quote.id });
+        await store.documents<unknown>('carts').create(a.id, json(cart), { id: cart.id });
+        await store.documents<unknown>('orders').create(a.id, json(order), { id: order.id, key: cart.id });
+        const readQuote = (await store.quotes.get(a.id, quote.id))!.data;
+        assert.deepEqual(readQuote, quote);
+        assert.deepEqual(readQuote._settled_dfm, { 0: 'dfm_settled' });
+        const readCart = (await store.carts.get(a.id, cart.id))!.data;
+        assert.deepEqual(readCart, cart);
+        assert.equal(readCart._intent?.key, 'crt_plain_1_r2_a0');
+        assert.deepEqual((await store.orders.getByKey(a.id, cart.id))?.data, order);
+        assert.deepEqual((await store.orders.list(a.id, { filter: { status: 'refunded', _refund_id: 're_1' } })).items.map((r) => r.id), [order.id]);
+        assert.deepEqual((await store.carts.list(a.id, { filter: { _token: 'ctk_1', status: 'open' } })).items.map((r) => r.id), [cart.id]);
       });
     });
 

@@ -13,9 +13,6 @@ export type { EngineContext, UseCaseContext, Logger } from './core/index.ts';
 export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration as EngineConfiguration, DfmOutcome, QuoteOutcome, ProductionFilesPart } from './core/index.ts';
 export type { Links, CatalogName } from './core/index.ts';
 export { UrlSigner, loadSigningSecret, SIGNED_URL_TTL_MS, type DownloadGrant } from './core/index.ts';
-// resource ids: the store's form, prefix + time + 80 random bits, so an index takes new ids at its
-// end (random ids put each new quote on a page of its own in the primary key's index)
-export { newId } from '@kerf/store';
 export { paymentError, noPaymentMethod, paymentKeyReused, paymentNotRefundable, webhookSignatureInvalid, processorUnavailable, type PaymentProcessor, type Payment, type PaymentStatus, type PaymentAccount, type ChargeRequest, type SavedCard, type SavedCardState, type Refund, type RefundRequest, type RefundStatus, type PaymentListener } from './core/index.ts';
 export { JobWorker, RetryJobLater, type JobWorkerOptions, type JobKindHandlers, type FinalFailure } from './core/index.ts';
 export type { WebhookSender, WebhookRequest, WebhookOutcome } from './core/index.ts';
@@ -50,10 +47,10 @@ export { createPasswordAccount, setPassword, signIn, signOut, sessionCaller, has
 export { EVENT_TYPES, newEvent, emitEvent, type EventType, type EventBody } from './core/index.ts';
 export { relayEvents, EventRelay, type EventRelayOptions } from './webhooks/index.ts';
 export { getAccount, startCardSetup, removeSavedCard, type AccountView } from './commerce/index.ts';
-export { createCart, createCartFromQuote, getCart, updateCart, getCartByToken, type CartDoc, type CartPayment, type CartTotals } from './commerce/index.ts';
+export { createCart, createCartFromQuote, getCart, updateCart, getCartByToken } from './commerce/index.ts';
 export { payCart, settleCart, paymentUpdated, PAYMENT_RECONCILE_JOB, DEFAULT_RECONCILE_AFTER_MS, type PayResult } from './commerce/index.ts';
 export { chargeKey, newIntent, chargeIntent, lookupIntent, type ChargeIntent } from './commerce/index.ts';
-export { listOrders, getOrder, adminGetOrder, adminUpdateOrder, requireOperator, type OrderDoc, type OrderStatus, type CommerceContext } from './commerce/index.ts';
+export { listOrders, getOrder, adminGetOrder, adminUpdateOrder, requireOperator, type CommerceContext } from './commerce/index.ts';
 export { WEBHOOK_DELIVERY_JOB, RETRY_DELAYS_MS, MAX_DELIVERY_ATTEMPTS, DELIVERY_TIMEOUT_MS, type DeliveryDoc } from './webhooks/index.ts';
 export { prepareUpload, receiveUpload, getPendingUpload, UPLOAD_TTL_MS, MAX_PREPARED_UPLOAD_BYTES, type PreparedUpload, type PendingUpload, type ReceiveUploadInput } from './designs/index.ts';
 export { previewDesign, previewDfm, type Preview, type PreviewImage } from './dfm/index.ts';
@@ -79,4 +76,3 @@ export { partStockChoices, countersinkSize, type PartStockChoices, type StockCho
 export { addressSubject, RateLimiter, boundedRateCounters, DEFAULT_RATE_LIMIT_KEYS, type RateLimit, type RateLimitState } from './core/index.ts';
 export { spoolUpload, removeSpooled, type SpooledFile, type UploadBytes } from './designs/index.ts';
 export { spoolDirOf } from './designs/index.ts';
-export { BoundedMap } from '@kerf/store';

@@ -2,9 +2,10 @@
 // {object:"list", data, has_more, next_cursor, catalog_version} on stdout, read through the same use
 // case as the API's catalog lists (so hardware carries its model_url under --base-url).
 import { stderr, stdout } from 'node:process';
+import { newId } from '@kerf/common';
 import { CATALOG_KINDS, defaultCatalog, isCatalogKind } from '@kerf/engine';
 import { restLinks } from '@kerf/rest/links';
-import { listCatalog, localCaller, newId, type CatalogName, type CatalogEntry } from '@kerf/usecases';
+import { listCatalog, localCaller, type CatalogName, type CatalogEntry } from '@kerf/usecases';
 import { LocalEngine } from '../engine-local.ts';
 import { printHelp } from './help.ts';
 

@@ -5,10 +5,11 @@
 // protocol's.
 import { stderr, stdin } from 'node:process';
 import pino from 'pino';
+import { newId } from '@kerf/common';
 import { isStoreError, openStore, type Store } from '@kerf/store';
 import { restLinks } from '@kerf/rest/links';
 import { serveMcpStdio } from '@kerf/mcp';
-import { JobWorker, JOB_HANDLERS, loadSigningSecret, localCaller, newId, UrlSigner, type Caller, type UseCaseContext } from '@kerf/usecases';
+import { JobWorker, JOB_HANDLERS, loadSigningSecret, localCaller, UrlSigner, type Caller, type UseCaseContext } from '@kerf/usecases';
 import { configFromEnv } from '../config.ts';
 import { LocalEngine } from '../engine-local.ts';
 import { printHelp } from './help.ts';

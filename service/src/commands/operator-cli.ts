@@ -2,10 +2,11 @@
 // error line on stderr, and one run against the configured store and payment processor that prints
 // the use case's answer and turns its refusal into an exit code (2 for bad input, 1 otherwise).
 import { stderr, stdout } from 'node:process';
+import { newId } from '@kerf/common';
 import { paymentProcessorFromEnv } from '@kerf/payments';
 import { restLinks } from '@kerf/rest/links';
 import { openStore, storeConfigFromEnv, type Store } from '@kerf/store';
-import { localCaller, newId, UseCaseError, type Caller, type CommerceContext } from '@kerf/usecases';
+import { localCaller, UseCaseError, type Caller, type CommerceContext } from '@kerf/usecases';
 import { configFromEnv } from '../config.ts';
 
 /** The machine's operator: whoever can run the CLI against the store. */

@@ -1,5 +1,5 @@
 import type { Collection, Document } from 'mongodb';
-import { newId } from '../common/ids.ts';
+import { newId } from '@kerf/common';
 import { checkNonEmpty, emailOrNull, normalizeEmail } from '../common/validate.ts';
 import { StoreError, type Account, type AccountPatch, type AccountRepo, type DropshipStatus, type NewAccount } from '../port.ts';
 import { isDuplicateKey, type MongoContext } from './context.ts';

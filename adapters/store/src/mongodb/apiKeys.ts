@@ -1,7 +1,7 @@
 import type { Collection, Document } from 'mongodb';
+import { newId } from '@kerf/common';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from '../common/apiKeyCodec.ts';
 import { LAST_USED_REFRESH_MS } from '../common/constants.ts';
-import { newId } from '../common/ids.ts';
 import { checkNonEmpty } from '../common/validate.ts';
 import type { ApiKeyInfo, ApiKeyRepo, AuthenticatedKey, CreatedApiKey } from '../port.ts';
 import { isoOrNull, type MongoContext } from './context.ts';

@@ -1,5 +1,5 @@
 import type { ClientSession, Collection, Document } from 'mongodb';
-import { newId } from '../common/ids.ts';
+import { newId } from '@kerf/common';
 import { checkDesignError, checkDesignStatuses, checkNewDesign, checkNewJob } from '../common/records.ts';
 import { resolveList } from '../common/validate.ts';
 import {

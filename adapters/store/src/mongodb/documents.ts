@@ -1,5 +1,5 @@
 import type { Collection, Document } from 'mongodb';
-import { newId } from '../common/ids.ts';
+import { newId } from '@kerf/common';
 import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
 import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
 import { duplicateKeyFields, isDuplicateKey, keysetFilter, keysetSort, plainJson, toPage, type MongoContext } from './context.ts';

@@ -1,7 +1,7 @@
 // The job queue on MongoDB: every state change is one findOneAndUpdate/updateOne guarded by the
 // state it expects, so a job is handed to exactly one worker without transactions.
 import type { ClientSession, Collection, Document } from 'mongodb';
-import { newId } from '../common/ids.ts';
+import { newId } from '@kerf/common';
 import { checkDesignError, checkKinds, checkNewJob, type CheckedJob } from '../common/records.ts';
 import { checkNonEmpty, checkPositiveMs } from '../common/validate.ts';
 import type { DesignError, Job, JobQueue, NewJob } from '../port.ts';

@@ -5,7 +5,7 @@
 // (see designs.ts).
 import { MongoClient } from 'mongodb';
 import { DocumentRegistry } from '../common/documentRegistry.ts';
-import { StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
+import { StoreError, type CartRecord, type DocumentCollection, type OrderRecord, type QuoteRecord, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
 import { MongoAccounts } from './accounts.ts';
 import { MongoApiKeys } from './apiKeys.ts';
 import { GridFsBlobs } from './blobs.ts';
@@ -75,6 +75,9 @@ class MongoStore implements Store {
   readonly outbox;
   readonly rateCounters;
   readonly leases;
+  readonly quotes: DocumentCollection<QuoteRecord>;
+  readonly carts: DocumentCollection<CartRecord>;
+  readonly orders: DocumentCollection<OrderRecord>;
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new MongoDocuments<unknown>(this.ctx, name, prefix));
 
@@ -89,6 +92,9 @@ class MongoStore implements Store {
     this.outbox = new MongoOutbox(ctx);
     this.rateCounters = new MongoRateCounters(ctx);
     this.leases = new MongoLeases(ctx);
+    this.quotes = this.registry.get<QuoteRecord>('quotes');
+    this.carts = this.registry.get<CartRecord>('carts');
+    this.orders = this.registry.get<OrderRecord>('orders');
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {

@@ -1,4 +1,4 @@
-import { newId } from '../common/ids.ts';
+import { newId } from '@kerf/common';
 import { checkNonEmpty, emailOrNull, normalizeEmail } from '../common/validate.ts';
 import { StoreError, type Account, type AccountPatch, type AccountRepo, type DropshipStatus, type NewAccount } from '../port.ts';
 import { isUniqueViolation, type SqliteContext } from './context.ts';

@@ -1,7 +1,6 @@
+import { BoundedMap, newId } from '@kerf/common';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from '../common/apiKeyCodec.ts';
-import { BoundedMap } from '../common/bounded-map.ts';
 import { LAST_USED_REFRESH_MS } from '../common/constants.ts';
-import { newId } from '../common/ids.ts';
 import { checkNonEmpty } from '../common/validate.ts';
 import type { ApiKeyInfo, ApiKeyRepo, AuthenticatedKey, CreatedApiKey } from '../port.ts';
 import type { SqliteContext } from './context.ts';

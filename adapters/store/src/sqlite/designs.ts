@@ -1,4 +1,4 @@
-import { newId } from '../common/ids.ts';
+import { newId } from '@kerf/common';
 import { checkDesignError, checkDesignStatuses, checkNewDesign, checkNewJob } from '../common/records.ts';
 import { resolveList } from '../common/validate.ts';
 import {

@@ -1,4 +1,4 @@
-import { newId } from '../common/ids.ts';
+import { newId } from '@kerf/common';
 import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
 import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
 import { isUniqueViolation, type SqliteContext } from './context.ts';

@@ -1,4 +1,4 @@
-import { newId } from '../common/ids.ts';
+import { newId } from '@kerf/common';
 import { checkDesignError, checkKinds, checkNewJob, type CheckedJob } from '../common/records.ts';
 import { checkNonEmpty, checkPositiveMs } from '../common/validate.ts';
 import type { DesignError, Job, JobQueue, JobStatus, NewJob } from '../port.ts';

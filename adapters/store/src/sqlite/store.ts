@@ -6,7 +6,7 @@
 import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { StoreError, type DocumentCollection, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
+import { StoreError, type CartRecord, type DocumentCollection, type OrderRecord, type QuoteRecord, type Store, type StoreConfig, type StoreHealth } from '../port.ts';
 import { DocumentRegistry } from '../common/documentRegistry.ts';
 import { SqliteAccounts } from './accounts.ts';
 import { SqliteApiKeys } from './apiKeys.ts';
@@ -104,6 +104,9 @@ class SqliteStore implements Store {
   readonly outbox;
   readonly rateCounters;
   readonly leases;
+  readonly quotes: DocumentCollection<QuoteRecord>;
+  readonly carts: DocumentCollection<CartRecord>;
+  readonly orders: DocumentCollection<OrderRecord>;
   private closed = false;
   private readonly registry = new DocumentRegistry((name, prefix) => new SqliteDocuments<unknown>(this.ctx, name, prefix));
 
@@ -119,6 +122,9 @@ class SqliteStore implements Store {
     this.outbox = new SqliteOutbox(ctx);
     this.rateCounters = new SqliteRateCounters(dataDir, ctx.now);
     this.leases = new SqliteLeases(ctx);
+    this.quotes = this.registry.get<QuoteRecord>('quotes');
+    this.carts = this.registry.get<CartRecord>('carts');
+    this.orders = this.registry.get<OrderRecord>('orders');
   }
 
   documents<T>(name: string, opts: { idPrefix?: string } = {}): DocumentCollection<T> {

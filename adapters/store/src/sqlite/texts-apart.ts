@@ -6,7 +6,7 @@
 // across accounts: one account's content never stands in another's row). Texts are never changed
 // (the name is the content's hash) nor deleted with a document (another may name the same text).
 import type Database from 'better-sqlite3';
-import { BoundedMap } from '../common/bounded-map.ts';
+import { BoundedMap } from '@kerf/common';
 import { joinTextsApart, type TextApart } from '../common/json.ts';
 
 /** How many (account, text) pairs a store remembers as stored, and texts it keeps read. */

@@ -2,67 +2,19 @@
 // tax, which a person checks out on the web site (`cart_url`) or the API pays with the card on file
 // (./pay.ts). Every change re-quotes and bumps `revision`; a cart with a payment under way or done
 // does not change any more.
-import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
+import { isStoreError, type CartRecord, type CartTotals, type DocumentRecord, type QuoteView, type ShippingOption } from '@kerf/store';
 import { isUsState, salesTaxCents } from '@kerf/engine';
 import {
-  requireScope, type Caller, type UseCaseContext, publicView, type Doc, UseCaseError, invalid, notFound, CartCreate,
+  requireScope, type Caller, type UseCaseContext, publicView, UseCaseError, invalid, notFound, CartCreate,
   CartFromQuote, CartInput, CartUpdate, type QuoteItemRequest, type QuoteRequest, type ShipTo, validateInput,
 } from '../core/index.ts';
-import { readQuote, storeQuote, type QuoteDoc } from '../quotes/index.ts';
-import type { ChargeIntent } from './charge-once.ts';
+import { readQuote, storeQuote } from '../quotes/index.ts';
 
-export type CartStatus = 'open' | 'checked_out' | 'expired';
-
-/** A cart's `payment` object (`cart_id` too). */
-export interface CartPayment {
-  cart_id: string;
-  status: 'processing' | 'paid' | 'failed' | 'refunded';
-  payment_intent_id: string | null;
-  amount_total_cents: number;
-  order_id: string | null;
-  paid_at: string | null;
-}
-
-interface ShippingOption { id: string; amount_cents: number; production_surcharge_cents: number; [k: string]: unknown }
-
-export interface CartDoc extends Doc {
-  object: 'cart';
-  revision: number;
-  status: CartStatus;
-  checked_out: boolean;
-  items: QuoteItemRequest[];
-  ship_to: ShipTo | null;
-  shipping_option_id: string | null;
-  quote: QuoteDoc;
-  totals: CartTotals;
-  order_id: string | null;
-  payment: CartPayment | null;
-  expires_at: string;
-  /** the website checkout page's capability (cart_url) */
-  _token: string;
-  /** the charge under way (recorded before the processor is called); null when none */
-  _intent: ChargeIntent | null;
-  /** charges tried for this revision that failed (a new attempt is a new processor key) */
-  _attempt: number;
-  /** the Idempotency-Key of the pay request that checked the cart out: a retry with it answers the cart */
-  _paid_by?: string | null;
-  /** the Idempotency-Key of the pay request whose payment failed last: a retry with it answers that failure */
-  _failed_by?: string | null;
-}
-
-export interface CartTotals {
-  amount_subtotal_cents: number | null;
-  amount_shipping_cents: number | null;
-  amount_production_surcharge_cents: number;
-  amount_tax_cents: number | null;
-  tax_status: 'destination_required' | 'calculated';
-  amount_total_cents: number | null;
-}
+/** A checkout page's token (the capability in cart_url), kept by its own id: the page finds the cart without an account. */
+interface CartToken { id: string; cart_id: string }
 
 const CART_TOKENS = 'cart_tokens';
 const REQUIRED_SHIP_TO = ['name', 'street1', 'city', 'state', 'postal_code', 'country'] as const;
-
-export const carts = (ctx: UseCaseContext): DocumentCollection<CartDoc> => ctx.store.documents<CartDoc>('carts');
 
 /** A cart's ship_to: a US address with name, street1, city, state, postal_code. */
 function checkShipTo(s: ShipTo): ShipTo {
@@ -76,13 +28,12 @@ function checkShipTo(s: ShipTo): ShipTo {
   return { ...s, country: 'US' };
 }
 
-function shippingOptions(quote: QuoteDoc): ShippingOption[] {
-  const f = quote.fulfillment as { shipping_options?: ShippingOption[] } | null;
-  return f?.shipping_options ?? [];
+function shippingOptions(quote: QuoteView): ShippingOption[] {
+  return quote.fulfillment?.shipping_options ?? [];
 }
 
-function totalsOf(quote: QuoteDoc, shipTo: ShipTo | null, option: ShippingOption | null): CartTotals {
-  const subtotal = typeof quote.amount_subtotal_cents === 'number' ? quote.amount_subtotal_cents : null;
+function totalsOf(quote: QuoteView, shipTo: ShipTo | null, option: ShippingOption | null): CartTotals {
+  const subtotal = quote.amount_subtotal_cents;
   const surcharge = option?.production_surcharge_cents ?? 0;
   // tax applies to the goods and the production surcharge, not to shipping (engine pricing/tax.ts)
   const tax = shipTo && subtotal !== null ? salesTaxCents(shipTo.state!, subtotal + surcharge) : null;
@@ -98,7 +49,7 @@ function totalsOf(quote: QuoteDoc, shipTo: ShipTo | null, option: ShippingOption
 }
 
 /** The quote's option with this id, or a 422 naming the field. */
-function pickOption(quote: QuoteDoc, id: string | null | undefined): ShippingOption | null {
+function pickOption(quote: QuoteView, id: string | null | undefined): ShippingOption | null {
   if (id === null || id === undefined) return null;
   const options = shippingOptions(quote);
   const found = options.find((o) => o.id === id);
@@ -107,19 +58,22 @@ function pickOption(quote: QuoteDoc, id: string | null | undefined): ShippingOpt
   throw invalid('unknown_shipping_option', `Unknown shipping option '${id}': ${why} (quote.fulfillment.shipping_options).`, 'shipping_option_id');
 }
 
-/** A cart priced from a quote: totals, the selected option and the quote's warnings. */
-function priced(cart: Record<string, unknown> & { quote: QuoteDoc; ship_to: ShipTo | null }, option: ShippingOption | null): CartDoc {
+/** What a cart's quote and chosen option give it. */
+type PricedFields = 'shipping_option_id' | 'selected_shipping_option' | 'totals' | 'manufacturing_warnings' | 'expires_at';
+
+/** A cart priced from a quote: totals, the selected option and the quote's warnings, in place of any it had. */
+function priced(cart: Omit<CartRecord, PricedFields> & Partial<Pick<CartRecord, PricedFields>>, option: ShippingOption | null): CartRecord {
   return {
     ...cart,
     shipping_option_id: option?.id ?? null,
     selected_shipping_option: option,
     totals: totalsOf(cart.quote, cart.ship_to, option),
-    manufacturing_warnings: cart.quote.manufacturing_warnings ?? [],
-    expires_at: String(cart.quote.expires_at),
-  } as unknown as CartDoc;
+    manufacturing_warnings: cart.quote.manufacturing_warnings,
+    expires_at: cart.quote.expires_at,
+  };
 }
 
-async function newCart(ctx: UseCaseContext, accountId: string, items: QuoteItemRequest[], quote: QuoteDoc, shipTo: ShipTo | null, optionId: string | undefined, clientReferenceId: string | null): Promise<CartDoc> {
+async function newCart(ctx: UseCaseContext, accountId: string, items: QuoteItemRequest[], quote: QuoteView, shipTo: ShipTo | null, optionId: string | undefined, clientReferenceId: string | null): Promise<CartRecord> {
   const option = pickOption(quote, optionId);
   const id = ctx.newId('crt');
   const token = ctx.newId('ctk');
@@ -132,8 +86,8 @@ async function newCart(ctx: UseCaseContext, accountId: string, items: QuoteItemR
     _token: token, _intent: null, _attempt: 0,
   }, option);
   // the token's own record first: a cart is never without the page that opens it
-  await ctx.store.documents<Doc>(CART_TOKENS).create(accountId, { id: token, cart_id: id }, { id: token });
-  await carts(ctx).create(accountId, doc, { id });
+  await ctx.store.documents<CartToken>(CART_TOKENS).create(accountId, { id: token, cart_id: id }, { id: token });
+  await ctx.store.carts.create(accountId, doc, { id });
   return doc;
 }
 
@@ -141,7 +95,7 @@ async function newCart(ctx: UseCaseContext, accountId: string, items: QuoteItemR
  * POST /v1/carts: quotes the items (kept as a quote of the account too) and opens a cart on it,
  * with `cart_url`, the web site's checkout page. The MCP create_checkout tool uses createCartFromQuote.
  */
-export async function createCart(ctx: UseCaseContext, caller: Caller, input: CartCreate): Promise<CartDoc> {
+export async function createCart(ctx: UseCaseContext, caller: Caller, input: CartCreate): Promise<CartRecord> {
   requireScope(caller, 'carts');
   const req = validateInput(CartCreate, input);
   const shipTo = req.ship_to ? checkShipTo(req.ship_to) : null;
@@ -151,18 +105,19 @@ export async function createCart(ctx: UseCaseContext, caller: Caller, input: Car
 }
 
 /** A cart on a quote the caller already has (its items, configuration and ship_to), without pricing it again. */
-export async function createCartFromQuote(ctx: UseCaseContext, caller: Caller, input: CartFromQuote): Promise<CartDoc> {
+export async function createCartFromQuote(ctx: UseCaseContext, caller: Caller, input: CartFromQuote): Promise<CartRecord> {
   requireScope(caller, 'carts');
   const req = validateInput(CartFromQuote, input);
   const quote = await readQuote(ctx, caller.accountId, req.quote_id);
   if (quote.status === 'processing' || quote.status === 'failed' || quote.status === 'expired') {
     throw invalid('quote_not_ready', `Quote '${quote.id}' is ${quote.status}; a cart needs a priced quote (ready, requires_input or blocked).`, 'quote_id');
   }
-  const items = (quote.items as Array<Record<string, unknown>>).map((it): QuoteItemRequest => {
-    const dfm = it.dfm as { configuration?: QuoteItemRequest['configuration'] } | undefined;
+  const items = quote.items.map((it): QuoteItemRequest => {
+    // the configuration the item's DFM report was checked under, as the report (a JSON object here) keeps it
+    const configuration = it.dfm?.configuration as QuoteItemRequest['configuration'] | undefined;
     return {
-      design_id: String(it.design_id), quantity: Number(it.quantity),
-      ...(dfm?.configuration ? { configuration: dfm.configuration } : {}),
+      design_id: it.design_id, quantity: it.quantity,
+      ...(configuration ? { configuration } : {}),
       ...(typeof it.client_reference_id === 'string' ? { client_reference_id: it.client_reference_id } : {}),
     };
   });
@@ -170,14 +125,14 @@ export async function createCartFromQuote(ctx: UseCaseContext, caller: Caller, i
   return view(ctx, await newCart(ctx, caller.accountId, items, quote, shipTo ? checkShipTo(shipTo) : null, req.shipping_option_id, req.client_reference_id ?? null));
 }
 
-export async function getCart(ctx: UseCaseContext, caller: Caller, input: CartInput): Promise<CartDoc> {
+export async function getCart(ctx: UseCaseContext, caller: Caller, input: CartInput): Promise<CartRecord> {
   requireScope(caller, 'carts');
   const { cart_id } = validateInput(CartInput, input, { location: 'params' });
   return view(ctx, (await readCart(ctx, caller.accountId, cart_id)).data);
 }
 
 /** PATCH /v1/carts/{id}: new items, destination or shipping option; re-quotes, recalculates, bumps revision. */
-export async function updateCart(ctx: UseCaseContext, caller: Caller, input: CartUpdate): Promise<CartDoc> {
+export async function updateCart(ctx: UseCaseContext, caller: Caller, input: CartUpdate): Promise<CartRecord> {
   requireScope(caller, 'carts');
   const req = validateInput(CartUpdate, input);
   const shipToIn = req.ship_to ? checkShipTo(req.ship_to) : undefined;
@@ -195,7 +150,7 @@ export async function updateCart(ctx: UseCaseContext, caller: Caller, input: Car
     else option = shippingOptions(quote).find((o) => o.id === cart.shipping_option_id) ?? null;
     const next = priced({ ...cart, items, ship_to: shipTo, quote, revision: cart.revision + 1, payment: cart.payment?.status === 'failed' ? cart.payment : null, _attempt: 0, _failed_by: null }, option);
     try {
-      await carts(ctx).update(caller.accountId, cart.id, next, { expectedVersion: rec.version });
+      await ctx.store.carts.update(caller.accountId, cart.id, next, { expectedVersion: rec.version });
       return view(ctx, next);
     } catch (err) {
       if (!isStoreError(err, 'conflict')) throw err; // changed meanwhile (another PATCH, a pay): look again
@@ -203,42 +158,42 @@ export async function updateCart(ctx: UseCaseContext, caller: Caller, input: Car
   }
 }
 
-export async function readCart(ctx: UseCaseContext, accountId: string, cartId: string): Promise<DocumentRecord<CartDoc>> {
-  const rec = await carts(ctx).get(accountId, cartId);
+export async function readCart(ctx: UseCaseContext, accountId: string, cartId: string): Promise<DocumentRecord<CartRecord>> {
+  const rec = await ctx.store.carts.get(accountId, cartId);
   if (!rec) throw notFound('cart', cartId, 'cart_id');
   return rec;
 }
 
-export function isExpired(ctx: UseCaseContext, cart: CartDoc): boolean {
+export function isExpired(ctx: UseCaseContext, cart: CartRecord): boolean {
   return cart.status === 'open' && cart.expires_at < ctx.now().toISOString();
 }
 
 /** Refuses a change to a cart that is paid, being paid, or expired. */
-function requireChangeable(ctx: UseCaseContext, cart: CartDoc): void {
+function requireChangeable(ctx: UseCaseContext, cart: CartRecord): void {
   if (cart.status === 'checked_out') throw cartCheckedOut(cart);
   if (isExpired(ctx, cart) || cart.status === 'expired') throw cartExpired(cart);
   if (cart._intent) throw paymentInProgress(cart);
 }
 
 /** The cart as GET returns it: expiry applied, bookkeeping dropped. */
-export function view(ctx: UseCaseContext, cart: CartDoc): CartDoc {
+export function view(ctx: UseCaseContext, cart: CartRecord): CartRecord {
   return publicView(isExpired(ctx, cart) ? { ...cart, status: 'expired' as const } : cart);
 }
 
 /** The web site's checkout page opens a cart by its token (the capability in cart_url); null when unknown. */
-export async function getCartByToken(ctx: UseCaseContext, token: string): Promise<{ accountId: string; cart: CartDoc } | null> {
-  const t = await ctx.store.documents<Doc>(CART_TOKENS).getUnscoped(token);
+export async function getCartByToken(ctx: UseCaseContext, token: string): Promise<{ accountId: string; cart: CartRecord } | null> {
+  const t = await ctx.store.documents<CartToken>(CART_TOKENS).getUnscoped(token);
   if (!t) return null;
-  const rec = await carts(ctx).get(t.accountId, String(t.data.cart_id));
+  const rec = await ctx.store.carts.get(t.accountId, t.data.cart_id);
   return rec ? { accountId: t.accountId, cart: view(ctx, rec.data) } : null;
 }
 
-export const cartCheckedOut = (cart: CartDoc): UseCaseError =>
+export const cartCheckedOut = (cart: CartRecord): UseCaseError =>
   new UseCaseError('conflict', 'invalid_request_error', 'cart_checked_out', `Cart '${cart.id}' is already checked out (order '${cart.order_id}').`, { details: { order_id: cart.order_id } });
 
-export const cartExpired = (cart: CartDoc): UseCaseError =>
+export const cartExpired = (cart: CartRecord): UseCaseError =>
   new UseCaseError('conflict', 'invalid_request_error', 'cart_expired', `Cart '${cart.id}' expired at ${cart.expires_at}; create a new cart from the items.`);
 
-export const paymentInProgress = (cart: CartDoc): UseCaseError =>
+export const paymentInProgress = (cart: CartRecord): UseCaseError =>
   new UseCaseError('conflict', 'invalid_request_error', 'payment_in_progress',
     `A payment of cart '${cart.id}' is under way; retry the pay request with the same Idempotency-Key, or GET the cart until it settles.`, { retryable: true, retryAfterSeconds: 2 });

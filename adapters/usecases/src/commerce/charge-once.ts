@@ -12,21 +12,11 @@
 //    the processor's record; not found (the process died before charging), it drops the intent and
 //    the customer pays again under the same key.
 // A new attempt (a new key) is only made after the processor said the previous one failed.
+import type { ChargeIntent } from '@kerf/store';
 import { type UseCaseContext, UseCaseError, type ChargeRequest, type Payment, type PaymentAccount, type PaymentProcessor } from '../core/index.ts';
 
-export interface ChargeIntent {
-  /** the processor idempotency key */
-  key: string;
-  amount_cents: number;
-  currency: string;
-  /** a processor payment method id; null = the saved card */
-  payment_method: string | null;
-  /** the caller's Idempotency-Key: a retry with it resumes this charge */
-  client_key: string | null;
-  started_at: string;
-  /** known once the processor answered */
-  payment_intent_id: string | null;
-}
+// the intent as its owner's record keeps it (a cart's _intent, a dropship charge's): the store port's type
+export type { ChargeIntent };
 
 /** The processor key of one attempt to pay one revision of a resource. */
 export function chargeKey(resourceId: string, revision: number, attempt: number): string {

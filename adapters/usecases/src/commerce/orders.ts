@@ -1,61 +1,44 @@
 // Orders (docs/api.md "Orders"): made once from a paid cart (unique per cart, so finishing a payment
 // twice finds the first), read by their account, and moved through fulfilment by an operator. Every
 // status change appends to `events` and records order.status_changed in the same write.
-import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
+import { isStoreError, type CartRecord, type DocumentRecord, type OrderLineItem, type OrderRecord, type OrderStatus } from '@kerf/store';
 import {
-  requireScope, type Caller, type UseCaseContext, paged, publicView, type Doc, type ListEnvelope, UseCaseError, invalid,
+  requireScope, type Caller, type UseCaseContext, paged, publicView, type ListEnvelope, UseCaseError, invalid,
   notFound, type Payment, AdminOrderUpdate, ListOrdersInput, OrderInput, type ListOrdersInput as ListOrdersQuery, validateInput,
   newEvent,
 } from '../core/index.ts';
-import type { CartDoc } from './carts.ts';
 import { processorOf } from './charge-once.ts';
-
-export type OrderStatus = 'received' | 'in_production' | 'ready_for_pickup' | 'shipped' | 'delivered' | 'cancelled' | 'refunded';
-
-export interface Tracking { carrier: string; service: string | null; number: string; url: string | null; shipped_at: string | null; delivered_at: string | null }
-
-export interface OrderDoc extends Doc {
-  object: 'order';
-  status: OrderStatus;
-  tracking: Tracking | null;
-  events: Array<{ type: string; at: string; reason?: string }>;
-  delivered_at: string | null;
-  _payment_intent_id: string;
-  _refund_id?: string | null;
-}
 
 /** What a store, a clock and the processor are enough for: the operator CLI runs these without the engine. */
 export type CommerceContext = Pick<UseCaseContext, 'store' | 'links' | 'now' | 'newId' | 'payments' | 'notifyJobs'>;
 
-export const orders = (ctx: Pick<UseCaseContext, 'store'>): DocumentCollection<OrderDoc> => ctx.store.documents<OrderDoc>('orders');
-
-type Obj = Record<string, unknown>;
+/** What an order reads of a part's configuration in its item's DFM report (a JSON object to the quote record). */
+type PartSelections = { part_id?: string; powder_coat_color_id?: string; finish_id?: string; [selection: string]: unknown };
 
 /** The order's line items: each quoted part line, then shipping. */
-function lineItems(ctx: CommerceContext, cart: CartDoc): Obj[] {
-  const out: Obj[] = [];
-  const quoteItems = (cart.quote.items ?? []) as Obj[];
-  for (const item of quoteItems) {
-    const parts = (((item.dfm as Obj | undefined)?.configuration as Obj | undefined)?.parts ?? []) as Obj[];
-    for (const line of (item.line_items ?? []) as Obj[]) {
-      const config = parts.find((p) => p.part_id === line.part_id) ?? {};
+function lineItems(ctx: CommerceContext, cart: CartRecord): OrderLineItem[] {
+  const out: OrderLineItem[] = [];
+  for (const item of cart.quote.items) {
+    const parts = (item.dfm?.configuration as { parts?: PartSelections[] } | undefined)?.parts ?? [];
+    for (const line of item.line_items ?? []) {
+      const config: PartSelections = parts.find((p) => p.part_id === line.part_id) ?? {};
       const holeOps = ['taps', 'studs', 'nuts', 'standoffs', 'countersinks'].reduce((n, k) => n + (Array.isArray(config[k]) ? (config[k] as unknown[]).length : 0), 0);
       const type = line.process === 'assembly' ? 'assembly' : 'part';
       out.push({
         id: ctx.newId('oli'), type, part_id: line.part_id ?? null, design_id: item.design_id ?? null,
-        name: type === 'assembly' ? `Assembly of design ${String(item.design_id)}` : `Part ${String(line.part_id)} (${String(line.process ?? 'part')})`,
+        name: type === 'assembly' ? `Assembly of design ${item.design_id}` : `Part ${String(line.part_id)} (${line.process ?? 'part'})`,
         quantity: line.quantity, unit_amount_cents: line.unit_amount_cents, amount_cents: line.amount_cents,
         material_id: line.material_id ?? null, tube_profile_id: line.tube_profile_id ?? null,
-        powder_coat_color_id: (config.powder_coat_color_id as string | undefined) ?? null, finish_id: (config.finish_id as string | undefined) ?? null,
+        powder_coat_color_id: config.powder_coat_color_id ?? null, finish_id: config.finish_id ?? null,
         hole_operation_count: holeOps,
       });
     }
   }
-  const option = cart.selected_shipping_option as Obj | null;
+  const option = cart.selected_shipping_option;
   if (option) {
     out.push({
       id: ctx.newId('oli'), type: 'shipping', part_id: null, design_id: null,
-      name: `${String(option.carrier)} ${String(option.service)}`, quantity: 1,
+      name: `${option.carrier} ${option.service}`, quantity: 1,
       unit_amount_cents: option.amount_cents, amount_cents: option.amount_cents,
       material_id: null, tube_profile_id: null, powder_coat_color_id: null, finish_id: null, hole_operation_count: 0,
     });
@@ -64,13 +47,13 @@ function lineItems(ctx: CommerceContext, cart: CartDoc): Obj[] {
 }
 
 /** The order a succeeded payment of a cart makes; exactly one per cart whoever calls it (its key is the cart id). */
-export async function ensureOrder(ctx: CommerceContext, accountId: string, cart: CartDoc, payment: Payment): Promise<OrderDoc> {
-  const existing = await orders(ctx).getByKey(accountId, cart.id);
+export async function ensureOrder(ctx: CommerceContext, accountId: string, cart: CartRecord, payment: Payment): Promise<OrderRecord> {
+  const existing = await ctx.store.orders.getByKey(accountId, cart.id);
   if (existing) return existing.data;
   const id = ctx.newId('ord');
   const now = ctx.now().toISOString();
-  const option = cart.selected_shipping_option as Obj | null;
-  const doc: OrderDoc = {
+  const option = cart.selected_shipping_option;
+  const doc: OrderRecord = {
     id, object: 'order', status: 'received', status_url: ctx.links.order(id), created_at: now,
     cart_id: cart.id, quote_id: cart.quote.id,
     amount_subtotal_cents: cart.totals.amount_subtotal_cents, amount_discount_cents: 0,
@@ -78,7 +61,7 @@ export async function ensureOrder(ctx: CommerceContext, accountId: string, cart:
     amount_tax_cents: cart.totals.amount_tax_cents, amount_shipping_cents: cart.totals.amount_shipping_cents,
     amount_total_cents: payment.amount_cents,
     expedited: option?.production_speed === 'expedited', production_hold: false,
-    estimated_ship_date: (option?.planned_ship_date as string | undefined) ?? null,
+    estimated_ship_date: option?.planned_ship_date ?? null,
     delivered_at: null, po_number: null, client_reference_id: cart.client_reference_id ?? null,
     ship_to: cart.ship_to, shipping_option_id: cart.shipping_option_id,
     payment_intent_id: payment.id,
@@ -86,29 +69,29 @@ export async function ensureOrder(ctx: CommerceContext, accountId: string, cart:
     _payment_intent_id: payment.id,
   };
   try {
-    return (await orders(ctx).create(accountId, doc, { id, key: cart.id })).data;
+    return (await ctx.store.orders.create(accountId, doc, { id, key: cart.id })).data;
   } catch (err) {
     if (!isStoreError(err, 'duplicate')) throw err;
-    return (await orders(ctx).getByKey(accountId, cart.id))!.data; // another finisher made it first
+    return (await ctx.store.orders.getByKey(accountId, cart.id))!.data; // another finisher made it first
   }
 }
 
-export function orderView(doc: OrderDoc): OrderDoc {
+export function orderView(doc: OrderRecord): OrderRecord {
   return publicView(doc);
 }
 
 /** GET /v1/orders: the caller's orders, newest first. */
-export async function listOrders(ctx: CommerceContext, caller: Caller, input: ListOrdersQuery): Promise<ListEnvelope<OrderDoc>> {
+export async function listOrders(ctx: CommerceContext, caller: Caller, input: ListOrdersQuery): Promise<ListEnvelope<OrderRecord>> {
   requireScope(caller, 'orders');
   const q = validateInput(ListOrdersInput, input, { location: 'querystring' });
-  const page = await paged(() => orders(ctx).list(caller.accountId, { limit: q.limit ?? 20, cursor: q.cursor ?? null }));
+  const page = await paged(() => ctx.store.orders.list(caller.accountId, { limit: q.limit ?? 20, cursor: q.cursor ?? null }));
   return { object: 'list', data: page.items.map((r) => orderView(r.data)), has_more: page.hasMore, next_cursor: page.nextCursor };
 }
 
-export async function getOrder(ctx: CommerceContext, caller: Caller, input: OrderInput): Promise<OrderDoc> {
+export async function getOrder(ctx: CommerceContext, caller: Caller, input: OrderInput): Promise<OrderRecord> {
   requireScope(caller, 'orders');
   const { order_id } = validateInput(OrderInput, input, { location: 'params' });
-  const rec = await orders(ctx).get(caller.accountId, order_id);
+  const rec = await ctx.store.orders.get(caller.accountId, order_id);
   if (!rec) throw notFound('order', order_id, 'order_id');
   return orderView(rec.data);
 }
@@ -139,14 +122,14 @@ export function requireOperator(caller: Caller): void {
   }
 }
 
-async function operatorOrder(ctx: CommerceContext, orderId: string): Promise<DocumentRecord<OrderDoc>> {
-  const rec = await orders(ctx).getUnscoped(orderId);
-  if (!rec || (rec.data as Doc).object !== 'order') throw notFound('order', orderId, 'order_id');
+async function operatorOrder(ctx: CommerceContext, orderId: string): Promise<DocumentRecord<OrderRecord>> {
+  const rec = await ctx.store.orders.getUnscoped(orderId);
+  if (!rec || rec.data.object !== 'order') throw notFound('order', orderId, 'order_id');
   return rec;
 }
 
 /** An operator reads any account's order (with its account id). */
-export async function adminGetOrder(ctx: CommerceContext, caller: Caller, input: OrderInput): Promise<OrderDoc & { account_id: string }> {
+export async function adminGetOrder(ctx: CommerceContext, caller: Caller, input: OrderInput): Promise<OrderRecord & { account_id: string }> {
   requireOperator(caller);
   const { order_id } = validateInput(OrderInput, input, { location: 'params' });
   const rec = await operatorOrder(ctx, order_id);
@@ -157,7 +140,7 @@ export async function adminGetOrder(ctx: CommerceContext, caller: Caller, input:
  * An operator moves an order on: in_production, ready_for_pickup, shipped (with tracking),
  * delivered, cancelled or refunded (both refund what was paid, through the processor, once).
  */
-export async function adminUpdateOrder(ctx: CommerceContext, caller: Caller, input: AdminOrderUpdate): Promise<OrderDoc & { account_id: string }> {
+export async function adminUpdateOrder(ctx: CommerceContext, caller: Caller, input: AdminOrderUpdate): Promise<OrderRecord & { account_id: string }> {
   requireOperator(caller);
   const req = validateInput(AdminOrderUpdate, input);
   if (req.status === 'shipped' && !req.tracking) throw invalid('parameter_missing', "Shipping an order needs its tracking: 'tracking.carrier' and 'tracking.number' (service and url when known).", 'tracking');
@@ -168,7 +151,7 @@ export async function adminUpdateOrder(ctx: CommerceContext, caller: Caller, inp
     if (order.status === req.status) return { ...orderView(order), account_id: rec.accountId }; // asked again: already there
     checkTransition(NEXT, `Order '${order.id}'`, order.status, req.status);
     const now = ctx.now().toISOString();
-    const next: OrderDoc = { ...order, status: req.status, events: [...order.events, { type: req.status, at: now, ...(req.reason ? { reason: req.reason } : {}) }] };
+    const next: OrderRecord = { ...order, status: req.status, events: [...order.events, { type: req.status, at: now, ...(req.reason ? { reason: req.reason } : {}) }] };
     if (req.status === 'shipped') {
       const t = req.tracking!;
       next.tracking = { carrier: t.carrier, service: t.service ?? null, number: t.number, url: t.url ?? null, shipped_at: now, delivered_at: null };
@@ -186,7 +169,7 @@ export async function adminUpdateOrder(ctx: CommerceContext, caller: Caller, inp
       }
     }
     try {
-      await orders(ctx).update(rec.accountId, order.id, next, { expectedVersion: rec.version, events: [newEvent(ctx, 'order.status_changed', orderView(next))] });
+      await ctx.store.orders.update(rec.accountId, order.id, next, { expectedVersion: rec.version, events: [newEvent(ctx, 'order.status_changed', orderView(next))] });
       ctx.notifyJobs();
       return { ...orderView(next), account_id: rec.accountId };
     } catch (err) {

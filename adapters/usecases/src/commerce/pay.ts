@@ -1,12 +1,12 @@
 // POST /v1/carts/{id}/pay (docs/api.md "Carts and payment"): the cart is charged
 // exactly once (./charge-once.ts) and a succeeded payment becomes one order; a processing payment
 // answers 202 and is finished later by the reconcile job or the processor's onPaymentUpdated.
-import { isStoreError, type Job } from '@kerf/store';
+import { isStoreError, type CartRecord, type Job } from '@kerf/store';
 import {
   requireScope, type Caller, type UseCaseContext, UseCaseError, invalid, RetryJobLater, type JobKindHandlers, noPaymentMethod,
   paymentError, type Payment, CartPay, validateInput, newEvent,
 } from '../core/index.ts';
-import { cartCheckedOut, cartExpired, carts, isExpired, paymentInProgress, readCart, view, type CartDoc } from './carts.ts';
+import { cartCheckedOut, cartExpired, isExpired, paymentInProgress, readCart, view } from './carts.ts';
 import { chargeIntent, chargeKey, crashPoint, lookupIntent, newIntent, processorOf, type ChargeIntent } from './charge-once.ts';
 import { ensureOrder } from './orders.ts';
 
@@ -19,7 +19,7 @@ const MAX_RECHECK_MS = 3_600_000;
 const RECONCILE_ATTEMPTS = 100;
 
 export interface PayResult {
-  cart: CartDoc;
+  cart: CartRecord;
   /** checked_out: paid and ordered; processing: the processor has not decided yet (HTTP 202) */
   outcome: 'checked_out' | 'processing';
 }
@@ -27,7 +27,7 @@ export interface PayResult {
 const reconcileAfter = (ctx: UseCaseContext): number => ctx.paymentReconcileAfterMs ?? DEFAULT_RECONCILE_AFTER_MS;
 
 /** Rule 6: what must hold before a cart is charged; the error names the missing piece. */
-async function requirePayable(ctx: UseCaseContext, accountId: string, cart: CartDoc, byCardOnFile: boolean): Promise<void> {
+async function requirePayable(ctx: UseCaseContext, accountId: string, cart: CartRecord, byCardOnFile: boolean): Promise<void> {
   const notReady = (param: string, message: string): UseCaseError =>
     new UseCaseError('conflict', 'invalid_request_error', 'cart_not_ready', message, { param });
   if (!cart.ship_to) throw notReady('ship_to', `Cart '${cart.id}' has no ship_to: PATCH the cart with a US address first.`);
@@ -78,9 +78,9 @@ export async function payCart(ctx: UseCaseContext, caller: Caller, input: CartPa
     intent = newIntent(ctx, chargeKey(cart.id, cart.revision, cart._attempt), cart.totals.amount_total_cents!, req.payment.type === 'payment_method' ? req.payment.id! : null, clientKey);
     // the reconciler exists before the intent does: a crash right after recording it is found
     await ctx.store.jobs.enqueue({ kind: PAYMENT_RECONCILE_JOB, resourceId: cart.id, accountId, delayMs: reconcileAfter(ctx), maxAttempts: RECONCILE_ATTEMPTS });
-    const recorded: CartDoc = { ...cart, _intent: intent, payment: { cart_id: cart.id, status: 'processing', payment_intent_id: null, amount_total_cents: intent.amount_cents, order_id: null, paid_at: null } };
+    const recorded: CartRecord = { ...cart, _intent: intent, payment: { cart_id: cart.id, status: 'processing', payment_intent_id: null, amount_total_cents: intent.amount_cents, order_id: null, paid_at: null } };
     try {
-      await carts(ctx).update(accountId, cart.id, recorded, { expectedVersion: rec.version });
+      await ctx.store.carts.update(accountId, cart.id, recorded, { expectedVersion: rec.version });
       break;
     } catch (err) {
       if (!isStoreError(err, 'conflict')) throw err; // a concurrent pay or PATCH: look again
@@ -106,10 +106,10 @@ export async function payCart(ctx: UseCaseContext, caller: Caller, input: CartPa
 /** Forgets an intent the processor never charged (and never will: the same key is reused next time). */
 async function dropIntent(ctx: UseCaseContext, accountId: string, cartId: string, key: string): Promise<void> {
   for (;;) {
-    const rec = await carts(ctx).get(accountId, cartId);
+    const rec = await ctx.store.carts.get(accountId, cartId);
     if (!rec || rec.data._intent?.key !== key) return;
     try {
-      await carts(ctx).update(accountId, cartId, { ...rec.data, _intent: null, payment: null }, { expectedVersion: rec.version });
+      await ctx.store.carts.update(accountId, cartId, { ...rec.data, _intent: null, payment: null }, { expectedVersion: rec.version });
       return;
     } catch (err) {
       if (!isStoreError(err, 'conflict')) throw err;
@@ -123,7 +123,7 @@ async function dropIntent(ctx: UseCaseContext, accountId: string, cartId: string
  * event); processing -> recorded; failed -> payment failed, the cart open for another attempt.
  * Idempotent: a settled cart is left as it is.
  */
-export async function settleCart(ctx: UseCaseContext, accountId: string, cartId: string, payment: Payment): Promise<CartDoc> {
+export async function settleCart(ctx: UseCaseContext, accountId: string, cartId: string, payment: Payment): Promise<CartRecord> {
   for (;;) {
     const rec = await readCart(ctx, accountId, cartId);
     const cart = rec.data;
@@ -132,9 +132,9 @@ export async function settleCart(ctx: UseCaseContext, accountId: string, cartId:
       if (payment.status === 'succeeded' && !own) await refundStray(ctx, cart, payment);
       if (!own || cart.payment!.status === 'refunded' || payment.amount_refunded_cents < payment.amount_cents) return cart;
       // the order's payment was refunded in full (an operator's cancel or refund): the cart says so
-      const refunded: CartDoc = { ...cart, payment: { ...cart.payment!, status: 'refunded' } };
+      const refunded: CartRecord = { ...cart, payment: { ...cart.payment!, status: 'refunded' } };
       try {
-        await carts(ctx).update(accountId, cartId, refunded, { expectedVersion: rec.version });
+        await ctx.store.carts.update(accountId, cartId, refunded, { expectedVersion: rec.version });
         return refunded;
       } catch (err) {
         if (!isStoreError(err, 'conflict')) throw err;
@@ -142,7 +142,7 @@ export async function settleCart(ctx: UseCaseContext, accountId: string, cartId:
       }
     }
     const current = cart._intent?.key === payment.idempotency_key;
-    let next: CartDoc;
+    let next: CartRecord;
     const events = [];
     if (payment.status === 'succeeded') {
       // a succeeded payment of this cart always becomes its order, even when its intent was given up
@@ -168,7 +168,7 @@ export async function settleCart(ctx: UseCaseContext, accountId: string, cartId:
       };
     }
     try {
-      await carts(ctx).update(accountId, cartId, next, { expectedVersion: rec.version, events });
+      await ctx.store.carts.update(accountId, cartId, next, { expectedVersion: rec.version, events });
       if (events.length) ctx.notifyJobs();
       return next;
     } catch (err) {
@@ -182,7 +182,7 @@ export async function settleCart(ctx: UseCaseContext, accountId: string, cartId:
  * past the reconciler's patience, then charged an intent given up meanwhile, can make one. It is
  * refunded (once, by its own key), so no charge stands without its order.
  */
-async function refundStray(ctx: UseCaseContext, cart: CartDoc, payment: Payment): Promise<void> {
+async function refundStray(ctx: UseCaseContext, cart: CartRecord, payment: Payment): Promise<void> {
   if (payment.amount_refunded_cents >= payment.amount_cents) return;
   ctx.log.warn({ cart_id: cart.id, payment_intent_id: payment.id, paid_by: cart.payment?.payment_intent_id }, 'a second payment for a paid cart; refunding it');
   await processorOf(ctx).refund({ payment_id: payment.id, idempotency_key: `${payment.id}_stray`, reason: 'duplicate' });
@@ -193,7 +193,7 @@ export async function paymentUpdated(ctx: UseCaseContext, payment: Payment): Pro
   const cartId = payment.metadata.cart_id;
   const accountId = payment.metadata.account_id ?? payment.account_id;
   if (!cartId || !accountId) return; // not a cart's payment (a dropship charge, another system's)
-  if (!(await carts(ctx).get(accountId, cartId))) return;
+  if (!(await ctx.store.carts.get(accountId, cartId))) return;
   await settleCart(ctx, accountId, cartId, payment);
 }
 
@@ -205,7 +205,7 @@ export async function paymentUpdated(ctx: UseCaseContext, payment: Payment): Pro
 export const paymentReconcileJob: JobKindHandlers = {
   system: true,
   async run(ctx: UseCaseContext, job: Job): Promise<void> {
-    const rec = await carts(ctx).get(job.accountId, job.resourceId);
+    const rec = await ctx.store.carts.get(job.accountId, job.resourceId);
     const intent = rec?.data._intent;
     if (!rec || !intent) return; // settled
     const payment = await lookupIntent(ctx, job.accountId, intent);

@@ -1,5 +1,5 @@
-// Per-store caches of the use cases, each a BoundedMap (@kerf/store).
-import { BoundedMap } from '@kerf/store';
+// Per-store caches of the use cases, each a BoundedMap (@kerf/common).
+import { BoundedMap } from '@kerf/common';
 
 /** One BoundedMap per store (a test or a CLI run may open several), made on first use. */
 export class PerStore<V> {

@@ -6,7 +6,7 @@ import { malformed } from './errors.ts';
 
 export type Doc = Record<string, unknown> & { id: string };
 
-export function collection(ctx: UseCaseContext, name: 'dfm_reports' | 'quotes' | 'review_links'): DocumentCollection<Doc> {
+export function collection(ctx: UseCaseContext, name: 'dfm_reports' | 'review_links'): DocumentCollection<Doc> {
   return ctx.store.documents<Doc>(name);
 }
 
@@ -23,7 +23,7 @@ export async function listAll<T>(docs: DocumentCollection<T>, accountId: string,
 }
 
 /** A copy of `doc` without its internal keys (`_...`). */
-export function publicView<T extends Doc>(doc: T): T {
+export function publicView<T extends object>(doc: T): T {
   // most documents have none: one spread copies them (Object.entries' pairs were most of a quote's copy)
   let internal = false;
   for (const k in doc) if (k.charCodeAt(0) === 0x5f) { internal = true; break; }

@@ -4,10 +4,10 @@
 // engine re-analyzes the stored source with those K values. The result is kept per (design, K map)
 // in the store, so each distinct configuration costs one analysis, in the worker pool.
 import { createHash } from 'node:crypto';
+import { BoundedMap } from '@kerf/common';
 import { deepFreeze, EngineError, type Design } from '@kerf/engine';
 import { type UseCaseContext, type AnalysisOutput, type Configuration, fileUnavailable, unavailable, PerStore } from '../core/index.ts';
 import { toPublicDesign, type DesignResult, type DesignRow, isSharedReadyRow } from '../designs/index.ts';
-import { BoundedMap } from '@kerf/store';
 
 export interface ConfiguredDesign {
   design: Design;

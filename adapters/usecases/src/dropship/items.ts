@@ -2,12 +2,12 @@
 // existing order (the sample order) as `requested`; approval locks unit_price_cents and may commit
 // a prepaid quantity (a contract item) that later orders allocate from.
 import { randomUUID } from 'node:crypto';
-import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
+import { isStoreError, type DocumentCollection, type DocumentRecord, type QuoteItemRecord } from '@kerf/store';
 import {
   type Caller, type UseCaseContext, listAll, publicView, type Doc, UseCaseError, notFound, AdminDropshipItemApprove,
   AdminDropshipItemCreate, validateInput,
 } from '../core/index.ts';
-import { carts, orders, requireOperator, type CommerceContext } from '../commerce/index.ts';
+import { requireOperator, type CommerceContext } from '../commerce/index.ts';
 import { requireDropship } from './access.ts';
 
 export interface DropshipPart { id: string; material: string; material_type: string; thickness: number }
@@ -47,26 +47,25 @@ export async function listDropshipItems(ctx: Pick<CommerceContext, 'store'>, cal
 type Obj = Record<string, unknown>;
 
 /** The quote item of the sample order's cart that made this design's lines (its configuration is the recipe). */
-async function recipeOf(ctx: UseCaseContext, accountId: string, cartId: unknown, designId: unknown): Promise<Obj | null> {
-  if (typeof cartId !== 'string') return null;
-  const cart = await carts(ctx).get(accountId, cartId);
-  const quoteItems = (cart?.data.quote.items ?? []) as Obj[];
-  return quoteItems.find((i) => i.design_id === designId) ?? null;
+async function recipeOf(ctx: UseCaseContext, accountId: string, cartId: string, designId: string | null): Promise<QuoteItemRecord | null> {
+  const cart = await ctx.store.carts.get(accountId, cartId);
+  return cart?.data.quote.items.find((i) => i.design_id === designId) ?? null;
 }
 
-function weldsIn(recipe: Obj | null): boolean {
-  const configs = [recipe?.configuration, (recipe?.dfm as Obj | undefined)?.configuration] as Array<Obj | undefined>;
-  return configs.some((c) => ((c?.assembly_operations ?? []) as Obj[]).some((op) => op.type === 'weld'));
+function weldsIn(recipe: QuoteItemRecord | null): boolean {
+  // the configuration the item was checked under, as its DFM report keeps it (a JSON object to the quote record)
+  const configuration = recipe?.dfm?.configuration as { assembly_operations?: Array<{ type?: string }> } | undefined;
+  return (configuration?.assembly_operations ?? []).some((op) => op.type === 'weld');
 }
 
 /** Operator: an item from a line of an existing order (the sample order), `requested` until approved. */
 export async function adminCreateDropshipItem(ctx: UseCaseContext, caller: Caller, input: AdminDropshipItemCreate): Promise<ItemDoc & { account_id: string }> {
   requireOperator(caller);
   const req = validateInput(AdminDropshipItemCreate, input);
-  const orderRec = await orders(ctx).getUnscoped(req.order_id);
-  if (!orderRec || (orderRec.data as Doc).object !== 'order') throw notFound('order', req.order_id, 'order_id');
-  const order = orderRec.data as unknown as Obj;
-  const lines = (order.line_items ?? []) as Obj[];
+  const orderRec = await ctx.store.orders.getUnscoped(req.order_id);
+  if (!orderRec || orderRec.data.object !== 'order') throw notFound('order', req.order_id, 'order_id');
+  const order = orderRec.data;
+  const lines = order.line_items;
   const line = lines.find((l) => l.id === req.line_item_id);
   if (!line || (line.type !== 'part' && line.type !== 'assembly')) throw notFound('part or assembly line of that order', req.line_item_id, 'line_item_id');
   const accountId = orderRec.accountId;
@@ -82,13 +81,13 @@ export async function adminCreateDropshipItem(ctx: UseCaseContext, caller: Calle
     const design = typeof line.design_id === 'string' ? await ctx.store.designs.get(accountId, line.design_id).catch(() => null) : null;
     assembly = {
       // the parts one assembly is made of: the design's part lines per assembly ordered
-      id: String(line.design_id), part_count: Math.round(partLines.reduce((n, l) => n + Number(l.quantity ?? 0), 0) / Math.max(1, Number(line.quantity ?? 1))), has_welds: weldsIn(recipe),
-      file_name: req.file_name ?? ((design as unknown as Obj | null)?.name as string | undefined) ?? `${String(line.design_id)}.step`,
+      id: String(line.design_id), part_count: Math.round(partLines.reduce((n, l) => n + l.quantity, 0) / Math.max(1, line.quantity)), has_welds: weldsIn(recipe),
+      file_name: req.file_name ?? design?.name ?? `${String(line.design_id)}.step`,
     };
   }
   const id = randomUUID();
   const doc: ItemDoc = {
-    id, object: 'dropship_item', sku: req.sku, name: req.name ?? String(line.name), status: 'requested', unit_price_cents: null,
+    id, object: 'dropship_item', sku: req.sku, name: req.name ?? line.name, status: 'requested', unit_price_cents: null,
     kind: line.type === 'part' ? 'part' : 'assembly', part, assembly, committed_quantity: null, allocated_quantity: 0,
     created_at: ctx.now().toISOString(), approved_at: null,
     _sample_order_id: req.order_id, _sample_line_item_id: req.line_item_id, _allocations: {},

@@ -1,3 +1,3 @@
 export { checkFile, type CheckFileInput, quoteFile, type QuoteFileInput } from './file-checks.ts';
-export { createFileQuote, createQuote, type FileQuoteInput, fileQuoteJob, getQuote, type QuoteDoc, readQuote, storeQuote, waitForQuote } from './quotes.ts';
-export { toQuote } from './stored-quotes.ts';
+export { createFileQuote, createQuote, type FileQuoteInput, fileQuoteJob, getQuote, readQuote, storeQuote, waitForQuote } from './quotes.ts';
+export { namesSettledReports, toQuote } from './stored-quotes.ts';

@@ -1,9 +1,9 @@
 // Quotes: DFM + price for each item. JSON quotes answer at once; a file quote (multipart) first
 // analyzes the upload and finishes in a job once the design is settled.
-import type { Job, OutboxEvent } from '@kerf/store';
+import type { Job, OutboxEvent, QuoteItemRecord, QuoteRecord, QuoteStatus, QuoteView } from '@kerf/store';
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
 import {
-  requireScope, type Caller, type EngineContext, type UseCaseContext, collection, isoPlus, publicView, type Doc,
+  requireScope, type Caller, type EngineContext, type UseCaseContext, isoPlus, publicView,
   type QuoteOutcome, invalid, notFound, type JobKindHandlers, FILE_QUOTE_JOB, presentQuote, FileQuoteRequest, QuoteInput,
   QuoteRequest, type QuoteItemRequest, validateInput, newLazyEvent,
 } from '../core/index.ts';
@@ -12,7 +12,7 @@ import { computeDfm, storeDfmReport, storeOrReuseDfmReport, designForConfigurati
 import { eventData, toQuote, toStored } from './stored-quotes.ts';
 
 /** quote.ready once a quote (its stored record) is settled (ready, requires_input or blocked), quote.failed when it failed. */
-function quoteEvents(ctx: UseCaseContext, doc: QuoteDoc): OutboxEvent[] {
+function quoteEvents(ctx: UseCaseContext, doc: QuoteRecord): OutboxEvent[] {
   if (doc.status === 'processing' || doc.status === 'expired') return [];
   return [newLazyEvent(ctx, doc.status === 'failed' ? 'quote.failed' : 'quote.ready', () => eventData(doc))];
 }
@@ -20,18 +20,7 @@ function quoteEvents(ctx: UseCaseContext, doc: QuoteDoc): OutboxEvent[] {
 export const QUOTE_VALIDITY_DAYS = 30;
 const WAIT_POLL_MS = 100;
 
-type QuoteStatus = 'processing' | 'requires_input' | 'ready' | 'blocked' | 'expired' | 'failed';
-
-export interface QuoteDoc extends Doc {
-  object: 'quote';
-  status: QuoteStatus;
-  /** the file form's request, kept until the design is analyzed */
-  _file_request?: FileQuoteRequest;
-  _design_id?: string;
-}
-
-
-function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus, designId: string): QuoteDoc {
+function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus, designId: string): QuoteRecord {
   const now = ctx.now();
   return {
     id, object: 'quote', status, status_url: ctx.links.quote(id), design_id: designId, currency: 'usd',
@@ -42,8 +31,14 @@ function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus, design
   };
 }
 
+/**
+ * The engine's quote: the port (QuoteOutcome) names only its items' designs and DFM reports yet (#31.4);
+ * its other fields are the quote record's.
+ */
+type PricedQuote = QuoteOutcome & Omit<QuoteRecord, 'items'> & { items: Array<QuoteOutcome['items'][number] & QuoteItemRecord> };
+
 /** DFM and price every item through the engine, keep each item's DFM report, and build the quote. */
-async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, req: QuoteRequest): Promise<QuoteDoc> {
+async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, req: QuoteRequest): Promise<QuoteRecord> {
   // Each item's design with the flats its configured materials call for. The engine looks designs up
   // by the item's design_id; an item whose materials give the same design other flats than an
   // earlier item's is given its own key (the design keeps its id, so the quote still names it).
@@ -67,7 +62,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
   }
   // variant keys let the engine reuse the DFM and pricing it worked out before (the quote cache)
   const priced = await engineQuote(ctx, id, { ...req, items: itemRequests }, designs, ctx.quoteCache === false ? undefined : (i) => variants[i]);
-  const shown = presentQuote(ctx.links, priced);
+  const shown = presentQuote(ctx.links, priced as PricedQuote);
   const items = [];
   for (let i = 0; i < priced.items.length; i++) {
     const item = priced.items[i];
@@ -92,17 +87,17 @@ export async function engineQuote(ctx: EngineContext, id: string, req: QuoteRequ
 }
 
 /** POST /v1/quotes (JSON): every item's DFM report and price, at once. */
-export async function createQuote(ctx: UseCaseContext, caller: Caller, input: QuoteRequest): Promise<QuoteDoc> {
+export async function createQuote(ctx: UseCaseContext, caller: Caller, input: QuoteRequest): Promise<QuoteView> {
   requireScope(caller, 'quotes');
   return storeQuote(ctx, caller.accountId, validateInput(QuoteRequest, input));
 }
 
 /** Prices a checked request and keeps it as a quote of the account (a cart's quote is one too). */
-export async function storeQuote(ctx: UseCaseContext, accountId: string, req: QuoteRequest): Promise<QuoteDoc> {
+export async function storeQuote(ctx: UseCaseContext, accountId: string, req: QuoteRequest): Promise<QuoteView> {
   const id = ctx.newId('quo');
   const doc = await priceQuote(ctx, accountId, id, req);
   const stored = toStored(doc);
-  await collection(ctx, 'quotes').create(accountId, stored, { id, events: quoteEvents(ctx, stored) });
+  await ctx.store.quotes.create(accountId, stored, { id, events: quoteEvents(ctx, stored) });
   return publicView(doc);
 }
 
@@ -114,20 +109,20 @@ export interface FileQuoteInput {
 }
 
 /** POST /v1/quotes (file form): store and analyze the file; the quote finishes when the design does. */
-export async function createFileQuote(ctx: UseCaseContext, caller: Caller, input: FileQuoteInput): Promise<QuoteDoc> {
+export async function createFileQuote(ctx: UseCaseContext, caller: Caller, input: FileQuoteInput): Promise<QuoteView> {
   requireScope(caller, 'quotes');
   const req = validateInput(FileQuoteRequest, input.request, { prefix: 'request' });
   const accountId = caller.accountId;
   const file = { fileName: input.file_name, bytes: input.bytes };
   const id = ctx.newId('quo');
   const design = await submitDesign(ctx, { accountId, fileName: file.fileName, bytes: file.bytes, fileQuoteId: id });
-  const doc: QuoteDoc = {
+  const doc: QuoteRecord = {
     ...emptyQuote(ctx, id, 'processing', design.id),
     items: [{ design_id: design.id, quantity: req.quantity, status: 'processing', client_reference_id: req.client_reference_id ?? null, unit_amount_cents: null, amount_cents: null, quantity_options: [], requirements: [] }],
     _file_request: req,
     _design_id: design.id,
   };
-  await collection(ctx, 'quotes').create(accountId, doc, { id });
+  await ctx.store.quotes.create(accountId, doc, { id });
   // The analysis may already have settled before the quote was stored: make sure the job exists.
   const row = await getDesignRow(ctx, accountId, design.id);
   if (row.status === 'ready' || row.status === 'failed') await enqueueFileQuote(ctx, accountId, id);
@@ -140,16 +135,16 @@ async function enqueueFileQuote(ctx: UseCaseContext, accountId: string, quoteId:
 }
 
 
-export async function getQuote(ctx: UseCaseContext, caller: Caller, input: QuoteInput): Promise<QuoteDoc> {
+export async function getQuote(ctx: UseCaseContext, caller: Caller, input: QuoteInput): Promise<QuoteView> {
   requireScope(caller, 'quotes');
   const { quote_id } = validateInput(QuoteInput, input, { location: 'params' });
   return readQuote(ctx, caller.accountId, quote_id);
 }
 
-export async function readQuote(ctx: UseCaseContext, accountId: string, id: string): Promise<QuoteDoc> {
-  const rec = await collection(ctx, 'quotes').get(accountId, id);
+export async function readQuote(ctx: UseCaseContext, accountId: string, id: string): Promise<QuoteView> {
+  const rec = await ctx.store.quotes.get(accountId, id);
   if (!rec) throw notFound('quote', id, 'quote_id');
-  const doc = await toQuote(ctx, accountId, rec.data as QuoteDoc);
+  const doc = await toQuote(ctx, accountId, rec.data);
   if (doc.status === 'processing' && doc._design_id) {
     // Self-healing: a process that died between "design settled" and "enqueue" leaves no job behind.
     const row = await ctx.store.designs.get(accountId, doc._design_id);
@@ -163,7 +158,7 @@ export async function readQuote(ctx: UseCaseContext, accountId: string, id: stri
 }
 
 /** Polls until the quote leaves `processing`, or the window closes; returns the latest view. */
-export async function waitForQuote(ctx: UseCaseContext, caller: Caller, input: QuoteInput & { wait_seconds: number }): Promise<QuoteDoc> {
+export async function waitForQuote(ctx: UseCaseContext, caller: Caller, input: QuoteInput & { wait_seconds: number }): Promise<QuoteView> {
   requireScope(caller, 'quotes');
   const deadline = Date.now() + input.wait_seconds * 1000;
   for (;;) {
@@ -177,7 +172,7 @@ export async function waitForQuote(ctx: UseCaseContext, caller: Caller, input: Q
  * A file of several unique parts cannot be priced from one item's configuration: the quote stops at
  * requires_input, and its item still names the design and carries the DFM report of what is missing.
  */
-async function multiPartQuote(ctx: UseCaseContext, accountId: string, doc: QuoteDoc, row: DesignRow, design: Design): Promise<QuoteDoc> {
+async function multiPartQuote(ctx: UseCaseContext, accountId: string, doc: QuoteRecord, row: DesignRow, design: Design): Promise<QuoteRecord> {
   const requirement = {
     code: 'assembly_configuration_required',
     message: `The file holds ${design.parts.length} unique parts; quote design '${design.id}' with a configuration that lists every part (POST /v1/quotes with JSON items).`,
@@ -191,21 +186,21 @@ async function multiPartQuote(ctx: UseCaseContext, accountId: string, doc: Quote
   const configured = await designForConfiguration(ctx, row, design, configuration);
   const report = await computeDfm(ctx, configured.design, configuration ?? {}, { id: ctx.newId('dfm'), generateProductionFiles: false, paramPrefix: 'request.' });
   const dfm = await storeDfmReport(ctx, accountId, withFlatsUsed(report, configured.design));
-  const item = (doc.items as Array<Record<string, unknown>>)[0];
+  const item = doc.items[0];
   return { ...doc, status: 'requires_input', items: [{ ...item, status: 'requires_input', dfm, requirements: [requirement] }], requirements: [requirement] };
 }
 
 export const fileQuoteJob: JobKindHandlers = {
   async run(ctx: UseCaseContext, job: Job): Promise<void> {
-    const quotes = collection(ctx, 'quotes');
+    const quotes = ctx.store.quotes;
     const rec = await quotes.get(job.accountId, job.resourceId);
     if (!rec) return;
-    const doc = rec.data as QuoteDoc;
+    const doc = rec.data;
     if (doc.status !== 'processing' || !doc._design_id || !doc._file_request) return;
     const row = await getDesignRow(ctx, job.accountId, doc._design_id);
-    let next: QuoteDoc;
+    let next: QuoteRecord;
     if (row.status === 'failed') {
-      next = { ...doc, status: 'failed', error: row.error ?? { code: 'analysis_failed', message: 'The analysis failed.' }, items: (doc.items as Array<Record<string, unknown>>).map((i) => ({ ...i, status: 'failed' })) };
+      next = { ...doc, status: 'failed', error: row.error ?? { code: 'analysis_failed', message: 'The analysis failed.' }, items: doc.items.map((i) => ({ ...i, status: 'failed' })) };
     } else if (row.status !== 'ready') {
       return; // not settled yet; the analysis job enqueues us again when it is
     } else {
@@ -220,14 +215,14 @@ export const fileQuoteJob: JobKindHandlers = {
     }
     const { _file_request: _r, ...rest } = next;
     void _r;
-    const stored = toStored(rest as QuoteDoc);
+    const stored = toStored(rest);
     await quotes.update(job.accountId, doc.id, stored, { events: quoteEvents(ctx, stored) });
   },
   async failed(ctx, job, error) {
-    const quotes = collection(ctx, 'quotes');
+    const quotes = ctx.store.quotes;
     const rec = await quotes.get(job.accountId, job.resourceId);
     if (!rec) return;
-    const failed: QuoteDoc = { ...(rec.data as QuoteDoc), status: 'failed', error };
+    const failed: QuoteRecord = { ...rec.data, status: 'failed', error };
     await quotes.update(job.accountId, job.resourceId, failed, { events: quoteEvents(ctx, failed) });
   },
 };

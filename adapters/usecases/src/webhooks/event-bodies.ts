@@ -1,12 +1,11 @@
 // An event's body as it is delivered, read back from the events the relay kept.
 import { type UseCaseContext, publicView, type Doc, EVENTS_COLLECTION, type EventBody } from '../core/index.ts';
-import { toQuote } from '../quotes/index.ts';
+import { namesSettledReports, toQuote } from '../quotes/index.ts';
 
 export async function getEventBody(ctx: UseCaseContext, accountId: string, eventId: string): Promise<EventBody | null> {
   const rec = await ctx.store.documents<Doc>(EVENTS_COLLECTION).get(accountId, eventId);
   if (!rec) return null;
   const body = publicView(rec.data) as unknown as EventBody;
   // a quote's payload names its settled DFM reports by id (stored-quotes.ts): delivered whole
-  const data = body.data as Doc | null;
-  return data && typeof data === 'object' && data._settled_dfm ? { ...body, data: await toQuote(ctx, accountId, data) } : body;
+  return namesSettledReports(body.data) ? { ...body, data: await toQuote(ctx, accountId, body.data) } : body;
 }

@@ -1,6 +1,8 @@
-// Opaque resource ids: `<prefix>_<time><random>`. The time part (ms, Crockford base32) makes ids
-// created later sort later, which keeps (createdAt, id) ordering close to insertion order; the
-// 80 random bits make them unguessable.
+// Opaque resource ids: `<prefix>_<time><random>`, the one form of the store's ids and the use cases'
+// (the service hands newId to them as the context's). The time part (ms, Crockford base32) makes ids
+// created later sort later, which keeps (createdAt, id) ordering close to insertion order and puts a
+// new id at the end of an index (random ids put each new quote on a page of its own in the primary
+// key's index); the 80 random bits make them unguessable.
 import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';

@@ -1,8 +1,8 @@
-// BoundedMap (every in-process cache of the use cases and the service): at most `max` entries, the
+// BoundedMap (every in-process cache of the store, the use cases and the service): at most `max` entries, the
 // least recently used dropped first.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BoundedMap } from '@kerf/usecases';
+import { BoundedMap } from '@kerf/common';
 
 describe('BoundedMap', () => {
   it('drops the least recently used entry past its bound; a read counts as a use', () => {
