@@ -2,6 +2,8 @@
 // (./contract/design.ts), and the engine's errors. Fields may be added, never renamed or dropped:
 // existing clients parse them (docs/api.md "Conventions").
 export * from './contract/design.ts';
+// how these schemas are written, for the layers that build their own objects of them
+export * as schemaKit from './contract/schema.ts';
 
 /** Engine error codes; the message says precisely what was wrong. */
 export type EngineErrorCode =
