@@ -17,7 +17,8 @@ export const ErrorEnvelope = Type.Object({
 });
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 
-const page = {
+/** The paging fields of a list: `has_more`, `next_cursor` (and `object`). */
+export const page = {
   object: Type.Literal('list', { description: 'The object\'s type name.' }),
   has_more: Type.Boolean({ description: 'Whether another page follows (use `next_cursor`).' }),
   next_cursor: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last.' }),

@@ -1,31 +1,55 @@
 // The design, the DFM report and the review link as the API serves them: the engine's shapes
 // (@kerf/engine), with the URLs the service fills in and what it keeps to itself left out.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Design, DfmPartReport, DfmReport, DfmRequirement } from '@kerf/engine';
+import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Design, DfmIssue, DfmPartReport, DfmReport, DfmRequirement, Part } from '@kerf/engine';
 import { createdAt, DesignId, enumOf, expiresAt, id, objectName, orNull, time } from './fields.ts';
 
 /** A URL field the engine leaves null and the service always fills: the engine's field, never null. */
 const served = (schema: TSchema) => Type.Unsafe<string>({ ...schema, type: 'string' });
 
+/**
+ * The properties with `keys` optional: fields the engine sets now that objects kept before they
+ * were added lack, so the API has never promised them on every object it serves.
+ */
+function notOnOlder<T extends TProperties>(properties: T, keys: Array<keyof T & string>): TProperties {
+  const out: TProperties = { ...properties };
+  for (const k of keys) out[k] = Type.Optional(properties[k]);
+  return out;
+}
+
+const PartView = Type.Object(notOnOlder(Part.properties, ['unsupported_message', 'warnings']));
+
 /** The design: the engine's, with its status URL. */
-export const DesignView = Type.Object({ ...Design.properties, status_url: served(Design.properties.status_url) });
+export const DesignView = Type.Object({
+  ...Design.properties,
+  status_url: served(Design.properties.status_url),
+  parts: Type.Array(PartView, { description: Design.properties.parts.description }),
+});
 export type DesignView = Static<typeof DesignView>;
 
 /** A requirement names its catalog by URL (`allowed_values_url`), not by the engine's catalog kind. */
 export const Requirement = Type.Omit(DfmRequirement, ['catalog']);
 export type Requirement = Static<typeof Requirement>;
 
+const IssueView = Type.Object(notOnOlder(DfmIssue.properties, ['part_id', 'hole_id', 'bend_id', 'operation', 'details']));
+const Issues = (description: string | undefined) => Type.Array(IssueView, { description });
+
 const { image_svg: _svg, ...partFields } = DfmPartReport.properties;
 /** A part of a served report: its image by URL (the SVG the engine drew is served there). */
-export const DfmPartView = Type.Object({ ...partFields, image_url: served(DfmPartReport.properties.image_url) });
+export const DfmPartView = Type.Object({
+  ...notOnOlder(partFields, ['capabilities', 'process', 'material_id', 'tube_profile_id', 'finish_id', 'powder_coat_color_id', 'k_factor']),
+  issues: Issues(DfmPartReport.properties.issues.description),
+  image_url: served(DfmPartReport.properties.image_url),
+});
 
 /** The DFM report: the engine's, with its review link and image URLs filled in. */
 export const DfmReportView = Type.Object({
-  ...DfmReport.properties,
+  ...notOnOlder(DfmReport.properties, ['catalog_version']),
   review_url: served(DfmReport.properties.review_url),
   review_link_id: served(DfmReport.properties.review_link_id),
   parts: Type.Array(DfmPartView, { description: DfmReport.properties.parts.description }),
   requirements: Type.Array(Requirement, { description: DfmReport.properties.requirements.description }),
+  assembly_issues: Issues(DfmReport.properties.assembly_issues.description),
 });
 export type DfmReportView = Static<typeof DfmReportView>;
 

@@ -1,6 +1,8 @@
 // The dropship API's objects (README.md "Dropship"): items, orders, the account's access.
 import { Type, type Static } from '@sinclair/typebox';
 import { Account } from './commerce.ts';
+import { page } from './common.ts';
+import { DropshipEndpoint } from './webhooks.ts';
 import { createdAt, enumOf, id, nullable, orNull } from './fields.ts';
 
 const Sku = Type.String({ description: 'Your stock-keeping unit for the item.' });
@@ -68,3 +70,13 @@ export const DropshipAccount = Type.Object({
   dropship: Account.properties.dropship,
 });
 export type DropshipAccount = Static<typeof DropshipAccount>;
+
+// the dropship API wraps its objects (README.md "Dropship"): {order}, {orders}, {items}, {endpoints}
+export const DropshipOrderEnvelope = Type.Object({ order: { ...DropshipOrder, description: 'The order.' } });
+export const DropshipOrderPage = Type.Object({
+  orders: Type.Array(DropshipOrder, { description: 'The account\'s dropship orders, newest first.' }),
+  has_more: Type.Optional(page.has_more),
+  next_cursor: Type.Optional(page.next_cursor),
+});
+export const DropshipItemList = Type.Object({ items: Type.Array(DropshipItem, { description: 'The account\'s dropship items, approved and requested.' }) });
+export const DropshipEndpointList = Type.Object({ endpoints: Type.Array(DropshipEndpoint, { description: 'The account\'s active dropship webhook endpoints.' }) });

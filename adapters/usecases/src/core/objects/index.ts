@@ -7,5 +7,5 @@ export { DesignView, DfmReportView, DfmPartView, Requirement, ReviewLink } from 
 export { Quote, QuoteItem } from './quotes.ts';
 export { Cart, CartPayment, CartTotals, ShipToView, Order, OrderLineItem, ORDER_STATUSES, type OrderStatus, Tracking, Account, withAccount } from './commerce.ts';
 export { WebhookEndpoint, WebhookDelivery, DropshipEndpoint, withSecret } from './webhooks.ts';
-export { DropshipItem, DropshipOrder, DropshipAccount } from './dropship.ts';
+export { DropshipItem, DropshipOrder, DropshipAccount, DropshipOrderEnvelope, DropshipOrderPage, DropshipItemList, DropshipEndpointList } from './dropship.ts';
 export { CATALOG_ENTRIES } from './catalogs.ts';

@@ -2,9 +2,6 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { createdAt, enumOf, id, objectName, orNull, time, timeOrNull } from './fields.ts';
 
-const Url = Type.String({ description: 'The HTTPS URL the webhook events are POSTed to (signed; see the webhooks section of the API guide).' });
-const Events = Type.Array(Type.String(), { description: 'Event types the endpoint receives.' });
-const Active = Type.Boolean({ description: 'Whether it is in use (an inactive one receives nothing).' });
 const Secret = Type.String({ pattern: '^whsec_', description: 'Signing secret of the webhook endpoint, shown once.' });
 
 /** The endpoint as created or with a rolled secret: the only responses that carry `secret`. */
@@ -13,10 +10,10 @@ export const withSecret = <T extends TProperties>(schema: TObject<T>) => Type.Ob
 export const WebhookEndpoint = Type.Object({
   id: id('endpoint (`whe_...`)'),
   object: objectName('webhook_endpoint'),
-  url: Url,
-  events: Events,
+  url: Type.String({ description: 'The HTTPS URL the webhook events are POSTed to (signed; see the webhooks section of the API guide).' }),
+  events: Type.Array(Type.String(), { description: 'Event types the endpoint receives.' }),
   description: orNull<string>({ type: 'string', description: 'Your description of the endpoint, or null.' }),
-  active: Active,
+  active: Type.Boolean({ description: 'Whether it is in use (an inactive one receives nothing).' }),
   created_at: createdAt,
 });
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
@@ -35,12 +32,12 @@ export const WebhookDelivery = Type.Object({
 });
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
-/** A dropship webhook endpoint (the dropship API's own, README.md "Dropship"). */
+/** A dropship webhook endpoint (the dropship API's own, README.md "Dropship"): the same fields, no `object`. */
 export const DropshipEndpoint = Type.Object({
   id: id('endpoint'),
-  url: Url,
-  events: Events,
-  active: Active,
+  url: WebhookEndpoint.properties.url,
+  events: WebhookEndpoint.properties.events,
+  active: WebhookEndpoint.properties.active,
   created_at: createdAt,
 });
 export type DropshipEndpoint = Static<typeof DropshipEndpoint>;
