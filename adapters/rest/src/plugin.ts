@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonPayload } from '@kerf/store';
 import { requestSubject } from '@kerf/http';
-import { spoolDirOf, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
+import { schemas, spoolDirOf, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest } from './auth.ts';
 import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
 import { HttpError } from './http-errors.ts';
@@ -222,12 +222,15 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
   });
 };
 
+// the `request` field's fields, named from its schema so the form's description cannot drift from it
+const fileQuoteRequired: readonly string[] = schemas.FileQuoteRequest.required ?? [];
+const fileQuoteFields = Object.keys(schemas.FileQuoteRequest.properties).map((k) => (fileQuoteRequired.includes(k) ? k : `${k}?`)).join(', ');
 const FILE_QUOTE_FORM = {
   type: 'object',
   required: ['file', 'request'],
   properties: {
     file: { type: 'string', format: 'binary', description: 'STEP/STP file' },
-    request: { type: 'string', description: 'JSON-encoded request: {quantity, configuration?, quantity_options?, client_reference_id?, ship_to?}' },
+    request: { type: 'string', description: `JSON-encoded request: {${fileQuoteFields}}` },
   },
 };
 
