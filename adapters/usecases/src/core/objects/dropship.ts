@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Account } from './commerce.ts';
 import { page } from './common.ts';
 import { DropshipEndpoint } from './webhooks.ts';
-import { createdAt, enumOf, id, nullable, orNull } from './fields.ts';
+import { createdAt, described, enumOf, id, nullable, orNull } from './fields.ts';
 
 const Sku = Type.String({ description: 'Your stock-keeping unit for the item.' });
 const intOrNull = (description: string) => orNull<number>({ type: 'integer', description });
@@ -72,7 +72,7 @@ export const DropshipAccount = Type.Object({
 export type DropshipAccount = Static<typeof DropshipAccount>;
 
 // the dropship API wraps its objects (README.md "Dropship"): {order}, {orders}, {items}, {endpoints}
-export const DropshipOrderEnvelope = Type.Object({ order: { ...DropshipOrder, description: 'The order.' } });
+export const DropshipOrderEnvelope = Type.Object({ order: described(DropshipOrder, 'The order.') });
 export const DropshipOrderPage = Type.Object({
   orders: Type.Array(DropshipOrder, { description: 'The account\'s dropship orders, newest first.' }),
   has_more: Type.Optional(page.has_more),

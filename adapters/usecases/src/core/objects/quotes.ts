@@ -2,7 +2,7 @@
 // (line items, fulfillment) is documented as objects whose fields may grow.
 import { Type, type Static } from '@sinclair/typebox';
 import { DfmReportView, Requirement } from './designs.ts';
-import { centsOrNull, cents, createdAt, DesignId, enumOf, expiresAt, Failure, id, nullable, objectName } from './fields.ts';
+import { centsOrNull, cents, createdAt, described, DesignId, enumOf, expiresAt, Failure, id, nullable, objectName } from './fields.ts';
 
 const Requirements = Type.Array(Requirement, { description: 'Selections still needed before it can be priced.' });
 const Quantity = Type.Integer({ description: 'Units of the design (each part is made instance_count times as many).' });
@@ -21,7 +21,7 @@ export const QuoteItem = Type.Object({
   }), { description: 'Further quantities priced for comparison.' }),
   requirements: Requirements,
   // every item that got as far as DFM carries its full report, a requires_input file quote included
-  dfm: Type.Optional({ ...DfmReportView, description: 'The full DFM report of the item.' }),
+  dfm: Type.Optional(described(DfmReportView, 'The full DFM report of the item.')),
 });
 
 export const Quote = Type.Object({
