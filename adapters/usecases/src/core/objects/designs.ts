@@ -1,6 +1,6 @@
 // The design, the DFM report and the review link as the API serves them: the engine's shapes
 // (@kerf/engine), with the URLs the service fills in and what it keeps to itself left out.
-import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Design, DfmIssue, DfmPartReport, DfmReport, DfmRequirement, Part } from '@kerf/engine';
 import { createdAt, DesignId, enumOf, expiresAt, id, objectName, orNull, time } from './fields.ts';
 
@@ -11,10 +11,10 @@ const served = (schema: TSchema) => Type.Unsafe<string>({ ...schema, type: 'stri
  * The properties with `keys` optional: fields the engine sets now that objects kept before they
  * were added lack, so the API has never promised them on every object it serves.
  */
-function notOnOlder<T extends TProperties>(properties: T, keys: Array<keyof T & string>): TProperties {
+function notOnOlder<T extends TProperties, K extends keyof T & string>(properties: T, keys: K[]): { [P in keyof T]: P extends K ? TOptional<T[P]> : T[P] } {
   const out: TProperties = { ...properties };
   for (const k of keys) out[k] = Type.Optional(properties[k]);
-  return out;
+  return out as { [P in keyof T]: P extends K ? TOptional<T[P]> : T[P] };
 }
 
 const PartView = Type.Object(notOnOlder(Part.properties, ['unsupported_message', 'warnings']));
