@@ -1,7 +1,7 @@
 // The error envelope (docs/api.md "Errors") and the mapping of every failure (ours, fastify's, plugins')
 // onto it, so that no route ever answers with a shape of its own.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { UseCaseError, internalError, validationError, type ErrorType, type ValidationIssue } from '@kerf/usecases';
+import { UseCaseError, internalError, validationError, type objects, type ValidationIssue } from '@kerf/usecases';
 import { HttpError, statusOf } from './http-errors.ts';
 
 /** The service's own error reference (routes/error-docs.ts), so doc_url works on any deployment. */
@@ -9,18 +9,8 @@ export const ERROR_DOCS_PATH = '/docs/errors';
 
 const errorDocUrl = (baseUrl: string, code: string): string => `${baseUrl}${ERROR_DOCS_PATH}#${code}`;
 
-export interface ErrorBody {
-  error: {
-    type: ErrorType;
-    code: string;
-    message: string;
-    param: string | null;
-    details: Record<string, unknown> | null;
-    request_id: string;
-    retryable: boolean;
-    doc_url: string;
-  };
-}
+/** The error envelope (its schema: the use cases' objects.ErrorEnvelope). */
+export type ErrorBody = objects.ErrorEnvelope;
 
 /** `baseUrl`: the service's public base URL, without a trailing slash. */
 export function envelope(err: UseCaseError, requestId: string, baseUrl: string): ErrorBody {

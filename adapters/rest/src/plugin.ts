@@ -7,13 +7,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonPayload } from '@kerf/store';
 import { requestSubject } from '@kerf/http';
-import { spoolDirOf, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
+import { schemas, spoolDirOf, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest } from './auth.ts';
 import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
-import { describeOpenApi } from './field-docs.ts';
 import { HttpError } from './http-errors.ts';
 import { answerResumed, beginIdempotent, endIdempotent, finishIdempotent, idempotentContext, withinRun } from './idempotency.ts';
 import { hasSpools, readMultipart, removeSpools } from './multipart.ts';
+import { describeBodies } from './openapi.ts';
 import { validatorCompiler } from './validation.ts';
 import { catalogRoutes } from './routes/catalogs.ts';
 import { designRoutes } from './routes/designs.ts';
@@ -195,7 +195,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
       const content = doc.paths?.['/v1/quotes']?.post?.requestBody?.content;
       if (content) content['multipart/form-data'] = { schema: FILE_QUOTE_FORM };
       applySecurity(doc, baseUrl);
-      describeOpenApi(doc as Parameters<typeof describeOpenApi>[0]);
+      describeBodies(doc);
       return doc as never;
     },
   });
@@ -222,12 +222,15 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
   });
 };
 
+// the `request` field's fields, named from its schema so the form's description cannot drift from it
+const fileQuoteRequired: readonly string[] = schemas.FileQuoteRequest.required ?? [];
+const fileQuoteFields = Object.keys(schemas.FileQuoteRequest.properties).map((k) => (fileQuoteRequired.includes(k) ? k : `${k}?`)).join(', ');
 const FILE_QUOTE_FORM = {
   type: 'object',
   required: ['file', 'request'],
   properties: {
     file: { type: 'string', format: 'binary', description: 'STEP/STP file' },
-    request: { type: 'string', description: 'JSON-encoded request: {quantity, configuration?, quantity_options?, client_reference_id?, ship_to?}' },
+    request: { type: 'string', description: `JSON-encoded request: {${fileQuoteFields}}` },
   },
 };
 

@@ -27,6 +27,8 @@ export { UseCaseError, internalError, notFound, type ErrorKind, type ErrorType, 
 export { ERROR_CODES, type ErrorCodeDoc } from './core/index.ts';
 export { validateInput, validationError, makeAjv, type ValidationIssue } from './core/index.ts';
 export { schemas } from './core/index.ts';
+// the objects it answers with: schemas of the API's responses (types, OpenAPI, field descriptions)
+export { objects } from './core/index.ts';
 
 // the use cases
 export { analyzeDesign, getDesign, waitForDesign, MAX_WAIT_SECONDS, type AnalyzeInput } from './designs/index.ts';

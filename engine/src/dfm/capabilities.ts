@@ -5,25 +5,9 @@ import {
   blocking, countersinkFit, hardwareHoleFit, hardwarePartFit, matchingCountersinks, tapHoleFit, tapPartFit, type SheetContext,
 } from './hole-checks.ts';
 import { countersinkDepth } from './rules.ts';
+import type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, HoleCapability } from './contract.ts';
 
-export interface CapabilityOption { id: string; name: string; available: boolean; unavailable_reason: string | null }
-export interface CapabilityList { available: boolean; unavailable_reason: string | null; options: CapabilityOption[] }
-export interface HoleCapability {
-  available: boolean;
-  unavailable_reason: string | null;
-  option_ids: string[];
-  /** installation sides allowed (top = the hole's normal side); empty when nothing fits */
-  sides: Array<'top' | 'bottom'>;
-}
-export interface HoleCapabilities {
-  hole_id: number;
-  taps: HoleCapability; studs: HoleCapability; nuts: HoleCapability; standoffs: HoleCapability; countersinks: HoleCapability;
-}
-export interface Capabilities {
-  taps: CapabilityList; studs: CapabilityList; nuts: CapabilityList; standoffs: CapabilityList; countersinks: CapabilityList;
-  finish_id: CapabilityList; powder_coat_color_id: CapabilityList;
-  holes: HoleCapabilities[];
-}
+export type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, HoleCapability };
 
 export type Stock = { kind: 'sheet'; material: Material } | { kind: 'tube'; profile: TubeProfile } | { kind: 'none'; reason: string };
 

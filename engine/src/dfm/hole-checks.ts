@@ -11,10 +11,10 @@ import {
   HARDWARE_BEND_EXTRA_T_RATIO, HOLE_BEND_T_RATIO, HOLE_EDGE_MIN_ABS_MM, HOLE_EDGE_T_RATIO, SHARP_BEND_RADIUS_MM,
   countersinkDepth,
 } from './rules.ts';
+import type { IssueSource, Severity } from './contract.ts';
 
-export type Severity = 'blocking' | 'warning';
 /** Where a DFM issue comes from (issue `source`, docs/api.md "DFM reports"); set where the finding is made. */
-export type IssueSource = 'geometry' | 'configuration' | 'catalog' | 'assembly';
+export type { IssueSource, Severity };
 export interface Finding { code: string; message: string; severity: Severity; bend_id?: number | null; details: Record<string, unknown> }
 
 /** What the hole rules need to know about the part and its stock. */

@@ -2,109 +2,20 @@
 // Pure: the report id and the clock come in, so the same inputs give the same report. It names
 // catalogs and parts, not URLs: whoever serves the report turns those references into links.
 import type { AnalyzedModel } from '../analyze.ts';
-import type { Design, FlatPatternInfo, Part, Warning } from '../contract.ts';
+import type { Design, Warning } from '../contract.ts';
 import { EngineError } from '../contract.ts';
 import { indexCatalog } from '../catalog/index.ts';
-import type { Catalog, CatalogKind, MaterialType } from '../catalog/types.ts';
+import type { Catalog, MaterialType } from '../catalog/types.ts';
 import { InvalidConfigurationError, effectiveSelections, parseConfiguration, type Configuration } from './configuration.ts';
-import { computeCapabilities, type Capabilities } from './capabilities.ts';
+import { computeCapabilities } from './capabilities.ts';
 import { checkPart, type PartCheckResult } from './part-checks.ts';
-import type { IssueSource } from './hole-checks.ts';
+import type { DfmIssue, DfmPartReport, DfmReport, DfmRequirement, DfmStatus, IssueSource, ProductionFilesState } from './contract.ts';
 import { partKFactor } from './k-factor.ts';
 import { dfmImageSvg } from './svg.ts';
 import { isAcceptableRisk } from './rules.ts';
 import { isAutomaticCorrection } from './corrections.ts';
 
-export type { IssueSource };
-
-export type DfmStatus = 'ready' | 'requires_input' | 'blocked';
-
-export interface DfmIssue {
-  code: string;
-  message: string;
-  severity: 'blocking' | 'warning';
-  accepted: boolean;
-  /** geometry (the part's shape), configuration (a selection where it was put), catalog (the selected item cannot be used), assembly (welds) */
-  source: IssueSource;
-  part_id: string | null;
-  hole_id: number | null;
-  bend_id: number | null;
-  operation: string | null;
-  details: Record<string, unknown>;
-}
-
-export interface DfmRequirement {
-  code: string;
-  message: string;
-  part_id: string | null;
-  part_ids: string[];
-  field: string;
-  /** a URL in the API; null here: the engine knows no transport, the service fills it from `catalog` */
-  allowed_values_url: null;
-  /** the catalog whose ids `field` takes */
-  catalog: CatalogKind;
-}
-
-export interface DfmPartReport {
-  part_id: string;
-  status: DfmStatus;
-  issues: DfmIssue[];
-  capabilities: Capabilities;
-  /** null: the engine builds no URL (see image_svg); the service serves the image */
-  image_url: null;
-  /**
-   * The DFM image (findings on the part's real flat, else its iso view, with a legend): present
-   * when dfm() was given the analyzed model, whose geometry it is drawn from; a Design alone
-   * carries no outline to draw, and a drawing of its numbers would misrepresent the part.
-   */
-  image_svg?: string;
-  /**
-   * The production warnings' messages, as plain strings: existing clients of the live API parse
-   * this as list[str] (docs/api.md "Conventions").
-   */
-  production_warnings: string[];
-  /** The same warnings in the same order, with their codes. */
-  production_warning_details: Warning[];
-  process: Part['suggested_process'];
-  material_id: string | null;
-  tube_profile_id: string | null;
-  finish_id: string | null;
-  powder_coat_color_id: string | null;
-  /** K-factor of the configured material at this part's r/t (null without a sheet material or bends) */
-  k_factor: number | null;
-  /** the flat the part was checked (and priced) with, its K included: set by withFlatsUsed */
-  flat_pattern?: FlatPatternInfo | null;
-}
-
-export interface ProductionFilesState {
-  status: 'pending' | 'ready' | 'failed' | 'skipped';
-  reason: string | null;
-  error: { code: string; message: string } | null;
-  review_warning: { design_id: string; code: string; message: string } | null;
-  /**
-   * true when the production files of this design differ from the model by a correction the engine
-   * applies on its own (e.g. an extruded hole cut at its pre-hole, a sharp bend made with a radius);
-   * the parts' production_warning_details say which. Decided by the design, whatever the status.
-   */
-  corrections_applied: boolean;
-}
-
-export interface DfmReport {
-  id: string;
-  object: 'dfm_report';
-  design_id: string;
-  status: DfmStatus;
-  configuration: Configuration;
-  /** the website review link a service makes for the report; null from the engine */
-  review_url: null;
-  review_link_id: null;
-  parts: DfmPartReport[];
-  requirements: DfmRequirement[];
-  assembly_issues: DfmIssue[];
-  production_files: ProductionFilesState;
-  catalog_version: string;
-  created_at: string;
-}
+export type { DfmIssue, DfmPartReport, DfmReport, DfmRequirement, DfmStatus, IssueSource, ProductionFilesState };
 
 export interface DfmContext {
   /** report id, e.g. dfm_... */

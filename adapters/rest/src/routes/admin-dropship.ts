@@ -3,14 +3,12 @@
 import type { FastifyInstance } from 'fastify';
 import {
   adminApproveDropshipItem, adminCreateDropshipItem, adminGetDropshipOrder, adminReleaseDropshipOrder, adminSetDropshipStatus,
-  adminUpdateDropshipOrder, schemas, type UseCaseContext,
+  adminUpdateDropshipOrder, objects, schemas, type UseCaseContext,
 } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
-import { errorResponses } from '../schemas.ts';
-import { dropshipItemSchema, dropshipOrderSchema } from './dropship.ts';
+import { errorResponses } from '../openapi.ts';
 
-const withAccount = (schema: Record<string, unknown>): Record<string, unknown> => ({ ...schema, properties: { ...(schema.properties as object), account_id: { type: 'string' } } });
-const accountSchema = { type: 'object', properties: { id: { type: 'string' }, object: { type: 'string' }, dropship: { anyOf: [{ type: 'object' }, { type: 'null' }] } }, required: ['id', 'dropship'] };
+const { withAccount, DropshipItem: dropshipItemSchema, DropshipOrder: dropshipOrderSchema, DropshipAccount: accountSchema } = objects;
 const operatorErrors = errorResponses(403, 409, 415);
 type P<T> = { params: T; body: Record<string, unknown> };
 

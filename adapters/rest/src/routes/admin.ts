@@ -1,10 +1,10 @@
 // Operator actions (docs/api.md "Operator actions"): an operator key only (the use cases check it).
 import type { FastifyInstance } from 'fastify';
-import { adminGetOrder, adminUpdateOrder, schemas, type UseCaseContext } from '@kerf/usecases';
+import { adminGetOrder, adminUpdateOrder, objects, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
-import { errorResponses, orderSchema } from '../schemas.ts';
+import { errorResponses } from '../openapi.ts';
 
-const adminOrderSchema = { ...orderSchema, properties: { ...(orderSchema.properties as object), account_id: { type: 'string' } } };
+const adminOrderSchema = objects.withAccount(objects.Order);
 
 export async function adminRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
   app.get('/v1/admin/orders/:order_id', {

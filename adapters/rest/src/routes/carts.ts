@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { createCart, getCart, payCart, updateCart, schemas, type UseCaseContext } from '@kerf/usecases';
+import { createCart, getCart, payCart, updateCart, objects, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
 import { notFinalAnswer } from '../idempotency.ts';
-import { cartSchema, errorResponses } from '../schemas.ts';
+import { errorResponses } from '../openapi.ts';
+
+const cartSchema = objects.Cart;
 
 const cartParams = schemas.CartInput;
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { getHardwareModelUrl, listCatalog, schemas, type CatalogName, type UseCaseContext } from '@kerf/usecases';
+import { getHardwareModelUrl, listCatalog, objects, schemas, type CatalogName, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
-import { catalogEntrySchemas, errorResponses, listSchema, redirectResponse } from '../schemas.ts';
+import { errorResponses, redirectResponse } from '../openapi.ts';
 
 const CATALOGS: Array<{ path: string; catalog: CatalogName; summary: string }> = [
   { path: '/v1/materials', catalog: 'materials', summary: 'List sheet materials' },
@@ -25,7 +25,7 @@ const queryOf = (catalog: CatalogName) => (catalog === 'finishes' ? finishesQuer
 export async function catalogRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
   for (const c of CATALOGS) {
     app.get(c.path, {
-      schema: { tags: ['catalogs'], summary: c.summary, querystring: queryOf(c.catalog), response: { 200: listSchema(catalogEntrySchemas[c.catalog]), ...errorResponses() } },
+      schema: { tags: ['catalogs'], summary: c.summary, querystring: queryOf(c.catalog), response: { 200: objects.listOf(objects.CATALOG_ENTRIES[c.catalog]), ...errorResponses() } },
     }, async (request) => listCatalog(ctx, callerOf(request), { ...(request.query as object), catalog: c.catalog }));
   }
 

@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   analyzeDesign, getDesign, getDesignImageUrl, getDesignModelUrl, getPartImageUrl, getPartModelUrl, getPartStepUrl,
-  waitForDesign, schemas, MAX_WAIT_SECONDS, type UseCaseContext,
+  waitForDesign, objects, schemas, MAX_WAIT_SECONDS, type UseCaseContext,
 } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
 import { whileClientWaits } from '../client-gone.ts';
 import { HttpError } from '../http-errors.ts';
 import { isMultipartBody } from '../multipart.ts';
 import { MULTIPART_MARK } from '../validation.ts';
-import { designSchema, errorResponses, pathAndQuery, redirectResponse } from '../schemas.ts';
+import { errorResponses, pathAndQuery, redirectResponse } from '../openapi.ts';
+
+const designSchema = objects.DesignView;
 
 /** `Prefer: wait=N` (RFC 7240), seconds; null when absent. */
 export function preferWait(header: string | string[] | undefined): number | null {
@@ -17,6 +19,10 @@ export function preferWait(header: string | string[] | undefined): number | null
   const m = /(?:^|[,;\s])wait\s*=\s*"?(\d{1,5})"?/i.exec(text);
   return m ? Math.min(Number(m[1]), MAX_WAIT_SECONDS) : null;
 }
+
+/** The request headers this API reads, as documented (./idempotency.ts; `Prefer: wait=N`, RFC 7240). */
+const IDEMPOTENCY_KEY = { type: 'string', description: 'A unique key per intended write: a retry with the same key answers with what the first request created, never creating twice.' };
+const PREFER = { type: 'string', description: `\`wait=N\` (seconds, at most ${MAX_WAIT_SECONDS}): answer once the work is done within N seconds instead of at once.` };
 
 /** Path parameters and query string of a request, as the one input object a use case takes. */
 export const inputOf = <T>(request: FastifyRequest): T => ({ ...(request.params as object), ...(request.query as object) }) as T;
@@ -28,8 +34,8 @@ export async function designRoutes(app: FastifyInstance, ctx: UseCaseContext): P
       tags: ['designs'], summary: 'Upload a STEP file for analysis',
       description: 'multipart/form-data with a required `file` part. 202 with the queued design; with `Prefer: wait=N`, 200 with the finished design when analysis completes within N seconds.',
       consumes: ['multipart/form-data'],
-      headers: { type: 'object', properties: { 'idempotency-key': { type: 'string' }, prefer: { type: 'string' } } },
-      body: { [MULTIPART_MARK]: true, type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+      headers: { type: 'object', properties: { 'idempotency-key': IDEMPOTENCY_KEY, prefer: PREFER } },
+      body: { [MULTIPART_MARK]: true, type: 'object', properties: { file: { type: 'string', format: 'binary', description: 'The STEP file (AP203/AP214/AP242, plain or gzip).' } }, required: ['file'] },
       response: { 200: designSchema, 202: designSchema, ...errorResponses(409, 413, 415, 422) },
     },
   }, async (request, reply) => {

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { createDfmReport, getDfmPartImageUrl, getDfmReport, getProductionFileUrl, schemas, type UseCaseContext } from '@kerf/usecases';
+import { createDfmReport, getDfmPartImageUrl, getDfmReport, getProductionFileUrl, objects, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
 import { whileClientWaits } from '../client-gone.ts';
-import { dfmReportSchema, errorResponses, pathAndQuery, redirectResponse } from '../schemas.ts';
+import { errorResponses, pathAndQuery, redirectResponse } from '../openapi.ts';
+
+const dfmReportSchema = objects.DfmReportView;
 import { inputOf } from './designs.ts';
 
 export async function dfmRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {

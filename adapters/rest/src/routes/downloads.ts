@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { openDownload, schemas, type UseCaseContext } from '@kerf/usecases';
 import { DOWNLOAD_PATH } from '../links.ts';
-import { errorSchema } from '../schemas.ts';
+import { errorResponse } from '../openapi.ts';
 
 /** The targets of every 307: signed, short-lived, no bearer needed (the signature is the credential). */
 export async function downloadRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
@@ -10,7 +10,7 @@ export async function downloadRoutes(app: FastifyInstance, ctx: UseCaseContext):
     schema: {
       tags: ['files'], summary: 'Signed download (target of the 307 redirects)', security: [],
       params: schemas.DownloadInput,
-      response: { 200: { description: 'The file', type: 'string', format: 'binary' }, 403: errorSchema, 404: errorSchema },
+      response: { 200: { description: 'The file', type: 'string', format: 'binary' }, 403: errorResponse, 404: errorResponse },
     },
   }, async (request, reply) => {
     const file = await openDownload(ctx, request.params as schemas.DownloadInput);

@@ -4,48 +4,17 @@
 import type { FastifyInstance } from 'fastify';
 import {
   createDropshipEndpoint, createDropshipOrder, deleteDropshipEndpoint, getDropshipOrder, listDropshipEndpoints, listDropshipItems,
-  listDropshipOrders, schemas, type UseCaseContext,
+  listDropshipOrders, objects, schemas, type UseCaseContext,
 } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
-import { errorResponses, noContentResponse } from '../schemas.ts';
+import { errorResponses, noContentResponse } from '../openapi.ts';
 
-type S = Record<string, unknown>;
-const str: S = { type: 'string' };
-const strN: S = { type: ['string', 'null'] };
-const int: S = { type: 'integer' };
-const intN: S = { type: ['integer', 'null'] };
-const obj = (properties: S, required: string[] = Object.keys(properties)): S => ({ type: 'object', properties, required });
-const nullable = (schema: S): S => ({ anyOf: [schema, { type: 'null' }] });
-const time: S = { type: 'string', format: 'date-time' };
-
-export const dropshipItemSchema = obj({
-  id: str, sku: str, name: str, status: { type: 'string', enum: ['requested', 'approved'] }, unit_price_cents: intN,
-  kind: { type: 'string', enum: ['part', 'assembly'] },
-  part: nullable(obj({ id: str, material: str, material_type: str, thickness: { type: 'number' } })),
-  assembly: nullable(obj({ id: str, part_count: int, has_welds: { type: 'boolean' }, file_name: str })),
-});
-
-const chargeSchema = obj({
-  kind: { type: 'string', enum: ['parts', 'shipping'] }, amount_cents: int, status: str, processor_payment_intent_id: str, created_at: str,
-});
-
-export const dropshipOrderSchema = obj({
-  id: str, status: { type: 'string', enum: ['paid', 'in_review', 'in_production', 'shipped', 'delivered', 'cancelled'] },
-  external_ref: str, sku: str, quantity: int, parts_total_cents: int, retail_unit_price_cents: intN,
-  shipping: obj({ status: str, amount_cents: intN }),
-  tracking: nullable(obj({ carrier: str, number: str, url: strN })),
-  charges: { type: 'array', items: chargeSchema },
-  production_hold: { type: 'boolean' },
-  created_at: time,
-});
-
-const wrappedOrder = obj({ order: dropshipOrderSchema });
-const endpointSchema = obj({ id: str, url: str, events: { type: 'array', items: str }, active: { type: 'boolean' }, created_at: time });
-const endpointWithSecret = { ...endpointSchema, required: [...(endpointSchema.required as string[]), 'secret'], properties: { ...(endpointSchema.properties as S), secret: str } };
+const { DropshipOrderEnvelope: wrappedOrder, DropshipOrderPage: orderPage, DropshipItemList: itemList, DropshipEndpointList: endpointList } = objects;
+const endpointWithSecret = objects.withSecret(objects.DropshipEndpoint);
 
 export async function dropshipRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
   app.get('/v1/dropship/items', {
-    schema: { tags: ['dropship'], summary: 'The account\'s dropship items, approved and requested', response: { 200: obj({ items: { type: 'array', items: dropshipItemSchema } }), ...errorResponses(403) } },
+    schema: { tags: ['dropship'], summary: 'The account\'s dropship items, approved and requested', response: { 200: itemList, ...errorResponses(403) } },
   }, async (request) => listDropshipItems(ctx, callerOf(request)));
 
   app.post('/v1/dropship/orders', {
@@ -65,7 +34,7 @@ export async function dropshipRoutes(app: FastifyInstance, ctx: UseCaseContext):
     schema: {
       tags: ['dropship'], summary: 'The account\'s dropship orders, newest first; `external_ref` finds one',
       querystring: schemas.DropshipOrdersQuery,
-      response: { 200: obj({ orders: { type: 'array', items: dropshipOrderSchema }, has_more: { type: 'boolean' }, next_cursor: strN }, ['orders']), ...errorResponses(403) },
+      response: { 200: orderPage, ...errorResponses(403) },
     },
   }, async (request) => listDropshipOrders(ctx, callerOf(request), request.query as schemas.DropshipOrdersQuery));
 
@@ -74,7 +43,7 @@ export async function dropshipRoutes(app: FastifyInstance, ctx: UseCaseContext):
   }, async (request) => getDropshipOrder(ctx, callerOf(request), request.params as schemas.DropshipOrderInput));
 
   app.get('/v1/dropship/webhook-endpoints', {
-    schema: { tags: ['dropship'], summary: 'Active dropship webhook endpoints (secrets never returned)', response: { 200: obj({ endpoints: { type: 'array', items: endpointSchema } }), ...errorResponses(403) } },
+    schema: { tags: ['dropship'], summary: 'Active dropship webhook endpoints (secrets never returned)', response: { 200: endpointList, ...errorResponses(403) } },
   }, async (request) => listDropshipEndpoints(ctx, callerOf(request)));
 
   app.post('/v1/dropship/webhook-endpoints', {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { UseCaseContext } from '@kerf/usecases';
+import { objects, type UseCaseContext } from '@kerf/usecases';
 import { API_VERSION_HEADER_VALUE } from '../version.ts';
 
 /** Liveness and store reachability, for load balancers and orchestrators (no key needed). */
@@ -8,10 +8,7 @@ export async function healthRoutes(app: FastifyInstance, ctx: UseCaseContext): P
     config: { public: true },
     schema: {
       tags: ['service'], summary: 'Service health', security: [],
-      response: {
-        200: { type: 'object', required: ['ok', 'store', 'version'], properties: { ok: { type: 'boolean' }, store: { type: 'object' }, version: { type: 'string' } } },
-        503: { type: 'object', required: ['ok', 'store', 'version'], properties: { ok: { type: 'boolean' }, store: { type: 'object' }, version: { type: 'string' } } },
-      },
+      response: { 200: objects.Health, 503: objects.Health },
     },
   }, async (_request, reply) => {
     const store = await ctx.store.health().catch((err: Error) => ({ ok: false, kind: ctx.store.kind, detail: err.message }));

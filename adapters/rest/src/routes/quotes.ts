@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { createFileQuote, createQuote, getQuote, waitForQuote, schemas, type UseCaseContext } from '@kerf/usecases';
+import { createFileQuote, createQuote, getQuote, waitForQuote, objects, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
 import { HttpError } from '../http-errors.ts';
 import { isMultipartBody } from '../multipart.ts';
-import { errorResponses, quoteSchema } from '../schemas.ts';
+import { errorResponses } from '../openapi.ts';
 import { preferWait } from './designs.ts';
 
 export async function quoteRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
@@ -13,7 +13,7 @@ export async function quoteRoutes(app: FastifyInstance, ctx: UseCaseContext): Pr
       tags: ['quotes'], summary: 'Create a quote',
       description: 'JSON quote request, or multipart/form-data with `file` (STEP) and `request` (JSON string: quantity, configuration, quantity_options, ship_to). 201 created, 200 idempotent replay, 202 while a file quote is processing. A multi-part file gives requires_input with the discovered design id.',
       body: schemas.QuoteRequest,
-      response: { 200: quoteSchema, 201: quoteSchema, 202: quoteSchema, ...errorResponses(409, 413, 415, 422) },
+      response: { 200: objects.Quote, 201: objects.Quote, 202: objects.Quote, ...errorResponses(409, 413, 415, 422) },
     },
   }, async (request, reply) => {
     const caller = callerOf(request);
@@ -38,6 +38,6 @@ export async function quoteRoutes(app: FastifyInstance, ctx: UseCaseContext): Pr
   });
 
   app.get('/v1/quotes/:quote_id', {
-    schema: { tags: ['quotes'], summary: 'Get a quote', params: schemas.QuoteInput, response: { 200: quoteSchema, ...errorResponses() } },
+    schema: { tags: ['quotes'], summary: 'Get a quote', params: schemas.QuoteInput, response: { 200: objects.Quote, ...errorResponses() } },
   }, async (request) => getQuote(ctx, callerOf(request), request.params as schemas.QuoteInput));
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { createReviewLink, getReviewLink, schemas, type UseCaseContext } from '@kerf/usecases';
+import { createReviewLink, getReviewLink, objects, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
-import { errorResponses, reviewLinkSchema } from '../schemas.ts';
+import { errorResponses } from '../openapi.ts';
+
+const reviewLinkSchema = objects.ReviewLink;
 
 export async function reviewLinkRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
   app.post('/v1/review-links', {

@@ -3,8 +3,8 @@
 // GET /v1/review-links/{id}.
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { saveReviewConfiguration, schemas, type UseCaseContext } from '@kerf/usecases';
-import { errorSchema, reviewLinkSchema } from '../schemas.ts';
+import { saveReviewConfiguration, objects, schemas, type UseCaseContext } from '@kerf/usecases';
+import { errorResponse } from '../openapi.ts';
 
 export async function reviewPageRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
   app.post('/review/:review_link_id', {
@@ -13,7 +13,7 @@ export async function reviewPageRoutes(app: FastifyInstance, ctx: UseCaseContext
       tags: ['review links'], summary: 'Save the configuration edited on the review page (the link id is the credential)', security: [],
       params: schemas.ReviewLinkInput,
       body: Type.Omit(schemas.SaveReviewInput, ['review_link_id']),
-      response: { 200: reviewLinkSchema, 404: errorSchema, 409: errorSchema, 415: errorSchema, 422: errorSchema, 429: errorSchema },
+      response: { 200: objects.ReviewLink, 404: errorResponse, 409: errorResponse, 415: errorResponse, 422: errorResponse, 429: errorResponse },
     },
   }, async (request) => saveReviewConfiguration(ctx, { ...(request.body as object), ...(request.params as schemas.ReviewLinkInput) } as schemas.SaveReviewInput));
 }

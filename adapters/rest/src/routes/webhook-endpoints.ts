@@ -1,19 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import {
   createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, rollWebhookSecret,
-  schemas, type UseCaseContext,
+  objects, schemas, type UseCaseContext,
 } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
-import {
-  errorResponses, listSchema, noContentResponse, pathAndQuery, webhookDeliverySchema, webhookEndpointSchema, webhookEndpointWithSecretSchema,
-} from '../schemas.ts';
+import { errorResponses, noContentResponse, pathAndQuery } from '../openapi.ts';
 import { inputOf } from './designs.ts';
 
 const endpointParams = schemas.WebhookEndpointInput;
+const webhookEndpointSchema = objects.WebhookEndpoint;
+/** The endpoint as created or with a rolled secret: the only responses that carry `secret`. */
+const webhookEndpointWithSecretSchema = objects.withSecret(objects.WebhookEndpoint);
 
 export async function webhookEndpointRoutes(app: FastifyInstance, ctx: UseCaseContext): Promise<void> {
   app.get('/v1/webhook-endpoints', {
-    schema: { tags: ['webhooks'], summary: 'List active webhook endpoints (no secrets)', querystring: schemas.ListWebhookEndpointsInput, response: { 200: listSchema(webhookEndpointSchema), ...errorResponses(403) } },
+    schema: { tags: ['webhooks'], summary: 'List active webhook endpoints (no secrets)', querystring: schemas.ListWebhookEndpointsInput, response: { 200: objects.listOf(webhookEndpointSchema), ...errorResponses(403) } },
   }, async (request) => listWebhookEndpoints(ctx, callerOf(request), request.query as schemas.ListWebhookEndpointsInput));
 
   app.post('/v1/webhook-endpoints', {
@@ -41,7 +42,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, ctx: UseCaseCo
     schema: {
       tags: ['webhooks'], summary: 'Recent delivery attempts, newest first',
       ...pathAndQuery(schemas.WebhookDeliveriesInput, ['endpoint_id']),
-      response: { 200: listSchema(webhookDeliverySchema), ...errorResponses(403) },
+      response: { 200: objects.listOf(objects.WebhookDelivery), ...errorResponses(403) },
     },
   }, async (request) => listWebhookDeliveries(ctx, callerOf(request), inputOf(request)));
 

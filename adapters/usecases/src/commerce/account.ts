@@ -1,8 +1,8 @@
 // GET /v1/account (docs/api.md "Account"): who the caller is and whether a card is on file; with no
 // card, where to save one (the processor's hosted page). Readable with any scope.
 import {
-  requireAccountOwner, type Caller, type UseCaseContext, notFound, type SavedCard, CardSetupInput, RemoveCardInput,
-  validateInput,
+  requireAccountOwner, type Caller, type UseCaseContext, notFound, CardSetupInput, RemoveCardInput,
+  validateInput, type objects,
 } from '../core/index.ts';
 import { processorOf } from './charge-once.ts';
 import { isStoreError, type Account } from '@kerf/store';
@@ -31,17 +31,8 @@ async function setupUrlOf(ctx: UseCaseContext, account: Account): Promise<string
   return url;
 }
 
-export interface AccountView {
-  id: string;
-  object: 'account';
-  email: string;
-  name: string;
-  has_saved_card: boolean;
-  card: SavedCard | null;
-  /** only when no card is saved; null otherwise */
-  payment_method_setup_url: string | null;
-  dropship: { status: string } | null;
-}
+/** GET /v1/account (its schema: objects.Account). */
+export type AccountView = objects.Account;
 
 export async function getAccount(ctx: UseCaseContext, caller: Caller): Promise<AccountView> {
   const account = await ctx.store.accounts.get(caller.accountId);

@@ -38,7 +38,7 @@ export function isoPlus(now: Date, days: number): string {
 }
 
 /** A page of a list, as every list endpoint returns it. */
-export interface ListEnvelope<T> { object: 'list'; data: T[]; has_more: boolean; next_cursor: string | null }
+export type { ListEnvelope } from './objects/common.ts';
 
 /** A store paging failure as the caller's error (a cursor we never issued). */
 export async function paged<T>(fn: () => Promise<T>): Promise<T> {

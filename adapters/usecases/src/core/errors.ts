@@ -2,15 +2,10 @@
 // `type` is the contract's category, `kind` says what went wrong. REST maps the kind to an HTTP
 // status, MCP to a tool error, the CLI to an exit code, the web site to a message.
 
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found_error'
-  | 'idempotency_error'
-  | 'rate_limit_error'
-  | 'payment_error'
-  | 'api_error';
+export const ERROR_TYPES = [
+  'invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'idempotency_error', 'rate_limit_error', 'payment_error', 'api_error',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export type ErrorKind =
   /** the request cannot be read at all (bad JSON, a cursor we never issued) */

@@ -5,7 +5,7 @@ export { collection, type Doc, isoPlus, listAll, type ListEnvelope, paged, publi
 export { contentTypeOf, type ImageFormat, type ImageView, openDownload, signedDownload } from './downloads.ts';
 export { type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type Configuration, type DfmOutcome, type EngineApi, type EngineFile, type ProductionFilesPart, type QuoteOutcome } from './engine-api.ts';
 export { ERROR_CODES, type ErrorCodeDoc } from './error-codes.ts';
-export { type ErrorKind, type ErrorType, fileUnavailable, internalError, invalid, malformed, notFound, unavailable, UseCaseError, type UseCaseErrorOptions } from './errors.ts';
+export { ERROR_TYPES, type ErrorKind, type ErrorType, fileUnavailable, internalError, invalid, malformed, notFound, unavailable, UseCaseError, type UseCaseErrorOptions } from './errors.ts';
 export { admitCustomerJob } from './job-admission.ts';
 export { ANALYZE_JOB, FILE_QUOTE_JOB, PRODUCTION_FILES_JOB } from './job-kinds.ts';
 export { type FinalFailure, type JobKindHandlers, JobWorker, type JobWorkerOptions, RetryJobLater } from './jobs.ts';
@@ -21,3 +21,4 @@ export { type DownloadGrant, loadSigningSecret, SIGNED_URL_TTL_MS, UrlSigner } f
 export { makeAjv, validateInput, validationError, type ValidationIssue } from './validation.ts';
 export { type WebhookOutcome, type WebhookRequest, type WebhookSender } from './webhook-sender.ts';
 export * as schemas from './schemas.ts';
+export * as objects from './objects/index.ts';

@@ -1,77 +1,84 @@
 // Input schemas of the use cases (the API's request shapes), defined once: each use case checks
 // its input against its schema, and the transports derive theirs from the same objects (REST body,
 // query and path validation and OpenAPI; MCP tool input schemas; CLI option checks). Request shapes
-// are strict: an unknown or mistyped field is an error naming `param`.
+// are strict: an unknown or mistyped field is an error naming `param`. Each field's description is
+// the OpenAPI document's and the MCP tools' (REST parameters are described by theirs).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-
-/** `type: [T, 'null']` as the contract writes it (an anyOf would change every validation message). */
-const orNull = <T>(schema: Record<string, unknown>): TSchema & { static: T | null } =>
-  Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
+// `type: [T, 'null']` and `enum` as the contract writes them (anyOf would change every validation message)
+import { described, enumOf, orNull } from './objects/fields.ts';
 
 const strict = { additionalProperties: false } as const;
 
 // ---- ids and shared pieces --------------------------------------------------------------------
 
 /** An id in a request body. */
-const Id = Type.String({ minLength: 1, maxLength: 200 });
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 /** An id in a path. */
-const PathId = Type.String({ maxLength: 100 });
-const OptionalCatalogId = orNull<string>({ type: 'string', minLength: 1, maxLength: 200 });
-const enumOf = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
-const Side = enumOf(['top', 'bottom'] as const);
-const HoleId = Type.Integer({ minimum: 0 });
-const list = <T extends TSchema>(items: T, maxItems = 1000) => Type.Array(items, { maxItems });
+const PathId = (description: string) => Type.String({ maxLength: 100, description });
+const OptionalCatalogId = (description: string) => orNull<string>({ type: 'string', minLength: 1, maxLength: 200, description });
+const Side = enumOf(['top', 'bottom'] as const, { description: 'Side of the sheet it goes in from: `top` or `bottom`.' });
+const HoleId = Type.Integer({ minimum: 0, description: 'The hole (the part\'s `holes[].id`).' });
+const list = <T extends TSchema>(items: T, description: string, maxItems = 1000) => Type.Array(items, { maxItems, description });
+const DesignId = Id('The design (an analysed upload).');
+const Limit = (maximum: number, dflt: number) => Type.Integer({ minimum: 1, maximum, default: dflt, description: 'Page size.' });
+const Cursor = (maxLength: number) => Type.String({ minLength: 1, maxLength, description: 'The `next_cursor` of the previous page; omit for the first page.' });
 
 const selections = {
-  material_id: Type.Optional(OptionalCatalogId),
-  tube_profile_id: Type.Optional(OptionalCatalogId),
-  powder_coat_color_id: Type.Optional(OptionalCatalogId),
-  finish_id: Type.Optional(OptionalCatalogId),
+  material_id: Type.Optional(OptionalCatalogId('A sheet material from /v1/materials.')),
+  tube_profile_id: Type.Optional(OptionalCatalogId('A tube profile from /v1/tube-profiles.')),
+  powder_coat_color_id: Type.Optional(OptionalCatalogId('A colour from /v1/powder-coat-colors when the finish is powder coat.')),
+  finish_id: Type.Optional(OptionalCatalogId('A finish from /v1/finishes, or null for none.')),
 };
 
 export const ACCEPTABLE_RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend'] as const;
 
 export const Configuration = Type.Object({
-  defaults: Type.Optional(Type.Object(selections, strict)),
+  defaults: Type.Optional(Type.Object(selections, { ...strict, description: 'Selections for every part that does not set its own: material_id, tube_profile_id, finish_id, powder_coat_color_id.' })),
   parts: Type.Optional(list(Type.Object({
-    part_id: Id,
+    part_id: Id('The unique part (the design\'s `parts[].id`).'),
     ...selections,
-    taps: Type.Optional(list(Type.Object({ hole_id: HoleId, tap_id: Id }, strict))),
-    studs: Type.Optional(list(Type.Object({ hole_id: HoleId, stud_id: Id, side: Type.Optional(Side) }, strict))),
-    nuts: Type.Optional(list(Type.Object({ hole_id: HoleId, nut_id: Id, side: Type.Optional(Side) }, strict))),
-    standoffs: Type.Optional(list(Type.Object({ hole_id: HoleId, standoff_id: Id, side: Type.Optional(Side) }, strict))),
+    taps: Type.Optional(list(Type.Object({ hole_id: HoleId, tap_id: Id('A tap from /v1/hardware/taps.') }, strict), 'Tapped holes: hole id and tap id.')),
+    studs: Type.Optional(list(Type.Object({ hole_id: HoleId, stud_id: Id('A stud from /v1/hardware/studs.'), side: Type.Optional(Side) }, strict), 'Press-in studs by hole: hole id, stud id, side.')),
+    nuts: Type.Optional(list(Type.Object({ hole_id: HoleId, nut_id: Id('A nut from /v1/hardware/nuts.'), side: Type.Optional(Side) }, strict), 'Press-in nuts by hole: hole id, nut id, side.')),
+    standoffs: Type.Optional(list(Type.Object({ hole_id: HoleId, standoff_id: Id('A standoff from /v1/hardware/standoffs.'), side: Type.Optional(Side) }, strict), 'Press-fit standoffs by hole: hole id, standoff id, side.')),
     countersinks: Type.Optional(list(Type.Object({
       hole_id: HoleId,
-      outer_diameter_mm: Type.Number({ exclusiveMinimum: 0, maximum: 1000 }),
-      angle: Type.Unsafe<82 | 90>({ type: 'integer', enum: [82, 90] }),
+      outer_diameter_mm: Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Outer diameter of the countersink, mm.' }),
+      angle: Type.Unsafe<82 | 90>({ type: 'integer', enum: [82, 90], description: 'Countersink included angle, degrees (82 or 90).' }),
       side: Type.Optional(Side),
-    }, strict))),
-  }, strict), 500)),
+    }, strict), 'Countersinks by hole: hole id, outer diameter (mm), angle (82 or 90) and side.')),
+  }, strict), 'A configuration entry per unique part: its selections and hole operations.', 500)),
   assembly_operations: Type.Optional(list(Type.Object({
-    type: Type.Literal('weld'),
-    method: Type.Optional(enumOf(['auto', 'mig', 'tig'] as const)),
-    weld_length_mm: Type.Number({ exclusiveMinimum: 0, maximum: 1e6 }),
-    part_instance_ids: list(Id, 1000),
-    weld_finish: Type.Optional(enumOf(['none', 'rough', 'fine'] as const)),
-    joint_access: Type.Optional(enumOf(['open', 'tight', 'blind'] as const)),
-  }, strict), 200)),
+    type: Type.Literal('weld', { description: 'The operation: `weld`.' }),
+    method: Type.Optional(enumOf(['auto', 'mig', 'tig'] as const, { description: 'Welding method: `auto`, `mig` or `tig`.' })),
+    weld_length_mm: Type.Number({ exclusiveMinimum: 0, maximum: 1e6, description: 'Weld length, mm.' }),
+    part_instance_ids: list(Id('A part instance.'), 'Part instances (the design\'s `part_instances[].id`).', 1000),
+    weld_finish: Type.Optional(enumOf(['none', 'rough', 'fine'] as const, { description: 'Weld finish: `none`, `rough`, `fine`.' })),
+    joint_access: Type.Optional(enumOf(['open', 'tight', 'blind'] as const, { description: 'How reachable the weld joint is: `open`, `tight`, `blind`.' })),
+  }, strict), 'Welds joining part instances: type, method, length, instances, finish, joint access.', 200)),
   // only the two risks a customer may accept; clients validate it as this enum (docs/api.md "Conventions")
-  accepted_risks: Type.Optional(list(enumOf(ACCEPTABLE_RISKS), 50)),
-}, strict);
+  accepted_risks: Type.Optional(list(enumOf(ACCEPTABLE_RISKS), 'Findings the customer accepts: `hole_too_close_to_bend`, `countersink_too_close_to_bend`.', 50)),
+}, { ...strict, description: 'The configuration object: materials, finishes, hardware per hole, welds and accepted risks (docs/api.md).' });
 export type Configuration = Static<typeof Configuration>;
 
+/** What each address field means, for both address shapes. */
+const ADDRESS = {
+  name: 'The recipient\'s name.', company: 'Company name.', street1: 'Street address.', street2: 'Second address line, or null.',
+  city: 'City of the address (US addresses only).', state: 'State; a two-letter US state code.',
+  postal_code: 'Postal code; a US ZIP code for shipping and tax.', country: 'Two-letter country code; shipping and tax: `US` only.',
+  phone: 'Phone number.', email: 'Email address.',
+};
 const ShipTo = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 200 })), company: Type.Optional(Type.String({ maxLength: 200 })),
-  street1: Type.Optional(Type.String({ maxLength: 200 })), street2: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
-  city: Type.Optional(Type.String({ maxLength: 100 })), state: Type.Optional(Type.String({ maxLength: 50 })),
-  postal_code: Type.Optional(Type.String({ maxLength: 20 })), country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })),
-  phone: Type.Optional(Type.String({ maxLength: 40 })), email: Type.Optional(Type.String({ maxLength: 200 })),
-}, strict);
+  name: Type.Optional(Type.String({ maxLength: 200, description: ADDRESS.name })), company: Type.Optional(Type.String({ maxLength: 200, description: ADDRESS.company })),
+  street1: Type.Optional(Type.String({ maxLength: 200, description: ADDRESS.street1 })), street2: Type.Optional(orNull<string>({ type: 'string', maxLength: 200, description: ADDRESS.street2 })),
+  city: Type.Optional(Type.String({ maxLength: 100, description: ADDRESS.city })), state: Type.Optional(Type.String({ maxLength: 50, description: ADDRESS.state })),
+  postal_code: Type.Optional(Type.String({ maxLength: 20, description: ADDRESS.postal_code })), country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: ADDRESS.country })),
+  phone: Type.Optional(Type.String({ maxLength: 40, description: ADDRESS.phone })), email: Type.Optional(Type.String({ maxLength: 200, description: ADDRESS.email })),
+}, { ...strict, description: 'Destination address (US only).' });
 export type ShipTo = Static<typeof ShipTo>;
 
-const Quantity = Type.Integer({ minimum: 1, maximum: 100000 });
-const QuantityOptions = Type.Array(Quantity, { maxItems: 10, uniqueItems: true });
+const Quantity = Type.Integer({ minimum: 1, maximum: 100000, description: 'Units of the design (each part is made instance_count times as many).' });
+const QuantityOptions = Type.Array(Quantity, { maxItems: 10, uniqueItems: true, description: 'Further quantities to price for comparison.' });
 
 // ---- catalogs ---------------------------------------------------------------------------------
 
@@ -79,11 +86,11 @@ const CATALOG_NAMES = ['materials', 'tube_profiles', 'finishes', 'powder_coat_co
 const HARDWARE_MODEL_KINDS = ['studs', 'nuts', 'standoffs'] as const;
 
 export const ListCatalogInput = Type.Object({
-  catalog: enumOf(CATALOG_NAMES),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  catalog: enumOf(CATALOG_NAMES, { description: 'Which catalog.' }),
+  limit: Type.Optional(Limit(500, 100)),
+  cursor: Type.Optional(Cursor(200)),
   /** finishes only */
-  process: Type.Optional(enumOf(['sheet_metal', 'tube_laser'] as const)),
+  process: Type.Optional(enumOf(['sheet_metal', 'tube_laser'] as const, { description: 'Only those offered for this process: `sheet_metal` or `tube_laser`.' })),
   /** materials only: those this thick, within the DFM check's thickness tolerance */
   thickness_mm: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Only materials of this thickness, mm, within the tolerance the DFM thickness check allows (the larger of 0.05 mm and 5 %).' })),
   /** materials only: by type id (mild_steel) or words of the material's name (stainless 304) */
@@ -91,33 +98,39 @@ export const ListCatalogInput = Type.Object({
 }, strict);
 export type ListCatalogInput = Static<typeof ListCatalogInput>;
 
-export const HardwareModelInput = Type.Object({ kind: enumOf(HARDWARE_MODEL_KINDS), item_id: PathId }, strict);
+export const HardwareModelInput = Type.Object({
+  kind: enumOf(HARDWARE_MODEL_KINDS, { description: 'The hardware catalog: `studs`, `nuts` or `standoffs`.' }),
+  item_id: PathId('The hardware item\'s id from its catalog list.'),
+}, strict);
 export type HardwareModelInput = Static<typeof HardwareModelInput>;
 
 // ---- designs ----------------------------------------------------------------------------------
 
 export const IMAGE_VIEWS = ['iso', 'top', 'bottom', 'front', 'back', 'left', 'right', 'flat'] as const;
+const VIEWS = 'The view: `iso`, `top`, `bottom`, `front`, `back`, `left`, `right` or `flat`.';
 const imageOptions = {
-  view: Type.Optional(enumOf(IMAGE_VIEWS, { default: 'iso' })),
-  format: Type.Optional(enumOf(['svg', 'png'] as const, { default: 'svg' })),
-  width: Type.Optional(Type.Integer({ minimum: 64, maximum: 4096, default: 800 })),
+  view: Type.Optional(enumOf(IMAGE_VIEWS, { default: 'iso', description: VIEWS })),
+  format: Type.Optional(enumOf(['svg', 'png'] as const, { default: 'svg', description: 'Image format: `svg` or `png`.' })),
+  width: Type.Optional(Type.Integer({ minimum: 64, maximum: 4096, default: 800, description: 'Image width, pixels (64..4096).' })),
 };
+const DesignPathId = PathId('The design (an analysed upload).');
+const PartPathId = PathId('The unique part (the design\'s `parts[].id`).');
 
-export const DesignInput = Type.Object({ design_id: PathId }, strict);
+export const DesignInput = Type.Object({ design_id: DesignPathId }, strict);
 export type DesignInput = Static<typeof DesignInput>;
-export const DesignImageInput = Type.Object({ design_id: PathId, ...imageOptions }, strict);
+export const DesignImageInput = Type.Object({ design_id: DesignPathId, ...imageOptions }, strict);
 export type DesignImageInput = Static<typeof DesignImageInput>;
 export const PartModelInput = Type.Object({
-  design_id: PathId, part_id: PathId,
-  view: Type.Optional(enumOf(['formed', 'flat'] as const, { default: 'formed' })),
+  design_id: DesignPathId, part_id: PartPathId,
+  view: Type.Optional(enumOf(['formed', 'flat'] as const, { default: 'formed', description: 'The model: the `formed` part or its `flat` pattern.' })),
 }, strict);
 export type PartModelInput = Static<typeof PartModelInput>;
 export const PartStepInput = Type.Object({
-  design_id: PathId, part_id: PathId,
-  view: Type.Optional(enumOf(['source', 'normalized', 'flat'] as const, { default: 'normalized' })),
+  design_id: DesignPathId, part_id: PartPathId,
+  view: Type.Optional(enumOf(['source', 'normalized', 'flat'] as const, { default: 'normalized', description: 'The STEP file: the part as in the `source` file, `normalized` (in its own frame) or its `flat` pattern.' })),
 }, strict);
 export type PartStepInput = Static<typeof PartStepInput>;
-export const PartImageInput = Type.Object({ design_id: PathId, part_id: PathId, ...imageOptions }, strict);
+export const PartImageInput = Type.Object({ design_id: DesignPathId, part_id: PartPathId, ...imageOptions }, strict);
 export type PartImageInput = Static<typeof PartImageInput>;
 
 // ---- DFM --------------------------------------------------------------------------------------
@@ -129,33 +142,40 @@ export const PRODUCTION_FILE_KINDS = [
 export type ProductionFileKind = (typeof PRODUCTION_FILE_KINDS)[number];
 
 export const DfmRequest = Type.Object({
-  design_id: Id,
+  design_id: DesignId,
   configuration: Type.Optional(Configuration),
-  generate_production_files: Type.Optional(Type.Boolean()),
+  generate_production_files: Type.Optional(Type.Boolean({ description: 'Whether to make the production files (DXF, STEP, GLB) after the report (default true).' })),
 }, strict);
 export type DfmRequest = Static<typeof DfmRequest>;
 
-export const DfmInput = Type.Object({ dfm_id: PathId }, strict);
+const DfmPathId = PathId('The DFM report.');
+export const DfmInput = Type.Object({ dfm_id: DfmPathId }, strict);
 export type DfmInput = Static<typeof DfmInput>;
-export const ProductionFileInput = Type.Object({ dfm_id: PathId, part_id: PathId, kind: enumOf(PRODUCTION_FILE_KINDS) }, strict);
+export const ProductionFileInput = Type.Object({
+  dfm_id: DfmPathId, part_id: PartPathId,
+  kind: enumOf(PRODUCTION_FILE_KINDS, { description: 'Which production file, e.g. `production_dxf`.' }),
+}, strict);
 export type ProductionFileInput = Static<typeof ProductionFileInput>;
 // the DFM image draws the findings on the flat unless a formed view is asked for
-export const DfmPartImageInput = Type.Object({ dfm_id: PathId, part_id: PathId, ...imageOptions, view: Type.Optional(enumOf(IMAGE_VIEWS, { default: 'flat' })) }, strict);
+export const DfmPartImageInput = Type.Object({ dfm_id: DfmPathId, part_id: PartPathId, ...imageOptions, view: Type.Optional(enumOf(IMAGE_VIEWS, { default: 'flat', description: VIEWS })) }, strict);
 export type DfmPartImageInput = Static<typeof DfmPartImageInput>;
 
 // ---- quotes -----------------------------------------------------------------------------------
 
+const ClientReference = Type.String({ maxLength: 200, description: 'Your own reference, echoed back.' });
 export const QuoteItemRequest = Type.Object({
-  design_id: Id,
+  design_id: DesignId,
   quantity: Quantity,
   configuration: Type.Optional(Configuration),
-  client_reference_id: Type.Optional(Type.String({ maxLength: 200 })),
+  client_reference_id: Type.Optional(ClientReference),
   quantity_options: Type.Optional(QuantityOptions),
 }, strict);
+const Items = (options: { minItems: number; maxItems: number }) =>
+  Type.Array(QuoteItemRequest, { ...options, description: 'The items: each a design in a quantity, with its configuration.' });
 export type QuoteItemRequest = Static<typeof QuoteItemRequest>;
 
 export const QuoteRequest = Type.Object({
-  items: Type.Array(QuoteItemRequest, { minItems: 1, maxItems: 50 }),
+  items: Items({ minItems: 1, maxItems: 50 }),
   ship_to: Type.Optional(ShipTo),
 }, strict);
 export type QuoteRequest = Static<typeof QuoteRequest>;
@@ -164,27 +184,28 @@ export type QuoteRequest = Static<typeof QuoteRequest>;
 export const FileQuoteRequest = Type.Composite([Type.Omit(QuoteItemRequest, ['design_id']), Type.Object({ ship_to: Type.Optional(ShipTo) })], strict);
 export type FileQuoteRequest = Static<typeof FileQuoteRequest>;
 
-export const QuoteInput = Type.Object({ quote_id: PathId }, strict);
+export const QuoteInput = Type.Object({ quote_id: PathId('The quote.') }, strict);
 export type QuoteInput = Static<typeof QuoteInput>;
 
 // ---- review links -----------------------------------------------------------------------------
 
 export const ReviewLinkRequest = Type.Object({
-  design_id: Id,
+  design_id: DesignId,
   configuration: Type.Optional(Configuration),
-  dfm_id: Type.Optional(Id),
+  dfm_id: Type.Optional(Id('The DFM report the configuration comes from.')),
 }, strict);
 export type ReviewLinkRequest = Static<typeof ReviewLinkRequest>;
 
-export const ReviewLinkInput = Type.Object({ review_link_id: PathId }, strict);
+const ReviewLinkPathId = PathId('The review link (its id is the credential).');
+export const ReviewLinkInput = Type.Object({ review_link_id: ReviewLinkPathId }, strict);
 export type ReviewLinkInput = Static<typeof ReviewLinkInput>;
 
-export const SaveReviewInput = Type.Object({ review_link_id: PathId, configuration: Configuration }, strict);
+export const SaveReviewInput = Type.Object({ review_link_id: ReviewLinkPathId, configuration: Configuration }, strict);
 export type SaveReviewInput = Static<typeof SaveReviewInput>;
 
 // ---- downloads --------------------------------------------------------------------------------
 
-export const DownloadInput = Type.Object({ token: Type.String({ maxLength: 4096 }) }, strict);
+export const DownloadInput = Type.Object({ token: Type.String({ maxLength: 4096, description: 'The signed download token (the credential; links expire).' }) }, strict);
 export type DownloadInput = Static<typeof DownloadInput>;
 
 // ---- checks of a local file (nothing kept) ----------------------------------------------------
@@ -204,57 +225,60 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+const EndpointUrl = Type.String({ minLength: 1, maxLength: 2048, description: 'The HTTPS URL the webhook events are POSTed to (signed; see the webhooks section of the API guide).' });
+const EndpointEvents = 'Event types the endpoint receives; all when omitted.';
 export const WebhookEndpointCreate = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048 }),
-  /** default: every event */
-  events: Type.Optional(Type.Array(enumOf(EVENT_TYPES), { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true })),
-  description: Type.Optional(orNull<string>({ type: 'string', maxLength: 500 })),
+  url: EndpointUrl,
+  events: Type.Optional(Type.Array(enumOf(EVENT_TYPES), { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, description: EndpointEvents })),
+  description: Type.Optional(orNull<string>({ type: 'string', maxLength: 500, description: 'Your description of the endpoint.' })),
 }, strict);
 export type WebhookEndpointCreate = Static<typeof WebhookEndpointCreate>;
 
-export const WebhookEndpointInput = Type.Object({ endpoint_id: PathId }, strict);
+const EndpointPathId = PathId('The webhook endpoint.');
+export const WebhookEndpointInput = Type.Object({ endpoint_id: EndpointPathId }, strict);
 export type WebhookEndpointInput = Static<typeof WebhookEndpointInput>;
 
 export const ListWebhookEndpointsInput = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  limit: Type.Optional(Limit(100, 100)),
+  cursor: Type.Optional(Cursor(500)),
 }, strict);
 export type ListWebhookEndpointsInput = Static<typeof ListWebhookEndpointsInput>;
 
 export const WebhookDeliveriesInput = Type.Object({
-  endpoint_id: PathId,
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  endpoint_id: EndpointPathId,
+  limit: Type.Optional(Limit(100, 50)),
+  cursor: Type.Optional(Cursor(500)),
 }, strict);
 export type WebhookDeliveriesInput = Static<typeof WebhookDeliveriesInput>;
 
 // ---- carts, payment, orders (docs/api.md "Carts and payment", "Orders", "Account") -----------
 
 
+const ShippingOptionId = Type.String({ minLength: 1, maxLength: 200, description: 'A shipping option from the quote\'s fulfillment.shipping_options.' });
 export const CartCreate = Type.Object({
-  items: Type.Array(QuoteItemRequest, { minItems: 1, maxItems: 50 }),
+  items: Items({ minItems: 1, maxItems: 50 }),
   ship_to: Type.Optional(ShipTo),
-  shipping_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  client_reference_id: Type.Optional(Type.String({ maxLength: 200 })),
+  shipping_option_id: Type.Optional(ShippingOptionId),
+  client_reference_id: Type.Optional(ClientReference),
 }, strict);
 export type CartCreate = Static<typeof CartCreate>;
 
 /** A cart made from a quote the caller already has (the MCP create_checkout tool): its items and ship_to. */
 export const CartFromQuote = Type.Object({
-  quote_id: Id,
-  shipping_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  client_reference_id: Type.Optional(Type.String({ maxLength: 200 })),
+  quote_id: Id('The quote whose items and ship_to the cart takes.'),
+  shipping_option_id: Type.Optional(ShippingOptionId),
+  client_reference_id: Type.Optional(ClientReference),
 }, strict);
 export type CartFromQuote = Static<typeof CartFromQuote>;
 
-export const CartInput = Type.Object({ cart_id: PathId }, strict);
+export const CartInput = Type.Object({ cart_id: PathId('The cart.') }, strict);
 export type CartInput = Static<typeof CartInput>;
 
 /** PATCH body: omitted fields keep their value; every PATCH re-quotes and bumps `revision`. */
 export const CartPatch = Type.Object({
-  items: Type.Optional(Type.Array(QuoteItemRequest, { minItems: 1, maxItems: 50 })),
+  items: Type.Optional(Items({ minItems: 1, maxItems: 50 })),
   ship_to: Type.Optional(ShipTo),
-  shipping_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  shipping_option_id: Type.Optional(ShippingOptionId),
 }, strict);
 export type CartPatch = Static<typeof CartPatch>;
 
@@ -264,45 +288,45 @@ export type CartUpdate = Static<typeof CartUpdate>;
 const PAYMENT_TYPES = ['card_on_file', 'payment_method'] as const;
 
 /** Pay body: `{payment: {type: "card_on_file"} | {type: "payment_method", id}, customer_email?, customer_phone?}`. */
+const UNUSED = 'Accepted for compatibility with existing clients; Kerf does not store or use it.';
 export const CartPayBody = Type.Object({
   payment: Type.Object({
-    type: enumOf(PAYMENT_TYPES),
-    id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  }, strict),
-  customer_email: Type.Optional(Type.String({ maxLength: 200 })),
-  customer_phone: Type.Optional(Type.String({ maxLength: 40 })),
+    type: enumOf(PAYMENT_TYPES, { description: 'How to pay: `card_on_file` (the account\'s saved card) or `payment_method` (with the processor\'s payment method `id`).' }),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The processor\'s payment method, with `payment_method`.' })),
+  }, { ...strict, description: 'How to pay.' }),
+  customer_email: Type.Optional(Type.String({ maxLength: 200, description: UNUSED })),
+  customer_phone: Type.Optional(Type.String({ maxLength: 40, description: UNUSED })),
 }, strict);
 export type CartPayBody = Static<typeof CartPayBody>;
 
 export const CartPay = Type.Composite([CartInput, CartPayBody, Type.Object({
   /** the caller's Idempotency-Key: a retry with it answers the same payment */
-  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The Idempotency-Key of the pay request.' })),
 })], strict);
 export type CartPay = Static<typeof CartPay>;
 
 export const ListOrdersInput = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  limit: Type.Optional(Limit(100, 20)),
+  cursor: Type.Optional(Cursor(500)),
 }, strict);
 export type ListOrdersInput = Static<typeof ListOrdersInput>;
 
-export const OrderInput = Type.Object({ order_id: PathId }, strict);
+export const OrderInput = Type.Object({ order_id: PathId('The order.') }, strict);
 export type OrderInput = Static<typeof OrderInput>;
 
 /** Operator: the statuses an order is moved to (docs/api.md "Operator actions"). */
 const ORDER_ACTIONS = ['in_production', 'ready_for_pickup', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
 
+const TRACKING = { carrier: 'Shipping carrier.', service: 'Shipping service.', number: 'Tracking number.', url: 'The carrier\'s tracking page for the shipment, or null.' };
 export const AdminOrderBody = Type.Object({
-  status: enumOf(ORDER_ACTIONS),
-  /** shipped: the parcel's tracking */
+  status: enumOf(ORDER_ACTIONS, { description: 'The status to move the order to.' }),
   tracking: Type.Optional(Type.Object({
-    carrier: Type.String({ minLength: 1, maxLength: 100 }),
-    service: Type.Optional(orNull<string>({ type: 'string', maxLength: 100 })),
-    number: Type.String({ minLength: 1, maxLength: 200 }),
-    url: Type.Optional(orNull<string>({ type: 'string', maxLength: 2048 })),
-  }, strict)),
-  /** cancelled/refunded: why (kept on the event) */
-  reason: Type.Optional(Type.String({ maxLength: 500 })),
+    carrier: Type.String({ minLength: 1, maxLength: 100, description: TRACKING.carrier }),
+    service: Type.Optional(orNull<string>({ type: 'string', maxLength: 100, description: TRACKING.service })),
+    number: Type.String({ minLength: 1, maxLength: 200, description: TRACKING.number }),
+    url: Type.Optional(orNull<string>({ type: 'string', maxLength: 2048, description: TRACKING.url })),
+  }, { ...strict, description: 'Shipped: the parcel\'s tracking.' })),
+  reason: Type.Optional(Type.String({ maxLength: 500, description: 'Cancelled or refunded: why (kept on the event).' })),
 }, strict);
 export type AdminOrderBody = Static<typeof AdminOrderBody>;
 
@@ -324,10 +348,10 @@ export type PrepareUploadRequest = Static<typeof PrepareUploadRequest>;
 // ---- previews (labelled views of a design, as images) -----------------------------------------
 
 export const PreviewRequest = Type.Object({
-  design_id: Id,
-  part_id: Type.Optional(Id),
-  views: Type.Optional(Type.Array(enumOf(IMAGE_VIEWS), { minItems: 1, maxItems: IMAGE_VIEWS.length, uniqueItems: true })),
-  width: Type.Optional(Type.Integer({ minimum: 64, maximum: 1600, default: 512 })),
+  design_id: DesignId,
+  part_id: Type.Optional(Id('One unique part (the design\'s `parts[].id`); default the whole design.')),
+  views: Type.Optional(Type.Array(enumOf(IMAGE_VIEWS), { minItems: 1, maxItems: IMAGE_VIEWS.length, uniqueItems: true, description: 'The views to render.' })),
+  width: Type.Optional(Type.Integer({ minimum: 64, maximum: 1600, default: 512, description: 'Image width, pixels (64..1600).' })),
 }, strict);
 export type PreviewRequest = Static<typeof PreviewRequest>;
 
@@ -342,14 +366,14 @@ export type SignUpInput = Static<typeof SignUpInput>;
 export const SignInInput = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 200 }), client_ip: Type.Optional(Type.String({ maxLength: 100 })) }, strict);
 export type SignInInput = Static<typeof SignInInput>;
 export const ListConnectionsInput = Type.Object({}, strict);
-export const ConnectionInput = Type.Object({ connection_id: PathId }, strict);
+export const ConnectionInput = Type.Object({ connection_id: PathId('The OAuth connection.') }, strict);
 
 /** Catalog entries whose text holds every word of `query` (an agent looking for "aluminum 3 mm"). */
 export const CatalogSearchInput = Type.Object({
-  catalog: enumOf(CATALOG_NAMES),
-  query: Type.String({ minLength: 1, maxLength: 200 }),
-  process: Type.Optional(enumOf(['sheet_metal', 'tube_laser'] as const)),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  catalog: ListCatalogInput.properties.catalog,
+  query: Type.String({ minLength: 1, maxLength: 200, description: 'Words every returned entry holds.' }),
+  process: ListCatalogInput.properties.process,
+  limit: Type.Optional(Limit(500, 50)),
 }, strict);
 export type CatalogSearchInput = Static<typeof CatalogSearchInput>;
 
@@ -363,91 +387,89 @@ export const DROPSHIP_EVENT_TYPES = [
 export type DropshipEventType = (typeof DROPSHIP_EVENT_TYPES)[number];
 
 const DropshipShipTo = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }), company: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
-  street1: Type.String({ minLength: 1, maxLength: 200 }), street2: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
-  city: Type.String({ minLength: 1, maxLength: 100 }), state: Type.String({ minLength: 1, maxLength: 50 }),
-  postal_code: Type.String({ minLength: 1, maxLength: 20 }), country: Type.String({ minLength: 2, maxLength: 2 }),
-  phone: Type.Optional(orNull<string>({ type: 'string', maxLength: 40 })), email: Type.Optional(orNull<string>({ type: 'string', maxLength: 254 })),
-}, strict);
+  name: Type.String({ minLength: 1, maxLength: 200, description: ADDRESS.name }), company: Type.Optional(orNull<string>({ type: 'string', maxLength: 200, description: ADDRESS.company })),
+  street1: Type.String({ minLength: 1, maxLength: 200, description: ADDRESS.street1 }), street2: Type.Optional(orNull<string>({ type: 'string', maxLength: 200, description: ADDRESS.street2 })),
+  city: Type.String({ minLength: 1, maxLength: 100, description: ADDRESS.city }), state: Type.String({ minLength: 1, maxLength: 50, description: ADDRESS.state }),
+  postal_code: Type.String({ minLength: 1, maxLength: 20, description: ADDRESS.postal_code }), country: Type.String({ minLength: 2, maxLength: 2, description: ADDRESS.country }),
+  phone: Type.Optional(orNull<string>({ type: 'string', maxLength: 40, description: ADDRESS.phone })), email: Type.Optional(orNull<string>({ type: 'string', maxLength: 254, description: ADDRESS.email })),
+}, { ...strict, description: 'Destination address (US only).' });
 export type DropshipShipTo = Static<typeof DropshipShipTo>;
 
+const ExternalRef = Type.String({ minLength: 1, maxLength: 200, description: 'Your order reference; repeating it returns the existing order.' });
 export const DropshipOrderCreate = Type.Object({
-  sku: Type.String({ minLength: 1, maxLength: 200 }),
-  quantity: Type.Integer({ minimum: 1, maximum: 100000 }),
-  external_ref: Type.String({ minLength: 1, maxLength: 200 }),
-  retail_unit_price_cents: Type.Optional(orNull<number>({ type: 'integer', minimum: 0, maximum: 100_000_000 })),
+  sku: Type.String({ minLength: 1, maxLength: 200, description: 'The approved item\'s stock-keeping unit.' }),
+  quantity: Type.Integer({ minimum: 1, maximum: 100000, description: 'Units to make and ship.' }),
+  external_ref: ExternalRef,
+  retail_unit_price_cents: Type.Optional(orNull<number>({ type: 'integer', minimum: 0, maximum: 100_000_000, description: 'Your retail price per unit, in cents of `currency` (USD): stored for your records, never billed.' })),
   ship_to: DropshipShipTo,
 }, strict);
 export type DropshipOrderCreate = Static<typeof DropshipOrderCreate>;
 
-export const DropshipOrderInput = Type.Object({ order_id: PathId }, strict);
+export const DropshipOrderInput = Type.Object({ order_id: PathId('The dropship order.') }, strict);
 export type DropshipOrderInput = Static<typeof DropshipOrderInput>;
 export const DropshipOrdersQuery = Type.Object({
-  external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  external_ref: Type.Optional(described(ExternalRef, 'Only the order of this reference.')),
+  limit: Type.Optional(Limit(100, 20)),
+  cursor: Type.Optional(Cursor(500)),
 }, strict);
 export type DropshipOrdersQuery = Static<typeof DropshipOrdersQuery>;
 
 export const DropshipEndpointCreate = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048 }),
-  events: Type.Optional(Type.Array(enumOf(DROPSHIP_EVENT_TYPES), { minItems: 1, maxItems: DROPSHIP_EVENT_TYPES.length, uniqueItems: true })),
+  url: EndpointUrl,
+  events: Type.Optional(Type.Array(enumOf(DROPSHIP_EVENT_TYPES), { minItems: 1, maxItems: DROPSHIP_EVENT_TYPES.length, uniqueItems: true, description: EndpointEvents })),
 }, strict);
 export type DropshipEndpointCreate = Static<typeof DropshipEndpointCreate>;
-export const DropshipEndpointInput = Type.Object({ endpoint_id: PathId }, strict);
+export const DropshipEndpointInput = Type.Object({ endpoint_id: EndpointPathId }, strict);
 export type DropshipEndpointInput = Static<typeof DropshipEndpointInput>;
 
 const DROPSHIP_ACCOUNT_STATUSES = ['requested', 'approved', 'suspended', 'denied'] as const;
 export const AdminDropshipAccountBody = Type.Object({
-  status: enumOf(DROPSHIP_ACCOUNT_STATUSES),
-  /** the account's contact phone, used for a ship_to without one */
-  phone: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  status: enumOf(DROPSHIP_ACCOUNT_STATUSES, { description: 'The account\'s dropship access: `requested`, `approved`, `suspended` or `denied`.' }),
+  phone: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'The account\'s contact phone, used for a ship_to without one.' })),
 }, strict);
-export const AdminDropshipAccountInput = Type.Object({ account_id: PathId }, strict);
+export const AdminDropshipAccountInput = Type.Object({ account_id: PathId('The account.') }, strict);
 export const AdminDropshipAccountUpdate = Type.Composite([AdminDropshipAccountInput, AdminDropshipAccountBody], strict);
 export type AdminDropshipAccountUpdate = Static<typeof AdminDropshipAccountUpdate>;
 
 /** An item made from a line of an existing order (the sample order), `requested` until approved. */
 export const AdminDropshipItemCreate = Type.Object({
-  order_id: Id,
-  line_item_id: Id,
-  sku: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._-]+$' }),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  order_id: Id('The order the sample was made in.'),
+  line_item_id: Id('The line of that order the item is made from.'),
+  sku: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._-]+$', description: 'The stock-keeping unit the account orders the item by.' }),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The item\'s name, to show; default the line\'s.' })),
+  file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The uploaded file\'s name; default the design\'s.' })),
 }, strict);
 export type AdminDropshipItemCreate = Static<typeof AdminDropshipItemCreate>;
-export const AdminDropshipItemInput = Type.Object({ item_id: PathId }, strict);
+export const AdminDropshipItemInput = Type.Object({ item_id: PathId('The dropship item.') }, strict);
 export const AdminDropshipItemApproveBody = Type.Object({
-  unit_price_cents: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
-  /** A contract item: this many units are already paid; orders allocate from them with no parts charge. */
-  committed_quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+  unit_price_cents: Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'The locked price per unit, in cents of `currency` (USD).' }),
+  committed_quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'A contract item: this many units are already paid; orders allocate from them with no parts charge.' })),
 }, strict);
 export const AdminDropshipItemApprove = Type.Composite([AdminDropshipItemInput, AdminDropshipItemApproveBody], strict);
 export type AdminDropshipItemApprove = Static<typeof AdminDropshipItemApprove>;
 
 export const AdminDropshipOrderBody = Type.Object({
-  status: enumOf(['in_review', 'in_production', 'shipped', 'delivered', 'cancelled'] as const),
+  status: enumOf(['in_review', 'in_production', 'shipped', 'delivered', 'cancelled'] as const, { description: 'The status to move the order to.' }),
   tracking: Type.Optional(Type.Object({
-    carrier: Type.String({ minLength: 1, maxLength: 100 }), number: Type.String({ minLength: 1, maxLength: 100 }),
-    url: Type.Optional(orNull<string>({ type: 'string', maxLength: 2048 })),
-  }, strict)),
-  /** The real parcel and label cost, charged to the same card when the order ships. */
-  shipping_cost_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
-  reason: Type.Optional(Type.String({ maxLength: 500 })),
+    carrier: Type.String({ minLength: 1, maxLength: 100, description: TRACKING.carrier }), number: Type.String({ minLength: 1, maxLength: 100, description: TRACKING.number }),
+    url: Type.Optional(orNull<string>({ type: 'string', maxLength: 2048, description: TRACKING.url })),
+  }, { ...strict, description: 'Shipped: the parcel\'s tracking.' })),
+  shipping_cost_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'The real parcel and label cost, in cents of `currency` (USD), charged to the same card when the order ships.' })),
+  reason: Type.Optional(Type.String({ maxLength: 500, description: 'Cancelled: why.' })),
 }, strict);
 export const AdminDropshipOrderUpdate = Type.Composite([DropshipOrderInput, AdminDropshipOrderBody], strict);
 export type AdminDropshipOrderUpdate = Static<typeof AdminDropshipOrderUpdate>;
 
 // ---- API keys (account page) --------------------------------------------------------------------
 
-export const ApiKeyCreate = Type.Object({ label: Type.Optional(Type.String({ maxLength: 100 })) }, strict);
+export const ApiKeyCreate = Type.Object({ label: Type.Optional(Type.String({ maxLength: 100, description: 'Your name for the key.' })) }, strict);
 export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
-export const ApiKeyInput = Type.Object({ api_key_id: PathId }, strict);
+export const ApiKeyInput = Type.Object({ api_key_id: PathId('The API key.') }, strict);
 export type ApiKeyInput = Static<typeof ApiKeyInput>;
 
 // ---- saved card (account page) ------------------------------------------------------------------
 
 /** A new card from the processor's page; `return_url` is where that page sends the person back. */
-export const CardSetupInput = Type.Object({ return_url: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2048 })) }, strict);
+export const CardSetupInput = Type.Object({ return_url: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2048, description: 'Where the processor\'s page sends the person back.' })) }, strict);
 export type CardSetupInput = Static<typeof CardSetupInput>;
 export const RemoveCardInput = Type.Object({}, strict);

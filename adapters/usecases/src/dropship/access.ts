@@ -1,7 +1,7 @@
 // Who may use /v1/dropship: an account whose dropship status is approved. The
 // operator moves accounts between requested, approved, suspended and denied.
-import type { Account, DropshipStatus } from '@kerf/store';
-import { requireScope, type Caller, UseCaseError, notFound, AdminDropshipAccountUpdate, validateInput } from '../core/index.ts';
+import type { Account } from '@kerf/store';
+import { requireScope, type Caller, UseCaseError, notFound, AdminDropshipAccountUpdate, validateInput, type objects } from '../core/index.ts';
 import { type CommerceContext, requireOperator } from '../commerce/index.ts';
 import { setContactPhone } from './contacts.ts';
 
@@ -22,7 +22,8 @@ export async function requireDropship(ctx: Pick<CommerceContext, 'store'>, calle
   return account;
 }
 
-export interface DropshipAccountView { id: string; object: 'account'; email: string; name: string; dropship: { status: DropshipStatus } | null }
+/** The account as an operator's dropship action answers it (its schema: objects.DropshipAccount). */
+export type DropshipAccountView = objects.DropshipAccount;
 
 /** Operator: request, approve, suspend or deny an account's dropship access. */
 export async function adminSetDropshipStatus(ctx: Pick<CommerceContext, 'store' | 'newId'>, caller: Caller, input: AdminDropshipAccountUpdate): Promise<DropshipAccountView> {

@@ -3,14 +3,15 @@
 // object, UUID ids and the dropship events, so each API sees only its own endpoints.
 import { randomUUID } from 'node:crypto';
 import {
-  type Caller, type UseCaseContext, listAll, DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput, validateInput,
+  type Caller, type UseCaseContext, listAll, DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput, validateInput, type objects,
 } from '../core/index.ts';
 import { checkUrl, deactivateEndpoint, endpoints, newSecret, type EndpointDoc } from '../webhooks/index.ts';
 import { requireDropship } from './access.ts';
 
 const OBJECT = 'dropship_webhook_endpoint' as const;
 
-export interface DropshipEndpointView { id: string; url: string; events: string[]; active: boolean; created_at: string }
+/** A dropship webhook endpoint as served (its schema: objects.DropshipEndpoint). */
+export type DropshipEndpointView = objects.DropshipEndpoint;
 
 const view = (d: EndpointDoc): DropshipEndpointView => ({ id: d.id, url: d.url, events: d.events, active: d.active, created_at: d.created_at });
 
