@@ -2,10 +2,14 @@
 // version when it is available; the use cases cannot tell the difference.
 import {
   analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
-  isDesignFileName, materialKFactors, productionFilesForModel, quote,
-  type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type CatalogKind as EngineCatalogKind, type Design, type Hardware, type ProductionFiles,
+  isDesignFileName, materialKFactors, partPrices, productionFilesForModel,
+  type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type CatalogKind as EngineCatalogKind, type Design, type Hardware,
+  type PartPrices, type PriceContext, type PriceRequest, type ProductionFiles,
 } from '@kerf/engine';
-import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type QuoteOutcome, type schemas } from '@kerf/usecases';
+import {
+  contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration,
+  type EngineFile, type PartPricesContext, type ProductionFilesPart, type schemas,
+} from '@kerf/usecases';
 
 import { DfmMemo } from './dfm-memo.ts';
 import { QuoteMemo } from './quote-memo.ts';
@@ -89,16 +93,16 @@ export class LocalEngine implements EngineApi {
   }
 
   async dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome> {
-    return dfm(design, configuration, this.catalogData, context) as unknown as DfmOutcome;
+    return dfm(design, configuration, this.catalogData, context);
   }
 
-  async quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(i: number): string; dfmKey?(i: number): string }): Promise<QuoteOutcome> {
-    const { dfmKey, ...rest } = context;
+  async partPrices(request: PriceRequest, designs: Record<string, Design>, context: PartPricesContext): Promise<PartPrices> {
+    const { dfmKey, ...stamp } = context;
     // without variant keys (the quote cache is off) every quote is worked out afresh
-    if (!dfmKey) return quote(request, designs, this.catalogData, rest) as unknown as QuoteOutcome;
-    const reports = (i: number, design: Design, configuration: unknown, dfmContext: { id: string; now: string }) => this.reports.report(dfmKey(i), design, configuration, this.catalogData, dfmContext);
-    const make = () => quote(request, designs, this.catalogData, { ...rest, dfm: reports });
-    return this.quotes.quote(request, this.catalogData.version, { ...rest, dfmKey }, make) as unknown as QuoteOutcome;
+    if (!dfmKey) return partPrices(request, designs, this.catalogData, stamp);
+    const reports: PriceContext['dfm'] = (i, design, configuration, dfmContext) => this.reports.report(dfmKey(i), design, configuration, this.catalogData, dfmContext);
+    const make = (): PartPrices => partPrices(request, designs, this.catalogData, { ...stamp, dfm: reports });
+    return this.quotes.partPrices(request, this.catalogData.version, { ...stamp, dfmKey }, make);
   }
 
   private async model(source: Uint8Array, design: Design): Promise<AnalyzedModel> {

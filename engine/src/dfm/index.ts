@@ -2,7 +2,7 @@
 export { dfm } from './report.ts';
 export type { DfmReport, DfmPartReport, DfmIssue, DfmRequirement, DfmStatus, DfmContext, ProductionFilesState, IssueSource } from './report.ts';
 export { parseConfiguration, effectiveSelections, InvalidConfigurationError } from './configuration.ts';
-export type { Configuration, PartConfiguration, Selections, WeldOperation, Side } from './configuration.ts';
+export type { Configuration, ConfigurationInput, PartConfiguration, Selections, WeldOperation, Side } from './configuration.ts';
 export type { Capabilities, CapabilityList, CapabilityOption, HoleCapabilities, HoleCapability } from './capabilities.ts';
 export * as rules from './rules.ts';
 export { partKFactor, materialKFactors } from './k-factor.ts';

@@ -35,8 +35,8 @@ export interface Engine {
   analyze(stepBytes: Uint8Array, options?: AnalyzeOptions): Promise<Design>;
   /** dfm() of engine/src/dfm, same arguments */
   dfm(...args: unknown[]): Promise<unknown>;
-  /** quote() of engine/src/pricing, same arguments */
-  quote(...args: unknown[]): Promise<unknown>;
+  /** partPrices() of engine/src/pricing, same arguments */
+  partPrices(...args: unknown[]): Promise<unknown>;
   generateProductionFiles(stepBytes: Uint8Array, options?: Omit<GenerateOptions, 'onFile'>): Promise<ProductionFiles>;
   /** analyzeWithFiles() of engine/src/files: the design and its parts' production files from one import */
   analyzeWithFiles(stepBytes: Uint8Array, options?: Omit<AnalyzeOptions & ProductionFileOptions, 'onFile'>): Promise<{ design: Design; files: ProductionFiles }>;
@@ -212,7 +212,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   return {
     analyze: (bytes, opts) => pool.run('analyze', [bytes, opts ?? {}]) as Promise<Design>,
     dfm: (...args) => pool.run('dfm', args),
-    quote: (...args) => pool.run('quote', args),
+    partPrices: (...args) => pool.run('partPrices', args),
     generateProductionFiles: (bytes, opts) => pool.run('files', [bytes, withoutCallback(opts)]) as Promise<ProductionFiles>,
     analyzeWithFiles: (bytes, opts) => pool.run('analyzeWithFiles', [bytes, withoutCallback(opts)]) as Promise<{ design: Design; files: ProductionFiles }>,
     designFile: (bytes, opts) => pool.run('designFile', [bytes, opts]) as Promise<Uint8Array | null>,

@@ -1,7 +1,7 @@
 // Messages between the pool and its workers (structured-clone safe).
 import type { EngineErrorCode } from '../contract.ts';
 
-export type JobOp = 'analyze' | 'dfm' | 'quote' | 'files' | 'analyzeWithFiles' | 'designFile' | 'dfmImage' | 'dfmImages';
+export type JobOp = 'analyze' | 'dfm' | 'partPrices' | 'files' | 'analyzeWithFiles' | 'designFile' | 'dfmImage' | 'dfmImages';
 
 export interface WorkerSettings {
   /** memory budget per worker, JS heap and WASM together, bytes */

@@ -16,7 +16,7 @@ const OPS: Record<string, () => Promise<JobHandler>> = {
   dfmImage: async () => (await import('../dfm/image.ts')).dfmImage as JobHandler,
   dfmImages: async () => (await import('../dfm/image.ts')).dfmImages as JobHandler,
   dfm: async () => (await import('../dfm/index.ts')).dfm as JobHandler,
-  quote: async () => (await import('../pricing/index.ts')).quote as JobHandler,
+  partPrices: async () => (await import('../pricing/index.ts')).partPrices as JobHandler,
 };
 
 /**

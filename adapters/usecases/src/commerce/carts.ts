@@ -3,11 +3,11 @@
 // (./pay.ts). Every change re-quotes and bumps `revision`; a cart with a payment under way or done
 // does not change any more.
 import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
-import { isUsState, salesTaxCents } from '@kerf/engine';
 import {
   requireScope, type Caller, type UseCaseContext, publicView, type Doc, UseCaseError, invalid, notFound, CartCreate,
   CartFromQuote, CartInput, CartUpdate, type QuoteItemRequest, type QuoteRequest, type ShipTo, validateInput,
 } from '../core/index.ts';
+import { isUsState, salesTaxCents } from '../fulfillment/index.ts';
 import { readQuote, storeQuote, type QuoteDoc } from '../quotes/index.ts';
 import type { ChargeIntent } from './charge-once.ts';
 
@@ -84,7 +84,7 @@ function shippingOptions(quote: QuoteDoc): ShippingOption[] {
 function totalsOf(quote: QuoteDoc, shipTo: ShipTo | null, option: ShippingOption | null): CartTotals {
   const subtotal = typeof quote.amount_subtotal_cents === 'number' ? quote.amount_subtotal_cents : null;
   const surcharge = option?.production_surcharge_cents ?? 0;
-  // tax applies to the goods and the production surcharge, not to shipping (engine pricing/tax.ts)
+  // tax applies to the goods and the production surcharge, not to shipping (fulfillment/tax.ts)
   const tax = shipTo && subtotal !== null ? salesTaxCents(shipTo.state!, subtotal + surcharge) : null;
   const shipping = option ? option.amount_cents : null;
   return {
