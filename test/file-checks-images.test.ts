@@ -62,7 +62,7 @@ describe('DFM images of a file at hand', () => {
     const out = await local.analyze(bytes, { fileName: FILE });
     const design = { id: 'des_x', object: 'design', status: 'ready', name: FILE, ...out } as unknown as Parameters<LocalEngine['dfmImages']>[0]['design'];
     const input = {
-      design, source: bytes, view: 'flat', format: 'png' as const, width: 400, configuration: null,
+      design, source: bytes, view: 'flat' as const, format: 'png' as const, width: 400, configuration: null,
       parts: [...out.parts.map((p) => ({ part_id: p.id, issues: [], k_factor: null })), { part_id: 'prt_nope', issues: [], k_factor: null }],
     };
     const [p, l] = await Promise.all([pool.dfmImages(input), local.dfmImages(input)]);

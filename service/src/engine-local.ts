@@ -1,13 +1,13 @@
 // EngineApi from the engine's functions, run in this process. The service swaps in the worker pool
 // version when it is available; the use cases cannot tell the difference.
 import {
-  analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
+  analyze, analyzeModel, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
   isDesignFileName, materialKFactors, partPrices, productionFilesForModel,
-  type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type CatalogKind as EngineCatalogKind, type Design, type Hardware,
+  type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type Design, type Hardware,
   type PartPrices, type PriceContext, type PriceRequest, type ProductionFiles,
 } from '@kerf/engine';
 import {
-  contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration,
+  contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntries, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration,
   type EngineFile, type PartPricesContext, type ProductionFilesPart, type schemas,
 } from '@kerf/usecases';
 
@@ -17,11 +17,6 @@ import { QuoteMemo } from './quote-memo.ts';
 type ProductionFileKind = schemas.ProductionFileKind;
 export type DfmImageRequest = Parameters<EngineApi['dfmImage']>[0];
 export type DfmImagesRequest = Parameters<EngineApi['dfmImages']>[0];
-
-const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
-  materials: 'materials', tube_profiles: 'tube-profiles', finishes: 'finishes', powder_coat_colors: 'powder-coat-colors',
-  taps: 'taps', studs: 'studs', nuts: 'nuts', standoffs: 'standoffs',
-};
 
 
 function file(name: string, bytes: Uint8Array): EngineFile {
@@ -43,8 +38,8 @@ export function dfmImageOptions(input: DfmImageRequest): DfmImageOptions {
 /** The engine's options for several parts' DFM images. */
 export function dfmImagesOptions(input: DfmImagesRequest): DfmImagesOptions {
   return {
-    view: input.view as DfmImagesOptions['view'], format: input.format, width: input.width, configuration: input.configuration, fileName: input.design.name,
-    parts: input.parts.map((p) => ({ partId: p.part_id, issues: p.issues as DfmImageOptions['issues'], kFactor: p.k_factor })),
+    view: input.view, format: input.format, width: input.width, configuration: input.configuration, fileName: input.design.name,
+    parts: input.parts.map((p) => ({ partId: p.part_id, issues: p.issues, kFactor: p.k_factor })),
   };
 }
 
@@ -84,8 +79,8 @@ export class LocalEngine implements EngineApi {
     return { engine_design_id: d.id, suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances, ignored_bodies: d.ignored_bodies };
   }
 
-  async catalog(kind: CatalogKind): Promise<CatalogEntry[]> {
-    return catalogEntries(this.catalogData, KIND_NAMES[kind]) as CatalogEntry[];
+  async catalog<K extends CatalogKind>(kind: K): Promise<CatalogEntries<K>> {
+    return this.catalogData[kind];
   }
 
   async materialKFactors(design: Design, configuration: Configuration): Promise<Record<string, number>> {

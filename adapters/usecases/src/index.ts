@@ -10,7 +10,7 @@ import { DROPSHIP_RECONCILE_JOB, dropshipReconcileJob } from './dropship/index.t
 
 // the ports the service plugs in, and what runs against them
 export type { EngineContext, UseCaseContext, Logger } from './core/index.ts';
-export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration as EngineConfiguration, DfmOutcome, PartPricesContext, ProductionFilesPart } from './core/index.ts';
+export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntries, CatalogEntry, CatalogKind, Configuration as EngineConfiguration, DfmOutcome, PartPricesContext, ProductionFilesPart } from './core/index.ts';
 export type { Links, CatalogName } from './core/index.ts';
 export { UrlSigner, loadSigningSecret, SIGNED_URL_TTL_MS, type DownloadGrant } from './core/index.ts';
 // resource ids: the store's form, prefix + time + 80 random bits, so an index takes new ids at its

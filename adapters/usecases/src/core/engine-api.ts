@@ -1,7 +1,7 @@
 // The engine as the use cases see it. The service composes it from the worker pool (or in-process
 // functions); use cases and routes never load WASM themselves.
 import type {
-  ConfigurationInput, Design, DfmImagePart, DfmReport, IgnoredBody, Part, PartInstance, PartPrices, PriceRequest, Dimensions, SuggestedProcess,
+  Catalog, ConfigurationInput, Design, DfmImageOptions, DfmImagePart, DfmReport, IgnoredBody, Part, PartInstance, PartPrices, PriceRequest, Dimensions, SuggestedProcess,
 } from '@kerf/engine';
 import type { CatalogName } from './links.ts';
 import type { ProductionFileKind } from './schemas.ts';
@@ -37,7 +37,11 @@ export interface AnalyzeRequest {
 
 export type CatalogKind = CatalogName;
 
+/** A catalog entry as a listing reads and shows it: its fields by name. */
 export interface CatalogEntry { id: string; [field: string]: unknown }
+
+/** A catalog's entries as the engine keeps them, by the contract's catalog name (the engine Catalog's field). */
+export type CatalogEntries<K extends CatalogKind> = Catalog[K];
 
 /** A configuration as the request carries it; the engine checks it (docs/api.md "The configuration object"). */
 export type Configuration = ConfigurationInput;
@@ -64,7 +68,7 @@ export interface EngineApi {
    * with another K (empty: the design's flats already fit the configuration). Pure and fast.
    */
   materialKFactors(design: Design, configuration: Configuration): Promise<Record<string, number>>;
-  catalog(kind: CatalogKind): Promise<CatalogEntry[]>;
+  catalog<K extends CatalogKind>(kind: K): Promise<CatalogEntries<K>>;
   /** Throws EngineError invalid_configuration (with `param`) for a malformed configuration. */
   dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome>;
   /**
@@ -98,7 +102,7 @@ export interface DfmImageRequest {
   design: Design;
   source: Uint8Array;
   part_id: string;
-  view: string;
+  view: DfmImageOptions['view'];
   format: 'svg' | 'png';
   width: number;
   /** the report's issues of the part, in order (their numbers on the image) */

@@ -3,7 +3,7 @@ export { apiKeyCaller, type Caller, type CallerVia, localCaller, requireAccountO
 export { type EngineContext, type Logger, type UseCaseContext } from './context.ts';
 export { collection, type Doc, isoPlus, listAll, type ListEnvelope, paged, publicView } from './documents.ts';
 export { contentTypeOf, type ImageFormat, type ImageView, openDownload, signedDownload } from './downloads.ts';
-export { type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type Configuration, type DfmOutcome, type EngineApi, type EngineFile, type PartPricesContext, type ProductionFilesPart } from './engine-api.ts';
+export { type AnalysisOutput, type AnalyzeRequest, type CatalogEntries, type CatalogEntry, type CatalogKind, type Configuration, type DfmOutcome, type EngineApi, type EngineFile, type PartPricesContext, type ProductionFilesPart } from './engine-api.ts';
 export { ERROR_CODES, type ErrorCodeDoc } from './error-codes.ts';
 export { type ErrorKind, type ErrorType, fileUnavailable, internalError, invalid, malformed, notFound, unavailable, UseCaseError, type UseCaseErrorOptions } from './errors.ts';
 export { admitCustomerJob } from './job-admission.ts';

@@ -28,13 +28,16 @@ export function eventData<T extends Doc>(stored: Stored<T>): Doc {
 
 /** The quote a stored record (or an event's payload) is: the settled reports it names back in their items, in their places. */
 export async function toQuote<T extends Doc>(ctx: UseCaseContext, accountId: string, stored: Stored<T>): Promise<T> {
-  const { _settled_dfm: named, ...doc } = stored;
+  const named = stored._settled_dfm;
   if (!named) return stored;
-  const items = [...(doc.items as StoredItem[])];
+  const items = [...(stored.items as StoredItem[])];
   for (const [i, dfmId] of Object.entries(named)) {
     const report = await readReport(ctx, accountId, dfmId);
-    if (!report) ctx.log.error({ quote_id: doc.id, dfm_id: dfmId }, 'a quote names a DFM report that is not stored');
+    if (!report) ctx.log.error({ quote_id: stored.id, dfm_id: dfmId }, 'a quote names a DFM report that is not stored');
     items[Number(i)] = { ...items[Number(i)], dfm: report };
   }
-  return { ...doc, items } as unknown as T;
+  // the items in their place; the names (the record's last key) go
+  const quote = { ...stored, items };
+  delete quote._settled_dfm;
+  return quote;
 }
