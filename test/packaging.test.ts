@@ -82,7 +82,7 @@ test('a plain node script imports @kerf/engine and runs analyze, DFM and part pr
     const catalog = defaultCatalog(), now = new Date().toISOString();
     const configuration = { defaults: { material_id: ${JSON.stringify(MATERIAL)} } };
     const report = dfm(design, configuration, catalog, { id: 'dfm_pkg', now, generateProductionFiles: false });
-    const p = partPrices({ items: [{ design_id: design.id, quantity: 3, configuration }] }, { [design.id]: design }, catalog, { now, dfmId: () => 'dfm_pkg_item' });
+    const p = partPrices({ items: [{ design_id: design.id, quantity: 3, configuration }] }, { [design.id]: design }, catalog, { now, dfmIds: ['dfm_pkg_item'] });
     console.log(JSON.stringify({ design: design.status, parts: design.parts.length, report: report.object, prices: p.status, lines: p.items[0].line_items.length }));
   `);
   const out = JSON.parse(run(process.execPath, ['use.mjs'], dir));

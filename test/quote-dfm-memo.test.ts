@@ -1,5 +1,5 @@
 // The in-process engine works a design's DFM under one configuration out once (issue 18.3): part
-// prices naming what the report reads of its design (dfmKey) reuse the report made before for that
+// prices naming what the report reads of its design (dfmKeys) reuse the report made before for that
 // key, configuration and catalog, and answer exactly what prices worked out afresh answer.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { fixtureBytes } from './helpers/fixtures.ts';
 
 const NOW = '2026-11-27T08:00:00.000Z';
 const request = (materialId: string, parts: object[] = []): PriceRequest => ({ items: [{ design_id: 'des_memo', quantity: 10, quantity_options: [1, 100], configuration: { defaults: { material_id: materialId }, parts } }] });
-const context = (id: string, key?: string) => ({ now: NOW, dfmId: () => `dfm_${id}`, ...(key ? { dfmKey: () => key } : {}) });
+const context = (id: string, key?: string) => ({ now: NOW, dfmIds: [`dfm_${id}`], ...(key ? { dfmKeys: [key] } : {}) });
 /** Part prices' JSON with their report's id left out: what must not depend on whether the report was reused. */
 const body = (q: PartPrices): string => JSON.stringify(q).replaceAll(q.items[0].dfm.id, 'DFM');
 

@@ -17,7 +17,7 @@ const VARIANT = 'des_memo\u0000';
 const request = (quantity = 10): PriceRequest => ({
   items: [{ design_id: 'des_memo', quantity, quantity_options: [1, 10, 100], configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }],
 });
-const context = (id: string, now: string, keyed: boolean) => ({ now, dfmId: (i: number) => `dfm_${id}_${i}`, ...(keyed ? { dfmKey: () => VARIANT } : {}) });
+const context = (id: string, now: string, keyed: boolean) => ({ now, dfmIds: [`dfm_${id}_0`], ...(keyed ? { dfmKeys: [VARIANT] } : {}) });
 
 describe('part prices: worked out once per items, design variants and catalog', () => {
   let designs: Record<string, Design>;

@@ -19,7 +19,7 @@ const STEEL = 'mat_mild_steel_0_060in';
 const TUBE = 'tub_4130_round_1_000od_0_065w';
 const design = designOf([sheetPart({ instance_count: 2 }), tubePart()]);
 const designs = { [design.id]: design };
-const ctx = { now: NOW, dfmId: (i: number) => `dfm_test_${i}` };
+const ctx = { now: NOW, dfmIds: ['dfm_test_0', 'dfm_test_1'] };
 const price = (request: PriceRequest, ds: Record<string, Design> = designs) => partPrices(request, ds, catalog, ctx);
 const full = { defaults: { material_id: STEEL, tube_profile_id: TUBE } };
 const codesOf = (r: ReturnType<typeof dfm>): string[] => r.parts.flatMap((p) => p.issues.map((i) => i.code));

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { EnginePool, createEngine } from '../src/pool/engine.ts';
 import type { Design } from '../src/contract.ts';
+import { defaultCatalog } from '../src/catalog/index.ts';
+import { partPrices } from '../src/pricing/index.ts';
 import { corpusPath } from './corpus-dir.ts';
 
 const withTestOps = { opsModule: new URL('./helpers/test-ops.ts', import.meta.url).href };
@@ -111,6 +113,20 @@ test('production files come back from a worker as transferred Uint8Arrays', asyn
     assert.ok(step instanceof Uint8Array && step.byteLength > 1000);
     assert.match(new TextDecoder().decode(step.subarray(0, 20)), /^ISO-10303-21;/);
     assert.equal(new TextDecoder().decode(files[partId].production_model!.subarray(0, 4)), 'glTF');
+  } finally { await engine.close(); }
+});
+
+test('DFM and part prices in a worker: their arguments cross the thread, the answer is the in-process one', async () => {
+  const engine = createEngine({ threads: 1 });
+  try {
+    const design = await engine.analyze(L_BRACKET, { fileName: 'l.step', createdAt: '2026-11-23T15:00:00.000Z' });
+    const request = { items: [{ design_id: design.id, quantity: 10, quantity_options: [1, 100], configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }] };
+    const context = { now: '2026-11-23T15:00:00.000Z', dfmIds: ['dfm_pool'] };
+    const catalog = defaultCatalog();
+    assert.deepEqual(await engine.partPrices(request, { [design.id]: design }, catalog, context), partPrices(request, { [design.id]: design }, catalog, context));
+    const report = await engine.dfm(design, request.items[0].configuration, catalog, { id: 'dfm_pool', now: context.now });
+    assert.equal(report.status, 'ready');
+    await assert.rejects(engine.partPrices({ items: [{ ...request.items[0], quantity: 0 }] }, { [design.id]: design }, catalog, context), { code: 'invalid_configuration' });
   } finally { await engine.close(); }
 });
 

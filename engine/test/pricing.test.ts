@@ -47,7 +47,7 @@ const sheetCase = fc.record({
   return { design: designOf([part], 'des_gen'), configuration };
 });
 
-const ctx = { now: NOW, dfmId: (i: number) => `dfm_p${i}` };
+const ctx = { now: NOW, dfmIds: ['dfm_p0'] };
 const q = (design: Design, configuration: Record<string, unknown>, quantity: number, extra: { quantity_options?: number[] } = {}): PartPrices =>
   partPrices({ items: [{ design_id: design.id, quantity, configuration, ...extra }] }, { [design.id]: design }, catalog, ctx);
 

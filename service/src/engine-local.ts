@@ -92,12 +92,12 @@ export class LocalEngine implements EngineApi {
   }
 
   async partPrices(request: PriceRequest, designs: Record<string, Design>, context: PartPricesContext): Promise<PartPrices> {
-    const { dfmKey, ...stamp } = context;
+    const { dfmKeys, ...stamp } = context;
     // without variant keys (the quote cache is off) every quote is worked out afresh
-    if (!dfmKey) return partPrices(request, designs, this.catalogData, stamp);
-    const reports: PriceContext['dfm'] = (i, design, configuration, dfmContext) => this.reports.report(dfmKey(i), design, configuration, this.catalogData, dfmContext);
+    if (!dfmKeys) return partPrices(request, designs, this.catalogData, stamp);
+    const reports: PriceContext['dfm'] = (i, design, configuration, dfmContext) => this.reports.report(dfmKeys[i], design, configuration, this.catalogData, dfmContext);
     const make = (): PartPrices => partPrices(request, designs, this.catalogData, { ...stamp, dfm: reports });
-    return this.quotes.partPrices(request, this.catalogData.version, { ...stamp, dfmKey }, make);
+    return this.quotes.partPrices(request, this.catalogData.version, { ...stamp, dfmKeys }, make);
   }
 
   private async model(source: Uint8Array, design: Design): Promise<AnalyzedModel> {

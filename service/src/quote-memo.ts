@@ -39,13 +39,13 @@ function plainJson(value: unknown): boolean {
   }
 }
 
-/** The quote's own: the id of item i's report and the clock. `dfmKey(i)` names item i's design variant. */
-export type PriceStamp = Omit<PartPricesContext, 'dfmKey'> & Required<Pick<PartPricesContext, 'dfmKey'>>;
+/** The quote's own: its items' report ids and the clock; `dfmKeys[i]` names item i's design variant. */
+export type PriceStamp = Omit<PartPricesContext, 'dfmKeys'> & Required<Pick<PartPricesContext, 'dfmKeys'>>;
 
 /** The memo key, or null for a request the memo leaves to the engine (it refuses it: nothing to keep). */
 function memoKey(request: PriceRequest, catalogVersion: string, stamp: PriceStamp): string | null {
   if (!Array.isArray(request.items) || !plainJson(request)) return null;
-  return JSON.stringify([catalogVersion, request.items.map((_, i) => stamp.dfmKey(i)), request]);
+  return JSON.stringify([catalogVersion, request.items.map((_, i) => stamp.dfmKeys[i]), request]);
 }
 
 /**
@@ -64,7 +64,7 @@ function keep(made: PartPrices): PartPrices {
 /** The kept prices as `stamp`'s: the same content under its report ids and clock. */
 function restamp(kept: PartPrices, stamp: PriceStamp): PartPrices {
   // spreads keep the key order, so the JSON is the engine's, byte for byte
-  return { ...kept, items: kept.items.map((item, i) => ({ ...item, dfm: { ...item.dfm, id: stamp.dfmId(i), created_at: stamp.now } })) };
+  return { ...kept, items: kept.items.map((item, i) => ({ ...item, dfm: { ...item.dfm, id: stamp.dfmIds[i], created_at: stamp.now } })) };
 }
 
 export class QuoteMemo {

@@ -23,7 +23,7 @@ const links: Links = {
 
 let design: Design;
 const price = (configuration: Record<string, unknown>): PartPrices =>
-  partPrices({ items: [{ design_id: design.id, quantity: 10, configuration }] }, { [design.id]: design }, catalog, { now: NOW, dfmId: () => 'dfm_q0' });
+  partPrices({ items: [{ design_id: design.id, quantity: 10, configuration }] }, { [design.id]: design }, catalog, { now: NOW, dfmIds: ['dfm_q0'] });
 
 before(async () => { design = await analyze(new Uint8Array(readFileSync(FIXTURE)), { fileName: 'l.step', createdAt: NOW }); });
 

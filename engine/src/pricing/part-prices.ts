@@ -90,11 +90,12 @@ export interface PartPrices {
 export interface PriceContext {
   /** ISO 8601 timestamp: the reports' created_at */
   now: string;
-  /** DFM report id of item i */
-  dfmId(itemIndex: number): string;
+  /** item i's DFM report id: data, so the context crosses to a worker thread */
+  dfmIds: readonly string[];
   /**
    * Makes item i's DFM report (default: dfm() with the catalog). A caller that keeps the reports it
-   * made (the service: per design, K-factors, configuration and catalog) answers from them.
+   * made (the service: per design, K-factors, configuration and catalog) answers from them. In
+   * process only: a function does not cross to a worker thread.
    */
   dfm?: (itemIndex: number, design: Design, configuration: ConfigurationInput | undefined, context: DfmContext) => DfmReport;
 }
@@ -256,8 +257,10 @@ export function partPrices(request: PriceRequest, designs: ReadonlyMap<string, D
   const inputs: PricingInput[] = parsed.items.map((it, i) => {
     const design = lookup(it.design_id);
     if (!design) return fail(`items[${i}].design_id`, `design ${it.design_id} was not found`);
+    const id = ctx.dfmIds[i];
+    if (id === undefined) throw new RangeError(`no DFM report id for items[${i}]: dfmIds has ${ctx.dfmIds.length}`);
     try {
-      const dfmContext = { id: ctx.dfmId(i), now: ctx.now };
+      const dfmContext = { id, now: ctx.now };
       const report = ctx.dfm ? ctx.dfm(i, design, it.configuration, dfmContext) : dfm(design, it.configuration, catalog, dfmContext);
       return { design, quantity: it.quantity, quantity_options: it.quantity_options, client_reference_id: it.client_reference_id, dfm: report };
     } catch (e) {

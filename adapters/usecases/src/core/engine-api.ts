@@ -52,12 +52,14 @@ export interface ProductionFilesPart { partId: string; kFactor?: number }
 /** The DFM report as the engine computes it (parts carry `image_svg` when drawn); present.ts makes the contract's of it. */
 export type DfmOutcome = DfmReport;
 
-/** Item i's DFM report: its id, and what it reads of its design (for reuse, see EngineApi.partPrices). */
+/** The items' DFM reports: their ids and clock, and what each reads of its design (for reuse, see EngineApi.partPrices). */
 export interface PartPricesContext {
   /** ISO 8601: the reports' created_at */
   now: string;
-  dfmId(itemIndex: number): string;
-  dfmKey?(itemIndex: number): string;
+  /** item i's report id */
+  dfmIds: string[];
+  /** item i's design variant */
+  dfmKeys?: string[];
 }
 
 export interface EngineApi {
@@ -73,7 +75,7 @@ export interface EngineApi {
   dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome>;
   /**
    * DFM + part prices of a quote's items (designs by the items' design_id). Throws EngineError
-   * invalid_configuration (with `param`). `dfmKey(i)`, when given, names what item i's DFM reads of
+   * invalid_configuration (with `param`). `dfmKeys[i]`, when given, names what item i's DFM reads of
    * its design (the design id and its flats' K-factors): the engine may answer from a report it made
    * before for that key, configuration and catalog, and from prices it worked out before for the
    * same items, keys and catalog (restamped with these report ids and clock). Their parts are then

@@ -68,7 +68,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     itemRequests.push(key === item.design_id ? item : { ...item, design_id: key });
   }
   // variant keys let the engine reuse the DFM and pricing it worked out before (the quote cache)
-  const priced = await quoteOf(ctx, id, { ...req, items: itemRequests }, designs, ctx.quoteCache === false ? undefined : (i) => variants[i]);
+  const priced = await quoteOf(ctx, id, { ...req, items: itemRequests }, designs, ctx.quoteCache === false ? undefined : variants);
   const shown = presentQuote(ctx.links, priced);
   const items = [];
   for (let i = 0; i < priced.items.length; i++) {
@@ -85,13 +85,13 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
  * with the fulfillment, shipping and tax of its destination. A refused configuration or destination
  * is an error naming its field.
  */
-export async function quoteOf(ctx: EngineContext, id: string, req: QuoteRequest, designs: Record<string, Design>, dfmKey?: (itemIndex: number) => string): Promise<QuoteOutcome> {
+export async function quoteOf(ctx: EngineContext, id: string, req: QuoteRequest, designs: Record<string, Design>, dfmKeys?: string[]): Promise<QuoteOutcome> {
   const dfmIds = req.items.map(() => ctx.newId('dfm'));
   const now = ctx.now().toISOString();
   // the destination is checked before the items' DFM: a bad one is the error, as the engine's request check had it
   const shipTo = usShipTo(req.ship_to);
   try {
-    const prices = await ctx.engine.partPrices({ items: req.items }, designs, { now, dfmId: (i) => dfmIds[i], ...(dfmKey ? { dfmKey } : {}) });
+    const prices = await ctx.engine.partPrices({ items: req.items }, designs, { now, dfmIds, ...(dfmKeys ? { dfmKeys } : {}) });
     return composeQuote(id, now, prices, fulfill(prices, shipTo, now));
   } catch (err) {
     if (err instanceof EngineError && err.code === 'invalid_configuration') {
