@@ -7,7 +7,7 @@ import { Client, stepForm } from './helpers/client.ts';
 import { OpenApiChecker } from './helpers/openapi.ts';
 import { LocalEngine } from '@kerf/service';
 import { restLinks } from '@kerf/rest';
-import { UrlSigner, loadSigningSecret } from '@kerf/usecases';
+import { UrlSigner, loadSigningSecret, type CatalogEntries, type CatalogKind } from '@kerf/usecases';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 
@@ -183,7 +183,7 @@ describe('429 rate limiting per credential', () => {
 /** The real engine with one dependency failing the way a crashed or overloaded one does. */
 class FailingCatalogEngine extends LocalEngine {
   mode: 'crash' | 'unavailable' | 'ok' = 'crash';
-  override async catalog(kind: Parameters<LocalEngine['catalog']>[0]) {
+  override async catalog<K extends CatalogKind>(kind: K): Promise<CatalogEntries<K>> {
     if (this.mode === 'crash') throw new TypeError('catalog exploded');
     if (this.mode === 'unavailable') throw Object.assign(new Error('pricing service down'), { code: 'queue_full' });
     return super.catalog(kind);

@@ -60,9 +60,9 @@ describe('pool engine = in-process engine', () => {
     const out = await local.analyze(bytes, { fileName: 'l.step' });
     const design = { id: 'des_x', object: 'design', status: 'ready', name: 'l.step', ...out } as unknown as Design;
     const part = out.parts[0];
-    const issues = [{ code: 'hole_too_close_to_bend', message: 'Hole 1 is close to bend 1.', severity: 'warning', accepted: false, hole_id: part.holes[0].id, bend_id: part.bends[0].id }];
+    const issues = [{ code: 'hole_too_close_to_bend', message: 'Hole 1 is close to bend 1.', severity: 'warning' as const, accepted: false, hole_id: part.holes[0].id, bend_id: part.bends[0].id }];
     for (const format of ['svg', 'png'] as const) {
-      const input = { design, source: bytes, part_id: part.id, view: 'flat', format, width: 400, issues, configuration: null, k_factor: null };
+      const input = { design, source: bytes, part_id: part.id, view: 'flat' as const, format, width: 400, issues, configuration: null, k_factor: null };
       const [p, l] = await Promise.all([pool.dfmImage(input), local.dfmImage(input)]);
       assert.ok(p && l, format);
       assert.equal(p.contentType, l.contentType, format);

@@ -12,8 +12,6 @@ const FILE = 'asm_brackets_mirror.step';
 const bytes = fixtureBytes(new URL(`../fixtures/assembly/${FILE}`, import.meta.url).pathname);
 const NOW = new Date('2026-11-23T15:00:00.000Z');
 
-interface ImagedPart { part_id: string; issues: unknown[]; k_factor: number | null; image_svg?: string }
-
 describe('DFM images of a file at hand', () => {
   let pool: PoolEngine;
   const local = new LocalEngine();
@@ -38,8 +36,8 @@ describe('DFM images of a file at hand', () => {
     const configuration = { defaults: { material_id: 'mat_mild_steel_2_0mm' }, parts: [{ part_id: parts[1].id, material_id: 'mat_304_2_0mm' }] };
     const input = { file_name: FILE, bytes, configuration };
     const plain = await jobsOf(() => checkFile(context(pool), localCaller(), input));
-    let report: { parts: ImagedPart[] } | undefined;
-    const imaged = await jobsOf(async () => { report = await checkFile(context(pool), localCaller(), { ...input, images: true }) as unknown as { parts: ImagedPart[] }; });
+    let report: Awaited<ReturnType<typeof checkFile>> | undefined;
+    const imaged = await jobsOf(async () => { report = await checkFile(context(pool), localCaller(), { ...input, images: true }); });
     assert.equal(imaged - plain, 1, 'the images of all parts cost one engine job (one import), not one per part');
     assert.equal(report!.parts.length, parts.length);
     assert.ok(new Set(report!.parts.map((p) => p.k_factor)).size > 1, 'the parts were flattened with different K-factors');
@@ -54,8 +52,8 @@ describe('DFM images of a file at hand', () => {
   it('kerf quote --images: the item\'s report draws every part from one analysis too', async () => {
     const input = { file_name: FILE, bytes, request: { quantity: 2, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } } };
     const plain = await jobsOf(() => quoteFile(context(pool), localCaller(), input));
-    let quote: { items: Array<{ dfm: { parts: ImagedPart[] } }> } | undefined;
-    const imaged = await jobsOf(async () => { quote = await quoteFile(context(pool), localCaller(), { ...input, images: true }) as unknown as typeof quote; });
+    let quote: Awaited<ReturnType<typeof quoteFile>> | undefined;
+    const imaged = await jobsOf(async () => { quote = await quoteFile(context(pool), localCaller(), { ...input, images: true }); });
     assert.equal(imaged - plain, 1, 'one engine job for the images of the item\'s parts');
     assert.ok(quote!.items[0].dfm.parts.length >= 3 && quote!.items[0].dfm.parts.every((p) => /<svg[ >]/.test(p.image_svg ?? '')), 'every part has its image');
   });
@@ -64,7 +62,7 @@ describe('DFM images of a file at hand', () => {
     const out = await local.analyze(bytes, { fileName: FILE });
     const design = { id: 'des_x', object: 'design', status: 'ready', name: FILE, ...out } as unknown as Parameters<LocalEngine['dfmImages']>[0]['design'];
     const input = {
-      design, source: bytes, view: 'flat', format: 'png' as const, width: 400, configuration: null,
+      design, source: bytes, view: 'flat' as const, format: 'png' as const, width: 400, configuration: null,
       parts: [...out.parts.map((p) => ({ part_id: p.id, issues: [], k_factor: null })), { part_id: 'prt_nope', issues: [], k_factor: null }],
     };
     const [p, l] = await Promise.all([pool.dfmImages(input), local.dfmImages(input)]);

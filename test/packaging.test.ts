@@ -1,7 +1,7 @@
 // The packages as a user gets them: every workspace built (tsc -b) and packed with `npm pack`, the
 // tarballs installed with --omit=dev into an empty folder outside the repository (registry packages
 // from npm's cache), then used with no tsx and no TypeScript: a plain `node` script imports
-// @kerf/engine and runs analyze, DFM and a quote; the installed `kerf analyze --out` writes production
+// @kerf/engine and runs analyze, DFM and part prices; the installed `kerf analyze --out` writes production
 // files (the exact STEP writer needs replicad-opencascadejs at run time), and its kerf dfm and kerf
 // quote run; tsc checks a consumer against the shipped .d.ts files. The consumer's package.json has
 // the root's overrides, as README tells a user to, and npm prints no engine warning on this Node.
@@ -74,19 +74,19 @@ test('the installed packages carry no development tools', () => {
   for (const tool of ['tsx', 'typescript', 'esbuild']) assert.ok(!existsSync(join(dir, 'node_modules', tool)), `${tool} was installed with --omit=dev`);
 });
 
-test('a plain node script imports @kerf/engine and runs analyze, DFM and a quote', () => {
+test('a plain node script imports @kerf/engine and runs analyze, DFM and part prices', () => {
   writeFileSync(join(dir, 'use.mjs'), `
     import { readFileSync } from 'node:fs';
-    import { analyze, defaultCatalog, dfm, quote } from '@kerf/engine';
+    import { analyze, defaultCatalog, dfm, partPrices } from '@kerf/engine';
     const design = await analyze(new Uint8Array(readFileSync(${JSON.stringify(FIXTURE)})), { fileName: 'bracket.step' });
     const catalog = defaultCatalog(), now = new Date().toISOString();
     const configuration = { defaults: { material_id: ${JSON.stringify(MATERIAL)} } };
     const report = dfm(design, configuration, catalog, { id: 'dfm_pkg', now, generateProductionFiles: false });
-    const q = quote({ items: [{ design_id: design.id, quantity: 3, configuration }] }, { [design.id]: design }, catalog, { id: 'quo_pkg', now });
-    console.log(JSON.stringify({ design: design.status, parts: design.parts.length, report: report.object, quote: q.status, lines: q.items[0].line_items.length }));
+    const p = partPrices({ items: [{ design_id: design.id, quantity: 3, configuration }] }, { [design.id]: design }, catalog, { now, dfmIds: ['dfm_pkg_item'] });
+    console.log(JSON.stringify({ design: design.status, parts: design.parts.length, report: report.object, prices: p.status, lines: p.items[0].line_items.length }));
   `);
   const out = JSON.parse(run(process.execPath, ['use.mjs'], dir));
-  assert.deepEqual(out, { design: 'ready', parts: 1, report: 'dfm_report', quote: 'ready', lines: 1 });
+  assert.deepEqual(out, { design: 'ready', parts: 1, report: 'dfm_report', prices: 'ready', lines: 1 });
 });
 
 test('the installed kerf analyze --out writes the design and its production files, exact STEP included', () => {

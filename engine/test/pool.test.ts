@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { EnginePool, createEngine } from '../src/pool/engine.ts';
 import type { Design } from '../src/contract.ts';
+import { defaultCatalog } from '../src/catalog/index.ts';
+import { partPrices } from '../src/pricing/index.ts';
 import { corpusPath } from './corpus-dir.ts';
 
 const withTestOps = { opsModule: new URL('./helpers/test-ops.ts', import.meta.url).href };
@@ -14,45 +16,45 @@ test('a job that hangs fails with analysis_timeout; the other jobs complete', as
   // the limit applies to every job: it must leave a cold worker's first analysis room on a loaded machine
   const pool = new EnginePool({ threads: 2, timeoutMs: 15_000 }, withTestOps);
   try {
-    const hang = pool.run('spin', []);
-    const others = [pool.run('analyze', [L_BRACKET, {}]), pool.run('analyze', [PLATE, {}]), pool.run('echo', ['after'])];
+    const hang = pool.runExtra('spin', []);
+    const others = [pool.run('analyze', [L_BRACKET, {}]), pool.run('analyze', [PLATE, {}]), pool.runExtra('echo', ['after'])];
     await assert.rejects(hang, (e: { code?: string }) => e.code === 'analysis_timeout');
     const done = await Promise.all(others);
     assert.equal((done[0] as Design).status, 'ready');
     assert.equal((done[1] as Design).parts.length, 1);
     assert.equal(done[2], 'after');
     // the pool is whole again: a fresh thread replaced the stopped one
-    assert.equal(await pool.run('echo', [42]), 42);
+    assert.equal(await pool.runExtra('echo', [42]), 42);
   } finally { await pool.close(); }
 });
 
 test('a job that exhausts WASM memory or the JS heap fails with analysis_failed; others complete', async () => {
   const pool = new EnginePool({ threads: 2, maxMemoryMb: 192, timeoutMs: 60000 }, withTestOps);
   try {
-    const wasm = assert.rejects(pool.run('exhaustWasm', []), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit/.test(e.message ?? ''));
-    const heap = assert.rejects(pool.run('exhaustHeap', []), (e: { code?: string }) => e.code === 'analysis_failed');
+    const wasm = assert.rejects(pool.runExtra('exhaustWasm', []), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit/.test(e.message ?? ''));
+    const heap = assert.rejects(pool.runExtra('exhaustHeap', []), (e: { code?: string }) => e.code === 'analysis_failed');
     const ok = pool.run('analyze', [L_BRACKET, {}]);
     await wasm;
     await heap;
     assert.equal(((await ok) as Design).status, 'ready');
     assert.ok(pool.stats().recycledWorkers >= 1, 'the worker whose WASM grow was refused is replaced');
-    assert.equal(await pool.run('echo', ['alive']), 'alive');
+    assert.equal(await pool.runExtra('echo', ['alive']), 'alive');
   } finally { await pool.close(); }
 });
 
 test('maxMemoryMb is one budget per worker: JS heap and WASM memory together', async () => {
   const pool = new EnginePool({ threads: 1, maxMemoryMb: 256, timeoutMs: 60000 }, withTestOps);
   try {
-    await assert.rejects(pool.run('heapThenWasm', [160, 160]), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit of 256 MB/.test(e.message ?? ''));
-    assert.ok(await pool.run('heapThenWasm', [40, 40]), 'a job within the budget runs');
+    await assert.rejects(pool.runExtra('heapThenWasm', [160, 160]), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit of 256 MB/.test(e.message ?? ''));
+    assert.ok(await pool.runExtra('heapThenWasm', [40, 40]), 'a job within the budget runs');
   } finally { await pool.close(); }
 });
 
 test('the queue is bounded and says so with queue_full', async () => {
   const pool = new EnginePool({ threads: 1, maxQueue: 2, timeoutMs: 2000 }, withTestOps);
   try {
-    const jobs = [pool.run('spin', []), pool.run('echo', [1]), pool.run('echo', [2])];
-    await assert.rejects(pool.run('echo', [3]), (e: { code?: string; message?: string }) => e.code === 'queue_full' && /queue is full/.test(e.message ?? ''));
+    const jobs = [pool.runExtra('spin', []), pool.runExtra('echo', [1]), pool.runExtra('echo', [2])];
+    await assert.rejects(pool.runExtra('echo', [3]), (e: { code?: string; message?: string }) => e.code === 'queue_full' && /queue is full/.test(e.message ?? ''));
     const settled = await Promise.allSettled(jobs);
     assert.equal(settled[0].status, 'rejected');
     assert.deepEqual(settled.slice(1).map((s) => s.status === 'fulfilled' && s.value), [1, 2]);
@@ -93,12 +95,12 @@ test('100 concurrent analyses finish with bounded memory', async () => {
 test('large results are transferred out of the worker, not copied; small ones are copied', async () => {
   const pool = new EnginePool({ threads: 1 }, withTestOps);
   try {
-    const big = (await pool.run('bytes', [1 << 20])) as { data: Uint8Array };
+    const big = (await pool.runExtra('bytes', [1 << 20])) as { data: Uint8Array };
     assert.equal(big.data.byteLength, 1 << 20);
     assert.equal(big.data[12345], 7);
-    assert.equal(await pool.run('lastBytesDetached', []), true, 'the worker no longer holds the 1 MB it sent');
-    await pool.run('bytes', [16]);
-    assert.equal(await pool.run('lastBytesDetached', []), false, 'a 16-byte result is cheaper to copy');
+    assert.equal(await pool.runExtra('lastBytesDetached', []), true, 'the worker no longer holds the 1 MB it sent');
+    await pool.runExtra('bytes', [16]);
+    assert.equal(await pool.runExtra('lastBytesDetached', []), false, 'a 16-byte result is cheaper to copy');
   } finally { await pool.close(); }
 });
 
@@ -114,6 +116,20 @@ test('production files come back from a worker as transferred Uint8Arrays', asyn
   } finally { await engine.close(); }
 });
 
+test('DFM and part prices in a worker: their arguments cross the thread, the answer is the in-process one', async () => {
+  const engine = createEngine({ threads: 1 });
+  try {
+    const design = await engine.analyze(L_BRACKET, { fileName: 'l.step', createdAt: '2026-11-23T15:00:00.000Z' });
+    const request = { items: [{ design_id: design.id, quantity: 10, quantity_options: [1, 100], configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }] };
+    const context = { now: '2026-11-23T15:00:00.000Z', dfmIds: ['dfm_pool'] };
+    const catalog = defaultCatalog();
+    assert.deepEqual(await engine.partPrices(request, { [design.id]: design }, catalog, context), partPrices(request, { [design.id]: design }, catalog, context));
+    const report = await engine.dfm(design, request.items[0].configuration, catalog, { id: 'dfm_pool', now: context.now });
+    assert.equal(report.status, 'ready');
+    await assert.rejects(engine.partPrices({ items: [{ ...request.items[0], quantity: 0 }] }, { [design.id]: design }, catalog, context), { code: 'invalid_configuration' });
+  } finally { await engine.close(); }
+});
+
 test('engine errors keep their code across the thread boundary', async () => {
   const engine = createEngine({ threads: 1 });
   try {
@@ -125,9 +141,9 @@ test('bad options are invalid_configuration; a closed engine takes no jobs', asy
   assert.throws(() => createEngine({ threads: 0 }), { code: 'invalid_configuration' });
   assert.throws(() => createEngine({ timeoutMs: -5 }), { code: 'invalid_configuration' });
   const pool = new EnginePool({ threads: 1 }, withTestOps);
-  const pending = pool.run('echo', ['last']);
+  const pending = pool.runExtra('echo', ['last']);
   const closing = pool.close();
-  await assert.rejects(pool.run('echo', ['late']), { code: 'queue_full' });
+  await assert.rejects(pool.runExtra('echo', ['late']), { code: 'queue_full' });
   assert.equal(await pending, 'last', 'graceful close finishes the running job');
   await closing;
 });
@@ -137,7 +153,7 @@ test('a real file that needs more memory than the limit fails with analysis_fail
   const pool = new EnginePool({ threads: 1, maxMemoryMb: 16, timeoutMs: 60000 }, withTestOps);
   try {
     await assert.rejects(pool.run('analyze', [big, {}]), (e: { code?: string; message?: string }) => e.code === 'analysis_failed' && /memory limit/.test(e.message ?? ''));
-    assert.equal(await pool.run('echo', ['still here']), 'still here');
+    assert.equal(await pool.runExtra('echo', ['still here']), 'still here');
   } finally { await pool.close(); }
 });
 

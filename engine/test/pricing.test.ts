@@ -1,11 +1,12 @@
-// Pricing: property tests (fast-check) over generated parts and configurations, plus the shipping,
-// freight, zone, tax and calendar rules.
+// Pricing: property tests (fast-check) over generated parts and configurations, and what the prices
+// tell fulfillment. Shipping, freight, zones, tax and business days are the use cases'
+// (adapters/usecases/test/fulfillment.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { defaultCatalog, indexCatalog } from '../src/catalog/index.ts';
 import { bend, designOf, hole, sheetPart, tubePart } from './helpers/examples.ts';
-import { addBusinessDays, planShipment, pricePart, quote, salesTaxCents, shippingZone, volumeMultiplier, type Quote } from '../src/pricing/index.ts';
+import { partPrices, pricePart, volumeMultiplier, type PartPrices } from '../src/pricing/index.ts';
 import type { Design, Part } from '../src/contract.ts';
 
 const catalog = defaultCatalog();
@@ -46,8 +47,9 @@ const sheetCase = fc.record({
   return { design: designOf([part], 'des_gen'), configuration };
 });
 
-const q = (design: Design, configuration: unknown, quantity: number, extra: Record<string, unknown> = {}): Quote =>
-  quote({ items: [{ design_id: design.id, quantity, configuration, ...extra }] }, { [design.id]: design }, catalog, { id: 'quo_p', now: NOW });
+const ctx = { now: NOW, dfmIds: ['dfm_p0'] };
+const q = (design: Design, configuration: Record<string, unknown>, quantity: number, extra: { quantity_options?: number[] } = {}): PartPrices =>
+  partPrices({ items: [{ design_id: design.id, quantity, configuration, ...extra }] }, { [design.id]: design }, catalog, ctx);
 
 const FC = { numRuns: 60, seed: 20261122 };
 
@@ -60,13 +62,12 @@ test('property: unit price never rises with quantity', () => {
   }), FC);
 });
 
-test('property: line items add up to the item, items to the subtotal, totals to the total; all integer cents', () => {
-  fc.assert(fc.property(sheetCase, fc.integer({ min: 1, max: 500 }), fc.constantFrom('OH', 'CA', 'TX', 'NY', 'OR'), ({ design, configuration }, n, state) => {
-    const r = quote({ items: [{ design_id: design.id, quantity: n, configuration, quantity_options: [1, 10, 100] }], ship_to: { state, postal_code: '12345', country: 'US' } },
-      { [design.id]: design }, catalog, { id: 'quo_p', now: NOW });
+test('property: line items add up to the item, items to the subtotal; all integer cents', () => {
+  fc.assert(fc.property(sheetCase, fc.integer({ min: 1, max: 500 }), ({ design, configuration }, n) => {
+    const r = q(design, configuration, n, { quantity_options: [1, 10, 100] });
     const item = r.items[0];
     assert.equal(item.status, 'ready', JSON.stringify(item.dfm.parts[0].issues));
-    const ints: number[] = [r.amount_subtotal_cents, r.amount_shipping_cents, r.amount_tax_cents, r.amount_total_cents, item.unit_amount_cents!, item.amount_cents!];
+    const ints: number[] = [r.amount_subtotal_cents, item.unit_amount_cents!, item.amount_cents!];
     for (const li of item.line_items) {
       assert.equal(li.breakdown.reduce((a, b) => a + b.amount_cents, 0), li.amount_cents, 'breakdown adds up');
       assert.equal(li.breakdown.reduce((a, b) => a + b.unit_amount_cents, 0), li.unit_amount_cents, 'breakdown units add up');
@@ -77,11 +78,12 @@ test('property: line items add up to the item, items to the subtotal, totals to 
     assert.equal(item.line_items.reduce((a, l) => a + l.amount_cents, 0), item.amount_cents);
     assert.equal(item.unit_amount_cents! * n, item.amount_cents);
     assert.equal(r.amount_subtotal_cents, r.items.reduce((a, i) => a + i.amount_cents!, 0));
-    assert.equal(r.amount_total_cents, r.amount_subtotal_cents + r.amount_shipping_cents + r.amount_tax_cents);
     for (const o of item.quantity_options) ints.push(o.unit_amount_cents, o.amount_cents);
-    for (const s of r.fulfillment.shipping_options) ints.push(s.amount_cents, s.production_surcharge_cents);
-    for (const p of r.fulfillment.production) ints.push(p.surcharge_cents);
     for (const x of ints) assert.ok(Number.isSafeInteger(x) && x >= 0, `integer cents: ${x}`);
+    // what shipping starts from: one shipment line per part line, its pieces and a positive mass
+    assert.deepEqual(r.shipment.map((s) => s.quantity), item.line_items.map((l) => l.quantity));
+    assert.ok(r.shipment.every((s) => s.mass_kg > 0));
+    assert.equal(r.production.pieces, n * design.parts[0].instance_count);
   }), FC);
 });
 
@@ -137,39 +139,20 @@ test('welding is its own assembly line item', () => {
   const rates = catalog.rates;
   assert.equal(weld.breakdown[0].unit_amount_cents, Math.round(120 * (rates.weld_cents_per_mm.tig * rates.weld_access_multiplier.tight + rates.weld_finish_cents_per_mm.fine)));
   assert.equal(r.items[0].line_items.find((l) => l.part_id === 'prt_bracket')!.quantity, 6, 'quantity x instance count');
-  assert.ok(r.fulfillment.production[0].production_days > q(d, { defaults: cfg.defaults }, 3).fulfillment.production[0].production_days, 'welding adds days');
+  assert.equal(r.production.welds, true, 'welding is production work of its own (it adds days)');
+  assert.equal(q(d, { defaults: cfg.defaults }, 3).production.welds, false);
 });
 
-test('freight rules of the notes', () => {
-  const part = (kg: number, dims: [number, number, number], quantity = 1) => ({ mass_kg: kg, quantity, dimensions_mm: dims });
-  assert.equal(planShipment([part(1, [300, 200, 50], 10)]).requires_freight, false);
-  assert.match(planShipment([part(10, [300, 200, 50], 10)]).freight_reasons[0], /over 200 lb/);
-  assert.match(planShipment([part(50, [300, 200, 50])]).freight_reasons[0], /over 100 lb/);
-  assert.match(planShipment([part(1, [60 * 25.4, 100, 10])]).freight_reasons[0], /60" or more/);
-  assert.equal(planShipment([part(1, [59 * 25.4, 100, 10])]).requires_freight, false);
-  assert.match(planShipment([part(1, [48 * 25.4, 30 * 25.4, 10])]).freight_reasons[0], /48" x 30"/);
-  assert.equal(planShipment([part(1, [48 * 25.4, 29 * 25.4, 10])]).requires_freight, false);
-  // a freight quote offers only freight
-  const big = sheetPart({ formed_dimensions: { length_mm: 1600, width_mm: 700, height_mm: 30 }, flat_pattern: { ...sheetPart().flat_pattern!, length_mm: 1100, width_mm: 700 } });
-  const r = quote({ items: [{ design_id: 'des_example', quantity: 1, configuration: { defaults: { material_id: 'mat_mild_steel_0_060in' } } }], ship_to: { state: 'PA', postal_code: '15213', country: 'US' } },
-    { des_example: designOf([big]) }, catalog, { id: 'quo_f', now: NOW });
-  assert.equal(r.fulfillment.requires_freight, true);
-  assert.ok(r.fulfillment.shipping_options.every((o) => o.requires_freight && o.carrier === 'freight'));
-  assert.ok(r.fulfillment.shipping_options.length > 0);
-});
-
-test('zones grow with distance; tax by state; business days skip weekends', () => {
-  assert.equal(shippingZone('OH', 'OH'), 2);
-  assert.ok(shippingZone('OH', 'PA') < shippingZone('OH', 'TX'));
-  assert.ok(shippingZone('OH', 'TX') < shippingZone('OH', 'CA'));
-  assert.equal(shippingZone('OH', 'CA'), 8);
-  assert.equal(shippingZone('OH', 'HI'), 9);
-  assert.throws(() => shippingZone('OH', 'XX'));
-  assert.equal(salesTaxCents('CA', 10000), 725);
-  assert.equal(salesTaxCents('OR', 10000), 0);
-  assert.equal(salesTaxCents('TX', 1000), 63);
-  assert.throws(() => salesTaxCents('ZZ', 1));
-  assert.equal(addBusinessDays('2026-11-20T10:00:00Z', 1), '2026-11-23'); // Friday -> Monday
-  assert.equal(addBusinessDays('2026-11-23T10:00:00Z', 5), '2026-11-30');
-  assert.equal(addBusinessDays('2026-11-23T10:00:00Z', 0), '2026-11-23');
+test('what fulfillment reads: the work, the finishes\' lead time and each part line\'s formed size', () => {
+  const bent = q(designOf([sheetPart()]), { defaults: { material_id: 'mat_mild_steel_0_060in', finish_id: 'fin_powder_coat', powder_coat_color_id: 'pcc_ral_9005_jet_black' } }, 4);
+  assert.equal(bent.production.bends, true);
+  assert.equal(bent.production.finish_lead_time_days, ix.finishes.get('fin_powder_coat')!.lead_time_days);
+  const part = sheetPart();
+  assert.deepEqual(bent.shipment[0].dimensions_mm, [part.formed_dimensions.length_mm, part.formed_dimensions.width_mm, part.formed_dimensions.height_mm]);
+  assert.deepEqual(bent.terms, { valid_for_days: catalog.rates.quote_validity_days, expedite_fraction_per_day: catalog.rates.expedite_fraction_per_day });
+  assert.equal(bent.catalog_version, catalog.version);
+  // an item that cannot be priced is neither made nor shipped
+  const unpriced = q(designOf([sheetPart()]), {}, 4);
+  assert.equal(unpriced.items[0].amount_cents, null);
+  assert.deepEqual([unpriced.shipment, unpriced.production.pieces], [[], 0]);
 });

@@ -3,12 +3,10 @@
 // so a quote burst on one design works the report out once (issue 18.3: the request path does no
 // DFM twice). Only a report's id and created_at differ between quotes; those are the quote's own.
 import { BoundedMap } from '@kerf/common';
-import { deepFreeze, dfm, type Catalog, type DfmReport, type Design } from '@kerf/engine';
+import { deepFreeze, dfm, type Catalog, type ConfigurationInput, type DfmContext, type DfmReport, type Design } from '@kerf/engine';
 
 /** Reports kept; the least recently used goes first. A report of a small part is ~20 KB. */
 const MAX_REPORTS = 256;
-
-type DfmContext = Parameters<typeof dfm>[3];
 
 export class DfmMemo {
   private readonly reports = new BoundedMap<string, DfmReport>(MAX_REPORTS);
@@ -18,7 +16,7 @@ export class DfmMemo {
    * report reads of the design) under this configuration and catalog, else dfm()'s, kept.
    * A configuration dfm() refuses throws as dfm() does and keeps nothing.
    */
-  report(designKey: string, design: Design, configuration: unknown, catalog: Catalog, context: DfmContext): DfmReport {
+  report(designKey: string, design: Design, configuration: ConfigurationInput | undefined, catalog: Catalog, context: DfmContext): DfmReport {
     const key = `${designKey}\u0000${catalog.version}\u0000${JSON.stringify(configuration ?? null)}`;
     let kept = this.reports.get(key);
     if (!kept) {

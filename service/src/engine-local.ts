@@ -1,11 +1,15 @@
 // EngineApi from the engine's functions, run in this process. The service swaps in the worker pool
 // version when it is available; the use cases cannot tell the difference.
 import {
-  analyze, analyzeModel, catalogEntries, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
-  isDesignFileName, materialKFactors, productionFilesForModel, quote,
-  type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type CatalogKind as EngineCatalogKind, type Design, type Hardware, type ProductionFiles,
+  analyze, analyzeModel, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
+  isDesignFileName, materialKFactors, partPrices, productionFilesForModel,
+  type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type Design, type Hardware,
+  type PartPrices, type PriceContext, type PriceRequest, type ProductionFiles,
 } from '@kerf/engine';
-import { contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntry, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration, type EngineFile, type ProductionFilesPart, type QuoteOutcome, type schemas } from '@kerf/usecases';
+import {
+  contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntries, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration,
+  type EngineFile, type PartPricesContext, type ProductionFilesPart, type schemas,
+} from '@kerf/usecases';
 
 import { DfmMemo } from './dfm-memo.ts';
 import { QuoteMemo } from './quote-memo.ts';
@@ -13,11 +17,6 @@ import { QuoteMemo } from './quote-memo.ts';
 type ProductionFileKind = schemas.ProductionFileKind;
 export type DfmImageRequest = Parameters<EngineApi['dfmImage']>[0];
 export type DfmImagesRequest = Parameters<EngineApi['dfmImages']>[0];
-
-const KIND_NAMES: Record<CatalogKind, EngineCatalogKind> = {
-  materials: 'materials', tube_profiles: 'tube-profiles', finishes: 'finishes', powder_coat_colors: 'powder-coat-colors',
-  taps: 'taps', studs: 'studs', nuts: 'nuts', standoffs: 'standoffs',
-};
 
 
 function file(name: string, bytes: Uint8Array): EngineFile {
@@ -39,8 +38,8 @@ export function dfmImageOptions(input: DfmImageRequest): DfmImageOptions {
 /** The engine's options for several parts' DFM images. */
 export function dfmImagesOptions(input: DfmImagesRequest): DfmImagesOptions {
   return {
-    view: input.view as DfmImagesOptions['view'], format: input.format, width: input.width, configuration: input.configuration, fileName: input.design.name,
-    parts: input.parts.map((p) => ({ partId: p.part_id, issues: p.issues as DfmImageOptions['issues'], kFactor: p.k_factor })),
+    view: input.view, format: input.format, width: input.width, configuration: input.configuration, fileName: input.design.name,
+    parts: input.parts.map((p) => ({ partId: p.part_id, issues: p.issues, kFactor: p.k_factor })),
   };
 }
 
@@ -80,8 +79,8 @@ export class LocalEngine implements EngineApi {
     return { engine_design_id: d.id, suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances, ignored_bodies: d.ignored_bodies };
   }
 
-  async catalog(kind: CatalogKind): Promise<CatalogEntry[]> {
-    return catalogEntries(this.catalogData, KIND_NAMES[kind]) as CatalogEntry[];
+  async catalog<K extends CatalogKind>(kind: K): Promise<CatalogEntries<K>> {
+    return this.catalogData[kind];
   }
 
   async materialKFactors(design: Design, configuration: Configuration): Promise<Record<string, number>> {
@@ -89,16 +88,16 @@ export class LocalEngine implements EngineApi {
   }
 
   async dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome> {
-    return dfm(design, configuration, this.catalogData, context) as unknown as DfmOutcome;
+    return dfm(design, configuration, this.catalogData, context);
   }
 
-  async quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(i: number): string; dfmKey?(i: number): string }): Promise<QuoteOutcome> {
-    const { dfmKey, ...rest } = context;
+  async partPrices(request: PriceRequest, designs: Record<string, Design>, context: PartPricesContext): Promise<PartPrices> {
+    const { dfmKeys, ...stamp } = context;
     // without variant keys (the quote cache is off) every quote is worked out afresh
-    if (!dfmKey) return quote(request, designs, this.catalogData, rest) as unknown as QuoteOutcome;
-    const reports = (i: number, design: Design, configuration: unknown, dfmContext: { id: string; now: string }) => this.reports.report(dfmKey(i), design, configuration, this.catalogData, dfmContext);
-    const make = () => quote(request, designs, this.catalogData, { ...rest, dfm: reports });
-    return this.quotes.quote(request, this.catalogData.version, { ...rest, dfmKey }, make) as unknown as QuoteOutcome;
+    if (!dfmKeys) return partPrices(request, designs, this.catalogData, stamp);
+    const reports: PriceContext['dfm'] = (i, design, configuration, dfmContext) => this.reports.report(dfmKeys[i], design, configuration, this.catalogData, dfmContext);
+    const make = (): PartPrices => partPrices(request, designs, this.catalogData, { ...stamp, dfm: reports });
+    return this.quotes.partPrices(request, this.catalogData.version, { ...stamp, dfmKeys }, make);
   }
 
   private async model(source: Uint8Array, design: Design): Promise<AnalyzedModel> {

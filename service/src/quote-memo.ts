@@ -1,18 +1,19 @@
-// Quotes the in-process engine made, kept per (request, its items' design variants, catalog version,
-// UTC calendar day): DFM and pricing of a (design, configuration) are worked out once and reused
-// (issue 18 target 3). A quote's prices, line items, fulfillment and tax read the clock only through
-// the UTC date (ship dates are business days after it); its id, created_at, expires_at and each
-// report's id and created_at are the quote's own, so a kept quote is stamped anew for each caller.
-import { BoundedMap } from '@kerf/common';
-import { deepFreeze, type Quote } from '@kerf/engine';
+// The part prices of quotes the in-process engine worked out, kept per (items, their design
+// variants, catalog version): DFM and pricing of a (design, configuration) are worked out once and
+// reused (issue 18 target 3). Part prices read the clock only for their reports' created_at; those
+// and the reports' ids are each quote's own, so kept prices are stamped anew for each caller. The
+// quote's fulfillment, shipping and tax (the calendar and destination) are the use case's, made
+// afresh for every quote from these.
+import { deepFreeze, type PartPrices, type PriceRequest } from '@kerf/engine';
 import { keepJsonText } from '@kerf/store';
+import { BoundedMap } from '@kerf/common';
+import type { PartPricesContext } from '@kerf/usecases';
 
 /**
- * Quotes kept; the least recently used goes first. A one-item quote is ~4 KB of its own: its
+ * Prices kept; the least recently used goes first. A one-item quote's are ~4 KB of their own: their
  * items' DFM reports share their parts with the ones the DFM memo keeps.
  */
 const MAX_QUOTES = 256;
-const MS_PER_DAY = 86_400_000;
 
 /**
  * True for plain data as JSON.parse makes it (the API's requests), which JSON writes as the engine
@@ -39,63 +40,49 @@ function plainJson(value: unknown): boolean {
   }
 }
 
-/** The quote's own: its id and clock, and the id of item i's report. `dfmKey(i)` names item i's design variant. */
-export interface QuoteStamp { id: string; now: string; dfmId(itemIndex: number): string; dfmKey(itemIndex: number): string }
+/** The quote's own: its items' report ids and the clock; `dfmKeys[i]` names item i's design variant. */
+export type PriceStamp = Omit<PartPricesContext, 'dfmKeys'> & Required<Pick<PartPricesContext, 'dfmKeys'>>;
 
 /** The memo key, or null for a request the memo leaves to the engine (it refuses it: nothing to keep). */
-function memoKey(request: unknown, catalogVersion: string, stamp: QuoteStamp): string | null {
-  const at = Date.parse(stamp.now);
-  const items = (request as { items?: unknown } | null)?.items;
-  if (Number.isNaN(at) || !Array.isArray(items) || !plainJson(request)) return null;
-  // the UTC day number: the same number is the same UTC date, all the pricing reads of the clock
-  const day = Math.floor(at / MS_PER_DAY);
-  return JSON.stringify([catalogVersion, day, items.map((_, i) => stamp.dfmKey(i)), request]);
+function memoKey(request: PriceRequest, catalogVersion: string, stamp: PriceStamp): string | null {
+  if (!Array.isArray(request.items) || !plainJson(request)) return null;
+  return JSON.stringify([catalogVersion, request.items.map((_, i) => stamp.dfmKeys[i]), request]);
 }
 
 /**
- * Frozen, since every later quote of the key shares its parts; the large shared parts keep their
+ * Frozen, since every later quote of the key shares their parts; the large shared parts keep their
  * JSON text, so the stored record, its event and the response splice it instead of writing it again.
  */
-function keep(made: Quote): Quote {
+function keep(made: PartPrices): PartPrices {
   // before freezing: keepJsonText defines a property on the value
   for (const item of made.items) {
     keepJsonText(item.line_items);
     keepJsonText(item.quantity_options);
   }
-  keepJsonText(made.fulfillment);
   return deepFreeze(made);
 }
 
-/** A kept quote and its validity span as the engine computed it (created_at + the catalog's days), in milliseconds. */
-interface Kept { quote: Quote; validForMs: number }
-
-/** The kept quote as `stamp`'s quote: the same content under its id, clock and report ids. */
-function restamp({ quote, validForMs }: Kept, stamp: QuoteStamp): Quote {
+/** The kept prices as `stamp`'s: the same content under its report ids and clock. */
+function restamp(kept: PartPrices, stamp: PriceStamp): PartPrices {
   // spreads keep the key order, so the JSON is the engine's, byte for byte
-  return {
-    ...quote,
-    id: stamp.id,
-    items: quote.items.map((item, i) => ({ ...item, dfm: { ...item.dfm, id: stamp.dfmId(i), created_at: stamp.now } })),
-    created_at: stamp.now,
-    expires_at: new Date(Date.parse(stamp.now) + validForMs).toISOString(),
-  };
+  return { ...kept, items: kept.items.map((item, i) => ({ ...item, dfm: { ...item.dfm, id: stamp.dfmIds[i], created_at: stamp.now } })) };
 }
 
 export class QuoteMemo {
-  private readonly quotes = new BoundedMap<string, Kept>(MAX_QUOTES);
+  private readonly prices = new BoundedMap<string, PartPrices>(MAX_QUOTES);
 
   /**
-   * The quote of `request` under `stamp`: the kept one for the same request, items' design
-   * variants, catalog version and UTC day, restamped; else make()'s, kept (and returned frozen).
-   * A request make() refuses throws as make() does and keeps nothing.
+   * The part prices of `request` under `stamp`: the kept ones for the same items, design variants
+   * and catalog version, restamped; else make()'s, kept (and returned frozen). A request make()
+   * refuses throws as make() does and keeps nothing.
    */
-  quote(request: unknown, catalogVersion: string, stamp: QuoteStamp, make: () => Quote): Quote {
+  partPrices(request: PriceRequest, catalogVersion: string, stamp: PriceStamp, make: () => PartPrices): PartPrices {
     const key = memoKey(request, catalogVersion, stamp);
     if (key === null) return make();
-    const kept = this.quotes.get(key);
+    const kept = this.prices.get(key);
     if (kept) return restamp(kept, stamp);
     const made = keep(make());
-    this.quotes.set(key, { quote: made, validForMs: Date.parse(made.expires_at) - Date.parse(made.created_at) });
+    this.prices.set(key, made);
     return made;
   }
 }

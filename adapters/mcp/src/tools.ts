@@ -28,7 +28,7 @@ const WaitSeconds = Type.Integer({ minimum: 0, maximum: 25, default: 0, descript
 const Configuration = described(schemas.Configuration, 'Selections per unique part: material_id (sheet) or tube_profile_id (tube), finish_id, powder_coat_color_id, hole operations (taps, studs, nuts, standoffs, countersinks by hole_id), welds, and accepted_risks (only with the customer\'s decision). Use ids from search_catalog and hole ids from inspect_design; list every unique part of an assembly.');
 
 /** A write: validated, then run once per operation_key (the key is not part of the compared input). */
-function write(name: string, scope: Scope, env: ToolEnv, args: Record<string, unknown>, run: (input: Record<string, unknown>) => Promise<unknown>): Promise<unknown> {
+function write<T>(name: string, scope: Scope, env: ToolEnv, args: Record<string, unknown>, run: (input: Record<string, unknown>) => Promise<T>): Promise<T> {
   const { operation_key: key, ...input } = args;
   return runOnce(env.ctx, env.caller, { name, key: String(key), input, scope }, () => run(input));
 }
@@ -266,7 +266,7 @@ const configureDesignTool: ToolDef = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(env, args) {
     const { include_capabilities: caps = true, include_previews: previews = true, ...rest } = args;
-    const dfm = (await write('configure_design', 'dfm', env, rest, (input) => createDfmReport(env.ctx, env.caller, { ...(input as Static<typeof schemas.DfmRequest>), generate_production_files: false }))) as unknown as DfmLike & Record<string, unknown>;
+    const dfm = await write('configure_design', 'dfm', env, rest, (input) => createDfmReport(env.ctx, env.caller, { ...(input as Static<typeof schemas.DfmRequest>), generate_production_files: false }));
     const shown = caps ? dfm : { ...dfm, parts: dfm.parts.map(({ capabilities: _c, ...p }: Record<string, unknown>) => p) };
     const images = previews ? await previewDfm(env.ctx, env.caller, { dfm_id: dfm.id }) : [];
     const f = findings(dfm);
@@ -299,9 +299,8 @@ const getDfmTool: ToolDef = {
   scopes: ['dfm'],
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
-    const dfm = await getDfmReport(env.ctx, env.caller, { dfm_id: String(args.dfm_id) }) as unknown as DfmLike & Record<string, unknown>;
-    const pf = dfm.production_files as { status: string } | undefined;
-    return toolResult([`DFM report ${dfm.id} of design ${dfm.design_id}: ${dfm.status}; production files ${pf?.status ?? 'n/a'}.`, ...findings(dfm)].join('\n'), dfm);
+    const dfm = await getDfmReport(env.ctx, env.caller, { dfm_id: String(args.dfm_id) });
+    return toolResult([`DFM report ${dfm.id} of design ${dfm.design_id}: ${dfm.status}; production files ${dfm.production_files.status}.`, ...findings(dfm)].join('\n'), dfm);
   },
 };
 

@@ -10,7 +10,7 @@ import { DROPSHIP_RECONCILE_JOB, dropshipReconcileJob } from './dropship/index.t
 
 // the ports the service plugs in, and what runs against them
 export type { EngineContext, UseCaseContext, Logger } from './core/index.ts';
-export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntry, CatalogKind, Configuration as EngineConfiguration, DfmOutcome, QuoteOutcome, ProductionFilesPart } from './core/index.ts';
+export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntries, CatalogEntry, CatalogKind, Configuration as EngineConfiguration, DfmOutcome, PartPricesContext, ProductionFilesPart } from './core/index.ts';
 export type { Links, CatalogName } from './core/index.ts';
 export { UrlSigner, loadSigningSecret, SIGNED_URL_TTL_MS, type DownloadGrant } from './core/index.ts';
 export { paymentError, noPaymentMethod, paymentKeyReused, paymentNotRefundable, webhookSignatureInvalid, processorUnavailable, type PaymentProcessor, type Payment, type PaymentStatus, type PaymentAccount, type ChargeRequest, type SavedCard, type SavedCardState, type Refund, type RefundRequest, type RefundStatus, type PaymentListener } from './core/index.ts';

@@ -1,5 +1,5 @@
 // Catalogs: typed, versioned data. `defaultCatalog()` is the built-in catalog; a service may load
-// another Catalog object (same shape, its own version id) and pass it to dfm() and quote().
+// another Catalog object (same shape, its own version id) and pass it to dfm() and partPrices().
 import { buildMaterials } from './materials.ts';
 import { buildTubeProfiles } from './tube-profiles.ts';
 import { buildFinishes, buildPowderCoatColors } from './finishes.ts';

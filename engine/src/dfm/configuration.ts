@@ -28,6 +28,13 @@ export interface WeldOperation {
   weld_finish: 'none' | 'rough' | 'fine';
   joint_access: 'open' | 'tight' | 'blind';
 }
+/**
+ * A configuration as a request carries it (docs/api.md "The configuration object"): JSON that
+ * parseConfiguration checks, naming the field it refuses, and completes into a Configuration (which
+ * it takes back as it is: a report's configuration configures again).
+ */
+export type ConfigurationInput = Readonly<Record<string, unknown>> | Configuration;
+
 export interface Configuration {
   defaults: Selections;
   parts: PartConfiguration[];

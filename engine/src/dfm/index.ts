@@ -7,7 +7,7 @@ export {
   DFM_STATUSES, ISSUE_SOURCES, SEVERITIES, type DfmStatus, type IssueSource, type Severity,
 } from './contract.ts';
 export { parseConfiguration, effectiveSelections, InvalidConfigurationError } from './configuration.ts';
-export type { Configuration, PartConfiguration, Selections, WeldOperation, Side } from './configuration.ts';
+export type { Configuration, ConfigurationInput, PartConfiguration, Selections, WeldOperation, Side } from './configuration.ts';
 export * as rules from './rules.ts';
 export { partKFactor, materialKFactors } from './k-factor.ts';
 export { thicknessTolerance } from './rules.ts';

@@ -14,7 +14,9 @@ import type { AnalyzeOptions } from '../analyze.ts';
 import type { GenerateOptions, ProductionFileOptions, ProductionFiles } from '../files/generate.ts';
 import type { DesignFileOptions } from '../design-files.ts';
 import type { DfmImageOptions, DfmImagesOptions } from '../dfm/image.ts';
-import type { JobOp, JobReply, JobRequest, WorkerSettings } from './protocol.ts';
+import type { DfmReport } from '../dfm/report.ts';
+import type { PartPrices } from '../pricing/part-prices.ts';
+import type { EngineJob, ExtraJob, JobArgs, JobOp, JobReply, JobRequest, JobValue, WorkerSettings } from './protocol.ts';
 
 export interface EngineOptions {
   /** worker threads; default: every core */
@@ -34,9 +36,9 @@ export interface EngineStats { threads: number; running: number; queued: number;
 export interface Engine {
   analyze(stepBytes: Uint8Array, options?: AnalyzeOptions): Promise<Design>;
   /** dfm() of engine/src/dfm, same arguments */
-  dfm(...args: unknown[]): Promise<unknown>;
-  /** quote() of engine/src/pricing, same arguments */
-  quote(...args: unknown[]): Promise<unknown>;
+  dfm(...args: JobArgs<'dfm'>): Promise<DfmReport>;
+  /** partPrices() of engine/src/pricing, same arguments (without the `dfm` hook: a function cannot cross threads) */
+  partPrices(...args: JobArgs<'partPrices'>): Promise<PartPrices>;
   generateProductionFiles(stepBytes: Uint8Array, options?: Omit<GenerateOptions, 'onFile'>): Promise<ProductionFiles>;
   /** analyzeWithFiles() of engine/src/files: the design and its parts' production files from one import */
   analyzeWithFiles(stepBytes: Uint8Array, options?: Omit<AnalyzeOptions & ProductionFileOptions, 'onFile'>): Promise<{ design: Design; files: ProductionFiles }>;
@@ -51,7 +53,7 @@ export interface Engine {
   close(options?: { force?: boolean }): Promise<void>;
 }
 
-interface QueuedJob { op: JobOp | string; args: unknown[]; resolve(v: unknown): void; reject(e: unknown): void }
+interface QueuedJob { job: EngineJob | ExtraJob; resolve(v: unknown): void; reject(e: unknown): void }
 
 const DEFAULT_MAX_MEMORY_MB = 2048;
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -111,13 +113,26 @@ export class EnginePool {
     this.piscina.on('error', () => {});
   }
 
-  run(op: JobOp | string, args: unknown[]): Promise<unknown> {
+  /** Runs one of the engine's operations in a worker. */
+  run<Op extends JobOp>(op: Op, args: JobArgs<Op>): Promise<JobValue<Op>> {
+    // one of the engine's jobs (TypeScript does not narrow the generic pair to the union's member)
+    const job = { op, args } as EngineJob;
+    // the worker ran this operation: its reply's value, cloned across the thread, is the operation's
+    return this.enqueue(job) as Promise<JobValue<Op>>;
+  }
+
+  /** Runs an operation the `opsModule` adds (tests' misbehaving jobs). */
+  runExtra(op: string, args: unknown[]): Promise<unknown> {
+    return this.enqueue({ extra: true, op, args });
+  }
+
+  private enqueue(job: EngineJob | ExtraJob): Promise<unknown> {
     if (this.closing) return Promise.reject(new EngineError('queue_full', 'the engine is shutting down and accepts no new jobs'));
     if (this.running >= this.threads && this.queue.length >= this.maxQueue) {
       return Promise.reject(new EngineError('queue_full', `the engine queue is full (${this.maxQueue} waiting, ${this.running} running); retry later`));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ op, args, resolve, reject });
+      this.queue.push({ job, resolve, reject });
       this.pump();
     });
   }
@@ -142,9 +157,9 @@ export class EnginePool {
     const abort = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => { timedOut = true; abort.abort(); }, this.timeoutMs);
-    const request: JobRequest = { op: job.op, args: job.args, settings: this.settings, ...(occtModule ? { occtModule } : {}) };
+    const request: JobRequest = { job: job.job, settings: this.settings, ...(occtModule ? { occtModule } : {}) };
     try {
-      const reply = (await this.piscina.run(request, { signal: abort.signal })) as JobReply & { threadId?: number };
+      const reply: JobReply = await this.piscina.run(request, { signal: abort.signal });
       clearTimeout(timer);
       if (reply.ok) { this.completed++; job.resolve(reply.value); }
       else { this.failed++; job.reject(new EngineError(reply.error.code, reply.error.message)); }
@@ -210,14 +225,14 @@ function withoutCallback<T extends ProductionFileOptions>(opts: T | undefined): 
 export function createEngine(options: EngineOptions = {}): Engine {
   const pool = new EnginePool(options);
   return {
-    analyze: (bytes, opts) => pool.run('analyze', [bytes, opts ?? {}]) as Promise<Design>,
+    analyze: (bytes, opts) => pool.run('analyze', [bytes, opts ?? {}]),
     dfm: (...args) => pool.run('dfm', args),
-    quote: (...args) => pool.run('quote', args),
-    generateProductionFiles: (bytes, opts) => pool.run('files', [bytes, withoutCallback(opts)]) as Promise<ProductionFiles>,
-    analyzeWithFiles: (bytes, opts) => pool.run('analyzeWithFiles', [bytes, withoutCallback(opts)]) as Promise<{ design: Design; files: ProductionFiles }>,
-    designFile: (bytes, opts) => pool.run('designFile', [bytes, opts]) as Promise<Uint8Array | null>,
-    dfmImage: (bytes, opts) => pool.run('dfmImage', [bytes, opts]) as Promise<Uint8Array | null>,
-    dfmImages: (bytes, opts) => pool.run('dfmImages', [bytes, opts]) as Promise<(Uint8Array | null)[]>,
+    partPrices: (...args) => pool.run('partPrices', args),
+    generateProductionFiles: (bytes, opts) => pool.run('files', [bytes, withoutCallback(opts)]),
+    analyzeWithFiles: (bytes, opts) => pool.run('analyzeWithFiles', [bytes, withoutCallback(opts)]),
+    designFile: (bytes, opts) => pool.run('designFile', [bytes, opts]),
+    dfmImage: (bytes, opts) => pool.run('dfmImage', [bytes, opts]),
+    dfmImages: (bytes, opts) => pool.run('dfmImages', [bytes, opts]),
     stats: () => pool.stats(),
     close: (o) => pool.close(o),
   };

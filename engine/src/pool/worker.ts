@@ -1,33 +1,37 @@
 // One pool thread: runs a job, reports errors as codes (EngineError survives no thread boundary as
 // a class), and transfers large result buffers instead of copying them.
 import { threadId } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { EngineError, type EngineErrorCode } from '../contract.ts';
 import { useOcctModule } from '../import/occt.ts';
 import { installMemoryGuard, memoryLimitTripped, resetMemoryTrip, wasmBytes } from './memory-guard.ts';
-import type { JobHandler, JobReply, JobRequest } from './protocol.ts';
+import type { EngineJob, ExtraJob, JobHandler, JobHandlers, JobOp, JobReply, JobRequest, JobValue } from './protocol.ts';
 
 /** Engine entry points by name, loaded on first use so a thread only pays for what it runs. */
-const OPS: Record<string, () => Promise<JobHandler>> = {
+const OPS: { [Op in JobOp]: () => Promise<JobHandlers[Op]> } = {
   analyze: async () => (await import('../analyze.ts')).analyze,
   files: async () => (await import('../files/generate.ts')).generateProductionFiles,
   analyzeWithFiles: async () => (await import('../files/generate.ts')).analyzeWithFiles,
   designFile: async () => (await import('../design-files.ts')).designFile,
-  dfmImage: async () => (await import('../dfm/image.ts')).dfmImage as JobHandler,
-  dfmImages: async () => (await import('../dfm/image.ts')).dfmImages as JobHandler,
-  dfm: async () => (await import('../dfm/index.ts')).dfm as JobHandler,
-  quote: async () => (await import('../pricing/index.ts')).quote as JobHandler,
+  dfmImage: async () => (await import('../dfm/image.ts')).dfmImage,
+  dfmImages: async () => (await import('../dfm/image.ts')).dfmImages,
+  dfm: async () => (await import('../dfm/index.ts')).dfm,
+  partPrices: async () => (await import('../pricing/index.ts')).partPrices,
 };
 
+async function runEngineJob<Op extends JobOp>(job: EngineJob<Op>): Promise<JobValue<Op>> {
+  const handler = await OPS[job.op]();
+  return handler(...job.args);
+}
+
 /**
- * The handler for `op`: the engine's own first, so an extra module can add operations but not
- * replace one; the extra module is imported only when a job names something the engine lacks.
+ * An operation of the extra module (tests'): only a name the engine lacks, so an extra module can
+ * add operations but not replace one; the module is imported only when a job names one.
  */
-async function handlerFor(op: string, opsModule: string | undefined): Promise<JobHandler | null> {
-  if (Object.hasOwn(OPS, op)) return OPS[op]();
-  if (!opsModule) return null;
-  const extra = ((await import(opsModule)) as { default?: Record<string, JobHandler> }).default;
-  return extra && Object.hasOwn(extra, op) ? extra[op] : null;
+async function runExtraJob(job: ExtraJob, opsModule: string | undefined): Promise<unknown> {
+  const extra = !Object.hasOwn(OPS, job.op) && opsModule ? ((await import(opsModule)) as { default?: Record<string, JobHandler> }).default : undefined;
+  if (!extra || !Object.hasOwn(extra, job.op)) throw new EngineError('invalid_configuration', `unknown engine operation '${job.op}'`);
+  return extra[job.op](...job.args);
 }
 
 function collectBuffers(value: unknown, out: Set<ArrayBuffer>, depth = 0): void {
@@ -59,9 +63,7 @@ export default async function runJob(req: JobRequest): Promise<unknown> {
   if (req.occtModule) useOcctModule(req.occtModule);
   let reply: JobReply;
   try {
-    const handler = await handlerFor(req.op, req.settings.opsModule);
-    if (!handler) throw new EngineError('invalid_configuration', `unknown engine operation '${req.op}'`);
-    const value = await handler(...req.args);
+    const value = 'extra' in req.job ? await runExtraJob(req.job, req.settings.opsModule) : await runEngineJob(req.job);
     const memory = memoryNow();
     reply = { ok: true, value, memory, recycle: memory.heapBytes + memory.wasmBytes > req.settings.recycleBytes };
   } catch (err) {
@@ -77,14 +79,13 @@ export default async function runJob(req: JobRequest): Promise<unknown> {
       recycle: tripped || err instanceof WebAssembly.RuntimeError || memory.heapBytes + memory.wasmBytes > req.settings.recycleBytes,
     };
   }
-  (reply as JobReply & { threadId: number }).threadId = threadId;
+  reply.threadId = threadId;
   const buffers = new Set<ArrayBuffer>();
   if (reply.ok) collectBuffers(reply.value, buffers);
   if (buffers.size === 0) return reply;
   const payload = reply;
-  const transferable = {
-    get [Piscina.transferableSymbol]() { return [...buffers]; },
-    get [Piscina.valueSymbol]() { return payload; },
-  };
-  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
+  return Piscina.move({
+    get [transferableSymbol]() { return [...buffers]; },
+    get [valueSymbol]() { return payload; },
+  });
 }

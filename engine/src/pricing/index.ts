@@ -1,9 +1,8 @@
-// Pricing: part breakdowns, quantity options, production speeds, shipping, tax, the quote.
-export { quote, priceItems, parseQuoteRequest, MAX_QUANTITY, MAX_QUANTITY_OPTIONS } from './quote.ts';
-export type { PricingInput, PricingOutcome, PricingOptions, Quote, QuoteItem, QuoteRequest, QuoteItemRequest, QuoteContext, LineItem, QuantityOption, Fulfillment, ShippingOption, ProductionSpeed, ShipTo } from './quote.ts';
+// Pricing: part breakdowns, quantity options, what a design's items cost under a configuration.
+export { partPrices, priceItems, parsePriceRequest, MAX_QUANTITY, MAX_QUANTITY_OPTIONS } from './part-prices.ts';
+export type {
+  PartPrices, PriceContext, PriceItemRequest, PriceRequest, PriceTerms, PricedItem, PricingInput, LineItem, QuantityOption,
+  ManufacturingWarning, ProductionWork, ShipmentPart,
+} from './part-prices.ts';
 export { pricePart, partMassKg, volumeMultiplier } from './part-price.ts';
 export type { BreakdownEntry, BreakdownType } from './part-price.ts';
-export { planShipment, rateShipment, shippingZone, DEFAULT_SHIPPING } from './shipping.ts';
-export type { ShippingConfig, Shipment } from './shipping.ts';
-export { salesTaxCents, isUsState, STATE_TAX_RATE_PERCENT } from './tax.ts';
-export { addBusinessDays } from './calendar.ts';

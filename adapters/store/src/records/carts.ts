@@ -58,7 +58,7 @@ export interface CartRecord {
   /** the quote the cart is priced from, as its caller saw it */
   quote: QuoteView;
   totals: CartTotals;
-  manufacturing_warnings: JsonObject[];
+  manufacturing_warnings: object[];
   order_id: string | null;
   payment: CartPayment | null;
   client_reference_id: string | null;

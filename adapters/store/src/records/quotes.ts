@@ -1,7 +1,8 @@
 // The quote record ('quotes'): a quote of docs/api.md "Quotes" as the use cases keep it, and what
 // only they read under `_` keys. The store keeps it as given; these types are what a reader of the
 // collection may rely on. Parts that come whole from elsewhere (a DFM report, a requirement, a
-// quote item's configuration) are JSON objects here: the store names no field of them.
+// quote item's configuration, its tax and production) are JSON objects here: the store names no
+// field of them (`object` where the use cases only pass them on).
 
 /** A JSON object the record holds whole, without the store naming its fields. */
 export type JsonObject = { [key: string]: unknown };
@@ -34,6 +35,9 @@ export interface QuoteItemRequestRecord {
 /** A file quote's request (the file is the design), kept until its design is analyzed. */
 export type FileQuoteRequestRecord = Omit<QuoteItemRequestRecord, 'design_id'> & { ship_to?: ShippingAddress };
 
+/** The price of an item at another quantity. */
+export interface QuantityOptionRecord { quantity: number; unit_amount_cents: number; amount_cents: number }
+
 /** One priced line of an item: a part's process, or the item's assembly. */
 export interface QuoteLineItem {
   part_id: string | null;
@@ -45,7 +49,8 @@ export interface QuoteLineItem {
   tube_profile_id: string | null;
   finish_id: string | null;
   powder_coat_color_id: string | null;
-  breakdown: JsonObject[];
+  /** how the line was priced (the engine's breakdown); the store names no field of it */
+  breakdown: object[];
 }
 
 export interface QuoteItemRecord {
@@ -58,8 +63,9 @@ export interface QuoteItemRecord {
   amount_cents: number | null;
   /** absent on a file quote's item until it is priced */
   assembly_operations_amount_cents?: number | null;
-  quantity_options: JsonObject[];
-  requirements: JsonObject[];
+  quantity_options: QuantityOptionRecord[];
+  /** what the customer must still decide (a DFM requirement); the store names no field of it */
+  requirements: object[];
   /** the item's DFM report; null in a record whose `_settled_dfm` names it instead; absent until the design is checked */
   dfm?: JsonObject | null;
   /** absent until the item is priced */
@@ -82,14 +88,14 @@ export interface ShippingOption {
 }
 
 export interface QuoteFulfillment {
-  production: JsonObject[];
+  production: object[];
   shipping_status: 'destination_required' | 'rated';
   /** rated for the quote's ship_to; empty without one */
   shipping_options: ShippingOption[];
   requires_freight: boolean;
   freight_reasons: string[];
   shipping_zone: number | null;
-  package: JsonObject;
+  package: object;
 }
 
 export interface QuoteRecord {
@@ -105,12 +111,12 @@ export interface QuoteRecord {
   amount_tax_cents: number | null;
   amount_total_cents: number | null;
   /** how the tax was worked out; absent until the quote is priced */
-  tax?: JsonObject;
+  tax?: object;
   items: QuoteItemRecord[];
-  requirements: JsonObject[];
+  requirements: object[];
   /** null until the quote is priced */
   fulfillment: QuoteFulfillment | null;
-  manufacturing_warnings: JsonObject[];
+  manufacturing_warnings: object[];
   production_files: { review_warning: { design_id: string; code: string; message: string } | null };
   error: { code: string; message: string } | null;
   /** the catalog that priced the quote; absent until it is priced */

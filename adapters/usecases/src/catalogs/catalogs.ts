@@ -45,7 +45,8 @@ export async function listCatalog(ctx: EngineContext, _caller: Caller, input: Li
   for (const p of ['thickness_mm', 'material'] as const) {
     if (query[p] !== undefined && kind !== 'materials') throw invalid('parameter_unknown', `Unknown parameter '${p}'.`, p);
   }
-  let all = await ctx.engine.catalog(kind);
+  // as plain records: the listing filters, searches and adds fields by name
+  let all: CatalogEntry[] = (await ctx.engine.catalog(kind)).map((entry) => ({ ...entry }));
   // where the contract has always shown it: after `available`
   if (kind === 'studs' || kind === 'nuts' || kind === 'standoffs') all = all.map((h) => insertAfter(h, 'available', 'model_url', ctx.links.hardwareModel(kind, h.id)) as CatalogEntry);
   if (kind === 'finishes' && query.process) {

@@ -3,11 +3,11 @@
 // (./pay.ts). Every change re-quotes and bumps `revision`; a cart with a payment under way or done
 // does not change any more.
 import { isStoreError, type CartRecord, type CartTotals, type DocumentRecord, type QuoteView, type ShippingOption } from '@kerf/store';
-import { isUsState, salesTaxCents } from '@kerf/engine';
 import {
   requireScope, type Caller, type UseCaseContext, publicView, UseCaseError, invalid, notFound, CartCreate,
   CartFromQuote, CartInput, CartUpdate, type QuoteItemRequest, type QuoteRequest, type ShipTo, validateInput,
 } from '../core/index.ts';
+import { isUsState, salesTaxCents } from '../fulfillment/index.ts';
 import { readQuote, storeQuote } from '../quotes/index.ts';
 
 /** A checkout page's token (the capability in cart_url), kept by its own id: the page finds the cart without an account. */
@@ -35,7 +35,7 @@ function shippingOptions(quote: QuoteView): ShippingOption[] {
 function totalsOf(quote: QuoteView, shipTo: ShipTo | null, option: ShippingOption | null): CartTotals {
   const subtotal = quote.amount_subtotal_cents;
   const surcharge = option?.production_surcharge_cents ?? 0;
-  // tax applies to the goods and the production surcharge, not to shipping (engine pricing/tax.ts)
+  // tax applies to the goods and the production surcharge, not to shipping (fulfillment/tax.ts)
   const tax = shipTo && subtotal !== null ? salesTaxCents(shipTo.state!, subtotal + surcharge) : null;
   const shipping = option ? option.amount_cents : null;
   return {

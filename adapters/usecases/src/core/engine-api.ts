@@ -1,6 +1,8 @@
 // The engine as the use cases see it. The service composes it from the worker pool (or in-process
 // functions); use cases and routes never load WASM themselves.
-import type { Design, IgnoredBody, Part, PartInstance, Dimensions, SuggestedProcess } from '@kerf/engine';
+import type {
+  Catalog, ConfigurationInput, Design, DfmImageOptions, DfmImagePart, DfmReport, IgnoredBody, Part, PartInstance, PartPrices, PriceRequest, Dimensions, SuggestedProcess,
+} from '@kerf/engine';
 import type { CatalogName } from './links.ts';
 import type { ProductionFileKind } from './schemas.ts';
 
@@ -35,36 +37,29 @@ export interface AnalyzeRequest {
 
 export type CatalogKind = CatalogName;
 
+/** A catalog entry as a listing reads and shows it: its fields by name. */
 export interface CatalogEntry { id: string; [field: string]: unknown }
 
-export type Configuration = Record<string, unknown>;
+/** A catalog's entries as the engine keeps them, by the contract's catalog name (the engine Catalog's field). */
+export type CatalogEntries<K extends CatalogKind> = Catalog[K];
+
+/** A configuration as the request carries it; the engine checks it (docs/api.md "The configuration object"). */
+export type Configuration = ConfigurationInput;
 
 /** A part whose production files are wanted, with the K-factor its configured material gives its flat. */
 export interface ProductionFilesPart { partId: string; kFactor?: number }
 
-/** The API's DFM report as the engine computes it (parts may carry `image_svg`). */
-export interface DfmOutcome {
-  id: string;
-  object: 'dfm_report';
-  design_id: string;
-  status: 'ready' | 'requires_input' | 'blocked';
-  configuration: Configuration;
-  parts: Array<Record<string, unknown> & { part_id: string; status: string; image_svg?: string }>;
-  requirements: Array<Record<string, unknown>>;
-  assembly_issues: Array<Record<string, unknown>>;
-  production_files: { status: 'pending' | 'ready' | 'failed' | 'skipped'; reason: string | null; error: { code: string; message: string } | null; review_warning: { design_id: string; code: string; message: string } | null };
-  created_at: string;
-  [field: string]: unknown;
-}
+/** The DFM report as the engine computes it (parts carry `image_svg` when drawn); present.ts makes the contract's of it. */
+export type DfmOutcome = DfmReport;
 
-/** The API's quote as the engine computes it; each item carries its full DFM report. */
-export interface QuoteOutcome {
-  id: string;
-  object: 'quote';
-  status: 'ready' | 'requires_input' | 'blocked';
-  items: Array<Record<string, unknown> & { design_id: string; dfm: DfmOutcome }>;
-  production_files: { review_warning: { design_id: string; code: string; message: string } | null };
-  [field: string]: unknown;
+/** The items' DFM reports: their ids and clock, and what each reads of its design (for reuse, see EngineApi.partPrices). */
+export interface PartPricesContext {
+  /** ISO 8601: the reports' created_at */
+  now: string;
+  /** item i's report id */
+  dfmIds: string[];
+  /** item i's design variant */
+  dfmKeys?: string[];
 }
 
 export interface EngineApi {
@@ -75,18 +70,18 @@ export interface EngineApi {
    * with another K (empty: the design's flats already fit the configuration). Pure and fast.
    */
   materialKFactors(design: Design, configuration: Configuration): Promise<Record<string, number>>;
-  catalog(kind: CatalogKind): Promise<CatalogEntry[]>;
+  catalog<K extends CatalogKind>(kind: K): Promise<CatalogEntries<K>>;
   /** Throws EngineError invalid_configuration (with `param`) for a malformed configuration. */
   dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome>;
   /**
-   * DFM + price of a quote request. Throws EngineError invalid_configuration (with `param`).
-   * `dfmKey(i)`, when given, names what item i's DFM reads of its design (the design id and its
-   * flats' K-factors): the engine may answer from a report it made before for that key,
-   * configuration and catalog, and from a quote it made before for the same request, keys, catalog
-   * and UTC day (restamped with this quote's ids and clock). Its parts are then shared and frozen:
-   * callers copy, never change them.
+   * DFM + part prices of a quote's items (designs by the items' design_id). Throws EngineError
+   * invalid_configuration (with `param`). `dfmKeys[i]`, when given, names what item i's DFM reads of
+   * its design (the design id and its flats' K-factors): the engine may answer from a report it made
+   * before for that key, configuration and catalog, and from prices it worked out before for the
+   * same items, keys and catalog (restamped with these report ids and clock). Their parts are then
+   * shared and frozen: callers copy, never change them.
    */
-  quote(request: unknown, designs: Record<string, Design>, context: { id: string; now: string; dfmId(itemIndex: number): string; dfmKey?(itemIndex: number): string }): Promise<QuoteOutcome>;
+  partPrices(request: PriceRequest, designs: Record<string, Design>, context: PartPricesContext): Promise<PartPrices>;
   /**
    * Production files of the given parts for a configuration, from one analysis of the source (an
    * assembly is imported once, not once per part): part id -> kind -> file; a kind the part does not
@@ -109,12 +104,13 @@ export interface DfmImageRequest {
   design: Design;
   source: Uint8Array;
   part_id: string;
-  view: string;
+  view: DfmImageOptions['view'];
   format: 'svg' | 'png';
   width: number;
   /** the report's issues of the part, in order (their numbers on the image) */
-  issues: unknown[];
-  configuration: unknown;
+  issues: DfmImagePart['issues'];
+  /** the report's configuration (operations on holes are named on the image) */
+  configuration: Configuration | null;
   /** the K-factor the report's flat used */
   k_factor: number | null;
   signal?: AbortSignal;

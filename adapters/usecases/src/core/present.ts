@@ -1,7 +1,7 @@
 // The engine answers in references (a report id and part ids, the catalog whose ids a requirement
 // wants) and leaves the contract's URL fields null in their places; these fill them through Links.
+import type { DfmPartReport, DfmReport, DfmRequirement } from '@kerf/engine';
 import type { Links, CatalogName } from './links.ts';
-import type { DfmOutcome, QuoteOutcome } from './engine-api.ts';
 
 /** The engine's catalog kinds (kebab-case) by the contract's catalog names. */
 const CATALOG_BY_ENGINE_KIND: Record<string, CatalogName> = {
@@ -10,6 +10,13 @@ const CATALOG_BY_ENGINE_KIND: Record<string, CatalogName> = {
 };
 
 type Obj = Record<string, unknown>;
+
+/** A requirement as the contract shows it: the URL of the catalog whose ids it wants in place of the catalog. */
+export type PresentedRequirement = Omit<DfmRequirement, 'allowed_values_url' | 'catalog'> & { allowed_values_url: string | null };
+/** A report's part as the contract shows it: with the URL of its DFM image. */
+export type PresentedDfmPart = Omit<DfmPartReport, 'image_url'> & { image_url: string };
+/** A DFM report as the contract shows it. */
+export type PresentedDfmReport = Omit<DfmReport, 'parts' | 'requirements'> & { parts: PresentedDfmPart[]; requirements: PresentedRequirement[] };
 
 /** A copy of `o` with `[key, value]` right after `after` (appended when `after` is absent). */
 export function insertAfter(o: Obj, after: string, key: string, value: unknown): Obj {
@@ -24,29 +31,17 @@ export function insertAfter(o: Obj, after: string, key: string, value: unknown):
 }
 
 /** The engine's requirement names its catalog and leaves allowed_values_url null: the URL takes its place. */
-function presentRequirement(links: Links, r: Obj): Obj {
-  if (!('catalog' in r)) return r;
+export function presentRequirement(links: Links, r: DfmRequirement): PresentedRequirement {
   const { catalog, ...rest } = r;
-  const name = CATALOG_BY_ENGINE_KIND[String(catalog)];
+  const name = CATALOG_BY_ENGINE_KIND[catalog];
   return { ...rest, allowed_values_url: name ? links.catalog(name) : null };
 }
 
 /** A DFM report as the contract shows it: part image URLs and requirement catalog URLs. */
-export function presentDfmReport<T extends DfmOutcome>(links: Links, report: T): T {
+export function presentDfmReport(links: Links, report: DfmReport): PresentedDfmReport {
   return {
     ...report,
     parts: report.parts.map((p) => ({ ...p, image_url: links.dfmPartImage(report.id, p.part_id) })),
     requirements: report.requirements.map((r) => presentRequirement(links, r)),
   };
-}
-
-/** A quote as the contract shows it: its status_url, and each item's requirements and DFM report presented. */
-export function presentQuote<T extends QuoteOutcome>(links: Links, quote: T): T {
-  const items = quote.items.map((item) => ({
-    ...item,
-    requirements: Array.isArray(item.requirements) ? (item.requirements as Obj[]).map((r) => presentRequirement(links, r)) : item.requirements,
-    dfm: presentDfmReport(links, item.dfm),
-  }));
-  const requirements = Array.isArray(quote.requirements) ? (quote.requirements as Obj[]).map((r) => presentRequirement(links, r)) : quote.requirements;
-  return { ...quote, status_url: links.quote(quote.id), items, requirements };
 }

@@ -2,11 +2,11 @@
 // design and each DFM report carry of their own (`review_url`, `review_link_id`), so a
 // person can look at them without an API call.
 import { isStoreError } from '@kerf/store';
-import { type UseCaseContext, collection, isoPlus, publicView, type Doc } from '../core/index.ts';
+import { type UseCaseContext, collection, type Configuration, isoPlus, publicView, type Doc } from '../core/index.ts';
 
 export const REVIEW_LINK_DAYS = 30;
 
-export interface ReviewLinkFields { design_id: string; dfm_id: string | null; configuration: Record<string, unknown> }
+export interface ReviewLinkFields { design_id: string; dfm_id: string | null; configuration: Configuration }
 
 /** Creates an open link; with `key`, the one link of that key (a second create reads the first). */
 export async function newReviewLink(ctx: UseCaseContext, accountId: string, fields: ReviewLinkFields, key?: string): Promise<Doc> {

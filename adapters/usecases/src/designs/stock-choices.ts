@@ -2,7 +2,7 @@
 // form): a sheet part the available materials of its own thickness (bendable when it bends), a tube
 // part the catalog tube profiles of its own section. The same tolerances as the DFM checks, so an
 // offered choice never fails them for thickness or section.
-import { defaultCatalog, thicknessTolerance, tubeProfileFits, type TubeProfile } from '@kerf/engine';
+import { defaultCatalog, thicknessTolerance, tubeProfileFits } from '@kerf/engine';
 import { type Caller, type UseCaseContext, DesignInput } from '../core/index.ts';
 import { getDesign } from './designs.ts';
 
@@ -14,17 +14,15 @@ export interface PartStockChoices {
   choices: StockChoice[];
 }
 
-type Entry = Record<string, unknown> & { id: string };
-
 /** One entry per part of a ready design (none while it is analysed). */
 export async function partStockChoices(ctx: UseCaseContext, caller: Caller, input: DesignInput): Promise<PartStockChoices[]> {
   const design = await getDesign(ctx, caller, input);
   if (design.status !== 'ready') return [];
-  const [materials, profiles] = await Promise.all([ctx.engine.catalog('materials'), ctx.engine.catalog('tube_profiles')]) as [Entry[], Entry[]];
+  const [materials, profiles] = await Promise.all([ctx.engine.catalog('materials'), ctx.engine.catalog('tube_profiles')]);
   return design.parts.map((part) => {
     if (part.tube) {
       const tube = part.tube;
-      const fit = profiles.filter((p) => p.available && tubeProfileFits(tube, p as unknown as TubeProfile));
+      const fit = profiles.filter((p) => p.available && tubeProfileFits(tube, p));
       return { part_id: part.id, field: 'tube_profile_id', choices: fit.map((p) => ({ id: p.id, name: String(p.display_name ?? p.id) })) };
     }
     const t = part.detected_thickness_mm;

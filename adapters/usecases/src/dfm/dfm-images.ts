@@ -5,20 +5,19 @@ import { type UseCaseContext, fileUnavailable, signedDownload, type ImageFormat,
 import { requireReadyDesign } from '../designs/index.ts';
 import type { DfmDoc } from './dfm-doc.ts';
 
-interface ReportPart { part_id: string; issues?: unknown[]; k_factor?: number | null }
-
 export async function dfmImageUrl(ctx: UseCaseContext, accountId: string, doc: DfmDoc, partId: string, view: ImageView, format: ImageFormat, width: number): Promise<string> {
   const name = `image-${view}-${width}.${format}`;
   const key = `dfm/${doc.id}/parts/${partId}/${name}`;
   const contentType = format === 'svg' ? 'image/svg+xml' : 'image/png';
   if (!(await ctx.store.blobs.exists(key))) {
     const { row, design } = await requireReadyDesign(ctx, accountId, doc.design_id, 'design_id');
-    const part = (doc.parts as ReportPart[]).find((p) => p.part_id === partId)!;
+    const part = doc.parts.find((p) => p.part_id === partId)!;
     const source = await ctx.store.blobs.get(row.sourceBlobKey);
     if (!source) throw fileUnavailable('The uploaded file is no longer stored.');
     const file = await ctx.engine.dfmImage({
       design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), part_id: partId, view, format, width,
-      issues: part.issues ?? [], configuration: (doc as { configuration?: unknown }).configuration ?? null, k_factor: part.k_factor ?? null, signal: ctx.signal,
+      // records kept before a report had every field still draw
+      issues: part.issues ?? [], configuration: doc.configuration ?? null, k_factor: part.k_factor ?? null, signal: ctx.signal,
     });
     if (!file) throw fileUnavailable(`Part '${partId}' has no ${view} DFM image.`, 'view');
     await ctx.store.blobs.put(key, file.bytes, { contentType });

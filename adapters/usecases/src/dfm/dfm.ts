@@ -48,7 +48,8 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
   // every report carries a website review link of its own, with its configuration
   const link = await newReviewLink(ctx, accountId, { design_id: report.design_id, dfm_id: id, configuration: report.configuration });
   const presented = presentDfmReport(ctx.links, withoutImages(report));
-  const doc: DfmDoc = { ...presented, review_url: link.review_url, review_link_id: link.id, id, object: 'dfm_report' };
+  // a review link record (a Doc) always has its page's URL
+  const doc: DfmDoc = { ...presented, review_url: link.review_url as string, review_link_id: link.id, id, object: 'dfm_report' };
   await collection(ctx, 'dfm_reports').create(accountId, doc, { id });
   if (doc.production_files.status === 'pending') {
     await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId });

@@ -1,11 +1,11 @@
 // Review links: a configuration parked for a person to inspect (and edit) on the web site; the
 // agent reads it back before continuing (docs/api.md "Review links").
 import {
-  type UseCaseContext, requireScope, type Caller, collection, publicView, type Doc, UseCaseError, invalid, notFound,
+  type UseCaseContext, requireScope, type Caller, collection, publicView, type Doc, type DfmOutcome, UseCaseError, invalid, notFound,
   ReviewLinkInput, ReviewLinkRequest, SaveReviewInput, validateInput,
 } from '../core/index.ts';
 import { isStoreError, type DocumentRecord } from '@kerf/store';
-import type { Design } from '@kerf/engine';
+import type { Design, DfmIssue } from '@kerf/engine';
 import { toPublicDesign, type DesignResult, requireReadyDesign, newReviewLink } from '../designs/index.ts';
 import { computeDfm, getDfmDoc } from './dfm.ts';
 
@@ -62,13 +62,11 @@ export async function getReviewPage(ctx: UseCaseContext, input: ReviewLinkInput)
  */
 const UNKNOWN_SELECTION_CODES = new Set(['invalid_material_id', 'invalid_tube_profile_id', 'invalid_finish_id', 'invalid_powder_coat_color_id', 'invalid_tap_id', 'invalid_hole_id', 'invalid_part_instance_id']);
 
-interface ReportIssue { code: string; message: string; details?: Record<string, unknown> }
-
-function refuseUnknownSelections(report: { parts: Array<Record<string, unknown>>; assembly_issues?: unknown }, configuration: unknown): void {
+function refuseUnknownSelections(report: Pick<DfmOutcome, 'parts' | 'assembly_issues'>, configuration: unknown): void {
   const cfg = (configuration ?? {}) as { defaults?: Record<string, unknown>; parts?: Array<Record<string, unknown>> };
-  const found: Array<{ partId: string | null; issue: ReportIssue }> = [];
-  for (const part of report.parts) for (const issue of (part.issues ?? []) as ReportIssue[]) found.push({ partId: String(part.part_id), issue });
-  for (const issue of (Array.isArray(report.assembly_issues) ? report.assembly_issues : []) as ReportIssue[]) found.push({ partId: null, issue });
+  const found: Array<{ partId: string | null; issue: DfmIssue }> = [];
+  for (const part of report.parts) for (const issue of part.issues) found.push({ partId: part.part_id, issue });
+  for (const issue of report.assembly_issues) found.push({ partId: null, issue });
   const bad = found.find((f) => UNKNOWN_SELECTION_CODES.has(f.issue.code));
   if (!bad) return;
   // the field the person typed: the part's own entry, else the defaults

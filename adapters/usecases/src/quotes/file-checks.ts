@@ -3,12 +3,13 @@
 // same bad input gives the same error from the CLI as from the API.
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
 import {
-  requireScope, type Caller, type EngineContext, type AnalysisOutput, type Configuration, type DfmOutcome, type QuoteOutcome,
-  invalid, presentDfmReport, presentQuote, FileDfmRequest, FileQuoteRequest, validateInput,
+  requireScope, type Caller, type EngineContext, type AnalysisOutput, type Configuration, type DfmOutcome, type PresentedDfmReport,
+  invalid, presentDfmReport, FileDfmRequest, FileQuoteRequest, validateInput,
 } from '../core/index.ts';
 import { toPublicDesign } from '../designs/index.ts';
 import { computeDfm } from '../dfm/index.ts';
-import { engineQuote } from './quotes.ts';
+import { presentQuote, type Quote } from './quote-object.ts';
+import { quoteOf } from './quotes.ts';
 
 interface FileAtHand { file_name: string; bytes: Uint8Array }
 /** images: each part's inline SVG is the DFM image the service serves (the findings on the real flat) */
@@ -16,7 +17,7 @@ export interface CheckFileInput extends FileAtHand { configuration?: unknown; im
 export interface QuoteFileInput extends FileAtHand { request: unknown; images?: boolean }
 
 /** The DFM report of a file under a configuration. */
-export async function checkFile(ctx: EngineContext, caller: Caller, input: CheckFileInput): Promise<DfmOutcome> {
+export async function checkFile(ctx: EngineContext, caller: Caller, input: CheckFileInput): Promise<PresentedDfmReport> {
   requireScope(caller, 'dfm');
   const { configuration } = validateInput(FileDfmRequest, input.configuration === undefined ? {} : { configuration: input.configuration });
   const design = await analyzeFile(ctx, input, configuration);
@@ -25,11 +26,11 @@ export async function checkFile(ctx: EngineContext, caller: Caller, input: Check
 }
 
 /** The quote of a file: one item, the file's design, with its full DFM report. */
-export async function quoteFile(ctx: EngineContext, caller: Caller, input: QuoteFileInput): Promise<QuoteOutcome> {
+export async function quoteFile(ctx: EngineContext, caller: Caller, input: QuoteFileInput): Promise<Quote> {
   requireScope(caller, 'quotes');
   const { ship_to, ...item } = validateInput(FileQuoteRequest, input.request);
   const design = await analyzeFile(ctx, input, item.configuration);
-  const priced = await engineQuote(ctx, ctx.newId('quo'), { items: [{ ...item, design_id: design.id }], ...(ship_to ? { ship_to } : {}) }, { [design.id]: design });
+  const priced = await quoteOf(ctx, ctx.newId('quo'), { items: [{ ...item, design_id: design.id }], ...(ship_to ? { ship_to } : {}) }, { [design.id]: design });
   // each item's DFM report states the flat it was priced with, as the service's quotes do
   const items = [];
   for (const it of priced.items) items.push({ ...it, dfm: withFlatsUsed(input.images ? await drawParts(ctx, design, input, it.dfm) : it.dfm, design) });
@@ -41,12 +42,12 @@ export async function quoteFile(ctx: EngineContext, caller: Caller, input: Quote
 /** The report with each part's inline SVG: the served DFM image (engine dfmImages, all parts from one
  * analysis of the file), drawn from the file's geometry (a report computed from the Design alone has
  * no image_svg: the Design carries no outline). */
-async function drawParts<T extends DfmOutcome>(ctx: EngineContext, design: Design, file: FileAtHand, report: T): Promise<T> {
+async function drawParts(ctx: EngineContext, design: Design, file: FileAtHand, report: DfmOutcome): Promise<DfmOutcome> {
   const images = await ctx.engine.dfmImages({
-    design, source: file.bytes, view: 'flat', format: 'svg', width: 800, configuration: (report as { configuration?: unknown }).configuration ?? null,
-    parts: report.parts.map((p) => ({ part_id: p.part_id, issues: (p.issues as unknown[] | undefined) ?? [], k_factor: (p.k_factor as number | null | undefined) ?? null })),
+    design, source: file.bytes, view: 'flat', format: 'svg', width: 800, configuration: report.configuration,
+    parts: report.parts.map((p) => ({ part_id: p.part_id, issues: p.issues, k_factor: p.k_factor })),
   });
-  const parts: T['parts'] = report.parts.map((p, i) => {
+  const parts = report.parts.map((p, i) => {
     const img = images[i];
     return img ? { ...p, image_svg: new TextDecoder().decode(img.bytes) } : p;
   });

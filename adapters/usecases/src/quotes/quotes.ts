@@ -4,11 +4,13 @@ import type { Job, OutboxEvent, QuoteItemRecord, QuoteRecord, QuoteStatus, Quote
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
 import {
   requireScope, type Caller, type EngineContext, type UseCaseContext, isoPlus, publicView,
-  type QuoteOutcome, invalid, notFound, type JobKindHandlers, FILE_QUOTE_JOB, presentQuote, FileQuoteRequest, QuoteInput,
+  invalid, notFound, type JobKindHandlers, FILE_QUOTE_JOB, FileQuoteRequest, QuoteInput,
   QuoteRequest, type QuoteItemRequest, validateInput, newLazyEvent,
 } from '../core/index.ts';
 import { toPublicDesign, type DesignRow, getDesignRow, requireReadyDesign, submitDesign, type UploadBytes } from '../designs/index.ts';
 import { computeDfm, storeDfmReport, storeOrReuseDfmReport, designForConfiguration, kMapKey } from '../dfm/index.ts';
+import { fulfill, usShipTo } from '../fulfillment/index.ts';
+import { composeQuote, presentQuote, type QuoteOutcome } from './quote-object.ts';
 import { eventData, toQuote, toStored } from './stored-quotes.ts';
 
 /** quote.ready once a quote (its stored record) is settled (ready, requires_input or blocked), quote.failed when it failed. */
@@ -61,8 +63,8 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     itemRequests.push(key === item.design_id ? item : { ...item, design_id: key });
   }
   // variant keys let the engine reuse the DFM and pricing it worked out before (the quote cache)
-  const priced = await engineQuote(ctx, id, { ...req, items: itemRequests }, designs, ctx.quoteCache === false ? undefined : (i) => variants[i]);
-  const shown = presentQuote(ctx.links, priced as PricedQuote);
+  const priced = await quoteOf(ctx, id, { ...req, items: itemRequests }, designs, ctx.quoteCache === false ? undefined : variants);
+  const shown = presentQuote(ctx.links, priced);
   const items = [];
   for (let i = 0; i < priced.items.length; i++) {
     const item = priced.items[i];
@@ -70,14 +72,22 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     const dfm = used ? withFlatsUsed(item.dfm, used) : item.dfm;
     items.push({ ...shown.items[i], dfm: await storeOrReuseDfmReport(ctx, accountId, req.items[i].design_id, dfm) });
   }
-  return { ...shown, id, object: 'quote', status: priced.status, items, error: null };
+  return { ...shown, id, object: 'quote', status: priced.status, status_url: ctx.links.quote(id), items, error: null };
 }
 
-/** The engine's DFM and price of a request whose designs are at hand; a refused configuration names its field. */
-export async function engineQuote(ctx: EngineContext, id: string, req: QuoteRequest, designs: Record<string, Design>, dfmKey?: (itemIndex: number) => string): Promise<QuoteOutcome> {
+/**
+ * The quote of a request whose designs are at hand: the engine's DFM and part prices of its items,
+ * with the fulfillment, shipping and tax of its destination. A refused configuration or destination
+ * is an error naming its field.
+ */
+export async function quoteOf(ctx: EngineContext, id: string, req: QuoteRequest, designs: Record<string, Design>, dfmKeys?: string[]): Promise<QuoteOutcome> {
   const dfmIds = req.items.map(() => ctx.newId('dfm'));
+  const now = ctx.now().toISOString();
+  // the destination is checked before the items' DFM: a bad one is the error, as the engine's request check had it
+  const shipTo = usShipTo(req.ship_to);
   try {
-    return await ctx.engine.quote(req, designs, { id, now: ctx.now().toISOString(), dfmId: (i) => dfmIds[i], ...(dfmKey ? { dfmKey } : {}) });
+    const prices = await ctx.engine.partPrices({ items: req.items }, designs, { now, dfmIds, ...(dfmKeys ? { dfmKeys } : {}) });
+    return composeQuote(id, now, prices, fulfill(prices, shipTo, now));
   } catch (err) {
     if (err instanceof EngineError && err.code === 'invalid_configuration') {
       throw invalid('invalid_configuration', err.message, (err as EngineError & { param?: string }).param ?? 'items');

@@ -34,7 +34,7 @@ export async function toQuote(ctx: UseCaseContext, accountId: string, stored: Qu
   const items = [...doc.items];
   for (const [i, dfmId] of Object.entries(named)) {
     const report = await readReport(ctx, accountId, dfmId);
-    if (!report) ctx.log.error({ quote_id: doc.id, dfm_id: dfmId }, 'a quote names a DFM report that is not stored');
+    if (!report) ctx.log.error({ quote_id: stored.id, dfm_id: dfmId }, 'a quote names a DFM report that is not stored');
     items[Number(i)] = { ...items[Number(i)], dfm: report };
   }
   return { ...doc, items };

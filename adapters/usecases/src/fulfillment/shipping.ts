@@ -1,5 +1,6 @@
 // Shipping: packages from part weights and sizes, a US destination zone from distance, parcel
-// rates per service, and the freight rules of a real service (manufacturing notes).
+// rates per service, and the freight rules a real service publishes.
+import type { ShipmentPart } from '@kerf/engine';
 import { addBusinessDays } from './calendar.ts';
 
 const KG_TO_LB = 2.20462;
@@ -58,7 +59,6 @@ export function shippingZone(origin: string, destination: string): number {
   return ZONE_BANDS_MILES.find(([m]) => d <= m)![1];
 }
 
-export interface ShipmentPart { mass_kg: number; quantity: number; dimensions_mm: [number, number, number] }
 export interface Shipment { weight_lb: number; billable_lb: number; box_in: [number, number, number]; requires_freight: boolean; freight_reasons: string[] }
 
 export function planShipment(parts: ShipmentPart[]): Shipment {

@@ -1,5 +1,6 @@
-// quote(): statuses, requirements, fulfillment, request validation; DFM and quotes over real
-// fixtures through analyze(). The dfm and quote CLI commands: service/test/cli-quote-dfm.test.ts.
+// partPrices(): statuses, requirements, line items, request validation; DFM and prices over real
+// fixtures through analyze(). The quote object, its fulfillment and tax are the use cases'
+// (adapters/usecases/test); the dfm and quote CLI commands: service/test/cli-quote-dfm.test.ts.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultCatalog } from '../src/catalog/index.ts';
 import { designOf, hole, sheetPart, tubePart } from './helpers/examples.ts';
 import { dfm, InvalidConfigurationError } from '../src/dfm/index.ts';
-import { quote } from '../src/pricing/index.ts';
+import { partPrices, priceItems, type PriceRequest } from '../src/pricing/index.ts';
 import { analyze } from '../src/analyze.ts';
 import type { Design } from '../src/contract.ts';
 
@@ -18,21 +19,17 @@ const STEEL = 'mat_mild_steel_0_060in';
 const TUBE = 'tub_4130_round_1_000od_0_065w';
 const design = designOf([sheetPart({ instance_count: 2 }), tubePart()]);
 const designs = { [design.id]: design };
-const ctx = { id: 'quo_test', now: NOW };
+const ctx = { now: NOW, dfmIds: ['dfm_test_0', 'dfm_test_1'] };
+const price = (request: PriceRequest, ds: Record<string, Design> = designs) => partPrices(request, ds, catalog, ctx);
 const full = { defaults: { material_id: STEEL, tube_profile_id: TUBE } };
 const codesOf = (r: ReturnType<typeof dfm>): string[] => r.parts.flatMap((p) => p.issues.map((i) => i.code));
-const shipTo = { name: 'A. Customer', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
 
-describe('quote()', () => {
-  test('ready quote: items, line items per part, fulfillment, totals', () => {
-    const r = quote({ items: [{ design_id: design.id, quantity: 5, configuration: full, client_reference_id: 'PO-7', quantity_options: [1, 5, 25, 25] }], ship_to: shipTo }, designs, catalog, ctx);
-    assert.equal(r.object, 'quote');
+describe('partPrices()', () => {
+  test('ready: items, line items per part, quantity options, what fulfillment reads', () => {
+    const r = price({ items: [{ design_id: design.id, quantity: 5, configuration: full, client_reference_id: 'PO-7', quantity_options: [1, 5, 25, 25] }] });
     assert.equal(r.status, 'ready');
-    assert.equal(r.currency, 'usd');
-    assert.equal(r.id, 'quo_test');
-    assert.equal(r.status_url, null, 'the id is the reference; the engine builds no URL');
     assert.equal(r.catalog_version, catalog.version);
-    assert.equal(r.expires_at, '2026-12-23T15:00:00.000Z');
+    assert.ok(!('id' in r) && !('object' in r) && !('created_at' in r) && !('fulfillment' in r) && !('tax' in r), 'no quote envelope: the use case makes the quote');
     const it = r.items[0];
     assert.equal(it.client_reference_id, 'PO-7');
     assert.equal(it.dfm.object, 'dfm_report');
@@ -40,34 +37,15 @@ describe('quote()', () => {
     assert.deepEqual(it.line_items.map((l) => [l.part_id, l.process, l.quantity]), [['prt_bracket', 'sheet_metal', 10], ['prt_tube', 'tube_laser', 5]]);
     assert.deepEqual(it.quantity_options.map((o) => o.quantity), [1, 5, 25], 'duplicates dropped');
     assert.equal(it.quantity_options[1].unit_amount_cents, it.unit_amount_cents);
-    const f = r.fulfillment;
-    assert.equal(f.shipping_status, 'rated');
-    assert.deepEqual(f.production.map((p) => p.speed), ['standard', 'expedited']);
-    assert.ok(f.production[1].estimated_ship_date < f.production[0].estimated_ship_date);
-    assert.ok(f.production[1].surcharge_cents > 0);
-    assert.equal(f.shipping_options.length, 6);
-    for (const o of f.shipping_options) {
-      assert.match(o.id, /^shp_(standard|expedited)_/);
-      assert.ok(o.estimated_delivery_date > o.planned_ship_date);
-      assert.equal(o.production_surcharge_cents, f.production.find((p) => p.speed === o.production_speed)!.surcharge_cents);
-    }
-    assert.equal(r.amount_shipping_cents, Math.min(...f.shipping_options.filter((o) => o.production_speed === 'standard').map((o) => o.amount_cents)));
-    assert.equal(r.tax.state, 'TX');
-    assert.equal(r.amount_tax_cents, Math.round(r.amount_subtotal_cents * 0.0625));
-    assert.equal(r.amount_total_cents, r.amount_subtotal_cents + r.amount_shipping_cents + r.amount_tax_cents);
-  });
-
-  test('without a destination: shipping and tax wait for it', () => {
-    const r = quote({ items: [{ design_id: design.id, quantity: 1, configuration: full }] }, designs, catalog, ctx);
-    assert.equal(r.fulfillment.shipping_status, 'destination_required');
-    assert.deepEqual(r.fulfillment.shipping_options, []);
-    assert.equal(r.tax.status, 'destination_required');
-    assert.equal(r.amount_tax_cents, 0);
-    assert.equal(r.amount_total_cents, r.amount_subtotal_cents);
+    assert.equal(it.dfm.id, 'dfm_test_0');
+    assert.equal(it.dfm.created_at, NOW);
+    assert.equal(r.amount_subtotal_cents, it.amount_cents);
+    assert.deepEqual(r.production, { bends: true, inserts: false, welds: false, finish_lead_time_days: 0, pieces: 15 });
+    assert.deepEqual(r.shipment.map((s) => s.quantity), [10, 5]);
   });
 
   test('requires_input: unpriced item, requirements surfaced at item and quote level', () => {
-    const r = quote({ items: [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: STEEL } } }] }, designs, catalog, ctx);
+    const r = price({ items: [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: STEEL } } }] });
     assert.equal(r.status, 'requires_input');
     assert.equal(r.items[0].unit_amount_cents, null);
     assert.equal(r.items[0].amount_cents, null);
@@ -78,37 +56,32 @@ describe('quote()', () => {
 
   test('blocked but fully specified items are still priced', () => {
     const d = designOf([sheetPart({ holes: [hole(1, 5, [40, 10], 20, { id: 1, distance: 2 })] })]);
-    const r = quote({ items: [{ design_id: d.id, quantity: 3, configuration: { defaults: { material_id: STEEL } } }] }, { [d.id]: d }, catalog, ctx);
+    const r = price({ items: [{ design_id: d.id, quantity: 3, configuration: { defaults: { material_id: STEEL } } }] }, { [d.id]: d });
     assert.equal(r.status, 'blocked');
     assert.ok(r.items[0].unit_amount_cents! > 0);
-    const ok = quote({ items: [{ design_id: d.id, quantity: 3, configuration: { defaults: { material_id: STEEL }, accepted_risks: ['hole_too_close_to_bend'] } }] }, { [d.id]: d }, catalog, ctx);
+    const ok = price({ items: [{ design_id: d.id, quantity: 3, configuration: { defaults: { material_id: STEEL }, accepted_risks: ['hole_too_close_to_bend'] } }] }, { [d.id]: d });
     assert.equal(ok.status, 'ready');
     assert.equal(ok.amount_subtotal_cents, r.amount_subtotal_cents);
   });
 
   test('several items add up; production warnings become manufacturing warnings', () => {
     const d2 = designOf([sheetPart({ id: 'prt_sharp', bends: [{ id: 1, angle_degrees: 90, radius_mm: 0, length_mm: 80, direction: 'up', flange_lengths_mm: [20, 70] }] })], 'des_two');
-    const r = quote({ items: [{ design_id: design.id, quantity: 2, configuration: full }, { design_id: 'des_two', quantity: 4, configuration: { defaults: { material_id: STEEL } } }] }, { ...designs, des_two: d2 }, catalog, ctx);
+    const r = price({ items: [{ design_id: design.id, quantity: 2, configuration: full }, { design_id: 'des_two', quantity: 4, configuration: { defaults: { material_id: STEEL } } }] }, { ...designs, des_two: d2 });
     assert.equal(r.amount_subtotal_cents, r.items[0].amount_cents! + r.items[1].amount_cents!);
     assert.deepEqual(r.manufacturing_warnings.map((w) => [w.design_id, w.part_id, w.code]), [['des_two', 'prt_sharp', 'sharp_bend_radius_applied']]);
     assert.notEqual(r.items[0].dfm.id, r.items[1].dfm.id);
   });
 
-  test('contract fields: status_url (null in the engine) and design_id after status, error after production_files, assembly_operations_amount_cents after amount_cents', () => {
+  test('contract fields of an item: assembly_operations_amount_cents after amount_cents', () => {
     const d2 = designOf([sheetPart({ id: 'prt_other' })], 'des_second');
-    const r = quote({ items: [{ design_id: design.id, quantity: 2, configuration: full }, { design_id: 'des_second', quantity: 1, configuration: { defaults: { material_id: STEEL } } }] }, { ...designs, des_second: d2 }, catalog, ctx);
-    assert.equal(r.design_id, design.id, 'the first item\'s design');
-    assert.equal(r.error, null);
-    const keys = Object.keys(r);
-    assert.equal(keys.indexOf('status_url'), keys.indexOf('status') + 1);
-    assert.equal(keys.indexOf('design_id'), keys.indexOf('status_url') + 1);
-    assert.equal(keys.indexOf('error'), keys.indexOf('production_files') + 1);
+    const r = price({ items: [{ design_id: design.id, quantity: 2, configuration: full }, { design_id: 'des_second', quantity: 1, configuration: { defaults: { material_id: STEEL } } }] }, { ...designs, des_second: d2 });
+    assert.deepEqual(Object.keys(r.items[0]), ['design_id', 'quantity', 'status', 'client_reference_id', 'unit_amount_cents', 'amount_cents', 'assembly_operations_amount_cents', 'quantity_options', 'dfm', 'requirements', 'line_items']);
     for (const it of r.items) {
       const k = Object.keys(it);
       assert.equal(k.indexOf('assembly_operations_amount_cents'), k.indexOf('amount_cents') + 1);
       assert.equal(it.assembly_operations_amount_cents, 0, 'no assembly operations');
     }
-    const unpriced = quote({ items: [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: STEEL } } }] }, designs, catalog, ctx);
+    const unpriced = price({ items: [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: STEEL } } }] });
     assert.deepEqual([unpriced.items[0].amount_cents, unpriced.items[0].assembly_operations_amount_cents], [null, null], 'an item without a price has no assembly amount either');
   });
 
@@ -116,7 +89,7 @@ describe('quote()', () => {
     const weld = { type: 'weld', method: 'mig', weld_length_mm: 150, part_instance_ids: ['prt_bracket_i0', 'prt_tube_i0'], weld_finish: 'rough', joint_access: 'open' };
     const welded = { ...full, assembly_operations: [weld, { ...weld, weld_length_mm: 40, part_instance_ids: ['prt_bracket_i0', 'prt_bracket_i1'] }] };
     for (const quantity of [1, 7]) {
-      const r = quote({ items: [{ design_id: design.id, quantity, configuration: welded }] }, designs, catalog, ctx);
+      const r = price({ items: [{ design_id: design.id, quantity, configuration: welded }] });
       const it = r.items[0];
       const assemblyLines = it.line_items.filter((l) => l.process === 'assembly');
       assert.equal(assemblyLines.length, 1);
@@ -126,25 +99,22 @@ describe('quote()', () => {
       assert.equal(it.assembly_operations_amount_cents, assemblyLines[0].amount_cents);
       const parts = it.line_items.filter((l) => l.process !== 'assembly').reduce((a, l) => a + l.amount_cents, 0);
       assert.equal(it.amount_cents, parts + it.assembly_operations_amount_cents!, 'parts + assembly = the item');
-      const plain = quote({ items: [{ design_id: design.id, quantity, configuration: full }] }, designs, catalog, ctx);
+      const plain = price({ items: [{ design_id: design.id, quantity, configuration: full }] });
       assert.equal(it.amount_cents! - it.assembly_operations_amount_cents!, plain.items[0].amount_cents, 'the welds add exactly their own amount');
       assert.equal(r.amount_subtotal_cents, it.amount_cents);
     }
   });
 
-  test('service form: quote(items with their DFM, { catalog, shipTo, now }) prices without quote ids', () => {
-    const report = dfm(design, full, catalog, { id: 'dfm_stored', now: NOW });
-    const out = quote([{ design, quantity: 5, configuration: full, quantity_options: [1, 5], dfm: report }], { catalog, shipTo: shipTo, now: NOW });
-    const direct = quote({ items: [{ design_id: design.id, quantity: 5, configuration: full, quantity_options: [1, 5] }], ship_to: shipTo }, designs, catalog, ctx);
-    assert.equal(out.amount_subtotal_cents, direct.amount_subtotal_cents);
-    assert.equal(out.amount_total_cents, direct.amount_total_cents);
-    assert.deepEqual(out.fulfillment, direct.fulfillment);
-    assert.equal(out.items[0].dfm.id, 'dfm_stored');
-    assert.ok(!('id' in out) && !('status' in out) && !('created_at' in out), 'the caller owns ids, status and timestamps');
-    assert.throws(() => quote([{ design, quantity: 0, dfm: report }], { catalog, now: NOW }), (e: unknown) => e instanceof InvalidConfigurationError && e.param === 'items[0].quantity');
+  test('priceItems(): items whose DFM report the caller already made price as partPrices() prices them', () => {
+    const report = dfm(design, full, catalog, { id: 'dfm_test_0', now: NOW });
+    const out = priceItems([{ design, quantity: 5, configuration: full, quantity_options: [1, 5], dfm: report }], catalog);
+    const direct = price({ items: [{ design_id: design.id, quantity: 5, configuration: full, quantity_options: [1, 5] }] });
+    assert.deepEqual(out, direct);
+    assert.throws(() => priceItems([{ design, quantity: 0, dfm: report }], catalog), (e: unknown) => e instanceof InvalidConfigurationError && e.param === 'items[0].quantity');
   });
 
-  const invalid: Array<[string, unknown, string]> = [
+  // JSON as a caller may hand it to the engine: the request is checked, whatever its type says
+  const invalid: Array<[string, object, string]> = [
     ['no items', { items: [] }, 'items'],
     ['quantity 0', { items: [{ design_id: design.id, quantity: 0, configuration: full }] }, 'items[0].quantity'],
     ['fractional quantity', { items: [{ design_id: design.id, quantity: 1.5, configuration: full }] }, 'items[0].quantity'],
@@ -152,14 +122,12 @@ describe('quote()', () => {
     ['bad quantity option', { items: [{ design_id: design.id, quantity: 1, configuration: full, quantity_options: [1, -2] }] }, 'items[0].quantity_options[1]'],
     ['unknown design', { items: [{ design_id: 'des_missing', quantity: 1 }] }, 'items[0].design_id'],
     ['unknown field', { items: [{ design_id: design.id, quantity: 1, colour: 'red' }] }, 'items[0].colour'],
-    ['non-US destination', { items: [{ design_id: design.id, quantity: 1, configuration: full }], ship_to: { ...shipTo, country: 'CA' } }, 'ship_to.country'],
-    ['unknown state', { items: [{ design_id: design.id, quantity: 1, configuration: full }], ship_to: { ...shipTo, state: 'QC' } }, 'ship_to.state'],
-    ['bad ZIP', { items: [{ design_id: design.id, quantity: 1, configuration: full }], ship_to: { ...shipTo, postal_code: 'K1A 0B1' } }, 'ship_to.postal_code'],
+    ['a destination (shipping is the service\'s)', { items: [{ design_id: design.id, quantity: 1, configuration: full }], ship_to: { state: 'TX', postal_code: '78701', country: 'US' } }, 'ship_to'],
     ['bad configuration inside an item', { items: [{ design_id: design.id, quantity: 1, configuration: { parts: 'all' } }] }, 'items[0].configuration.parts'],
   ];
   for (const [name, req, param] of invalid) {
     test(`invalid request: ${name}`, () => {
-      assert.throws(() => quote(req, designs, catalog, ctx), (e: unknown) => e instanceof InvalidConfigurationError && e.param === param);
+      assert.throws(() => price(req as PriceRequest), (e: unknown) => e instanceof InvalidConfigurationError && e.param === param);
     });
   }
 });
@@ -173,7 +141,7 @@ describe('real fixtures through analyze()', () => {
     const r = dfm(d, { defaults: { material_id: 'mat_mild_steel_2_0mm' } }, catalog, fctx);
     assert.equal(r.status, 'ready', JSON.stringify(r.parts.map((p) => p.issues)));
     assert.equal(dfm(d, { defaults: { material_id: 'mat_mild_steel_3_0mm' } }, catalog, fctx).parts[0].issues[0].code, 'thickness_mismatch');
-    const q = quote({ items: [{ design_id: d.id, quantity: 10, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }] }, { [d.id]: d }, catalog, { id: 'quo_fx', now: NOW });
+    const q = price({ items: [{ design_id: d.id, quantity: 10, configuration: { defaults: { material_id: 'mat_mild_steel_2_0mm' } } }] }, { [d.id]: d });
     assert.equal(q.status, 'ready');
     assert.ok(q.items[0].line_items[0].breakdown.some((b) => b.type === 'bending'));
   });

@@ -16,3 +16,12 @@ export function salesTaxCents(state: string, taxableCents: number): number {
   if (rate === undefined) throw new RangeError(`not a US state: ${state}`);
   return Math.round((taxableCents * rate) / 100);
 }
+
+/** A quote's tax: on its subtotal in the destination's state, or waiting for a destination. */
+export interface QuoteTax { status: 'destination_required' | 'calculated'; state: string | null; rate_percent: number | null; taxable_amount_cents: number }
+
+/** The tax of a quote's subtotal shipped to `state` (null: no destination yet), and its amount in cents. */
+export function quoteTax(state: string | null, subtotalCents: number): { tax: QuoteTax; amount_tax_cents: number } {
+  if (state === null) return { tax: { status: 'destination_required', state: null, rate_percent: null, taxable_amount_cents: 0 }, amount_tax_cents: 0 };
+  return { tax: { status: 'calculated', state, rate_percent: STATE_TAX_RATE_PERCENT[state], taxable_amount_cents: subtotalCents }, amount_tax_cents: salesTaxCents(state, subtotalCents) };
+}
