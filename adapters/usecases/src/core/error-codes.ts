@@ -128,7 +128,7 @@ const CODES: Record<string, Entry> = {
   review_link_changed: { type: 'invalid_request_error', kind: 'conflict', retryable: true,
     meaning: 'Someone else saved the review configuration meanwhile.', action: 'Reload the review page and make the change again.' },
 
-  // Payments (the PaymentProcessor port, adapters/usecases/src/payments.ts)
+  // Payments (the PaymentProcessor port, adapters/usecases/src/core/payments.ts)
   card_declined: { type: 'payment_error', kind: 'payment_required', retryable: false,
     meaning: 'The off-session charge of the card on file was declined; the message carries the processor\'s decline reason (details.decline_code). Nothing was created.', action: 'Ask the customer to save another card (payment_method_setup_url), then pay again with a new Idempotency-Key.' },
   payment_not_completed: { type: 'payment_error', kind: 'payment_required', retryable: false,
