@@ -1,5 +1,5 @@
 // Commerce over real HTTP on the embedded store and the embedded processor (docs/api.md "Carts and
-// payment", "Orders", "Account"; README.md "Buying: account, cart, pay, orders"): save a card on the
+// payment", "Orders", "Account"; docs/commerce.md "Buying: account, cart, pay, orders"): save a card on the
 // hosted setup page, create a cart, PATCH it to a destination and a shipping option, pay it once
 // (replays, a second key, declines, processing payments, concurrent pays), read the orders, and
 // move an order through fulfilment as an operator. Every JSON response is checked against the

@@ -151,7 +151,7 @@ test('source comments cite only documents of the repo, and sections those docume
   assert.deepEqual(probe('// see contract.md "Quote", notes/geometry.md, protocols.md and ../shared/corpus'), [
     'names shared/, which is outside the repo', 'cites contract.md, a document outside the repo',
     'cites notes/geometry.md, a document outside the repo', 'cites protocols.md, which is not in the repo']);
-  assert.deepEqual(probe('// docs/api.md "Errors", README.md "Dropship", ARCHITECTURE.md'), []);
+  assert.deepEqual(probe('// docs/api.md "Errors", docs/commerce.md "Dropship", ARCHITECTURE.md'), []);
   assert.deepEqual(probe('/** docs/api.md ("No such section") */'), ['cites section "No such section" of docs/api.md, which has no such heading']);
   const own = commentsOf(join(ROOT, 'test/docs-self-contained.test.ts')).map((c) => c.text);
   assert.ok(own.some((c) => c.includes('A reader of the code has the same documents (#31.8)')), 'a run of // lines is read as one block');

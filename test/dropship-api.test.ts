@@ -1,4 +1,4 @@
-// The dropship API over real HTTP (issue #13; README.md "Dropship", docs/api.md "Operator actions"):
+// The dropship API over real HTTP (issue #13; docs/commerce.md "Dropship", docs/api.md "Operator actions"):
 // the real service on a port, the embedded store on disk and the embedded processor. Every dropship
 // route, every dropship error code, the order creation rules, contract holds,
 // fulfilment with the shipping charge (and its failure), and signed deliveries checked with the

@@ -1,8 +1,8 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, server scenarios) against
 // the hosted MCP server of a real service: `npx tsx test/mcp-conformance.ts [--scenario NAME]`.
 // The suite's client sends no credentials, so a local relay adds an API key to every request; all
-// else reaches /mcp as sent. The suite needs Node 22 (`npx -p node@22`, as here). README records
-// the result. Scenarios of the suite's fixture surface that Kerf does not offer are listed in
+// else reaches /mcp as sent. The suite needs Node 22 (`npx -p node@22`, as here). docs/agents.md
+// records the result. Scenarios of the suite's fixture surface that Kerf does not offer are listed in
 // adapters/mcp/conformance-baseline.yml. Not part of `npm test`: it downloads the suite on first use.
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';

@@ -1,4 +1,4 @@
-// The janitor prunes what the OAuth server leaves in the store (README "Crash leftovers"): device
+// The janitor prunes what the OAuth server leaves in the store (docs/configuration.md "Crash leftovers"): device
 // codes an hour after they expired and their poll times with them; clients registered through
 // dynamic registration once no connection was made with them for 30 days (one never connected: 30
 // days after it registered). Real service and store on disk; the grant is written through the real

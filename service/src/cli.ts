@@ -11,7 +11,7 @@ const STEP_COMMANDS: ReadonlySet<string> = new Set(['analyze', 'dfm', 'quote']);
 /**
  * A run of these commands is short, so it spends the least on the importer's 7.6 MB of WASM with V8's
  * baseline compiler only: Liftoff-only used half the CPU of V8's default (Liftoff + TurboFan tier-up)
- * for one small part and a quarter less over 20, with the first result sooner (README, Cold start); the
+ * for one small part and a quarter less over 20, with the first result sooner (docs/performance.md "Cold start"); the
  * optimizing compiler only pays for itself in a long-lived process (kerf serve, the library). The
  * compile itself starts now, while the command's modules load (bench/cold-start.ts measures both).
  */

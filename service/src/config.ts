@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-// Service configuration from the environment (README "Configuration"). Bad values fail at start
+// Service configuration from the environment (docs/configuration.md "Configuration"). Bad values fail at start
 // with the variable named, never at the first request.
 export interface ServiceConfig {
   port: number;

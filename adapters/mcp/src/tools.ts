@@ -1,4 +1,4 @@
-// The MCP tools (README.md "MCP: agents quote parts"), each a use case (or two) with a strict, described input schema; the
+// The MCP tools (docs/agents.md "MCP: agents quote parts"), each a use case (or two) with a strict, described input schema; the
 // same list serves the hosted endpoint and `kerf mcp` (stdio), which differ only in how a file
 // arrives (an HTTP PUT to upload_url, or a local path).
 import { readFile, stat } from 'node:fs/promises';

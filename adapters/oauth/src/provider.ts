@@ -1,7 +1,7 @@
 // The authorization server: panva's oidc-provider (certified; device flow RFC 8628, PKCE, dynamic
 // registration RFC 7591, refresh rotation with reuse detection, revocation RFC 7009, resource
 // indicators RFC 8707, `iss` RFC 9207, Client ID Metadata Documents), configured as
-// README.md "Agents: OAuth and the web sign-in" describes.
+// docs/agents.md "Agents: OAuth and the web sign-in" describes.
 // The API origin is both the issuer and the one resource; tokens are opaque and kept in the store.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';

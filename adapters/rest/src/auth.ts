@@ -13,7 +13,7 @@ declare module 'fastify' {
   }
 }
 
-/** The dropship API's legacy credential header (README.md "Dropship"): the API key itself. */
+/** The dropship API's legacy credential header (docs/commerce.md "Dropship"): the API key itself. */
 const LEGACY_KEY_HEADER = 'svc_key';
 
 function bearerToken(request: FastifyRequest): string | null {

@@ -1,5 +1,5 @@
 // Which OAuth scope each operation needs, for the OpenAPI document's security
-// requirements and the README's table. The use cases enforce these (requireScope); test/oauth-scopes
+// requirements and the table of docs/agents.md. The use cases enforce these (requireScope); test/oauth-scopes
 // checks that every operation is listed here and that the API answers as documented.
 import type { Scope } from '@kerf/usecases';
 

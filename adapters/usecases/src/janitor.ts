@@ -1,5 +1,5 @@
 // The janitor: what crashes leave behind in the store is removed when the service starts and then
-// every hour. Retention (README "Crash leftovers"): partial uploads, stored bytes that no put
+// every hour. Retention (docs/configuration.md "Crash leftovers"): partial uploads, stored bytes that no put
 // recorded, uploaded sources whose design was never created, and uploads spooled to disk by a
 // request that never finished (the context's uploadSpoolDir) are deleted once they are an hour old;
 // anything younger may belong to a write under way. It also prunes what the OAuth server

@@ -1,6 +1,6 @@
 // Taps, self-clinching studs, nuts and standoffs, and the standard countersinks.
 // Self-clinching figures (mounting hole, minimum sheet, minimum hole-centre-to-edge) are the
-// published figures of the common FH / CLS / SO series (README.md "DFM rules" lists them).
+// published figures of the common FH / CLS / SO series (docs/dfm-rules.md "DFM rules" lists them).
 import type { CountersinkSize, HardwareGeometry, MaterialType, Nut, Standoff, Stud, Tap, ThreadStandard } from './types.ts';
 
 const MM_PER_IN = 25.4;

@@ -1,5 +1,5 @@
 // Sheet materials: one SKU per material x thickness, inch gauges and metric thicknesses.
-// Figures published by real services where they exist (README.md "DFM rules" sets them side by
+// Figures published by real services where they exist (docs/dfm-rules.md "DFM rules" sets them side by
 // side with ours); our own process figures (cut speed, price) are stated as named constants below.
 import { DEFAULT_K_TABLE, interpolateKFactor, type KFactorTable } from '../sheet/kfactor.ts';
 import type { Material, MaterialType } from './types.ts';

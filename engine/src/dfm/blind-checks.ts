@@ -8,7 +8,7 @@ export interface BlindFinding {
   code: string; message: string; severity: 'blocking' | 'warning'; hole_id: number | null; details: Record<string, unknown>;
 }
 
-/** The finding code of each kind (README, DFM rules; adapters/usecases error registry). */
+/** The finding code of each kind (docs/dfm-rules.md "DFM rules"; adapters/usecases error registry). */
 const BLIND_FEATURE_CODES = {
   counterbore: 'counterbore_not_supported',
   blind_hole: 'blind_hole_not_supported',

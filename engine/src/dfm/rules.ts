@@ -1,6 +1,6 @@
 // Default DFM rules as named constants with units and their source. Per-SKU figures (minimum hole,
 // flange, bend radius, sheet size, bend length) live on the catalog entry; these are the rules that
-// apply across SKUs. README.md "DFM rules" compares them with the published figures of real services.
+// apply across SKUs. docs/dfm-rules.md "DFM rules" compares them with the published figures of real services.
 
 /** Detected thickness matches the material when |t_detected - t_material| <= max(ABS, REL x t). */
 const THICKNESS_MATCH_TOL_ABS_MM = 0.05;

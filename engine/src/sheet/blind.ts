@@ -23,7 +23,7 @@ const BEND_PAIR_THICKNESS_MM = 1e-2;
 export const ENGRAVING_MAX_STROKE_MM = 2;
 /**
  * Blind work removing more than this fraction of the through volume (flat area x t) is not a recess in
- * a sheet: the part is a machined or stepped block (README, DFM rules: recess vs thickness change).
+ * a sheet: the part is a machined or stepped block (docs/dfm-rules.md "DFM rules": recess vs thickness change).
  */
 export const MACHINED_VOLUME_FRACTION = 0.15;
 

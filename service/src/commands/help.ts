@@ -40,7 +40,7 @@ const HELP: Record<CommandName, CommandHelp> = {
     summary: 'the DFM report of a STEP file under a configuration (as POST /v1/dfm)',
     usage: `kerf dfm FILE ${DFM_CONFIG} [--images] [--compact] [--now ISO] [--base-url URL]`,
     options: [
-      ['--configuration C', 'the configuration object, inline JSON or @file.json (README: API guide)'],
+      ['--configuration C', 'the configuration object, inline JSON or @file.json (docs/api.md)'],
       ['--images', 'keep the inline SVG images in the report'],
       ['--compact', 'drop the capability lists (what each process could offer) from the report'],
       ['--now ISO', 'the clock for the run (same file, configuration and time: same ids)'],

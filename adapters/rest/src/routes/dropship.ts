@@ -1,4 +1,4 @@
-// The dropship API (README.md "Dropship"; all under /v1/dropship): items, orders (201 new, 200 the
+// The dropship API (docs/commerce.md "Dropship"; all under /v1/dropship): items, orders (201 new, 200 the
 // existing order of a repeated external_ref) and webhook endpoints. Bearer API key or the legacy
 // `svc_key` header (./auth.ts).
 import type { FastifyInstance } from 'fastify';

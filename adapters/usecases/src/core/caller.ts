@@ -1,5 +1,5 @@
 // Who is asking: every use case takes a Caller, and checks its scope itself, so REST, MCP, the web
-// site and the CLI enforce the same rules (scopes: README.md "Agents: OAuth and the web sign-in"; catalogs are readable by all).
+// site and the CLI enforce the same rules (scopes: docs/agents.md "Agents: OAuth and the web sign-in"; catalogs are readable by all).
 import { UseCaseError } from './errors.ts';
 
 export const SCOPES = ['designs', 'dfm', 'quotes', 'carts', 'orders', 'webhooks', 'payments'] as const;

@@ -174,7 +174,7 @@ const CODES: Record<string, Entry> = {
   invalid_order_transition: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
     meaning: "The order cannot move to that status from its current one (e.g. a delivered order back to in_production).", action: 'Read the order and pick a status the message lists.' },
 
-  // Dropship (README.md "Dropship"; issue #13)
+  // Dropship (docs/commerce.md "Dropship"; issue #13)
   dropship_account_not_approved: { type: 'permission_error', kind: 'forbidden', retryable: false,
     meaning: "The account's dropship access is requested, suspended or denied (or was never requested); only approved accounts may use /v1/dropship.", action: 'Ask the operator to approve the account for dropship.' },
   api_key_required: { type: 'permission_error', kind: 'forbidden', retryable: false,

@@ -377,7 +377,7 @@ export const CatalogSearchInput = Type.Object({
 }, strict);
 export type CatalogSearchInput = Static<typeof CatalogSearchInput>;
 
-// ---- dropship (README.md "Dropship") ------------------------------------------------------------
+// ---- dropship (docs/commerce.md "Dropship") ------------------------------------------------------------
 
 /** Every event a dropship webhook endpoint can receive; subscriptions default to all. */
 export const DROPSHIP_EVENT_TYPES = [

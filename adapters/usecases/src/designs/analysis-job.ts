@@ -37,7 +37,7 @@ export const analysisJob: JobKindHandlers = {
     const rec = await ctx.store.designs.get<DesignResult>(job.accountId, job.resourceId);
     if (rec) await ctx.store.designs.transition(job.accountId, job.resourceId, ['queued', 'processing'], { status: 'failed', error, events: [designFailedEvent(ctx, rec, error)] });
     // A failed design is never analysed again and nothing serves its upload: the bytes (up to the
-    // upload limit each) are not kept (README "Crash leftovers").
+    // upload limit each) are not kept (docs/configuration.md "Crash leftovers").
     if (rec) await ctx.store.blobs.delete(rec.sourceBlobKey).catch((err: unknown) => ctx.log.warn({ err, design_id: rec.id }, 'deleting a failed design\'s upload failed'));
     await afterDesignSettled(ctx, job.accountId, job.resourceId);
   },

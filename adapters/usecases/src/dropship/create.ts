@@ -1,4 +1,4 @@
-// POST /v1/dropship/orders (README.md "Dropship"): one order per (account, external_ref),
+// POST /v1/dropship/orders (docs/commerce.md "Dropship"): one order per (account, external_ref),
 // whatever repeats, races or crashes. Contract items allocate prepaid units; on-demand items are
 // charged off-session for parts on the charge-once core (../charge-once.ts): a charge record keyed
 // by external_ref holds the intent before the processor is called, the processor key is derived

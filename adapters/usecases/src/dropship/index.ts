@@ -1,4 +1,4 @@
-// The dropship API's use cases (README.md "Dropship"; issue #13).
+// The dropship API's use cases (docs/commerce.md "Dropship"; issue #13).
 export { requireDropship, adminSetDropshipStatus, type DropshipAccountView } from './access.ts';
 export { listDropshipItems, adminCreateDropshipItem, adminApproveDropshipItem, type ItemDoc as DropshipItem } from './items.ts';
 export { listDropshipOrders, getDropshipOrder, type DropshipOrderDoc, type DropshipOrderStatus, type DropshipCharge } from './orders.ts';

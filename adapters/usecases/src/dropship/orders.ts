@@ -49,7 +49,7 @@ export const dropshipOrders = (ctx: Pick<CommerceContext, 'store'>): DocumentCol
 
 export const dropshipOrderView = (doc: DropshipOrderDoc): DropshipOrderDoc => publicView(doc);
 
-/** The order as a dropship event's `data.order` carries it (README.md "Dropship"). */
+/** The order as a dropship event's `data.order` carries it (docs/commerce.md "Dropship"). */
 export function eventOrder(doc: DropshipOrderDoc): Record<string, unknown> {
   return {
     id: doc.id, external_ref: doc.external_ref, status: doc.status, sku: doc.sku, quantity: doc.quantity,

@@ -1,5 +1,5 @@
 // What the OAuth authorization server leaves in the store and nothing else removes, pruned by the
-// janitor (README "Crash leftovers"): shared records (device codes, sessions, consent interactions)
+// janitor (docs/configuration.md "Crash leftovers"): shared records (device codes, sessions, consent interactions)
 // an hour after they expired; a device code's poll times once the code is gone; and clients
 // registered through dynamic registration with which no connection was made for
 // UNUSED_CLIENT_RETENTION_MS (a connection lives as long, so such a client has none left; one never

@@ -1,4 +1,4 @@
-// The dropship API's objects (README.md "Dropship"): items, orders, the account's access.
+// The dropship API's objects (docs/commerce.md "Dropship"): items, orders, the account's access.
 import { Type, type Static } from '@sinclair/typebox';
 import { Account } from './commerce.ts';
 import { page } from './common.ts';
@@ -71,7 +71,7 @@ export const DropshipAccount = Type.Object({
 });
 export type DropshipAccount = Static<typeof DropshipAccount>;
 
-// the dropship API wraps its objects (README.md "Dropship"): {order}, {orders}, {items}, {endpoints}
+// the dropship API wraps its objects (docs/commerce.md "Dropship"): {order}, {orders}, {items}, {endpoints}
 export const DropshipOrderEnvelope = Type.Object({ order: described(DropshipOrder, 'The order.') });
 export const DropshipOrderPage = Type.Object({
   orders: Type.Array(DropshipOrder, { description: 'The account\'s dropship orders, newest first.' }),

@@ -32,7 +32,7 @@ export const WebhookDelivery = Type.Object({
 });
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
-/** A dropship webhook endpoint (the dropship API's own, README.md "Dropship"): the same fields, no `object`. */
+/** A dropship webhook endpoint (the dropship API's own, docs/commerce.md "Dropship"): the same fields, no `object`. */
 export const DropshipEndpoint = Type.Object({
   id: id('endpoint'),
   url: WebhookEndpoint.properties.url,
