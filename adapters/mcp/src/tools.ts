@@ -3,13 +3,13 @@
 // arrives (an HTTP PUT to upload_url, or a local path).
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   createDfmReport, createQuote, createReviewLink, getDesign, getDfmReport, getPendingUpload, getQuote, getReviewLink, listCatalog, searchCatalog,
   MAX_PREPARED_UPLOAD_BYTES, prepareUpload, previewDesign, previewDfm, receiveUpload, runOnce, schemas, UseCaseError, waitForDesign, waitForQuote,
-  type Caller, type PreparedUpload, type PreviewImage, type Scope, type UseCaseContext,
+  type PreparedUpload, type PreviewImage, type Scope,
 } from '@kerf/usecases';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { json, toolResult } from './results.ts';
 import { checkoutTool } from './checkout.ts';
 import type { ToolDef, ToolEnv } from './tool-def.ts';

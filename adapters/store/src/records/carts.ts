@@ -1,6 +1,6 @@
 // The cart record ('carts'): a cart of docs/api.md "Carts and payment" as the use cases keep it, with
 // its checkout page's token and the bookkeeping that charges it exactly once under `_` keys.
-import type { JsonObject, QuoteItemRequestRecord, QuoteView, ShippingAddress, ShippingOption } from './quotes.ts';
+import type { QuoteItemRequestRecord, QuoteView, ShippingAddress, ShippingOption } from './quotes.ts';
 
 export type CartStatus = 'open' | 'checked_out' | 'expired';
 

@@ -1,8 +1,8 @@
 // Designs: upload -> durable queued design + analysis job; the public Design view; waiting for one.
-import type { DesignRecord, OutboxEvent } from '@kerf/store';
-import { deepFreeze, EngineError, type Design, type Part } from '@kerf/engine';
+import type { OutboxEvent } from '@kerf/store';
+import { deepFreeze, EngineError, type Design } from '@kerf/engine';
 import {
-  requireScope, type Caller, type EngineContext, type UseCaseContext, type AnalysisOutput, UseCaseError, invalid, notFound,
+  requireScope, type Caller, type EngineContext, type UseCaseContext, UseCaseError, invalid, notFound,
   admitCustomerJob, ANALYZE_JOB, DesignInput, validateInput, PerStore, newEvent,
 } from '../core/index.ts';
 import { designReviewLink } from './review-link-docs.ts';

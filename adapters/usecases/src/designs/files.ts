@@ -1,7 +1,7 @@
 // Design and part files behind the 307 redirects: a file the analysis kept, else one the engine makes
 // on demand from the stored source (then kept), handed out as a short-lived signed URL.
 import {
-  requireScope, type Caller, type UseCaseContext, UseCaseError, fileUnavailable, notFound, contentTypeOf, signedDownload,
+  requireScope, type Caller, type UseCaseContext, fileUnavailable, notFound, contentTypeOf, signedDownload,
   type ImageFormat, type ImageView, DesignImageInput, DesignInput, PartImageInput, PartModelInput, PartStepInput, validateInput,
 } from '../core/index.ts';
 import { fileKey, type DesignRow } from './design-view.ts';

@@ -3,7 +3,7 @@
 import type { Job } from '@kerf/store';
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
 import {
-  requireScope, type Caller, type EngineContext, type UseCaseContext, collection, publicView, type Doc, type Configuration,
+  requireScope, type Caller, type EngineContext, type UseCaseContext, collection, publicView, type Configuration,
   type DfmOutcome, type ProductionFilesPart, fileUnavailable, invalid, notFound, unavailable, signedDownload,
   type JobKindHandlers, presentDfmReport, admitCustomerJob, PRODUCTION_FILES_JOB, DfmInput, DfmPartImageInput, DfmRequest,
   ProductionFileInput, type ProductionFileKind, validateInput, newEvent,

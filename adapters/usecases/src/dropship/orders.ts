@@ -2,7 +2,7 @@
 // account's reads. Creation is ./create.ts, fulfilment ./fulfillment.ts.
 import type { DocumentCollection } from '@kerf/store';
 import {
-  type Caller, paged, publicView, type Doc, type ListEnvelope, notFound, DropshipOrderInput, DropshipOrdersQuery,
+  type Caller, paged, publicView, type Doc, notFound, DropshipOrderInput, DropshipOrdersQuery,
   type DropshipShipTo, validateInput,
 } from '../core/index.ts';
 import type { CommerceContext } from '../commerce/index.ts';

@@ -1,6 +1,6 @@
 // Quotes: DFM + price for each item. JSON quotes answer at once; a file quote (multipart) first
 // analyzes the upload and finishes in a job once the design is settled.
-import type { Job, OutboxEvent, QuoteItemRecord, QuoteRecord, QuoteStatus, QuoteView } from '@kerf/store';
+import type { Job, OutboxEvent, QuoteRecord, QuoteStatus, QuoteView } from '@kerf/store';
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
 import {
   requireScope, type Caller, type EngineContext, type UseCaseContext, isoPlus, publicView,
@@ -32,12 +32,6 @@ function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus, design
     created_at: now.toISOString(), expires_at: isoPlus(now, QUOTE_VALIDITY_DAYS),
   };
 }
-
-/**
- * The engine's quote: the port (QuoteOutcome) names only its items' designs and DFM reports yet (#31.4);
- * its other fields are the quote record's.
- */
-type PricedQuote = QuoteOutcome & Omit<QuoteRecord, 'items'> & { items: Array<QuoteOutcome['items'][number] & QuoteItemRecord> };
 
 /** DFM and price every item through the engine, keep each item's DFM report, and build the quote. */
 async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, req: QuoteRequest): Promise<QuoteRecord> {

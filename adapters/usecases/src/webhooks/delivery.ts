@@ -5,7 +5,7 @@
 // before it is made. A 2xx delivers; otherwise it is retried after 1 min, 5 min, 30 min, 2 h and
 // 8 h: 6 attempts. Delays follow the service clock (the store's), so tests run them in milliseconds.
 import { isStoreError, type DocumentCollection, type Job } from '@kerf/store';
-import { type UseCaseContext, listAll, type Doc, RetryJobLater, type JobKindHandlers, type EventBody } from '../core/index.ts';
+import { type UseCaseContext, listAll, type Doc, RetryJobLater, type JobKindHandlers } from '../core/index.ts';
 import { endpoints, signingSecrets } from './endpoint-records.ts';
 import { getEventBody } from './event-bodies.ts';
 

@@ -1,9 +1,9 @@
 // Webhook endpoints (docs/api.md "Webhooks"): create (the secret shown once), list the
 // active ones, get, delete (deactivate; pending deliveries abandoned), roll the secret (the old one
 // keeps signing beside the new for 24 h), and the log of delivery attempts.
-import { isStoreError, type DocumentCollection, type DocumentRecord } from '@kerf/store';
+import { isStoreError, type DocumentRecord } from '@kerf/store';
 import {
-  requireScope, type Caller, type UseCaseContext, listAll, publicView, type Doc, UseCaseError, invalid, notFound, paged,
+  requireScope, type Caller, type UseCaseContext, publicView, UseCaseError, invalid, notFound, paged,
   type ListEnvelope, EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, WebhookEndpointCreate, WebhookEndpointInput,
   validateInput,
 } from '../core/index.ts';
