@@ -16,8 +16,9 @@ const CRASH_POINTS = ['before_charge', 'after_charge', 'after_order'] as const;
 describe('dropship: kill -9 at every step of creating an order', () => {
   const group = childServiceGroup('kerf-dropship-crash-');
   const { dir, children } = group;
-  // the reconciler waits 5 s for the creating process: long enough that, on a loaded machine, the
-  // restarted service's first request (the repeat) comes before it and makes the order itself
+  // the reconciler waits 5 s for the creating process; where the test's repeat must make the order
+  // itself, the restarted service waits a minute instead, since a loaded machine can take over 5 s
+  // between the restart and the repeat's answer (CI saw the reconciler win: 200, not 201)
   const env = { KERF_DATA_DIR: dir, KERF_PAYMENT_RECONCILE_AFTER_MS: '5000', KERF_JOB_POLL_MS: '100', KERF_JOB_LEASE_MS: '1500' };
   let store: Store;
   let key = '';
@@ -65,7 +66,7 @@ describe('dropship: kill -9 at every step of creating an order', () => {
       assert.equal((await paymentsOf(ref)).length, point === 'before_charge' ? 0 : 1);
       assert.equal((await ordersOf(ref)).length, point === 'after_order' ? 1 : 0);
 
-      const next = await start();
+      const next = await start(point === 'after_charge' ? {} : { KERF_PAYMENT_RECONCILE_AFTER_MS: '60000' });
       let orderId: string;
       if (point === 'after_charge') {
         // charged, no order: the reconciler makes it from the processor's record, with no request
