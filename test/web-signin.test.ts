@@ -151,6 +151,27 @@ describe('web site: sign up, sign in, sign out', () => {
     assert.match(replay.headers.get('location')!, /^\/signin\?next=/);
   });
 
+  it('a signed-in person sent to `next` lands on this site only: tabs, newlines and backslashes never make another origin or a 500', async () => {
+    const email = `next-odd-${Date.now()}@example.com`;
+    const b = new Browserish(t.url);
+    await signUp(b, email);
+    const cases: Array<[string, string]> = [
+      ['/%09/evil.example', '/account'], // the URL parser drops the tab: "//evil.example", another host
+      ['/%0a/evil.example', '/account'],
+      ['/%5C/evil.example', '/account'], // "/\\/evil.example"
+      ['/..//evil.example', '/account'],
+      ['/%0aSet-Cookie:x=1', '/Set-Cookie:x=1'], // same origin once the newline is dropped; never a header
+      ['/designs/new?x=1', '/designs/new?x=1'],
+    ];
+    for (const [next, expected] of cases) {
+      const res = await b.get(`/signin?next=${next}`);
+      assert.equal(res.status, 303, next);
+      assert.equal(res.headers.get('location'), expected, next);
+      const location = new URL(res.headers.get('location')!, t.url);
+      assert.equal(location.origin, new URL(t.url).origin, next);
+    }
+  });
+
   it('sign-up refuses a short password and a taken email', async () => {
     const email = `taken-${Date.now()}@example.com`;
     // a refused form answers its error kind's status, as the API does (invalid: 422)

@@ -16,6 +16,7 @@ import { UseCaseError, consentedScopes, createApiKey, getReviewPage, removeSaved
 import { shopRoutes } from './shop.ts';
 import { MODEL_VIEWER_DIR, modelViewerStyleHashes } from './model-viewer.ts';
 import { reviewPage } from './review-page.ts';
+import { safeNext } from './next-path.ts';
 import { oncePerRequest, webRateLimit } from './rate-limit.ts';
 import { accountPage, consentPage, type AccountExtras, messagePage, signInPage, signUpPage } from './pages.ts';
 
@@ -50,12 +51,6 @@ const REDIRECTING_FORMS_CSP = contentSecurityPolicy({ formAction: 'self-and-redi
 type Form = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined): string => (Array.isArray(v) ? v[0] ?? '' : v ?? '');
 const many = (v: string | string[] | undefined): string[] => (Array.isArray(v) ? v : v ? [v] : []);
-
-/** Where to go after signing in: a path of this site only (never another origin). */
-function safeNext(value: unknown): string {
-  const s = typeof value === 'string' ? value : '';
-  return s.startsWith('/') && !s.startsWith('//') && !s.startsWith('/\\') && s.length < 2000 ? s : '/account';
-}
 
 export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstance, opts: WebOptions) => {
   const ctx = opts.useCases;
