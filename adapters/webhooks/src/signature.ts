@@ -42,8 +42,14 @@ export interface VerifyOptions {
  * Whether a delivery is genuine: X-SVC-Timestamp within the tolerance and one of the `v1=` values
  * of X-SVC-Signature matching the raw body (the bytes as received, never re-serialized), compared in
  * constant time. `secret` may list several (a receiver that is rolling its secret).
+ * Throws a TypeError when no secret, or an empty one, is given: anyone can sign with the empty key,
+ * so a receiver whose secret variable is unset must fail loudly rather than accept forgeries.
  */
 export function verifyWebhook(rawBody: Body, headers: HeaderSource, secret: string | string[], opts: VerifyOptions = {}): boolean {
+  const secrets = Array.isArray(secret) ? secret : [secret];
+  if (!secrets.length || secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
+    throw new TypeError('verifyWebhook: the endpoint secret is missing or empty (is its environment variable set?)');
+  }
   const ts = header(headers, TIMESTAMP_HEADER);
   const sig = header(headers, SIGNATURE_HEADER);
   if (!ts || !sig || !/^\d{1,12}$/.test(ts.trim())) return false;
@@ -51,7 +57,6 @@ export function verifyWebhook(rawBody: Body, headers: HeaderSource, secret: stri
   const tolerance = opts.toleranceS ?? 300;
   if (Math.abs(now / 1000 - Number(ts.trim())) > tolerance) return false;
   const given = sig.split(',').map((p) => p.trim()).filter((p) => p.startsWith('v1=')).map((p) => p.slice(3));
-  const secrets = Array.isArray(secret) ? secret : [secret];
   let ok = false;
   for (const s of secrets) {
     const expected = Buffer.from(signWebhook(s, ts.trim(), rawBody), 'hex');

@@ -127,4 +127,12 @@ describe('verifyWebhook', () => {
     assert.equal(verifyWebhook(raw, { ...h, 'x-svc-signature': 'v1=zz' }, 'whsec_a', { now }), false);
     assert.equal(verifyWebhook(raw, { ...h, 'x-svc-signature': sig('whsec_a').replace('v1=', 'v0=') }, 'whsec_a', { now }), false);
   });
+
+  it('throws on a missing or empty secret instead of accepting what anyone can sign with the empty key', () => {
+    const forged = { 'x-svc-timestamp': String(ts), 'x-svc-signature': sig('') };
+    assert.throws(() => verifyWebhook(raw, forged, '', { now }), TypeError);
+    assert.throws(() => verifyWebhook(raw, forged, ['whsec_a', ''], { now }), TypeError);
+    assert.throws(() => verifyWebhook(raw, forged, [], { now }), TypeError);
+    assert.throws(() => verifyWebhook(raw, forged, undefined as unknown as string, { now }), TypeError);
+  });
 });
