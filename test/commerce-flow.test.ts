@@ -107,6 +107,11 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     assert.equal(abroad.status, 422);
     assert.equal(abroad.body.error.code, 'unsupported_country');
     assert.equal(abroad.body.error.param, 'ship_to.country');
+    // tax follows the ZIP code: Austin's ZIP typed with Delaware (no sales tax) is refused by the state
+    const delaware = await patch(a, `/v1/carts/${cart.id}`, { ship_to: { ...TEXAS, state: 'DE' } });
+    assert.equal(delaware.status, 422, delaware.text);
+    assert.equal(delaware.body.error.param, 'ship_to.state');
+    assert.match(delaware.body.error.message, /78701.*TX/);
     const noOptions = await patch(a, `/v1/carts/${cart.id}`, { shipping_option_id: 'shp_standard_ups_ground' });
     assert.equal(noOptions.status, 422);
     assert.equal(noOptions.body.error.code, 'unknown_shipping_option');

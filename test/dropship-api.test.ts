@@ -236,6 +236,7 @@ describe('dropship API', () => {
     assertError(unknown, 404, 'unknown_sku', 'sku');
     assert.equal(unknown.body.error.type, 'not_found_error');
     assertError(await order(a, { ...base, external_ref: 'e-422', ship_to: { ...SHIP_TO, country: 'CA' } }), 422, 'unsupported_country', 'ship_to.country');
+    assertError(await order(a, { ...base, external_ref: 'e-422-zip', ship_to: { ...SHIP_TO, state: 'WY' } }), 422, 'parameter_invalid', 'ship_to.state'); // a Colorado ZIP code
 
     await useCard(t.accountA, 'pm_card_chargeDeclinedInsufficientFunds');
     const declined = await order(a, { ...base, external_ref: 'e-402' });

@@ -5,6 +5,17 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { PartPrices, ShipmentPart } from '@kerf/engine';
 import { addBusinessDays, fulfill, planShipment, productionSpeeds, salesTaxCents, shippingZone, STATE_TAX_RATE_PERCENT, usShipTo } from '../src/fulfillment/index.ts';
+import { stateOfZip } from '../src/fulfillment/zip-states.ts';
+
+// A ZIP code of each state's capitol (and DC), looked up one by one, not derived from zip-states.ts
+const CAPITOL_ZIP: Record<string, string> = {
+  AL: '36104', AK: '99801', AZ: '85001', AR: '72201', CA: '95814', CO: '80202', CT: '06103', DE: '19901', DC: '20001', FL: '32301',
+  GA: '30303', HI: '96813', ID: '83702', IL: '62701', IN: '46204', IA: '50309', KS: '66603', KY: '40601', LA: '70802', ME: '04330',
+  MD: '21401', MA: '02108', MI: '48933', MN: '55102', MS: '39201', MO: '65101', MT: '59601', NE: '68508', NV: '89701', NH: '03301',
+  NJ: '08608', NM: '87501', NY: '12207', NC: '27601', ND: '58501', OH: '43215', OK: '73102', OR: '97301', PA: '17101', RI: '02903',
+  SC: '29201', SD: '57501', TN: '37219', TX: '78701', UT: '84111', VT: '05602', VA: '23219', WA: '98501', WV: '25301', WI: '53703',
+  WY: '82001',
+};
 
 const NOW = '2026-11-23T15:00:00.000Z'; // a Monday
 const TERMS = { valid_for_days: 30, expedite_fraction_per_day: 0.2 };
@@ -101,7 +112,7 @@ test('property: shipping and tax are integer cents; tax is the state\'s rate of 
     dimensions_mm: fc.tuple(fc.double({ min: 5, max: 2000, noNaN: true }), fc.double({ min: 5, max: 1200, noNaN: true }), fc.double({ min: 0.5, max: 600, noNaN: true })),
   });
   fc.assert(fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.array(shipmentPart, { minLength: 1, maxLength: 4 }), fc.constantFrom(...states), (subtotal, shipment, state) => {
-    const q = fulfill(prices({ amount_subtotal_cents: subtotal, shipment }), usShipTo({ state, postal_code: '12345', country: 'US' }), NOW);
+    const q = fulfill(prices({ amount_subtotal_cents: subtotal, shipment }), usShipTo({ state, postal_code: CAPITOL_ZIP[state], country: 'US' }), NOW);
     const ints = [q.amount_shipping_cents, q.amount_tax_cents, ...q.fulfillment.shipping_options.flatMap((o) => [o.amount_cents, o.production_surcharge_cents]), ...q.fulfillment.production.map((p) => p.surcharge_cents)];
     for (const x of ints) assert.ok(Number.isSafeInteger(x) && x >= 0, `integer cents: ${x}`);
     assert.equal(q.amount_tax_cents, salesTaxCents(state, subtotal));
@@ -115,7 +126,21 @@ test('a destination outside the US or with another state or ZIP is refused by na
   refused({ country: 'CA' }, 'ship_to.country');
   refused({ state: 'QC' }, 'ship_to.state');
   refused({ postal_code: 'K1A 0B1' }, 'ship_to.postal_code');
+  refused({ state: 'DE' }, 'ship_to.state'); // an Austin ZIP code typed with Delaware, which has no sales tax
+  refused({ postal_code: '00901' }, 'ship_to.state'); // San Juan, Puerto Rico: not a state the tax knows
   assert.equal(usShipTo(null), null);
   assert.equal(usShipTo(undefined), null);
   assert.equal(usShipTo(shipTo)!.state, 'TX');
+});
+
+test('every state\'s capitol ZIP code is in that state; the prefixes carved out of a neighbour follow their own state', () => {
+  assert.deepEqual(Object.keys(CAPITOL_ZIP).sort(), Object.keys(STATE_TAX_RATE_PERCENT).sort());
+  for (const [state, zip] of Object.entries(CAPITOL_ZIP)) assert.equal(stateOfZip(zip), state, zip);
+  assert.equal(stateOfZip('73301'), 'TX'); // Austin's IRS centre, inside Oklahoma's range
+  assert.equal(stateOfZip('88510'), 'TX'); // El Paso, after New Mexico's range
+  assert.equal(stateOfZip('05501'), 'MA'); // Andover, inside Vermont's range
+  assert.equal(stateOfZip('20171'), 'VA'); // Herndon, between DC's prefixes
+  assert.equal(stateOfZip('78701-1234'), 'TX');
+  assert.equal(stateOfZip('96910'), null); // Guam
+  assert.equal(stateOfZip('09001'), null); // an APO address
 });

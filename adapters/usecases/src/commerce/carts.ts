@@ -7,7 +7,7 @@ import {
   requireScope, type Caller, type UseCaseContext, publicView, UseCaseError, invalid, notFound, CartCreate,
   CartFromQuote, CartInput, CartUpdate, type QuoteItemRequest, type QuoteRequest, type ShipTo, validateInput,
 } from '../core/index.ts';
-import { isUsState, salesTaxCents } from '../fulfillment/index.ts';
+import { salesTaxCents, usAddressProblem } from '../fulfillment/index.ts';
 import { readQuote, storeQuote } from '../quotes/index.ts';
 
 /** A checkout page's token (the capability in cart_url), kept by its own id: the page finds the cart without an account. */
@@ -24,7 +24,8 @@ function checkShipTo(s: ShipTo): ShipTo {
   for (const f of REQUIRED_SHIP_TO) {
     if (!s[f]) throw invalid('parameter_missing', `Missing required parameter 'ship_to.${f}'.`, `ship_to.${f}`);
   }
-  if (!isUsState(s.state!)) throw invalid('parameter_invalid', `ship_to.state '${s.state}' is not a two-letter US state code.`, 'ship_to.state');
+  const problem = usAddressProblem(s.state, s.postal_code);
+  if (problem) throw invalid('parameter_invalid', problem.message, problem.param);
   return { ...s, country: 'US' };
 }
 

@@ -12,6 +12,7 @@ import {
 import {
   chargeIntent, chargeKey, crashPoint, lookupIntent, newIntent, processorOf, type ChargeIntent, DEFAULT_RECONCILE_AFTER_MS,
 } from '../commerce/index.ts';
+import { usAddressProblem } from '../fulfillment/index.ts';
 import { requireDropship } from './access.ts';
 import { contactPhone } from './contacts.ts';
 import { allocateContract, items } from './items.ts';
@@ -53,6 +54,8 @@ export async function createDropshipOrder(ctx: UseCaseContext, caller: Caller, i
   const existing = await dropshipOrders(ctx).getByKey(accountId, req.external_ref);
   if (existing) return { order: dropshipOrderView(existing.data), created: false };
   if (req.ship_to.country.toUpperCase() !== 'US') throw invalid('unsupported_country', `Dropship orders ship within the US only; ship_to.country is '${req.ship_to.country}'.`, 'ship_to.country');
+  const problem = usAddressProblem(req.ship_to.state, req.ship_to.postal_code);
+  if (problem) throw invalid('parameter_invalid', problem.message, problem.param);
   const itemRec = await items(ctx).getByKey(accountId, req.sku);
   if (!itemRec) throw new UseCaseError('not_found', 'not_found_error', 'unknown_sku', `No dropship item with SKU '${req.sku}' on this account.`, { param: 'sku' });
   const item = itemRec.data;

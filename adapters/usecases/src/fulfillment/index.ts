@@ -4,5 +4,5 @@ export { addBusinessDays } from './calendar.ts';
 export { type Fulfillment, fulfill, type QuoteFulfillment, type ShippingOption } from './fulfillment.ts';
 export { productionSpeeds, type ProductionSpeed } from './production.ts';
 export { DEFAULT_SHIPPING, planShipment, rateShipment, type Shipment, type ShippingConfig, shippingZone } from './shipping.ts';
-export { type UsShipTo, usShipTo } from './ship-to.ts';
+export { type UsShipTo, usAddressProblem, usShipTo } from './ship-to.ts';
 export { isUsState, type QuoteTax, quoteTax, salesTaxCents, STATE_TAX_RATE_PERCENT } from './tax.ts';
