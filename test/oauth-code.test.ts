@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as client from 'openid-client';
 import * as oauth from 'oauth4webapi';
 import type { Browser, Page } from 'playwright-core';
-import { apiKeyCaller, authenticate, createPasswordAccount, listConnections, UseCaseError } from '@kerf/usecases';
+import { apiKeyCaller, authenticate, createPasswordAccount, getAccount, listConnections, startCardSetup, UseCaseError } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { authorizeInBrowser, callbackServer, connect, oauthError, type Callback } from './helpers/oauth.ts';
 import { launchBrowser } from './helpers/browser.ts';
@@ -56,6 +56,11 @@ describe('OAuth authorization code + PKCE (openid-client, oauth4webapi + Chromiu
     assert.deepEqual([caller.via, caller.scopes], ['oauth', ['designs', 'quotes', 'carts']]);
     // agents cannot manage connections (nor keys, cards, sessions)
     await assert.rejects(listConnections(t.service.ctx, caller, {}), (e: unknown) => e instanceof UseCaseError && e.code === 'agent_not_allowed' && e.kind === 'forbidden');
+    // nor see the page that saves a card: GET /v1/account hides it from the agent, not from the person
+    const seen = await (await fetch(`${t.url}/v1/account`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).json() as { has_saved_card: boolean; payment_method_setup_url: string | null };
+    assert.deepEqual([seen.has_saved_card, seen.payment_method_setup_url], [false, null]);
+    assert.match(String((await getAccount(t.service.ctx, apiKeyCaller({ accountId: caller.accountId, keyId: 'key_test', operator: false }))).payment_method_setup_url), /^https?:/);
+    await assert.rejects(startCardSetup(t.service.ctx, caller, {}), (e: unknown) => e instanceof UseCaseError && e.code === 'agent_not_allowed');
     // the person sees it: client, scopes, created, last used (just now)
     const { data } = await listConnections(t.service.ctx, apiKeyCaller({ accountId: caller.accountId, keyId: 'key_test', operator: false }), {});
     const mine = data.find((c) => c.id === caller.credentialId)!;

@@ -39,7 +39,9 @@ export async function getAccount(ctx: UseCaseContext, caller: Caller): Promise<A
   if (!account) throw notFound('account', caller.accountId);
   const processor = processorOf(ctx);
   const saved = await processor.savedCard(account.id);
-  const setupUrl = saved.has_saved_card ? null : await setupUrlOf(ctx, account);
+  // the setup page saves a card on the person's account, which agent credentials may not do
+  // (requireAccountOwner): an agent sees whether a card is saved, never the page that saves one
+  const setupUrl = saved.has_saved_card || caller.via === 'oauth' ? null : await setupUrlOf(ctx, account);
   return {
     id: account.id, object: 'account', email: account.email, name: account.name,
     has_saved_card: saved.has_saved_card, card: saved.card, payment_method_setup_url: setupUrl,
