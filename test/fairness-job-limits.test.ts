@@ -108,3 +108,34 @@ describe('fairness: limits on every kind of job', () => {
     }
   });
 });
+
+describe('fairness: the job limit holds under concurrency', () => {
+  let t: TestService;
+  const LIMIT = 5;
+  before(async () => { t = await startTestService({ maxActiveJobsPerAccount: LIMIT }); await t.service.worker.stop(); });
+  after(async () => { await t.close(); });
+
+  // each upload its own bytes (a STEP comment), so none reuses another's analysis
+  const upload = (i: number): Blob => new Blob([Buffer.from(fixtureBytes(L_BRACKET)).toString('latin1').replace('ISO-10303-21;', `ISO-10303-21;\n/* upload ${i} */`)]);
+
+  it('of 40 parallel uploads and file quotes, the limit\'s number are accepted and the rest get 429 too_many_jobs, keeping nothing', async () => {
+    const auth = { authorization: `Bearer ${t.keyA}` };
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => {
+      const form = new FormData();
+      if (i % 2) form.append('request', JSON.stringify({ quantity: 1 }));
+      form.append('file', upload(i), `part-${i}.step`);
+      return fetch(`${t.url}${i % 2 ? '/v1/quotes' : '/v1/analyze'}`, { method: 'POST', headers: auth, body: form });
+    }));
+    const statuses = answers.map((r) => r.status);
+    const accepted = statuses.filter((s) => s === 201 || s === 202).length;
+    assert.equal(accepted, LIMIT, JSON.stringify(statuses));
+    for (const r of answers.filter((a) => a.status === 429)) {
+      assert.ok(Number(r.headers.get('retry-after')) > 0, 'Retry-After');
+      assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'too_many_jobs');
+    }
+    assert.equal(statuses.filter((s) => s !== 429 && s !== 201 && s !== 202).length, 0, JSON.stringify(statuses));
+    assert.equal(await t.service.store.jobs.countActive(t.accountA), LIMIT);
+    assert.equal((await t.service.store.designs.list(t.accountA, { limit: 100 })).items.length, LIMIT, 'a refused upload keeps no design');
+  });
+});
+

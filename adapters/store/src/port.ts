@@ -31,7 +31,9 @@ export type StoreErrorCode =
   /** A malformed argument (blob key, limit, filter field, ...). `param` names it. */
   | 'invalid_argument'
   /** The database cannot be reached or opened (bad MONGODB_URL, unwritable data dir). */
-  | 'store_unavailable';
+  | 'store_unavailable'
+  /** An enqueue's JobLimit is reached: the account has `max` active jobs of those kinds. Nothing was written. */
+  | 'limit_reached';
 
 export class StoreError extends Error {
   readonly code: StoreErrorCode;
@@ -184,7 +186,7 @@ export interface NewDesign {
   sourceSha256: string;
   options?: Record<string, unknown>;
   /** Enqueue this job for the new design in the same atomic step (see JobQueue). */
-  job?: { kind: string; payload?: unknown; maxAttempts?: number };
+  job?: { kind: string; payload?: unknown; maxAttempts?: number; limit?: JobLimit };
 }
 
 export interface DesignTransition<R = unknown> {
@@ -253,6 +255,18 @@ export interface Job<P = unknown> {
   updatedAt: string;
 }
 
+/**
+ * A cap on an account's background work, checked in the same atomic step as the insert (across
+ * processes), so parallel requests cannot all pass a count taken before any of them wrote: the
+ * enqueue is refused (StoreError 'limit_reached') when the account already has `max` queued or
+ * running jobs of `kinds`. An enqueue that finds its (kind, resource) job already active returns it
+ * unchecked.
+ */
+export interface JobLimit {
+  kinds: string[];
+  max: number;
+}
+
 export interface NewJob<P = unknown> {
   kind: string;
   resourceId: string;
@@ -262,6 +276,7 @@ export interface NewJob<P = unknown> {
   maxAttempts?: number;
   /** Delay before the first claim, ms; default 0. */
   delayMs?: number;
+  limit?: JobLimit;
 }
 
 export interface JobQueue {

@@ -329,6 +329,34 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         assert.equal(await store.jobs.fail(j.id, 'w', { code: 'x', message: 'y' }), null, 'no longer running');
       });
 
+      it('a limited enqueue counts and inserts in one step: of 30 parallel enqueues under max 5, five are queued; a slot frees when its job ends', async () => {
+        const a = await newAccount(store);
+        const b = await newAccount(store);
+        const kind = `k${Date.now()}limit`;
+        const limit = { kinds: [kind], max: 5 };
+        const tries = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => store.jobs.enqueue({ kind, resourceId: `r${i}`, accountId: a.id, limit })));
+        const refused = tries.filter((t) => t.status === 'rejected');
+        assert.equal(tries.length - refused.length, 5);
+        for (const r of refused) assert.ok(isStoreError((r as PromiseRejectedResult).reason, 'limit_reached'), String((r as PromiseRejectedResult).reason));
+        assert.equal(await store.jobs.countActive(a.id, { kinds: [kind] }), 5);
+        // another account is not held by the first one's limit
+        assert.ok(await store.jobs.enqueue({ kind, resourceId: 'b0', accountId: b.id, limit }));
+        // the same (kind, resource) again returns its active job, over the limit or not
+        const queued = (tries.find((t) => t.status === 'fulfilled') as PromiseFulfilledResult<{ id: string; resourceId: string }>).value;
+        assert.equal((await store.jobs.enqueue({ kind, resourceId: queued.resourceId, accountId: a.id, limit })).id, queued.id);
+        // a design whose job is over the limit is not created either
+        await assert.rejects(store.designs.create(a.id, { name: 'x.step', sourceBlobKey: `k/${kind}`, sourceSize: 1, sourceSha256: 'a'.repeat(64), job: { kind, limit } }),
+          (e: unknown) => isStoreError(e, 'limit_reached'));
+        assert.equal((await store.designs.list(a.id, { limit: 100 })).items.length, 0);
+        // finishing one frees its slot for one more
+        const running = await store.jobs.claim('w', 60_000, { kinds: [kind] });
+        assert.ok(running);
+        assert.equal(await store.jobs.complete(running.id, 'w'), true);
+        const again = await Promise.allSettled([0, 1, 2].map((i) => store.jobs.enqueue({ kind, resourceId: `again${i}`, accountId: running.accountId, limit })));
+        assert.equal(again.filter((t) => t.status === 'fulfilled').length, 1);
+        await assert.rejects(store.jobs.enqueue({ kind, resourceId: 'r', accountId: a.id, limit: { kinds: [], max: 1 } }), (e: unknown) => isStoreError(e, 'invalid_argument'));
+      });
+
       it('claims fairly across accounts: fewest running first, then round-robin; counts active jobs', async () => {
         const a = await newAccount(store);
         const b = await newAccount(store);

@@ -121,7 +121,7 @@ describe('mongodb store without a server', () => {
     const unique = (col: string) => INDEXES[col].filter((i) => i.unique).map((i) => Object.keys(i.key).join(','));
     assert.deepEqual(unique('accounts'), ['email']);
     assert.deepEqual(unique('api_keys'), ['hash']);
-    assert.deepEqual(unique('jobs'), ['kind,resourceId']);
+    assert.deepEqual(unique('jobs'), ['kind,resourceId', 'accountId,admissionSlot']);
     assert.deepEqual(unique('documents'), ['collection,id', 'collection,accountId,key']);
     assert.deepEqual(unique('idempotency_keys'), ['accountId,key']);
     assert.ok(INDEXES.idempotency_keys.some((i) => i.expireAfterSeconds === 0), 'idempotency records expire');

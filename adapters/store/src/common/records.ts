@@ -1,5 +1,5 @@
 // Input checks for records both stores write, so both refuse the same malformed input.
-import { StoreError, type DesignError, type DesignStatus, type NewDesign, type NewJob } from '../port.ts';
+import { StoreError, type DesignError, type DesignStatus, type JobLimit, type NewDesign, type NewJob } from '../port.ts';
 import { DEFAULT_MAX_ATTEMPTS } from './constants.ts';
 import { checkBlobKey, checkNonEmpty } from './validate.ts';
 
@@ -47,6 +47,25 @@ export interface CheckedJob {
   payload: unknown;
   maxAttempts: number;
   delayMs: number;
+  limit: JobLimit | null;
+}
+
+/** A JobLimit's max cannot exceed this (Mongo takes one unique slot per admitted job). */
+export const MAX_JOB_LIMIT = 1000;
+
+function checkJobLimit(limit: JobLimit | undefined): JobLimit | null {
+  if (limit === undefined) return null;
+  const kinds = checkKinds(limit?.kinds);
+  if (!kinds || kinds.length === 0) throw new StoreError('invalid_argument', 'limit.kinds must name at least one kind', 'limit.kinds');
+  if (!Number.isInteger(limit.max) || limit.max < 1 || limit.max > MAX_JOB_LIMIT) {
+    throw new StoreError('invalid_argument', `limit.max must be an integer in 1..${MAX_JOB_LIMIT}`, 'limit.max');
+  }
+  return { kinds, max: limit.max };
+}
+
+/** The refusal of an enqueue over its limit. */
+export function limitReached(limit: JobLimit): StoreError {
+  return new StoreError('limit_reached', `the account already has ${limit.max} active jobs of ${limit.kinds.join(', ')}`, 'limit');
 }
 
 export function checkNewJob(job: NewJob): CheckedJob {
@@ -66,6 +85,7 @@ export function checkNewJob(job: NewJob): CheckedJob {
     payload: job.payload ?? null,
     maxAttempts,
     delayMs,
+    limit: checkJobLimit(job.limit),
   };
 }
 

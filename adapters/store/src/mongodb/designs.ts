@@ -11,8 +11,8 @@ import { eventsToRecord } from './audience.ts';
 import type { MongoJobs } from './jobs.ts';
 
 /**
- * Without transactions, a design's job is inserted first but held back this long, then released
- * once the design exists. A crash in between leaves either a held job that finds no design (and
+ * Without transactions (and always for a limited job: see jobs.ts insertInSlot), a design's job is
+ * inserted first but held back this long, then released once the design exists. A crash in between leaves either a held job that finds no design (and
  * is completed as a no-op) or a design whose job runs after the hold: never a design without a job.
  */
 const JOB_HOLD_MS = 60 * 1000;
@@ -58,7 +58,7 @@ export class MongoDesigns implements DesignRepo {
     };
     if (!job) {
       await insertDesign();
-    } else if (this.ctx.transactions) {
+    } else if (this.ctx.transactions && !job.limit) {
       await maybeTransaction(this.ctx, async (session) => {
         await insertDesign(session);
         await this.jobs.enqueueChecked(job, session);

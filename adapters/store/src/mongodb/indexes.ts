@@ -29,6 +29,8 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   [COLLECTIONS.jobs]: [
     // At most one queued or running job per (kind, resource): `active` is true exactly then.
     { key: { kind: 1, resourceId: 1 }, name: 'one_active', unique: true, partialFilterExpression: { active: { $eq: true } } },
+    // A limited enqueue's admission slot (jobs.ts insertInSlot): one active job per (account, slot).
+    { key: { accountId: 1, admissionSlot: 1 }, name: 'admission_slot', unique: true, partialFilterExpression: { active: { $eq: true }, admissionSlot: { $exists: true } } },
     { key: { status: 1, runAfter: 1, createdAt: 1, _id: 1 }, name: 'claimable_queued' },
     { key: { status: 1, leaseUntil: 1, createdAt: 1, _id: 1 }, name: 'claimable_expired' },
     { key: { resourceId: 1, createdAt: 1, _id: 1 }, name: 'by_resource' },

@@ -2,10 +2,10 @@
 // state it expects, so a job is handed to exactly one worker without transactions.
 import type { ClientSession, Collection, Document } from 'mongodb';
 import { newId } from '@kerf/common';
-import { checkDesignError, checkKinds, checkNewJob, type CheckedJob } from '../common/records.ts';
+import { checkDesignError, checkKinds, checkNewJob, limitReached, type CheckedJob } from '../common/records.ts';
 import { checkNonEmpty, checkPositiveMs } from '../common/validate.ts';
-import type { DesignError, Job, JobQueue, NewJob } from '../port.ts';
-import { isDuplicateKey, isoOrNull, plainJson, type MongoContext } from './context.ts';
+import type { DesignError, Job, JobLimit, JobQueue, NewJob } from '../port.ts';
+import { duplicateKeyFields, isDuplicateKey, isoOrNull, plainJson, type MongoContext } from './context.ts';
 import { COLLECTIONS } from './indexes.ts';
 
 function toJob<P>(d: Document): Job<P> {
@@ -32,22 +32,54 @@ export class MongoJobs implements JobQueue {
   async enqueueChecked<P>(job: CheckedJob, session?: ClientSession): Promise<{ job: Job<P>; created: boolean }> {
     for (let i = 0; i < ENQUEUE_RACE_RETRIES; i++) {
       const now = this.ctx.now();
-      const doc = {
+      const doc: Document = {
         _id: newId('job', now), kind: job.kind, resourceId: job.resourceId, accountId: job.accountId,
         payload: plainJson(job.payload, 'payload'), status: 'queued', active: true, attempts: 0, maxAttempts: job.maxAttempts,
         workerId: null, leaseUntil: null, runAfter: new Date(now.getTime() + job.delayMs), lastError: null, createdAt: now, updatedAt: now,
       };
-      try {
-        await this.col.insertOne(doc as Document, { session });
-        return { job: toJob<P>(doc), created: true };
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
+      // a duplicate key aborts a transaction, so a limited job is never inserted in one (designs.ts holds it first instead)
+      const inserted = job.limit ? await this.insertInSlot(doc, job.limit) : await this.insertOrDuplicate(doc, session);
+      if (inserted) return { job: toJob<P>(doc), created: true };
       const existing = await this.col.findOne({ kind: job.kind, resourceId: job.resourceId, active: true }, { session });
       if (existing) return { job: toJob<P>(existing), created: false };
       // The active job finished between our insert and our read: try again.
     }
     throw new Error(`enqueue of ${job.kind} ${job.resourceId} kept racing`);
+  }
+
+  /** false when the job's (kind, resource) already has an active job. */
+  private async insertOrDuplicate(doc: Document, session?: ClientSession): Promise<boolean> {
+    try {
+      await this.col.insertOne(doc, { session });
+      return true;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      return false;
+    }
+  }
+
+  /**
+   * A limited job takes one of the account's `max` admission slots: the partial unique index
+   * `admission_slot` (indexes.ts) holds each (account, slot) for one active job at a time, so the
+   * limit holds across processes without transactions, and a slot frees itself when its job stops
+   * being active. false when the job's (kind, resource) already has an active job.
+   */
+  private async insertInSlot(doc: Document, limit: JobLimit): Promise<boolean> {
+    if (await this.col.findOne({ kind: doc.kind, resourceId: doc.resourceId, active: true })) return false;
+    const taken = new Set((await this.col.find({ accountId: doc.accountId, active: true, admissionSlot: { $exists: true } }, { projection: { admissionSlot: 1 } }).toArray()).map((d) => d.admissionSlot as number));
+    // free slots first; a slot taken meanwhile by another process is a duplicate key, and the next is tried
+    const order = Array.from({ length: limit.max }, (_, i) => i).sort((x, y) => Number(taken.has(x)) - Number(taken.has(y)));
+    for (const slot of order) {
+      if (taken.has(slot)) break;
+      try {
+        await this.col.insertOne({ ...doc, admissionSlot: slot });
+        return true;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        if (!duplicateKeyFields(err).includes('admissionSlot')) return false;
+      }
+    }
+    throw limitReached(limit);
   }
 
   async enqueue<P = unknown>(job: NewJob<P>): Promise<Job<P>> {

@@ -1,5 +1,5 @@
 import { newId } from '@kerf/common';
-import { checkDesignError, checkKinds, checkNewJob, type CheckedJob } from '../common/records.ts';
+import { checkDesignError, checkKinds, checkNewJob, limitReached, type CheckedJob } from '../common/records.ts';
 import { checkNonEmpty, checkPositiveMs } from '../common/validate.ts';
 import type { DesignError, Job, JobQueue, JobStatus, NewJob } from '../port.ts';
 import { parseJson, toJson, type SqliteContext } from './context.ts';
@@ -113,8 +113,15 @@ export class SqliteJobs implements JobQueue {
   }
 
   /** Synchronous, for use inside another transaction (design + job written together). */
+  /** Inside the caller's immediate transaction: the single writer makes the limit's count and the insert one step. */
   enqueueSync<P>(job: CheckedJob): Job<P> {
     const now = this.ctx.now();
+    if (job.limit) {
+      const existing = this.active.get(job.kind, job.resourceId) as JobRow | undefined;
+      if (existing) return toJob<P>(existing);
+      const { n } = this.activeCount.get({ accountId: job.accountId, kinds: JSON.stringify(job.limit.kinds) }) as { n: number };
+      if (n >= job.limit.max) throw limitReached(job.limit);
+    }
     const inserted = this.insert.get({
       id: newId('job', now), kind: job.kind, resourceId: job.resourceId, accountId: job.accountId,
       payload: toJson(job.payload, 'payload'), maxAttempts: job.maxAttempts,

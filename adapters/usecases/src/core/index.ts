@@ -6,7 +6,7 @@ export { contentTypeOf, type ImageFormat, type ImageView, openDownload, signedDo
 export { type AnalysisOutput, type AnalyzeRequest, type CatalogEntries, type CatalogEntry, type CatalogKind, type Configuration, type DfmOutcome, type EngineApi, type EngineFile, type PartPricesContext, type ProductionFilesPart } from './engine-api.ts';
 export { ERROR_CODES, type ErrorCodeDoc } from './error-codes.ts';
 export { ERROR_TYPES, type ErrorKind, type ErrorType, fileUnavailable, internalError, invalid, malformed, notFound, unavailable, UseCaseError, type UseCaseErrorOptions } from './errors.ts';
-export { admitCustomerJob } from './job-admission.ts';
+export { admitCustomerJob, asOverLimit, customerJobLimit } from './job-admission.ts';
 export { ANALYZE_JOB, FILE_QUOTE_JOB, PRODUCTION_FILES_JOB } from './job-kinds.ts';
 export { type FinalFailure, type JobKindHandlers, JobWorker, type JobWorkerOptions, RetryJobLater } from './jobs.ts';
 export { type CatalogName, type Links } from './links.ts';

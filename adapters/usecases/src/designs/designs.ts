@@ -1,9 +1,9 @@
 // Designs: upload -> durable queued design + analysis job; the public Design view; waiting for one.
-import type { OutboxEvent } from '@kerf/store';
+import { isStoreError, type OutboxEvent } from '@kerf/store';
 import { deepFreeze, EngineError, type Design } from '@kerf/engine';
 import {
   requireScope, type Caller, type EngineContext, type UseCaseContext, UseCaseError, invalid, notFound,
-  admitCustomerJob, ANALYZE_JOB, DesignInput, validateInput, PerStore, newEvent,
+  admitCustomerJob, asOverLimit, customerJobLimit, ANALYZE_JOB, DesignInput, validateInput, PerStore, newEvent,
 } from '../core/index.ts';
 import { designReviewLink } from './review-link-docs.ts';
 import { sourceKey, toPublicDesign, type DesignResult, type DesignRow, type DesignState, type DesignView } from './design-view.ts';
@@ -69,7 +69,11 @@ export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Pro
     sourceSize: size,
     sourceSha256: sha256,
     options,
-    job: { kind: ANALYZE_JOB, payload: {}, maxAttempts: 3 },
+    job: { kind: ANALYZE_JOB, payload: {}, maxAttempts: 3, limit: customerJobLimit(ctx) },
+  }).catch(async (err: unknown) => {
+    // refused over the limit (parallel uploads passed the early count together): nothing keeps the file
+    if (isStoreError(err, 'limit_reached')) await ctx.store.blobs.delete(key).catch(() => undefined);
+    throw asOverLimit(ctx, err, 'upload more');
   });
   await indexContent(ctx, upload);
   ctx.notifyJobs();

@@ -1,11 +1,11 @@
 // DFM reports: computed by the engine for a ready design and a configuration, kept immutable, with
 // production files made in the background (status in `production_files`).
-import type { Job } from '@kerf/store';
+import { isStoreError, type Job } from '@kerf/store';
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
 import {
   requireScope, type Caller, type EngineContext, type UseCaseContext, collection, publicView, type Configuration,
   type DfmOutcome, type ProductionFilesPart, fileUnavailable, invalid, notFound, unavailable, signedDownload,
-  type JobKindHandlers, presentDfmReport, admitCustomerJob, PRODUCTION_FILES_JOB, DfmInput, DfmPartImageInput, DfmRequest,
+  type JobKindHandlers, presentDfmReport, admitCustomerJob, asOverLimit, customerJobLimit, PRODUCTION_FILES_JOB, DfmInput, DfmPartImageInput, DfmRequest,
   ProductionFileInput, type ProductionFileKind, validateInput, newEvent,
 } from '../core/index.ts';
 import { requireReadyDesign, newReviewLink } from '../designs/index.ts';
@@ -52,7 +52,12 @@ export async function storeDfmReport(ctx: UseCaseContext, accountId: string, rep
   const doc: DfmDoc = { ...presented, review_url: link.review_url as string, review_link_id: link.id, id, object: 'dfm_report' };
   await collection(ctx, 'dfm_reports').create(accountId, doc, { id });
   if (doc.production_files.status === 'pending') {
-    await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId });
+    await ctx.store.jobs.enqueue({ kind: PRODUCTION_FILES_JOB, resourceId: id, accountId, limit: customerJobLimit(ctx) }).catch(async (err: unknown) => {
+      // over the limit (parallel requests passed the early count together): the report was never
+      // answered, so it is not kept either
+      if (isStoreError(err, 'limit_reached')) await collection(ctx, 'dfm_reports').delete(accountId, id);
+      throw asOverLimit(ctx, err, 'ask for more reports with production files');
+    });
     ctx.notifyJobs();
   }
   return publicView(doc);
