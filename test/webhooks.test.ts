@@ -304,4 +304,22 @@ describe('webhooks', () => {
     assert.ok(!rx.to('/failed').some((d) => d.body.type === 'quote.ready'), 'a failed quote is never ready');
     await a.request('DELETE', `/v1/webhook-endpoints/${ep.id}`);
   });
+
+  it('an account has at most 16 active endpoints: of 30 created at once 16 stay, the rest 422 too_many_endpoints; deleting one makes room', async () => {
+    const account = await t.service.store.accounts.create({ email: `cap-${Date.now()}@test.local`, name: 'Cap' });
+    const key = (await t.service.store.apiKeys.create(account.id))!.api_key;
+    const c = new Client(t.url, key, a.openapi);
+    const made = await Promise.all(Array.from({ length: 30 }, (_, i) => c.post('/v1/webhook-endpoints', { json: { url: `${rx.url}/cap${i}` } })));
+    const kept = made.filter((r) => r.status === 201);
+    assert.equal(kept.length, 16, JSON.stringify(made.map((r) => r.status)));
+    for (const r of made.filter((x) => x.status !== 201)) {
+      assert.equal(r.status, 422, r.text);
+      assert.equal(r.body.error.code, 'too_many_endpoints');
+    }
+    const listed = await c.get('/v1/webhook-endpoints?limit=100');
+    assert.deepEqual(listed.body.data.map((e: { id: string }) => e.id).sort(), kept.map((r) => r.body.id).sort());
+    assert.equal((await c.post('/v1/webhook-endpoints', { json: { url: `${rx.url}/cap-more` } })).status, 422);
+    assert.equal((await c.request('DELETE', `/v1/webhook-endpoints/${kept[0].body.id}`)).status, 204);
+    assert.equal((await c.post('/v1/webhook-endpoints', { json: { url: `${rx.url}/cap-again` } })).status, 201);
+  });
 });

@@ -93,6 +93,8 @@ const CODES: Record<string, Entry> = {
     meaning: 'The design failed analysis, so it cannot be checked or quoted; its error.code says why.', action: 'Upload a corrected file and use the new design.' },
   dfm_design_mismatch: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The DFM report given belongs to another design.', action: "Pass the design_id of the DFM report, or a DFM report of this design." },
+  too_many_endpoints: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
+    meaning: 'The account already has the most active webhook endpoints it may have (16 per API).', action: 'Delete an endpoint you no longer use, or subscribe one endpoint to more events.' },
   invalid_webhook_url: { type: 'invalid_request_error', kind: 'invalid', retryable: false,
     meaning: 'The webhook endpoint URL cannot receive deliveries: not an absolute URL, not https, or a private, loopback, link-local or cloud metadata address.', action: 'Use a public https URL of your receiver.' },
 

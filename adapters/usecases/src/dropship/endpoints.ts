@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type Caller, type UseCaseContext, listAll, DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput, validateInput, type objects,
 } from '../core/index.ts';
-import { checkUrl, deactivateEndpoint, endpoints, newSecret, type EndpointDoc } from '../webhooks/index.ts';
+import { checkUrl, createEndpointWithinCap, deactivateEndpoint, endpoints, newSecret, type EndpointDoc } from '../webhooks/index.ts';
 import { requireDropship } from './access.ts';
 
 const OBJECT = 'dropship_webhook_endpoint' as const;
@@ -26,7 +26,7 @@ export async function createDropshipEndpoint(ctx: UseCaseContext, caller: Caller
     description: null, active: true, created_at: ctx.now().toISOString(),
     _secret: secret, _previous_secret: null, _previous_secret_until: null, _deleted_at: null,
   };
-  await endpoints(ctx).create(caller.accountId, doc, { id });
+  await createEndpointWithinCap(ctx, caller.accountId, doc);
   return { ...view(doc), secret };
 }
 

@@ -2,7 +2,7 @@
 // on endpoints (endpoints.ts) and the delivery job (delivery.ts) both read them from here.
 import { randomBytes } from 'node:crypto';
 import type { DocumentCollection } from '@kerf/store';
-import { type UseCaseContext, listAll, type Doc, ENDPOINTS_COLLECTION } from '../core/index.ts';
+import { type UseCaseContext, listAll, type Doc, ENDPOINTS_COLLECTION, invalid } from '../core/index.ts';
 
 /** Manufacturing and dropship endpoints share the collection; each API sees only its own object. */
 export type EndpointObject = 'webhook_endpoint' | 'dropship_webhook_endpoint';
@@ -36,4 +36,30 @@ export function signingSecrets(doc: EndpointDoc, now: Date): string[] {
 /** Every active endpoint of an account (for the relay). */
 export async function activeEndpoints(ctx: UseCaseContext, accountId: string): Promise<EndpointDoc[]> {
   return listAll(endpoints(ctx), accountId, { filter: { active: true }, order: 'asc' });
+}
+
+/**
+ * Active endpoints one account may have, of each API (docs/api.md "Webhooks"): every event is one
+ * delivery per endpoint retried up to six times, so this also bounds the deliveries one event makes.
+ */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 16;
+
+/**
+ * Creates an active endpoint within the account's cap. The count and the insert are two steps, so
+ * parallel creations may all pass the count: each then looks again, and one that is not among the
+ * cap's oldest active endpoints deactivates itself before answering, leaving exactly the cap.
+ */
+export async function createEndpointWithinCap<O extends EndpointObject>(ctx: UseCaseContext, accountId: string, doc: EndpointDoc<O>): Promise<void> {
+  // oldest first, by creation time then id: an order every racing creator computes alike
+  const active = async () => (await listAll(endpoints(ctx), accountId, { filter: { active: true, object: doc.object } }))
+    .map((d) => [`${d.created_at} ${d.id}`, d.id]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, id]) => id);
+  const refuse = () => invalid('too_many_endpoints',
+    `This account already has ${MAX_ENDPOINTS_PER_ACCOUNT} active webhook endpoints, the most it may have; delete one first.`);
+  if ((await active()).length >= MAX_ENDPOINTS_PER_ACCOUNT) throw refuse();
+  await endpoints(ctx).create(accountId, doc, { id: doc.id });
+  const rank = (await active()).indexOf(doc.id);
+  if (rank >= MAX_ENDPOINTS_PER_ACCOUNT) {
+    await endpoints(ctx).update(accountId, doc.id, { ...doc, active: false, _deleted_at: ctx.now().toISOString() });
+    throw refuse();
+  }
 }

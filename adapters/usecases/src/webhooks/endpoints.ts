@@ -8,7 +8,7 @@ import {
   validateInput,
 } from '../core/index.ts';
 import { abandonPendingDeliveries, deliveries, type DeliveryDoc } from './delivery.ts';
-import { endpoints, newSecret, type EndpointDoc, type EndpointObject } from './endpoint-records.ts';
+import { createEndpointWithinCap, endpoints, newSecret, type EndpointDoc, type EndpointObject } from './endpoint-records.ts';
 
 /** How long a rolled secret keeps signing beside its successor. */
 const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -40,7 +40,7 @@ export async function createWebhookEndpoint(ctx: UseCaseContext, caller: Caller,
     description: req.description ?? null, active: true, created_at: ctx.now().toISOString(),
     _secret: secret, _previous_secret: null, _previous_secret_until: null, _deleted_at: null,
   };
-  await endpoints(ctx).create(caller.accountId, doc, { id });
+  await createEndpointWithinCap(ctx, caller.accountId, doc);
   return { ...publicView(doc), secret };
 }
 
