@@ -15,6 +15,7 @@ export const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
   payment_required: 402,
   rate_limited: 429,
   unavailable: 503,
+  insufficient_storage: 507,
   internal: 500,
 };
 

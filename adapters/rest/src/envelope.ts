@@ -1,7 +1,8 @@
 // The error envelope (docs/api.md "Errors") and the mapping of every failure (ours, fastify's, plugins')
 // onto it, so that no route ever answers with a shape of its own.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { UseCaseError, internalError, validationError, type objects, type ValidationIssue } from '@kerf/usecases';
+import { UseCaseError, insufficientStorage, internalError, validationError, type objects, type ValidationIssue } from '@kerf/usecases';
+import { isDiskFull } from '@kerf/store';
 import { HttpError, statusOf } from './http-errors.ts';
 
 /** The service's own error reference (routes/error-docs.ts), so doc_url works on any deployment. */
@@ -84,6 +85,7 @@ export function toUseCaseError(err: unknown): UseCaseError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new HttpError(status, 'invalid_request_error', 'invalid_request', e.message || 'Malformed request.');
   }
+  if (isDiskFull(err)) return insufficientStorage();
   if (code === 'engine_unavailable') {
     return new HttpError(503, 'api_error', 'engine_unavailable', `${e.message}; retry later.`, { retryable: true, retryAfterSeconds: 30 });
   }

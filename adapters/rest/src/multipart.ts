@@ -6,6 +6,7 @@
 // uploads. The spool is removed once the request is answered (removeSpools).
 import type { FastifyRequest } from 'fastify';
 import { removeSpooled, spoolUpload, type SpooledFile } from '@kerf/usecases';
+import { isDiskFull } from '@kerf/store';
 import { HttpError } from './http-errors.ts';
 import { MULTIPART_BODY } from './validation.ts';
 
@@ -60,6 +61,8 @@ export async function readMultipart(request: FastifyRequest, spoolDir: string): 
     } catch (err) {
       if (err instanceof HttpError) throw err;
       if (KNOWN_MULTIPART_ERRORS.test(String((err as { code?: unknown })?.code))) throw err;
+      // the spool could not keep the file: the service's fault, not the body's
+      if (isDiskFull(err)) throw err;
       // busboy's words ('Unexpected end of form', 'Malformed part header') name the fault
       throw malformed(`${(err as Error)?.message ?? 'it could not be parsed'} (is the boundary '${boundary[2]}' the one in the body, and is the body complete?)`);
     }

@@ -33,7 +33,9 @@ export type StoreErrorCode =
   /** The database cannot be reached or opened (bad MONGODB_URL, unwritable data dir). */
   | 'store_unavailable'
   /** An enqueue's JobLimit is reached: the account has `max` active jobs of those kinds. Nothing was written. */
-  | 'limit_reached';
+  | 'limit_reached'
+  /** The disk (or the quota) is full: the write was not kept, whole or in part. Retry later. */
+  | 'insufficient_storage';
 
 export class StoreError extends Error {
   readonly code: StoreErrorCode;
@@ -48,6 +50,13 @@ export class StoreError extends Error {
 
 export function isStoreError(err: unknown, code?: StoreErrorCode): err is StoreError {
   return err instanceof StoreError && (code === undefined || err.code === code);
+}
+
+/** Whether a failed write ran out of space: the store's insufficient_storage, the system's ENOSPC/EDQUOT (a spooled upload) or SQLite's SQLITE_FULL. */
+export function isDiskFull(err: unknown): boolean {
+  if (isStoreError(err, 'insufficient_storage')) return true;
+  const code = (err as { code?: unknown })?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
 }
 
 // ---------------------------------------------------------------------------------------------

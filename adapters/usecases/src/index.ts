@@ -23,7 +23,7 @@ export { SCOPES, apiKeyCaller, localCaller, requireScope, requireAccountOwner, t
 export { parseBearer } from './identity/index.ts';
 export { OAUTH_OWNER, GRANT_BOUND_MODELS, oauthCollection, oauthDocId, oauthOwner, isLive, findOAuthRecord, revokeGrantRecords, oauthCaller, type OAuthRecord } from './identity/index.ts';
 export { DEVICE_POLLS_COLLECTION, EXPIRED_DEVICE_CODE_GRACE_MS, noteClientGrant } from './identity/index.ts';
-export { UseCaseError, internalError, notFound, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from './core/index.ts';
+export { UseCaseError, insufficientStorage, internalError, notFound, type ErrorKind, type ErrorType, type UseCaseErrorOptions } from './core/index.ts';
 export { ERROR_CODES, type ErrorCodeDoc } from './core/index.ts';
 export { validateInput, validationError, makeAjv, type ValidationIssue } from './core/index.ts';
 export { schemas } from './core/index.ts';

@@ -1,13 +1,13 @@
 // Blobs of the embedded store: files under <dataDir>/blobs/<key>, metadata (size, sha256, type) in
 // SQLite. A put streams into <dataDir>/tmp, fsyncs, then renames over the key, so a crash leaves
 // either the old blob or the new one, never a half-written file.
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { measure } from '../common/blobData.ts';
 import { checkBlobKey, checkBlobListLimit } from '../common/validate.ts';
-import type { BlobData, BlobInfo, BlobStore } from '../port.ts';
+import { isDiskFull, isStoreError, StoreError, type BlobData, type BlobInfo, type BlobStore } from '../port.ts';
 import type { SqliteContext } from './context.ts';
 
 /** Temp files older than this are leftovers of a crashed put; younger ones may be in flight. */
@@ -22,6 +22,34 @@ interface BlobRow {
 
 function isNotFound(err: unknown): boolean {
   return (err as { code?: unknown })?.code === 'ENOENT';
+}
+
+/**
+ * Writes all of `chunk`: a write may store fewer bytes than it was given (a nearly full disk does
+ * this without an error), and the rest must be written again or the failure surfaced.
+ */
+export async function writeFully(handle: Pick<FileHandle, 'write'>, chunk: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.byteLength) {
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
+    if (bytesWritten <= 0) throw Object.assign(new Error('a write stored no bytes: the disk is full'), { code: 'ENOSPC' });
+    offset += bytesWritten;
+  }
+}
+
+/** The file as it is on disk, measured again: what a put acknowledges must be what was given. */
+async function measureFile(handle: FileHandle): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of handle.createReadStream({ start: 0, autoClose: false }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    size += chunk.byteLength;
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+function asDiskFull(err: unknown): unknown {
+  return isDiskFull(err) && !isStoreError(err) ? new StoreError('insufficient_storage', 'the disk is full: the blob was not stored', undefined, { cause: err }) : err;
 }
 
 export class FsBlobs implements BlobStore {
@@ -57,24 +85,30 @@ export class FsBlobs implements BlobStore {
     const target = this.pathOf(key);
     const temp = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
     const { chunks, measured } = measure(data, opts.maxBytes);
-    const handle = await open(temp, 'wx');
+    const handle = await open(temp, 'wx+').catch((err: unknown) => { throw asDiskFull(err); });
+    let written: { size: number; sha256: string };
     try {
-      for await (const chunk of chunks) await handle.write(chunk);
+      for await (const chunk of chunks) await writeFully(handle, chunk);
       await handle.sync();
+      written = await measureFile(handle);
     } catch (err) {
       await handle.close();
       await rm(temp, { force: true });
-      throw err;
+      throw asDiskFull(err);
     }
     await handle.close();
+    const { size, sha256 } = measured();
+    if (written.size !== size || written.sha256 !== sha256) {
+      await rm(temp, { force: true });
+      throw new StoreError('insufficient_storage', `the blob was stored short (${written.size} of ${size} bytes): the disk is full or failing`);
+    }
     try {
       await mkdir(dirname(target), { recursive: true });
       await rename(temp, target);
     } catch (err) {
       await rm(temp, { force: true });
-      throw err;
+      throw asDiskFull(err);
     }
-    const { size, sha256 } = measured();
     const contentType = opts.contentType ?? null;
     const now = this.ctx.now().toISOString();
     await this.ctx.write(() => this.upsert.run({ key, size, sha256, contentType, now }));

@@ -225,6 +225,8 @@ const CODES: Record<string, Entry> = {
     meaning: 'An unexpected failure in the service.', action: 'Retry with the same Idempotency-Key; report the request_id if it persists.' },
   engine_unavailable: { type: 'api_error', kind: 'unavailable', retryable: true,
     meaning: 'The engine cannot do this work right now, or this build lacks the module for it.', action: 'Wait for Retry-After and retry.' },
+  insufficient_storage: { type: 'api_error', kind: 'insufficient_storage', retryable: true,
+    meaning: 'The service ran out of disk space while keeping the request (an upload, a report); nothing of it was kept.', action: 'Wait for Retry-After and retry; an operator frees space.' },
   service_unavailable: { type: 'api_error', kind: 'unavailable', retryable: true,
     meaning: 'The analysis queue is full.', action: 'Wait for Retry-After and retry.' },
   production_files_pending: { type: 'api_error', kind: 'unavailable', retryable: true,

@@ -25,6 +25,8 @@ export type ErrorKind =
   | 'rate_limited'
   /** a dependency cannot do it now; retry later */
   | 'unavailable'
+  /** the service's disk is full: nothing was kept; retry later */
+  | 'insufficient_storage'
   | 'internal';
 
 export interface UseCaseErrorOptions {
@@ -74,3 +76,8 @@ export const fileUnavailable = (message: string, param: string | null = null): U
 
 export const internalError = (): UseCaseError =>
   new UseCaseError('internal', 'api_error', 'internal_error', 'An unexpected error occurred; it is safe to retry with the same Idempotency-Key.', { retryable: true });
+
+/** The disk filled while a write was kept (nothing of it was): 507, retry later. */
+export const insufficientStorage = (): UseCaseError =>
+  new UseCaseError('insufficient_storage', 'api_error', 'insufficient_storage',
+    'The service ran out of disk space and kept nothing of this request; retry later.', { retryable: true, retryAfterSeconds: 60 });

@@ -5,7 +5,7 @@ export { collection, type Doc, isoPlus, listAll, type ListEnvelope, paged, publi
 export { contentTypeOf, type ImageFormat, type ImageView, openDownload, signedDownload } from './downloads.ts';
 export { type AnalysisOutput, type AnalyzeRequest, type CatalogEntries, type CatalogEntry, type CatalogKind, type Configuration, type DfmOutcome, type EngineApi, type EngineFile, type PartPricesContext, type ProductionFilesPart } from './engine-api.ts';
 export { ERROR_CODES, type ErrorCodeDoc } from './error-codes.ts';
-export { ERROR_TYPES, type ErrorKind, type ErrorType, fileUnavailable, internalError, invalid, malformed, notFound, unavailable, UseCaseError, type UseCaseErrorOptions } from './errors.ts';
+export { ERROR_TYPES, type ErrorKind, type ErrorType, fileUnavailable, insufficientStorage, internalError, invalid, malformed, notFound, unavailable, UseCaseError, type UseCaseErrorOptions } from './errors.ts';
 export { admitCustomerJob, asOverLimit, customerJobLimit } from './job-admission.ts';
 export { ANALYZE_JOB, FILE_QUOTE_JOB, PRODUCTION_FILES_JOB } from './job-kinds.ts';
 export { type FinalFailure, type JobKindHandlers, JobWorker, type JobWorkerOptions, RetryJobLater } from './jobs.ts';
@@ -13,7 +13,7 @@ export { type CatalogName, type Links } from './links.ts';
 export { canonical, type Operation, runOnce } from './operations.ts';
 export { emitEvent, ENDPOINTS_COLLECTION, EVENT_TYPES, type EventBody, EVENTS_COLLECTION, type EventType, newEvent, newLazyEvent } from './outbox-events.ts';
 export { type ChargeRequest, noPaymentMethod, type Payment, type PaymentAccount, paymentError, paymentKeyReused, type PaymentListener, paymentNotRefundable, type PaymentProcessor, type PaymentStatus, processorUnavailable, type Refund, type RefundRequest, type RefundStatus, type SavedCard, type SavedCardState, webhookSignatureInvalid } from './payments.ts';
-export { Poller } from './poller.ts';
+export { Poller, REPEATED_ERROR_REPORT_MS } from './poller.ts';
 export { insertAfter, presentDfmReport, type PresentedDfmPart, type PresentedDfmReport, type PresentedRequirement, presentRequirement } from './present.ts';
 export { addressSubject, boundedRateCounters, DEFAULT_RATE_LIMIT_KEYS, type RateLimit, RateLimiter, type RateLimitState } from './rate-limit.ts';
 export { AdminDropshipAccountUpdate, AdminDropshipItemApprove, AdminDropshipItemCreate, AdminDropshipOrderUpdate, AdminOrderUpdate, ApiKeyCreate, ApiKeyInput, CardSetupInput, CartCreate, CartFromQuote, CartInput, CartPay, CartUpdate, CatalogSearchInput, ConnectionInput, DesignImageInput, DesignInput, DfmInput, DfmPartImageInput, DfmRequest, DROPSHIP_EVENT_TYPES, DropshipEndpointCreate, DropshipEndpointInput, DropshipOrderCreate, DropshipOrderInput, DropshipOrdersQuery, type DropshipShipTo, FileDfmRequest, FileQuoteRequest, HardwareModelInput, ListCatalogInput, ListConnectionsInput, ListOrdersInput, ListWebhookEndpointsInput, MAX_PREPARED_UPLOAD_BYTES, OrderInput, PartImageInput, PartModelInput, PartStepInput, PrepareUploadRequest, PreviewRequest, ProductionFileInput, type ProductionFileKind, QuoteInput, QuoteItemRequest, QuoteRequest, RemoveCardInput, ReviewLinkInput, ReviewLinkRequest, SaveReviewInput, type ShipTo, SignInInput, SignUpInput, WebhookDeliveriesInput, WebhookEndpointCreate, WebhookEndpointInput } from './schemas.ts';
