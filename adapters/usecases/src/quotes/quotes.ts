@@ -8,7 +8,7 @@ import {
   QuoteRequest, type QuoteItemRequest, validateInput, newLazyEvent,
 } from '../core/index.ts';
 import { toPublicDesign, type DesignRow, getDesignRow, requireReadyDesign, submitDesign, type UploadBytes } from '../designs/index.ts';
-import { computeDfm, storeDfmReport, storeOrReuseDfmReport, designForConfiguration, kMapKey } from '../dfm/index.ts';
+import { computeDfm, storeDfmReport, reuseDfmReport, designForConfiguration, kMapKey } from '../dfm/index.ts';
 import { fulfill, usShipTo } from '../fulfillment/index.ts';
 import { composeQuote, presentQuote, type QuoteOutcome } from './quote-object.ts';
 import { eventData, toQuote, toStored } from './stored-quotes.ts';
@@ -64,7 +64,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     const item = priced.items[i];
     const used = designs[itemRequests[i]?.design_id ?? item.design_id];
     const dfm = used ? withFlatsUsed(item.dfm, used) : item.dfm;
-    items.push({ ...shown.items[i], dfm: await storeOrReuseDfmReport(ctx, accountId, req.items[i].design_id, dfm) });
+    items.push({ ...shown.items[i], dfm: await reuseDfmReport(ctx, accountId, req.items[i].design_id, dfm, () => storeDfmReport(ctx, accountId, dfm)) });
   }
   return { ...shown, id, object: 'quote', status: priced.status, status_url: ctx.links.quote(id), items, error: null };
 }
