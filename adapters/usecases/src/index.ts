@@ -37,6 +37,8 @@ export { openDownload, contentTypeOf } from './core/index.ts';
 export { createDfmReport, getDfmReport, getDfmPartImageUrl, getProductionFileUrl } from './dfm/index.ts';
 // the quote and DFM caches' in-process engine part: the service's in-process engine keeps its work in one
 export { EngineMemo } from './dfm/index.ts';
+// a response's JSON with the kept texts of the quote cache spliced in (the REST serializer)
+export { jsonPayload } from './dfm/index.ts';
 export { createQuote, createFileQuote, getQuote, waitForQuote, type FileQuoteInput } from './quotes/index.ts';
 export { createReviewLink, getReviewLink, getReviewPage, saveReviewConfiguration, type ReviewPage } from './dfm/index.ts';
 export { listCatalog, searchCatalog, getHardwareModelUrl } from './catalogs/index.ts';

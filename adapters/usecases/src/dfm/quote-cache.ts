@@ -6,18 +6,82 @@
 // - EngineMemo: the in-process engine's DFM reports and part prices (the service's engine holds one).
 // - QuoteCache, one per store (quoteCacheOf): configured designs, material re-analyses read lately,
 //   settled reports read once, and the reports the store's index named.
+// - Kept JSON texts (keepJsonText): a kept value's text is made once; the REST serializer splices it
+//   into every response that carries the value (jsonPayload), and a stored quote names its shared
+//   parts to the store (sharedParts), which may keep their text once per account.
 // - The store's index (`dfm_report_cache` documents): one stored report per (design, configuration,
 //   catalog version) per account, named by every quote of it for a day (reuseDfmReport).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { BoundedMap } from '@kerf/common';
 import {
   deepFreeze, dfm, partPrices,
   type Catalog, type ConfigurationInput, type DfmContext, type DfmReport, type Design, type PartPrices, type PriceContext, type PriceRequest,
 } from '@kerf/engine';
-import { isStoreError, keepJsonText } from '@kerf/store';
+import { isStoreError, type QuoteRecord } from '@kerf/store';
 import { type UseCaseContext, publicView, type Doc, type DfmOutcome, type AnalysisOutput, type PartPricesContext, canonical } from '../core/index.ts';
 import { type DesignRow } from '../designs/index.ts';
 import type { DfmDoc } from './dfm-doc.ts';
+
+// ---- kept JSON texts ----
+
+/**
+ * JSON texts of values that never change, made once. A quote embeds its items' DFM reports (about
+ * 17 KB each, shared by every quote of that design and configuration once settled); with the
+ * report's text kept, a response writes the 2 KB around it and splices the report's bytes in.
+ */
+interface Kept {
+  text: string;
+  /** its UTF-8 bytes, made the first time a response carries it */
+  bytes?: Buffer;
+}
+const kept = new WeakMap<object, Kept>();
+
+/** Keeps `value`'s JSON text for jsonPayload(); the caller must never change `value` afterwards (freeze it). Returns `value`. */
+export function keepJsonText<T extends object>(value: T): T {
+  if (!kept.has(value)) kept.set(value, { text: JSON.stringify(value) });
+  return value;
+}
+
+/** A per-process random mark: no string in the data can be taken for a splice point. */
+const MARK = `kerf-json-${randomUUID()}-`;
+const MARKED = new RegExp(`"${MARK}(\\d+)"`, 'g');
+
+/**
+ * JSON.stringify(value) as the bytes a response sends: the kept texts' bytes (encoded once) between
+ * the encoded pieces around them, so a quote's 17 KB report is neither serialised nor encoded again
+ * per response; the plain string when nothing in it was kept.
+ */
+export function jsonPayload(value: unknown): string | Buffer {
+  const found: Kept[] = [];
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    const entry = typeof v === 'object' && v !== null ? kept.get(v) : undefined;
+    if (entry === undefined) return v;
+    found.push(entry);
+    return `${MARK}${found.length - 1}`;
+  }) as string | undefined;
+  if (found.length === 0 || text === undefined) return text as string;
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const m of text.matchAll(MARKED)) {
+    parts.push(Buffer.from(text.slice(at, m.index), 'utf8'));
+    const entry = found[Number(m[1])];
+    parts.push(entry.bytes ??= Buffer.from(entry.text, 'utf8'));
+    at = m.index + m[0].length;
+  }
+  parts.push(Buffer.from(text.slice(at), 'utf8'));
+  return Buffer.concat(parts);
+}
+
+/** The parts of a quote record shared with every quote of its items (EngineMemo's kept line items and quantity options), for the store's `apart`. */
+export function sharedParts(record: QuoteRecord): object[] {
+  const parts: object[] = [];
+  for (const item of record.items) {
+    for (const part of [item.line_items, item.quantity_options] as unknown[]) {
+      if (typeof part === 'object' && part !== null && kept.has(part)) parts.push(part);
+    }
+  }
+  return parts;
+}
 
 // ---- the in-process engine's work ----
 
@@ -91,8 +155,7 @@ export class EngineMemo {
     const kept = this.prices.get(key);
     if (kept) return restamp(kept, stamp);
     const made = make();
-    // the large shared parts keep their JSON text, so the stored record, its event and the response
-    // splice it instead of writing it again; before freezing: keepJsonText defines a property
+    // the large shared parts: a response splices their text, the store may keep it once (sharedParts)
     for (const item of made.items) {
       keepJsonText(item.line_items);
       keepJsonText(item.quantity_options);
@@ -237,7 +300,7 @@ export class QuoteCache {
     const view = publicView(rec.data);
     if (view.production_files.status === 'pending') return view;
     // shared by every quote that names it: frozen, so no caller can change another's copy, and its
-    // JSON text made once for the stored quote, its event and the response
+    // JSON text made once for every response that carries it
     deepFreeze(keepJsonText(view));
     settledViews.add(view);
     this.settled.set(key, view);
