@@ -72,11 +72,14 @@ export function jsonPayload(value: unknown): string | Buffer {
   return Buffer.concat(parts);
 }
 
-/** The parts of a quote record shared with every quote of its items (EngineMemo's kept line items and quantity options), for the store's `apart`. */
-export function sharedParts(record: QuoteRecord): object[] {
+/**
+ * The parts of a quote (a stored quote, a cart's copy) shared with every quote of its items, for the
+ * store's `apart`: kept values only (EngineMemo's line items and quantity options, a settled report).
+ */
+export function sharedParts(quote: Pick<QuoteRecord, 'items'>): object[] {
   const parts: object[] = [];
-  for (const item of record.items) {
-    for (const part of [item.line_items, item.quantity_options] as unknown[]) {
+  for (const item of quote.items) {
+    for (const part of [item.dfm, item.line_items, item.quantity_options] as unknown[]) {
       if (typeof part === 'object' && part !== null && kept.has(part)) parts.push(part);
     }
   }
