@@ -89,6 +89,50 @@ describe('quote DFM reuse', () => {
     assert.equal(JSON.stringify(read.body), JSON.stringify(q), 'GET answers the body POST answered, key order and all');
   });
 
+  it('a quote names its items\' shared line items and quantity options to the store, which keeps their text once per account', async () => {
+    const quotes = t.service.store.quotes;
+    const create = quotes.create;
+    const named: Array<{ data: unknown; apart: readonly object[] }> = [];
+    quotes.create = function (this: typeof quotes, ...args: Parameters<typeof create>) { named.push({ data: args[1], apart: args[2]?.apart ?? [] }); return create.apply(this, args); } as typeof create;
+    let second;
+    try {
+      await quoteOf(a, design.id, materials[0]);
+      second = await quoteOf(a, design.id, materials[0]);
+    } finally {
+      quotes.create = create;
+    }
+    assert.equal(named.length, 2);
+    const [one, two] = named.map((n) => n as { data: { items: Array<{ line_items: object; quantity_options: object }> }; apart: readonly object[] });
+    assert.deepEqual(two.apart, [two.data.items[0].line_items, two.data.items[0].quantity_options], 'the item\'s line items and quantity options, as the record holds them');
+    assert.strictEqual(two.apart[0], one.apart[0], 'the same value in every quote of the design and configuration');
+    assert.ok(Object.isFrozen(two.apart[0]) && Object.isFrozen(two.apart[1]), 'named apart: never changed afterwards');
+    const read = await a.get(`/v1/quotes/${second.id}`);
+    assert.equal(JSON.stringify(read.body), JSON.stringify(second), 'read back whole');
+  });
+
+  it('a cart names its quote\'s shared parts (the settled report, line items) to the store, and reads back whole', async () => {
+    const first = await quoteOf(a, design.id, materials[0]);
+    await pollProductionFiles(a, first.items[0].dfm);
+    const carts = t.service.store.carts;
+    const create = carts.create;
+    const named: Array<{ data: any; apart: readonly object[] }> = [];
+    carts.create = function (this: typeof carts, ...args: Parameters<typeof create>) { named.push({ data: args[1], apart: args[2]?.apart ?? [] }); return create.apply(this, args); } as typeof create;
+    let cart;
+    try {
+      const r = await a.post('/v1/carts', { json: { items: [{ design_id: design.id, quantity: 10, configuration: { defaults: { material_id: materials[0] } } }] } });
+      assert.equal(r.status, 201, r.text);
+      cart = r.body;
+    } finally {
+      carts.create = create;
+    }
+    assert.equal(named.length, 1);
+    const item = named[0].data.quote.items[0];
+    assert.deepEqual(named[0].apart, [item.dfm, item.line_items, item.quantity_options]);
+    const read = await a.get(`/v1/carts/${cart.id}`);
+    assert.equal(read.status, 200, read.text);
+    assert.equal(JSON.stringify(read.body), JSON.stringify(cart), 'GET answers the body POST answered');
+  });
+
   it('a burst of quotes on a ready design reads its row from the store once (a ready design never changes)', async () => {
     const designs = t.service.store.designs;
     const get = designs.get;

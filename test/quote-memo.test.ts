@@ -1,12 +1,12 @@
 // The in-process engine prices a quote's (items, design variants, catalog) once (issue 18 target
 // 3): a later quote of the same reuses the kept prices' frozen parts under its own report ids and
-// clock, and answers byte for byte what prices worked out afresh answer, also as jsonText writes
-// them. Part prices read no calendar: a quote on another day reuses them (its ship dates are the
+// clock, and answers byte for byte what prices worked out afresh answer, also as a response writes
+// them (jsonPayload, the kept texts spliced in). Part prices read no calendar: a quote on another day reuses them (its ship dates are the
 // use case's fulfillment, adapters/usecases/test/fulfillment.test.ts).
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, type Design, type PartPrices, type PriceRequest } from '@kerf/engine';
-import { jsonText } from '@kerf/store';
+import { jsonPayload } from '@kerf/usecases';
 import { LocalEngine } from '@kerf/service';
 import { fixtureBytes } from './helpers/fixtures.ts';
 
@@ -38,8 +38,8 @@ describe('part prices: worked out once per items, design variants and catalog', 
     const second = await both(request(), 'quo_2', NEXT_DAY);
     assert.equal(JSON.stringify(first.kept), JSON.stringify(first.fresh));
     assert.equal(JSON.stringify(second.kept), JSON.stringify(second.fresh));
-    // the stored record, its event and the response are written by jsonText: the kept texts spliced in
-    assert.equal(jsonText(second.kept), JSON.stringify(second.fresh));
+    // a response is written by jsonPayload: the kept texts spliced in
+    assert.equal(String(jsonPayload(second.kept)), JSON.stringify(second.fresh));
     assert.equal(second.kept.items[0].dfm.id, 'dfm_quo_2_0');
     assert.equal(second.kept.items[0].dfm.created_at, NEXT_DAY);
     assert.strictEqual(second.kept.items[0].line_items, first.kept.items[0].line_items, 'the second quote was not priced again');
@@ -53,7 +53,7 @@ describe('part prices: worked out once per items, design variants and catalog', 
     const ten = await both(request(), 'quo_a', NOW);
     const more = await both(request(20), 'quo_c', NOW);
     assert.equal(JSON.stringify(more.kept), JSON.stringify(more.fresh));
-    assert.equal(jsonText(more.kept), JSON.stringify(more.fresh));
+    assert.equal(String(jsonPayload(more.kept)), JSON.stringify(more.fresh));
     assert.notDeepEqual(more.kept.items[0].line_items, ten.kept.items[0].line_items);
   });
 

@@ -4,15 +4,13 @@ import {
   analyze, analyzeModel, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
   isDesignFileName, materialKFactors, partPrices, productionFilesForModel,
   type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type Design, type Hardware,
-  type PartPrices, type PriceContext, type PriceRequest, type ProductionFiles,
+  type PartPrices, type PriceRequest, type ProductionFiles,
 } from '@kerf/engine';
 import {
-  contentTypeOf, type AnalysisOutput, type AnalyzeRequest, type CatalogEntries, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration,
+  contentTypeOf, EngineMemo, type AnalysisOutput, type AnalyzeRequest, type CatalogEntries, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration,
   type EngineFile, type PartPricesContext, type ProductionFilesPart, type schemas,
 } from '@kerf/usecases';
 
-import { DfmMemo } from './dfm-memo.ts';
-import { QuoteMemo } from './quote-memo.ts';
 
 type ProductionFileKind = schemas.ProductionFileKind;
 export type DfmImageRequest = Parameters<EngineApi['dfmImage']>[0];
@@ -71,8 +69,8 @@ export function productionFilesOut(partIds: string[], files: ProductionFiles): R
 
 export class LocalEngine implements EngineApi {
   private readonly catalogData: Catalog = defaultCatalog();
-  private readonly reports = new DfmMemo();
-  private readonly quotes = new QuoteMemo();
+  /** the DFM reports and part prices it worked out for quotes (the quote cache, @kerf/usecases' dfm/quote-cache.ts) */
+  private readonly memo = new EngineMemo();
 
   async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
     const d = await analyze(bytes, options);
@@ -95,9 +93,7 @@ export class LocalEngine implements EngineApi {
     const { dfmKeys, ...stamp } = context;
     // without variant keys (the quote cache is off) every quote is worked out afresh
     if (!dfmKeys) return partPrices(request, designs, this.catalogData, stamp);
-    const reports: PriceContext['dfm'] = (i, design, configuration, dfmContext) => this.reports.report(dfmKeys[i], design, configuration, this.catalogData, dfmContext);
-    const make = (): PartPrices => partPrices(request, designs, this.catalogData, { ...stamp, dfm: reports });
-    return this.quotes.partPrices(request, this.catalogData.version, { ...stamp, dfmKeys }, make);
+    return this.memo.partPrices(request, designs, this.catalogData, { ...stamp, dfmKeys });
   }
 
   private async model(source: Uint8Array, design: Design): Promise<AnalyzedModel> {

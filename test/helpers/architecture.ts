@@ -27,7 +27,7 @@ const layerOf = (p: Pkg): number | undefined => LAYERS[p.dir] ?? (p.dir.startsWi
 export function checkArchitecture(root: string): Violation[] {
   const repo = loadRepo(root);
   return [exportsClosed, exportsBuilt, internalImport, undeclaredDependency, transportInEngine, layerDirection, fileCycles, featureEntry, cliThroughUsecases,
-    noHttpStatusInUsecases, fastifyInServiceOnly, noTestBuildersInSrc, architectureDoc].flatMap((rule) => rule(repo));
+    noHttpStatusInUsecases, cachesInOnePlace, fastifyInServiceOnly, noTestBuildersInSrc, architectureDoc].flatMap((rule) => rule(repo));
 }
 
 // ---- reading the repository ------------------------------------------------------------------
@@ -372,6 +372,29 @@ function noHttpStatusInUsecases(repo: Repo): Violation[] {
   return repo.sources.filter((s) => s.file.startsWith('adapters/usecases/src/')).flatMap((s) => hits(s.sf, found).map((h) => ({
     rule: 'no-http-status-in-usecases', file: s.file, message: `line ${h.line}: ${h.what}: HTTP belongs to the REST adapter`,
   })));
+}
+
+/**
+ * The use cases' module-level state (a `let`, or a map or set made empty at load: the shape of an
+ * in-process cache) lives in the quote and DFM caches' one place, the ready design rows and the
+ * compiled validators. A Map or Set filled from a list at load is a constant table, not state.
+ */
+const MODULE_STATE_FILES = ['adapters/usecases/src/dfm/quote-cache.ts', 'adapters/usecases/src/designs/designs.ts', 'adapters/usecases/src/core/validation.ts'];
+function cachesInOnePlace(repo: Repo): Violation[] {
+  const empty = /^(BoundedMap|PerStore|WeakMap|WeakSet|Map|Set|WeakRef|AsyncLocalStorage)$/;
+  return repo.sources.filter((s) => s.file.startsWith('adapters/usecases/src/') && !MODULE_STATE_FILES.includes(s.file)).flatMap((s) => {
+    const out: Violation[] = [];
+    for (const st of s.sf.statements) {
+      if (!ts.isVariableStatement(st)) continue;
+      const isLet = (st.declarationList.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) !== ts.NodeFlags.Const;
+      for (const d of st.declarationList.declarations) {
+        const init = d.initializer;
+        const made = init && ts.isNewExpression(init) && empty.test(init.expression.getText(s.sf).replace(/<.*$/, '')) && (!/^(Map|Set)$/.test(init.expression.getText(s.sf)) || !init.arguments?.length);
+        if (isLet || made) out.push({ rule: 'caches-in-one-place', file: s.file, message: `line ${lineOf(s.sf, d)}: module-level ${isLet ? '`let`' : init!.getText(s.sf)}: in-process caches of quotes and DFM live in dfm/quote-cache.ts` });
+      }
+    }
+    return out;
+  });
 }
 
 function fastifyInServiceOnly(repo: Repo): Violation[] {

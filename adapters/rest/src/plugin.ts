@@ -5,9 +5,8 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonPayload } from '@kerf/store';
 import { requestSubject } from '@kerf/http';
-import { schemas, spoolDirOf, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
+import { jsonPayload, schemas, spoolDirOf, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest } from './auth.ts';
 import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
 import { HttpError } from './http-errors.ts';
@@ -72,7 +71,7 @@ export const restApi: FastifyPluginAsync<RestOptions> = async (app: FastifyInsta
   const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
 
   // Responses are sent as built: response schemas document the API, they must not drop fields.
-  // jsonPayload: a settled DFM report a quote embeds is serialised and encoded once, not per response.
+  // jsonPayload: a settled DFM report a quote embeds is serialised and encoded once, not per response (the quote cache keeps its text).
   app.setSerializerCompiler(() => (data) => jsonPayload(data) as string);
   app.setValidatorCompiler(validatorCompiler([]));
   app.setErrorHandler(async (err, request, reply) => {

@@ -23,4 +23,3 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreC
 }
 
 export { createApiKeyForEmail, ensureDemoAccount, DEMO_ACCOUNT_EMAIL, type IssuedKey, type KeyForEmail } from './accountSetup.ts';
-export { jsonPayload, jsonText, keepJsonText } from './common/json.ts';

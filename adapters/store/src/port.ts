@@ -352,8 +352,11 @@ export interface DocumentCollection<T> {
    * `id` default: a fresh id with `prefix` (default the collection's prefix, see documents()).
    * `key`: unique per (collection, account); a second create with the same key throws
    * StoreError 'duplicate' (param 'key'); read the first with getByKey.
+   * `apart`: values inside `data` that are the same JSON in many of the account's documents and
+   * never change afterwards (freeze them); a store may keep their text once and name it from each
+   * row (the embedded store does; a read gives `data` back whole either way).
    */
-  create(accountId: string, data: T, opts?: { id?: string; key?: string; events?: OutboxEvent[] }): Promise<DocumentRecord<T>>;
+  create(accountId: string, data: T, opts?: { id?: string; key?: string; events?: OutboxEvent[]; apart?: ReadonlyArray<object> }): Promise<DocumentRecord<T>>;
   get(accountId: string, id: string): Promise<DocumentRecord<T> | null>;
   getByKey(accountId: string, key: string): Promise<DocumentRecord<T> | null>;
   /**
@@ -364,9 +367,9 @@ export interface DocumentCollection<T> {
   /**
    * Replaces `data`. null when not found. With `expectedVersion`, throws StoreError 'conflict'
    * when the stored version differs. `events` are appended to the document's outbox in the same
-   * write (see Outbox); nothing is recorded when the update does not apply.
+   * write (see Outbox); nothing is recorded when the update does not apply. `apart` as for create().
    */
-  update(accountId: string, id: string, data: T, opts?: { expectedVersion?: number; events?: OutboxEvent[] }): Promise<DocumentRecord<T> | null>;
+  update(accountId: string, id: string, data: T, opts?: { expectedVersion?: number; events?: OutboxEvent[]; apart?: ReadonlyArray<object> }): Promise<DocumentRecord<T> | null>;
   delete(accountId: string, id: string): Promise<boolean>;
   /** Field names in `filter` must match /^[A-Za-z_][A-Za-z0-9_]*$/. */
   list(accountId: string, opts?: ListOptions & { filter?: DocumentFilter }): Promise<Page<DocumentRecord<T>>>;

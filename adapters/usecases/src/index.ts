@@ -35,6 +35,10 @@ export { analyzeDesign, getDesign, waitForDesign, MAX_WAIT_SECONDS, type Analyze
 export { getDesignModelUrl, getDesignImageUrl, getPartModelUrl, getPartStepUrl, getPartImageUrl, designFileNames } from './designs/index.ts';
 export { openDownload, contentTypeOf } from './core/index.ts';
 export { createDfmReport, getDfmReport, getDfmPartImageUrl, getProductionFileUrl } from './dfm/index.ts';
+// the quote and DFM caches' in-process engine part: the service's in-process engine keeps its work in one
+export { EngineMemo } from './dfm/index.ts';
+// a response's JSON with the kept texts of the quote cache spliced in (the REST serializer)
+export { jsonPayload } from './dfm/index.ts';
 export { createQuote, createFileQuote, getQuote, waitForQuote, type FileQuoteInput } from './quotes/index.ts';
 export { createReviewLink, getReviewLink, getReviewPage, saveReviewConfiguration, type ReviewPage } from './dfm/index.ts';
 export { listCatalog, searchCatalog, getHardwareModelUrl } from './catalogs/index.ts';

@@ -1,85 +1,7 @@
 // The caller's JSON values (payloads, results, document data, replayed bodies) are kept exactly as
 // JSON keeps them in both stores: no undefined, no Date objects, no class instances.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { StoreError } from '../port.ts';
-
-/**
- * JSON texts of values that never change, made once. A quote embeds its items' DFM reports (about
- * 17 KB each, shared by every quote of that design and configuration once settled), and a quote is
- * serialised three times: the stored record, its event and the response. With the report's text
- * kept, each serialisation writes the 2 KB around it and splices the report's text in.
- */
-interface Kept {
-  text: string;
-  /** its UTF-8 bytes, made the first time a response carries it (jsonPayload) */
-  bytes?: Buffer;
-  /** sha256 of the text, base64url: its name where a store keeps it apart (jsonTextApart) */
-  hash?: string;
-}
-const kept = new WeakMap<object, Kept>();
-/** The kept values spliced by the call under way; null outside one, so plain JSON.stringify sees the value itself. */
-let splicing: Kept[] | null = null;
-/** A per-process random mark: no string in the data can be taken for a splice point. */
-const MARK = `kerf-json-${randomUUID()}-`;
-const MARKED = new RegExp(`"${MARK}(\\d+)"`, 'g');
-
-function spliceMark(this: object): unknown {
-  const entry = splicing === null ? undefined : kept.get(this);
-  if (entry === undefined) return this;
-  splicing!.push(entry);
-  return `${MARK}${splicing!.length - 1}`;
-}
-
-/**
- * Keeps `value`'s JSON text for jsonText() to reuse; the caller must never change `value` afterwards
- * (freeze it). Returns `value`.
- */
-export function keepJsonText<T extends object>(value: T): T {
-  if (kept.has(value)) return value;
-  kept.set(value, { text: JSON.stringify(value) });
-  // not enumerable: copies ({ ...value }) and key listings do not carry it
-  Object.defineProperty(value, 'toJSON', { value: spliceMark, enumerable: false });
-  return value;
-}
-
-/** JSON.stringify(value) with splice marks where kept values stand, and those values in mark order. */
-function markedText(value: unknown): { text: string; texts: Kept[] } {
-  const outer = splicing;
-  const texts: Kept[] = [];
-  splicing = texts;
-  try { return { text: JSON.stringify(value), texts }; } finally { splicing = outer; }
-}
-
-/** JSON.stringify(value), with the kept texts of keepJsonText() values spliced in where they stand. */
-export function jsonText(value: unknown): string {
-  const { text, texts } = markedText(value);
-  if (texts.length === 0 || text === undefined) return text;
-  return text.replace(MARKED, (_m, i: string) => texts[Number(i)].text);
-}
-
-/**
- * jsonText(value) as the bytes a response sends: a Buffer of the kept texts' bytes (encoded once)
- * between the encoded pieces around them, so a quote's 17 KB report is neither copied into a new
- * string nor encoded again per response; the plain string when nothing was kept.
- */
-export function jsonPayload(value: unknown): string | Buffer {
-  const { text, texts } = markedText(value);
-  if (texts.length === 0 || text === undefined) return text;
-  const parts: Buffer[] = [];
-  eachPiece(text, texts, (between) => parts.push(Buffer.from(between, 'utf8')), (entry) => parts.push(entry.bytes ??= Buffer.from(entry.text, 'utf8')));
-  return Buffer.concat(parts);
-}
-
-/** Walks a marked text in order: `between` for each stretch of plain text, `kept` for each kept value's mark. */
-function eachPiece(text: string, texts: Kept[], between: (piece: string) => void, kept: (entry: Kept) => void): void {
-  let at = 0;
-  for (const m of text.matchAll(MARKED)) {
-    between(text.slice(at, m.index));
-    kept(texts[Number(m[1])]);
-    at = m.index + m[0].length;
-  }
-  between(text.slice(at));
-}
 
 /** What `make` returns, or the store's refusal of `param` when JSON cannot write the value. */
 function serialisable<T>(param: string, make: () => T | undefined): T {
@@ -105,28 +27,41 @@ export interface TextApart {
 /** Kept texts shorter than this stay in the document's text: apart, their name and row would cost more. */
 export const MIN_TEXT_APART = 256;
 
+/** Where jsonTextApart stands a value apart in place; only JSON.stringify's replacer sees it. */
+const MARK = `kerf-apart-${randomUUID()}-`;
+const MARKED = new RegExp(`"${MARK}(\\d+)"`, 'g');
+
 /**
- * toJsonText(value) as a store may keep it: the texts of kept values (keepJsonText, at least
- * MIN_TEXT_APART long) taken out, each leaving an empty object or array of its own type in its place,
- * so the rest is still JSON of the same shape (a filter on a field reads an object or array there,
- * as before). joinTextsApart(text, apart) gives toJsonText(value) back. A value that is itself kept
- * stays whole.
+ * toJsonText(value) as a store may keep it: the texts of the values named in `apart` (the caller's
+ * own: values inside `value` that are the same JSON in many documents and never change), at least
+ * MIN_TEXT_APART long, taken out, each leaving an empty object or array of its own type in its
+ * place, so the rest is still JSON of the same shape (a filter on a field reads an object or array
+ * there, as before). joinTextsApart(text, apart) gives toJsonText(value) back. `textOf` makes a
+ * value's text and hash (the store remembers them per value).
  */
-export function jsonTextApart(value: unknown, param: string): { text: string; apart: TextApart[] } {
-  const { text, texts } = serialisable(param, () => {
-    const marked = markedText(value);
-    return marked.text === undefined ? undefined : marked;
-  });
-  if (texts.length === 0) return { text, apart: [] };
-  if (texts.length === 1 && text === `"${MARK}0"`) return { text: texts[0].text, apart: [] };
-  const apart: TextApart[] = [];
-  let out = '';
-  eachPiece(text, texts, (between) => { out += between; }, (entry) => {
-    if (entry.text.length < MIN_TEXT_APART) { out += entry.text; return; }
-    apart.push({ at: out.length, hash: entry.hash ??= createHash('sha256').update(entry.text).digest('base64url'), text: entry.text });
-    out += entry.text.charCodeAt(0) === 0x5b ? '[]' : '{}';
-  });
-  return { text: out, apart };
+export function jsonTextApart(value: unknown, param: string, apart: ReadonlySet<object> | undefined, textOf: (v: object) => { text: string; hash: string }): { text: string; apart: TextApart[] } {
+  if (!apart || apart.size === 0 || apart.has(value as object)) return { text: toJsonText(value, param), apart: [] };
+  const found: object[] = [];
+  const text = serialisable(param, () => JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v !== 'object' || v === null || !apart.has(v)) return v;
+    found.push(v);
+    return `${MARK}${found.length - 1}`;
+  }) as string | undefined);
+  if (found.length === 0) return { text, apart: [] };
+  const out: TextApart[] = [];
+  let whole = '';
+  let at = 0;
+  for (const m of text.matchAll(MARKED)) {
+    whole += text.slice(at, m.index);
+    const kept = textOf(found[Number(m[1])]);
+    if (kept.text.length < MIN_TEXT_APART) whole += kept.text;
+    else {
+      out.push({ at: whole.length, hash: kept.hash, text: kept.text });
+      whole += kept.text.charCodeAt(0) === 0x5b ? '[]' : '{}';
+    }
+    at = m.index + m[0].length;
+  }
+  return { text: whole + text.slice(at), apart: out };
 }
 
 /** The document's whole text: each text apart back in place of its placeholder (in `at` order). */
@@ -141,7 +76,7 @@ export function joinTextsApart(text: string, apart: ReadonlyArray<{ at: number; 
 }
 
 export function toJsonText(value: unknown, param: string): string {
-  return serialisable(param, () => jsonText(value));
+  return serialisable(param, () => JSON.stringify(value) as string | undefined);
 }
 
 export function plainJson(value: unknown, param: string): unknown {

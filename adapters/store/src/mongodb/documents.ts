@@ -28,7 +28,7 @@ export class MongoDocuments<T> implements DocumentCollection<T> {
     this.col = ctx.db.collection(COLLECTIONS.documents);
   }
 
-  async create(accountId: string, data: T, opts: { id?: string; key?: string; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T>> {
+  async create(accountId: string, data: T, opts: { id?: string; key?: string; events?: OutboxEvent[]; apart?: ReadonlyArray<object> } = {}): Promise<DocumentRecord<T>> {
     const events = await eventsToRecord(this.ctx, accountId, opts.events);
     const now = this.ctx.now();
     const id = opts.id === undefined ? newId(this.idPrefix, now) : checkNonEmpty(opts.id, 'id', 100);
@@ -67,7 +67,7 @@ export class MongoDocuments<T> implements DocumentCollection<T> {
     return d ? toDoc<T>(d) : null;
   }
 
-  async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T> | null> {
+  async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number; events?: OutboxEvent[]; apart?: ReadonlyArray<object> } = {}): Promise<DocumentRecord<T> | null> {
     const events = await eventsToRecord(this.ctx, accountId, opts.events);
     const filter: Document = { collection: this.collection, id: String(id), accountId: String(accountId) };
     if (opts.expectedVersion !== undefined) filter.version = opts.expectedVersion;

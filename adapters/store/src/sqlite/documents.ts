@@ -2,7 +2,7 @@ import { newId } from '@kerf/common';
 import { checkFilter, checkNonEmpty, resolveList } from '../common/validate.ts';
 import { StoreError, type DocumentCollection, type DocumentFilter, type DocumentRecord, type ListOptions, type Page } from '../port.ts';
 import { isUniqueViolation, type SqliteContext } from './context.ts';
-import { joinTextsApart, jsonTextApart } from '../common/json.ts';
+import { joinTextsApart } from '../common/json.ts';
 import { keyset, toPage } from './paging.ts';
 import { checkOutboxEventList } from '../common/outbox.ts';
 import { appendEvents, dropEvents, outboxSource } from './outbox.ts';
@@ -69,13 +69,13 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
     this.versionOf = db.prepare('SELECT version FROM documents WHERE collection = ? AND id = ? AND account_id = ?');
   }
 
-  async create(accountId: string, data: T, opts: { id?: string; key?: string; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T>> {
+  async create(accountId: string, data: T, opts: { id?: string; key?: string; events?: OutboxEvent[]; apart?: ReadonlyArray<object> } = {}): Promise<DocumentRecord<T>> {
     const events = checkOutboxEventList(opts.events);
     const now = this.ctx.now();
     const id = opts.id === undefined ? newId(this.idPrefix, now) : checkNonEmpty(opts.id, 'id', 100);
     const key = opts.key === undefined ? null : checkNonEmpty(opts.key, 'key', 500);
     try {
-      const { text, apart } = jsonTextApart(data, 'data');
+      const { text, apart } = this.ctx.textsApart.split(data, opts.apart);
       const params = { collection: this.collection, id, accountId: String(accountId), key, data: text, apart: null as string | null, now: now.toISOString() };
       const stored = await this.ctx.write(() => {
         const put = this.ctx.textsApart.put(params.accountId, apart);
@@ -112,8 +112,8 @@ export class SqliteDocuments<T> implements DocumentCollection<T> {
     return row ? toDoc<T>(this.ctx, row) : null;
   }
 
-  async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number; events?: OutboxEvent[] } = {}): Promise<DocumentRecord<T> | null> {
-    const { text, apart } = jsonTextApart(data, 'data');
+  async update(accountId: string, id: string, data: T, opts: { expectedVersion?: number; events?: OutboxEvent[]; apart?: ReadonlyArray<object> } = {}): Promise<DocumentRecord<T> | null> {
+    const { text, apart } = this.ctx.textsApart.split(data, opts.apart);
     const params: Record<string, unknown> = { data: text, apart: null, now: this.ctx.now().toISOString(), collection: this.collection, id: String(id), accountId: String(accountId) };
     let versionClause = '';
     if (opts.expectedVersion !== undefined) { versionClause = 'AND version = @expectedVersion'; params.expectedVersion = opts.expectedVersion; }

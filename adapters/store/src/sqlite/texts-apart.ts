@@ -1,13 +1,14 @@
-// Kept texts stored once per account. A quote's line items and fulfillment are the same JSON in
-// every quote of a (design, configuration) (the service's pricing memo keeps them, keepJsonText), and
-// written into each quote's row they made a row ~2 KB: about a page per quote for every commit to
-// write, fsync and checkpoint. A document's row keeps its text without them (jsonTextApart) and names
+// Kept texts stored once per account. A quote's line items and quantity options are the same JSON in
+// every quote of a (design, configuration) (the quote cache keeps them; the use case names them in
+// the write's `apart`), and written into each quote's row they made a row ~2 KB: about a page per
+// quote for every commit to write, fsync and checkpoint. A document's row keeps its text without them (jsonTextApart) and names
 // each by its sha256 in `documents.apart`; `texts_apart` holds each text once per account (not
 // across accounts: one account's content never stands in another's row). Texts are never changed
 // (the name is the content's hash) nor deleted with a document (another may name the same text).
 import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { BoundedMap } from '@kerf/common';
-import { joinTextsApart, type TextApart } from '../common/json.ts';
+import { joinTextsApart, jsonTextApart, type TextApart } from '../common/json.ts';
 
 /** How many (account, text) pairs a store remembers as stored, and texts it keeps read. */
 const REMEMBERED = 4096;
@@ -20,12 +21,26 @@ export class TextsApart {
   private readonly stored = new BoundedMap<string, true>(REMEMBERED);
   /** the texts read, by the same key */
   private readonly read = new BoundedMap<string, string>(REMEMBERED);
+  /** the text and hash of each value named apart: such a value never changes (DocumentCollection.create's `apart`) */
+  private readonly texts = new WeakMap<object, { text: string; hash: string }>();
   private readonly insert;
   private readonly select;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare('INSERT OR IGNORE INTO texts_apart (account_id, hash, text) VALUES (?, ?, ?)');
     this.select = db.prepare('SELECT text FROM texts_apart WHERE account_id = ? AND hash = ?').pluck();
+  }
+
+  /** `data`'s text for its row, the texts of the values named in `apart` taken out (jsonTextApart). */
+  split(data: unknown, apart: ReadonlyArray<object> | undefined): { text: string; apart: TextApart[] } {
+    return jsonTextApart(data, 'data', apart && apart.length > 0 ? new Set(apart) : undefined, (value) => {
+      let kept = this.texts.get(value);
+      if (!kept) {
+        const text = JSON.stringify(value);
+        this.texts.set(value, kept = { text, hash: createHash('sha256').update(text).digest('base64url') });
+      }
+      return kept;
+    });
   }
 
   /**

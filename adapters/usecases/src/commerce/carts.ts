@@ -8,6 +8,7 @@ import {
   CartFromQuote, CartInput, CartUpdate, type QuoteItemRequest, type QuoteRequest, type ShipTo, validateInput,
 } from '../core/index.ts';
 import { salesTaxCents, usAddressProblem } from '../fulfillment/index.ts';
+import { sharedParts } from '../dfm/index.ts';
 import { readQuote, storeQuote } from '../quotes/index.ts';
 
 /** A checkout page's token (the capability in cart_url), kept by its own id: the page finds the cart without an account. */
@@ -88,7 +89,8 @@ async function newCart(ctx: UseCaseContext, accountId: string, items: QuoteItemR
   }, option);
   // the token's own record first: a cart is never without the page that opens it
   await ctx.store.documents<CartToken>(CART_TOKENS).create(accountId, { id: token, cart_id: id }, { id: token });
-  await ctx.store.carts.create(accountId, doc, { id });
+  // the quote's shared parts (its settled reports, line items) kept once per account, as a stored quote's
+  await ctx.store.carts.create(accountId, doc, { id, apart: sharedParts(quote) });
   return doc;
 }
 
@@ -151,7 +153,7 @@ export async function updateCart(ctx: UseCaseContext, caller: Caller, input: Car
     else option = shippingOptions(quote).find((o) => o.id === cart.shipping_option_id) ?? null;
     const next = priced({ ...cart, items, ship_to: shipTo, quote, revision: cart.revision + 1, payment: cart.payment?.status === 'failed' ? cart.payment : null, _attempt: 0, _failed_by: null }, option);
     try {
-      await ctx.store.carts.update(caller.accountId, cart.id, next, { expectedVersion: rec.version });
+      await ctx.store.carts.update(caller.accountId, cart.id, next, { expectedVersion: rec.version, apart: sharedParts(quote) });
       return view(ctx, next);
     } catch (err) {
       if (!isStoreError(err, 'conflict')) throw err; // changed meanwhile (another PATCH, a pay): look again

@@ -8,7 +8,7 @@ import {
   QuoteRequest, type QuoteItemRequest, validateInput, newLazyEvent,
 } from '../core/index.ts';
 import { toPublicDesign, type DesignRow, getDesignRow, requireReadyDesign, submitDesign, type UploadBytes } from '../designs/index.ts';
-import { computeDfm, storeDfmReport, storeOrReuseDfmReport, designForConfiguration, kMapKey } from '../dfm/index.ts';
+import { computeDfm, storeDfmReport, reuseDfmReport, designForConfiguration, kMapKey, sharedParts } from '../dfm/index.ts';
 import { fulfill, usShipTo } from '../fulfillment/index.ts';
 import { composeQuote, presentQuote, type QuoteOutcome } from './quote-object.ts';
 import { eventData, toQuote, toStored } from './stored-quotes.ts';
@@ -64,7 +64,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     const item = priced.items[i];
     const used = designs[itemRequests[i]?.design_id ?? item.design_id];
     const dfm = used ? withFlatsUsed(item.dfm, used) : item.dfm;
-    items.push({ ...shown.items[i], dfm: await storeOrReuseDfmReport(ctx, accountId, req.items[i].design_id, dfm) });
+    items.push({ ...shown.items[i], dfm: await reuseDfmReport(ctx, accountId, req.items[i].design_id, dfm, () => storeDfmReport(ctx, accountId, dfm)) });
   }
   return { ...shown, id, object: 'quote', status: priced.status, status_url: ctx.links.quote(id), items, error: null };
 }
@@ -101,7 +101,7 @@ export async function storeQuote(ctx: UseCaseContext, accountId: string, req: Qu
   const id = ctx.newId('quo');
   const doc = await priceQuote(ctx, accountId, id, req);
   const stored = toStored(doc);
-  await ctx.store.quotes.create(accountId, stored, { id, events: quoteEvents(ctx, stored) });
+  await ctx.store.quotes.create(accountId, stored, { id, events: quoteEvents(ctx, stored), apart: sharedParts(stored) });
   return publicView(doc);
 }
 
@@ -220,7 +220,7 @@ export const fileQuoteJob: JobKindHandlers = {
     const { _file_request: _r, ...rest } = next;
     void _r;
     const stored = toStored(rest);
-    await quotes.update(job.accountId, doc.id, stored, { events: quoteEvents(ctx, stored) });
+    await quotes.update(job.accountId, doc.id, stored, { events: quoteEvents(ctx, stored), apart: sharedParts(stored) });
   },
   async failed(ctx, job, error) {
     const quotes = ctx.store.quotes;

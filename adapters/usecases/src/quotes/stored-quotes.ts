@@ -1,6 +1,6 @@
 // A quote as stored: its record (and its event's payload) names each settled DFM report it embeds by
 // the report's id instead of holding a copy (17 KB of a 19.5 KB quote). A report whose production
-// files have settled is never written again (dfm-cache.ts), so it reads the same by its id forever;
+// files have settled is never written again (dfm/quote-cache.ts), so it reads the same by its id forever;
 // a pending report is kept as it was when quoted.
 import type { QuoteRecord } from '@kerf/store';
 import { type UseCaseContext, publicView } from '../core/index.ts';
