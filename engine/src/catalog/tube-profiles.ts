@@ -43,8 +43,9 @@ const ROWS: Row[] = [
 
 /**
  * Metric stock, mm: [shape, a, b or null, wall]. Structural hollow sections of EN 10219-2 (cold-formed
- * welded: CHS 21.3 to 88.9, SHS 20 to 100, RHS 40 x 20 to 120 x 60) and the thinner precision tubes
- * of EN 10305 (round 20 to 50, square and rectangular with 1.5 to 2.5 mm walls) a European customer
+ * welded: CHS 21.3 to 88.9, SHS 20 to 100, RHS 40 x 20 to 120 x 60), the medium-series pipe of EN 10255
+ * and the thinner precision tubes of EN 10305 (round 20 to 50, square and rectangular with 1.5 to
+ * 2.5 mm walls) a European customer
  * orders from a steel stockist; the sources and the corner-radius rule are in docs/geometry.md
  * ("Metric tube stock").
  */
@@ -56,6 +57,8 @@ const METRIC_ROWS: Array<[TubeShape, number, number | null, number]> = [
   ['round', 21.3, null, 2], ['round', 26.9, null, 2], ['round', 26.9, null, 2.6], ['round', 33.7, null, 2], ['round', 33.7, null, 2.6],
   ['round', 42.4, null, 2], ['round', 42.4, null, 2.6], ['round', 48.3, null, 2.6], ['round', 48.3, null, 3.2], ['round', 60.3, null, 3],
   ['round', 60.3, null, 4], ['round', 76.1, null, 3], ['round', 76.1, null, 4], ['round', 88.9, null, 3.2], ['round', 88.9, null, 4],
+  // EN 10255 medium-series pipe (DN 15, 25, 32, 50; DN 20 and 40 are above), what "DN 15" in a model means
+  ['round', 21.3, null, 2.6], ['round', 33.7, null, 3.2], ['round', 42.4, null, 3.2], ['round', 60.3, null, 3.6],
   // square: EN 10305-5 thin walls, then EN 10219-2
   ['square', 20, 20, 1.5], ['square', 25, 25, 1.5], ['square', 30, 30, 1.5], ['square', 40, 40, 1.5],
   ['square', 20, 20, 2], ['square', 25, 25, 2], ['square', 30, 30, 2], ['square', 30, 30, 3], ['square', 35, 35, 2], ['square', 40, 40, 2],
