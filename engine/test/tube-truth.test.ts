@@ -139,6 +139,12 @@ test('negative fixtures are refused for the right reason', async () => {
   assert.match(await msg('neg-tapered-tube.step'), /conical/);
   // found along an axis no pair of perpendicular walls gives; before, it came back as a 34.6 mm thick sheet
   assert.match(await msg('neg-hex-tube.step'), /neither round nor rectangular \(outer skin: 6 planes/);
+  // issue 32.3: a shaft is a solid bar, not a bent tube or a 100 mm thick sheet
+  assert.match(await msg('neg-solid-round-bar.step'), /a solid bar, not a tube/);
+  assert.match(await msg('neg-stepped-shaft.step'), /solid bar or shaft Ø12 x 100 mm: a solid bar, not a tube/);
+  assert.match(await msg('neg-d-shaft.step'), /solid bar or shaft Ø8 x 100 mm: a solid bar, not a tube/);
+  // a tube open at both ends stays a tube (never a 40 mm thick sheet, nor folded sheet with a seam)
+  assert.match(await msg('neg-sharp-tube-partition.step'), /40 x 40 x 1 mm sharp-cornered square tube open at both ends, but face \d+ \(plane\) is neither a cut through the wall nor inside it/);
 });
 
 // The Ender-3 support tube is a Ø32 x 2 tube of length 100 whose ends are turned down to Ø30 over

@@ -7,6 +7,9 @@ const MM_PER_IN = 25.4;
 const TUBE_STOCK_LENGTH_MM = 235 * MM_PER_IN;
 /** A500 corner radius ~ 2 x wall (published); aluminium extrusions are sharp-cornered. */
 const A500_CORNER_RADIUS_WALLS = 2;
+/** EN 10219-2 external corner radius of cold-formed hollow sections with T <= 6 mm: 1.6 T to 2.4 T;
+ * the stock is listed at the middle of that range. */
+const EN10219_CORNER_RADIUS_WALLS = 2;
 
 interface TubeFamily { key: string; material: string; type: MaterialType; density: number; cutAtOneMm: number; pricePerKgCents: number; cornerWalls: number }
 const F: Record<string, TubeFamily> = {
@@ -15,7 +18,7 @@ const F: Record<string, TubeFamily> = {
   dom: { key: 'dom', material: '1020 DOM Steel', type: 'steel_dom', density: 7.85, cutAtOneMm: 25000, pricePerKgCents: 450, cornerWalls: 0 },
   ss304: { key: '304', material: '304 Stainless Steel', type: 'stainless_304', density: 8.0, cutAtOneMm: 22000, pricePerKgCents: 800, cornerWalls: A500_CORNER_RADIUS_WALLS },
   al6061: { key: '6061_t6', material: '6061-T6 Aluminum', type: 'aluminum_6061', density: 2.70, cutAtOneMm: 20000, pricePerKgCents: 1000, cornerWalls: 0 },
-  s235: { key: 's235', material: 'S235 Steel (EN 10219 / 10305)', type: 'steel_s235', density: 7.85, cutAtOneMm: 25000, pricePerKgCents: 300, cornerWalls: A500_CORNER_RADIUS_WALLS },
+  s235: { key: 's235', material: 'S235 Steel (EN 10219 / 10305)', type: 'steel_s235', density: 7.85, cutAtOneMm: 25000, pricePerKgCents: 300, cornerWalls: EN10219_CORNER_RADIUS_WALLS },
   al6063: { key: '6063_t52', material: '6063-T52 Aluminum Pipe', type: 'aluminum_6063', density: 2.70, cutAtOneMm: 20000, pricePerKgCents: 950, cornerWalls: 0 },
 };
 
@@ -38,12 +41,36 @@ const ROWS: Row[] = [
   ['al6063', 'round', 2.375, null, 0.154, '2" NPS Sch 40'],
 ];
 
-/** Metric stock (EN 10219 hollow sections, EN 10305 precision tube), mm: [shape, a, b or null, wall]. */
+/**
+ * Metric stock, mm: [shape, a, b or null, wall]. Structural hollow sections of EN 10219-2 (cold-formed
+ * welded: CHS 21.3 to 88.9, SHS 20 to 100, RHS 40 x 20 to 120 x 60), the medium-series pipe of EN 10255
+ * and the thinner precision tubes of EN 10305 (round 20 to 50, square and rectangular with 1.5 to
+ * 2.5 mm walls) a European customer
+ * orders from a steel stockist; the sources and the corner-radius rule are in docs/geometry.md
+ * ("Metric tube stock").
+ */
 const METRIC_ROWS: Array<[TubeShape, number, number | null, number]> = [
-  ['round', 25, null, 1.5], ['round', 32, null, 2], ['round', 33.7, null, 2], ['round', 42.4, null, 2.6], ['round', 48.3, null, 3.2],
-  ['round', 50, null, 3], ['round', 60.3, null, 3],
-  ['square', 20, 20, 2], ['square', 25, 25, 1.5], ['square', 30, 30, 2], ['square', 40, 40, 2], ['square', 40, 40, 3], ['square', 50, 50, 3],
-  ['rectangular', 50, 25, 2], ['rectangular', 60, 30, 2.5], ['rectangular', 80, 40, 3], ['rectangular', 100, 50, 3],
+  // EN 10305 precision round tube
+  ['round', 20, null, 1.5], ['round', 20, null, 2], ['round', 25, null, 1.5], ['round', 25, null, 2], ['round', 30, null, 2],
+  ['round', 32, null, 2], ['round', 35, null, 2], ['round', 40, null, 2], ['round', 40, null, 3], ['round', 50, null, 2], ['round', 50, null, 3],
+  // EN 10219-2 circular hollow sections
+  ['round', 21.3, null, 2], ['round', 26.9, null, 2], ['round', 26.9, null, 2.6], ['round', 33.7, null, 2], ['round', 33.7, null, 2.6],
+  ['round', 42.4, null, 2], ['round', 42.4, null, 2.6], ['round', 48.3, null, 2.6], ['round', 48.3, null, 3.2], ['round', 60.3, null, 3],
+  ['round', 60.3, null, 4], ['round', 76.1, null, 3], ['round', 76.1, null, 4], ['round', 88.9, null, 3.2], ['round', 88.9, null, 4],
+  // EN 10255 medium-series pipe (DN 15, 25, 32, 50; DN 20 and 40 are above), what "DN 15" in a model means
+  ['round', 21.3, null, 2.6], ['round', 33.7, null, 3.2], ['round', 42.4, null, 3.2], ['round', 60.3, null, 3.6],
+  // square: EN 10305-5 thin walls, then EN 10219-2
+  ['square', 20, 20, 1.5], ['square', 25, 25, 1.5], ['square', 30, 30, 1.5], ['square', 40, 40, 1.5],
+  ['square', 20, 20, 2], ['square', 25, 25, 2], ['square', 30, 30, 2], ['square', 30, 30, 3], ['square', 35, 35, 2], ['square', 40, 40, 2],
+  ['square', 40, 40, 3], ['square', 40, 40, 4], ['square', 50, 50, 2], ['square', 50, 50, 3], ['square', 50, 50, 4], ['square', 60, 60, 2],
+  ['square', 60, 60, 3], ['square', 60, 60, 4], ['square', 70, 70, 3], ['square', 70, 70, 4], ['square', 80, 80, 3], ['square', 80, 80, 4],
+  ['square', 80, 80, 5], ['square', 90, 90, 4], ['square', 100, 100, 3], ['square', 100, 100, 4], ['square', 100, 100, 5], ['square', 100, 100, 6],
+  // rectangular: EN 10305-5 thin walls, then EN 10219-2
+  ['rectangular', 30, 20, 1.5], ['rectangular', 40, 20, 1.5], ['rectangular', 50, 25, 2], ['rectangular', 60, 30, 2.5],
+  ['rectangular', 40, 20, 2], ['rectangular', 50, 30, 2], ['rectangular', 50, 30, 3], ['rectangular', 60, 40, 2], ['rectangular', 60, 40, 3],
+  ['rectangular', 60, 40, 4], ['rectangular', 70, 50, 3], ['rectangular', 80, 40, 2], ['rectangular', 80, 40, 3], ['rectangular', 80, 40, 4],
+  ['rectangular', 80, 60, 3], ['rectangular', 80, 60, 4], ['rectangular', 100, 40, 3], ['rectangular', 100, 50, 3], ['rectangular', 100, 50, 4],
+  ['rectangular', 100, 60, 4], ['rectangular', 120, 60, 4], ['rectangular', 120, 60, 5], ['rectangular', 120, 80, 4],
 ];
 
 const r = (x: number, d = 3): number => Number(x.toFixed(d));

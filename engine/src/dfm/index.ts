@@ -11,5 +11,5 @@ export type { Configuration, ConfigurationInput, PartConfiguration, Selections, 
 export * as rules from './rules.ts';
 export { partKFactor, materialKFactors } from './k-factor.ts';
 export { thicknessTolerance } from './rules.ts';
-export { tubeProfileFits } from './part-checks.ts';
+export { tubeProfileFits } from './tube-stock.ts';
 export { withFlatsUsed } from './flats-used.ts';

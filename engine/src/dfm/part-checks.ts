@@ -10,9 +10,10 @@ import { finishUnavailableReason, type Stock } from './capabilities.ts';
 import { toolingRadiusAdjustment } from '../sheet/tooling.ts';
 import { blindFeatureFindings } from './blind-checks.ts';
 import { closestIds, didYouMean } from '../catalog/suggest.ts';
+import { catalogOffer, cornerRadiusDifference, sectionText, tubeProfileFits } from './tube-stock.ts';
 import {
   BEND_RADIUS_TOL_MM, COUNTERSINK_ANGLES, COUNTERSINK_ANGLE_TOL_DEG, MAX_BEND_ANGLE_DEG, MIN_PART_BENT_MM, MIN_PART_CUT_MM, SHARP_BEND_RADIUS_MM, SIZE_TOL_MM,
-  TUBE_HOLE_MIN_WALL_RATIO, TUBE_SIZE_TOL_ABS_MM, TUBE_SIZE_TOL_REL, TUBE_WALL_TOL_ABS_MM, TUBE_WALL_TOL_REL, thicknessTolerance,
+  TUBE_HOLE_MIN_WALL_RATIO, thicknessTolerance,
 } from './rules.ts';
 
 /**
@@ -39,6 +40,8 @@ export interface PartCheckResult {
 
 const mm = (x: number): string => `${Number(x.toFixed(2))} mm`;
 const round3 = (x: number): number => Number(x.toFixed(3));
+/** An outer corner radius below this is called sharp, mm. */
+const TUBE_SHARP_CORNER_MM = 0.05;
 
 /** How many matching materials a thickness_mismatch message names (details carries them all). */
 const MAX_LISTED_MATERIALS = 8;
@@ -67,7 +70,9 @@ function resolveStock(part: Part, sel: Selections, partCfg: PartConfiguration | 
   if (wrong) findings.push(blockingFinding('catalog', 'stock_not_for_process', `Part ${part.name} is ${s.what}; ${s.other} ${wrong} does not apply. Select a ${s.field}.`, { [s.other]: wrong }));
   const id = sel[s.field];
   if (!id) {
-    requirements.push({ code: s.required, field: s.field, catalog: s.catalog, message: `Select a ${s.noun} for part ${part.name}.` });
+    // a tube's requirement says which profiles are its section, or that the catalog has none
+    const offer = part.suggested_process === 'tube_laser' && part.tube ? ` ${catalogOffer(part.tube, ix.tube_profiles.values()).text}` : '';
+    requirements.push({ code: s.required, field: s.field, catalog: s.catalog, message: `Select a ${s.noun} for part ${part.name}.${offer}` });
     return { kind: 'none', reason: `Select a ${s.noun} first.` };
   }
   const entry = part.suggested_process === 'sheet_metal' ? ix.materials.get(id) : ix.tube_profiles.get(id);
@@ -158,25 +163,19 @@ function sheetChecks(part: Part, m: Material, ix: CatalogIndex, findings: PartFi
   }
 }
 
-/** Whether a catalog tube profile is the part's section: shape, outer size and wall within the tube tolerances. */
-export function tubeProfileFits(tube: NonNullable<Part['tube']>, p: TubeProfile): boolean {
-  const near = (a: number | null, b: number | null, tol: (x: number) => number): boolean => a !== null && b !== null && Math.abs(a - b) <= tol(b);
-  const sizeTol = (x: number): number => Math.max(TUBE_SIZE_TOL_ABS_MM, TUBE_SIZE_TOL_REL * x);
-  const wallTol = (x: number): number => Math.max(TUBE_WALL_TOL_ABS_MM, TUBE_WALL_TOL_REL * x);
-  if (!near(tube.wall_thickness_mm, p.wall_thickness_mm, wallTol)) return false;
-  if (tube.profile === 'round' || p.shape === 'round') return tube.profile === p.shape && near(tube.outer_diameter_mm, p.outer_diameter_mm, sizeTol);
-  const a = [tube.outer_width_mm ?? 0, tube.outer_height_mm ?? 0].sort((x, y) => y - x);
-  const b = [p.outer_width_mm ?? 0, p.outer_height_mm ?? 0].sort((x, y) => y - x);
-  return near(a[0], b[0], sizeTol) && near(a[1], b[1], sizeTol);
-}
-
-function tubeChecks(part: Part, p: TubeProfile, findings: PartFinding[]): void {
+function tubeChecks(part: Part, p: TubeProfile, ix: CatalogIndex, findings: PartFinding[], warnings: ProductionWarning[]): void {
   const tube = part.tube;
   if (!tube) return;
   if (!tubeProfileFits(tube, p)) {
-    const partSize = tube.profile === 'round' ? `${mm(tube.outer_diameter_mm ?? 0)} OD` : `${mm(tube.outer_width_mm ?? 0)} x ${mm(tube.outer_height_mm ?? 0)}`;
-    findings.push(blockingFinding('catalog', 'tube_profile_mismatch', `Part ${part.name} is a ${tube.profile} tube ${partSize} x ${mm(tube.wall_thickness_mm)} wall; ${p.display_name} is a different section.`,
-      { part_profile: tube.profile, part_outer_diameter_mm: tube.outer_diameter_mm, part_outer_width_mm: tube.outer_width_mm, part_outer_height_mm: tube.outer_height_mm, part_wall_thickness_mm: tube.wall_thickness_mm, tube_profile_id: p.id }));
+    const offer = catalogOffer(tube, ix.tube_profiles.values());
+    findings.push(blockingFinding('catalog', 'tube_profile_mismatch', `Part ${part.name} is a ${sectionText(tube)} tube; ${p.display_name} is a different section. ${offer.text}`,
+      { part_profile: tube.profile, part_outer_diameter_mm: tube.outer_diameter_mm, part_outer_width_mm: tube.outer_width_mm, part_outer_height_mm: tube.outer_height_mm, part_wall_thickness_mm: tube.wall_thickness_mm, tube_profile_id: p.id,
+        matching_tube_profile_ids: offer.matching, nearest_tube_profile_ids: offer.nearest }));
+  } else {
+    const corner = cornerRadiusDifference(tube, p);
+    if (corner) {
+      warnings.push({ code: 'tube_corner_radius_differs', message: `Part ${part.name} is modelled with ${corner.model_mm < TUBE_SHARP_CORNER_MM ? 'sharp corners' : `${mm(corner.model_mm)} outer corners`}; ${p.display_name} is made with ${mm(corner.stock_mm)} outer corners, so the tube's corners (and cuts that reach them) follow the stock, not the model.` });
+    }
   }
   if (tube.length_mm > p.default_stock_length_mm + SIZE_TOL_MM) {
     findings.push(blockingFinding('geometry', 'part_too_long', `Tube length ${mm(tube.length_mm)} exceeds the ${mm(p.default_stock_length_mm)} stock length.`, { length_mm: tube.length_mm, max_length_mm: p.default_stock_length_mm }));
@@ -295,7 +294,7 @@ export function checkPart(part: Part, sel: Selections, cfg: PartConfiguration | 
   // partial-depth work the laser cannot make, whatever the stock
   for (const f of blindFeatureFindings(part, cfg)) findings.push(blockingFinding('geometry', f.code, f.message, f.details, f.hole_id));
   if (stock.kind === 'sheet') sheetChecks(part, stock.material, ix, findings, productionWarnings);
-  if (stock.kind === 'tube') tubeChecks(part, stock.profile, findings);
+  if (stock.kind === 'tube') tubeChecks(part, stock.profile, ix, findings, productionWarnings);
   operationChecks(part, cfg, stock, ix, findings, productionWarnings);
   const { finishId, colorId } = finishChecks(part, sel, stock, ix, catalog, findings, requirements);
   return { stock, findings, requirements, productionWarnings, finishId, colorId };

@@ -54,6 +54,10 @@ export const TUBE_SIZE_TOL_ABS_MM = 0.25;
 export const TUBE_SIZE_TOL_REL = 0.01;
 export const TUBE_WALL_TOL_ABS_MM = 0.1;
 export const TUBE_WALL_TOL_REL = 0.1;
+/** A model's outer corner radius is the stock's within max(ABS, WALLS x wall): EN 10219-2 lets the
+ * corner of a cold-formed hollow section lie anywhere in 1.6 to 2.4 x wall, i.e. 2 x wall +- 0.4 x wall. */
+export const TUBE_CORNER_RADIUS_TOL_ABS_MM = 0.25;
+export const TUBE_CORNER_RADIUS_TOL_WALLS = 0.4;
 
 /**
  * The risks a customer must accept (configuration.accepted_risks) before the part can be made: a

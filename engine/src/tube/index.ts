@@ -10,7 +10,7 @@ import { runsAlong, parallelDirections, sameSurface } from './surfaces.ts';
 import { measureProfile } from './profile.ts';
 import { diameterRuns, describeRuns } from './diameters.ts';
 import { surfaceClasses, sameClassSet, skinFaces } from './classes.ts';
-import { refuse, fmt, crookedWallMessage, sectionSizeSummary, judgeSolidPrism, bentTubeRefusal } from './refusals.ts';
+import { refuse, fmt, crookedWallMessage, sectionSizeSummary, judgeSolidPrism, bentTubeRefusal, openTubeRefusal, solidShaftRefusal } from './refusals.ts';
 import { tubeCuts } from './contours.ts';
 import { SECTION_STATIONS, MAX_WALL_FRACTION, SAME_SURFACE_TOLERANCE_MM } from './tolerances.ts';
 import { counterboreThroughLength, tubeBlindFeatures, wallBand, wallSpanning } from './blind.ts';
@@ -41,9 +41,17 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
   // loop (bar, plate seen edge-on); anything else is not tube-like along this axis
   const probe = PROBE_STATIONS.map((f) => Math.round(f * (SECTION_STATIONS - 1)));
   const first = probe.map(section);
-  if (!first.some((s) => s.kind === 'annulus' || s.kind === 'solid')) return null;
-  const sections = [...first, ...Array.from({ length: SECTION_STATIONS }, (_, k) => k).filter((k) => !probe.includes(k)).map(section)]
-    .sort((a, b) => a.x - b.x);
+  const rest = () => Array.from({ length: SECTION_STATIONS }, (_, k) => k).filter((k) => !probe.includes(k)).map(section);
+  let sections: Array<ReturnType<typeof section>>;
+  if (first.some((s) => s.kind === 'annulus' || s.kind === 'solid')) sections = [...first, ...rest()];
+  else {
+    // every probe fell where the ring is cut open (a row of windows, as in a drone arm): the other
+    // stations decide, and only a closed ring among them keeps the axis
+    const others = rest();
+    if (!others.some((s) => s.kind === 'annulus')) return null;
+    sections = [...first, ...others];
+  }
+  sections.sort((a, b) => a.x - b.x);
   const rings = sections.filter((s) => s.kind === 'annulus' && !s.broken);
   if (rings.length === 0) {
     const solidSections = sections.filter((s) => s.kind === 'solid');
@@ -126,7 +134,8 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
       && (Math.abs(2 * s.radius - p.outerDiameter) < 2 * SAME_SURFACE_TOLERANCE_MM || Math.abs(2 * s.radius - (p.outerDiameter - 2 * p.wall)) < 2 * SAME_SURFACE_TOLERANCE_MM)) {
       return refuse(crookedWallMessage(s));
     }
-    return null;
+    // a tube open at both ends is still a tube, never sheet folded round with a seam: refused with the face
+    return openTubeRefusal(solid, outerSkin, innerSkin, along, min, max, p, f.id);
   }
 
   const cuts = tubeCuts(solid, faceOfTri, outerSkin, d, p, min, max, blindFaces);
@@ -152,5 +161,5 @@ export function recognizeTube(solid: Solid): TubeAnalysis | Refusal | null {
     const outcome = probeAxis(solid, faceOfTri, axis.direction);
     if (outcome) return outcome;
   }
-  return bentTubeRefusal(solid);
+  return bentTubeRefusal(solid) ?? solidShaftRefusal(solid);
 }

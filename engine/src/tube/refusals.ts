@@ -3,9 +3,10 @@
 import type { Solid, Refusal, Surface, Vec3 } from '../geometry/model.ts';
 import { dot } from '../geometry/vec.ts';
 import type { SectionLoop } from './section.ts';
+import type { Profile } from './profile.ts';
 import { runsAlong, sameSurface, parallelDirections, distanceToLine } from './surfaces.ts';
 import { surfaceClasses } from './classes.ts';
-import { MAX_WALL_FRACTION, BAR_MIN_ASPECT, SAME_SURFACE_TOLERANCE_MM, COAXIAL_TOLERANCE_MM, FULL_RING_DEGREES } from './tolerances.ts';
+import { MAX_WALL_FRACTION, BAR_MIN_ASPECT, SAME_SURFACE_TOLERANCE_MM, COAXIAL_TOLERANCE_MM, FULL_RING_DEGREES, END_REACH_MM, SHAFT_MIN_TURNED_AREA_FRACTION, SHAFT_MIN_FILL, SHAFT_BORE_LENGTH_FRACTION } from './tolerances.ts';
 
 export const fmt = (v: number) => Number(v.toFixed(2)).toString();
 
@@ -41,7 +42,7 @@ export function judgeSolidPrism(solid: Solid, loops: SectionLoop[], d: Vec3, len
   const cyl = classes.filter((s) => s.kind === 'cylinder');
   if (classes.length === 1 && cyl.length === 1 && cyl[0].kind === 'cylinder' && cyl[0].convex) {
     const dia = 2 * cyl[0].radius;
-    if (length >= dia) return refuse(`solid round bar Ø${fmt(dia)} x ${fmt(length)} mm: it has no bore, so it is not a tube`);
+    if (length >= dia) return refuse(`solid round bar Ø${fmt(dia)} x ${fmt(length)} mm: a solid bar, not a tube (it has no bore)`);
     return null;
   }
   const planes = classes.filter((s) => s.kind === 'plane');
@@ -54,7 +55,7 @@ export function judgeSolidPrism(solid: Solid, loops: SectionLoop[], d: Vec3, len
     }
     if (sizes.length !== 4) return null;
     const big = Math.max(...sizes), small = Math.min(...sizes);
-    if (small / big >= BAR_MIN_ASPECT && length >= big) return refuse(`solid bar ${fmt(big)} x ${fmt(small)} x ${fmt(length)} mm: it has no bore, so it is not a tube`);
+    if (small / big >= BAR_MIN_ASPECT && length >= big) return refuse(`solid bar ${fmt(big)} x ${fmt(small)} x ${fmt(length)} mm: a solid bar, not a tube (it has no bore)`);
   }
   return null;
 }
@@ -84,3 +85,72 @@ export function bentTubeRefusal(solid: Solid): Refusal | null {
   return null;
 }
 
+
+/** The section in a stockist's words: "40 x 40 x 1 mm square" or "Ø48.3 x 3.2 mm round". */
+function profileText(p: Profile): string {
+  if (p.profile === 'round') return `Ø${fmt(p.outerDiameter ?? 0)} x ${fmt(p.wall)} mm round`;
+  return `${fmt(p.outerWidth ?? 0)} x ${fmt(p.outerHeight ?? 0)} x ${fmt(p.wall)} mm ${p.cornerRadius === 0 ? 'sharp-cornered ' : ''}${p.profile}`;
+}
+
+/**
+ * A ring of straight walls that something other than cuts keeps from being read as a tube (face
+ * `faceId`: a part fused on, a partition inside): when the ring is open at both ends (faces cutting
+ * through the wall reach both ends of the part) it is a tube all the same, refused with that face, so
+ * the sheet recogniser never takes it for sheet folded round with a seam. Null for a ring closed at
+ * an end (a sealed box, a cup), which is not a tube.
+ */
+export function openTubeRefusal(solid: Solid, outerSkin: Set<number>, innerSkin: Set<number>, along: Float64Array, min: number, max: number, p: Profile, faceId: number): Refusal | null {
+  let start = false, end = false;
+  for (const f of solid.faces) {
+    if (outerSkin.has(f.id) || innerSkin.has(f.id)) continue;
+    if (!f.neighbours.some((n) => outerSkin.has(n)) || !f.neighbours.some((n) => innerSkin.has(n))) continue;
+    for (const v of f.vertices) {
+      if (along[v] <= min + END_REACH_MM) start = true;
+      if (along[v] >= max - END_REACH_MM) end = true;
+    }
+  }
+  if (!start || !end) return null;
+  return refuse(`the part is a ${profileText(p)} tube open at both ends, but face ${faceId} (${describeSurface(solid.faces[faceId].surface)}) is neither a cut through the wall nor inside it (a part fused on, a cap or a partition): a tube-laser part is the tube and the cuts through its wall; model the other part separately`);
+}
+
+/**
+ * A solid of revolution without a bore through it (a shaft, pin or rod, with steps, grooves, flats,
+ * centre holes or cross holes): "a solid bar, not a tube". Its turned (convex, coaxial cylinder)
+ * faces cover most of its area, it fills most of the solid of revolution they describe (a rolled
+ * sheet is a thin shell of it), it is longer than thick, and no coaxial bore runs most of its length
+ * (that would be a thick-walled tube, or the inside of a rolled sheet).
+ */
+export function solidShaftRefusal(solid: Solid): Refusal | null {
+  type Cyl = Extract<Surface, { kind: 'cylinder' }>;
+  const groups: Array<{ axis: Cyl; area: number; radius: number }> = [];
+  for (const f of solid.faces) {
+    const s = f.surface;
+    if (s.kind !== 'cylinder' || !s.convex) continue;
+    const g = groups.find((x) => parallelDirections(x.axis.axis, s.axis) && distanceToLine(s.origin, x.axis.origin, x.axis.axis) < COAXIAL_TOLERANCE_MM);
+    if (g) { g.area += f.area; g.radius = Math.max(g.radius, s.radius); } else groups.push({ axis: s, area: f.area, radius: s.radius });
+  }
+  const main = groups.sort((a, b) => b.area - a.area)[0];
+  if (!main || main.area < SHAFT_MIN_TURNED_AREA_FRACTION * solid.area) return null;
+  const d = main.axis.axis, o = main.axis.origin;
+  const P = solid.points;
+  const at = (i: number) => (P[i * 3] - o[0]) * d[0] + (P[i * 3 + 1] - o[1]) * d[1] + (P[i * 3 + 2] - o[2]) * d[2];
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < P.length / 3; i++) { const x = at(i); if (x < lo) lo = x; if (x > hi) hi = x; }
+  const length = hi - lo, dia = 2 * main.radius;
+  if (!(length >= dia)) return null;
+  // each turned diameter over the axial extent of its faces: the solid of revolution the faces describe
+  const turned: Array<{ radius: number; from: number; to: number }> = [];
+  for (const f of solid.faces) {
+    const s = f.surface;
+    if (s.kind !== 'cylinder' || !parallelDirections(s.axis, d) || distanceToLine(s.origin, o, d) > COAXIAL_TOLERANCE_MM) continue;
+    let a = Infinity, b = -Infinity;
+    for (const v of f.vertices) { const x = at(v); if (x < a) a = x; if (x > b) b = x; }
+    // a bore running most of the length: a thick-walled tube, not a bar
+    if (!s.convex) { if (b - a >= SHAFT_BORE_LENGTH_FRACTION * length) return null; continue; }
+    const t = turned.find((x) => Math.abs(x.radius - s.radius) < SAME_SURFACE_TOLERANCE_MM);
+    if (t) { t.from = Math.min(t.from, a); t.to = Math.max(t.to, b); } else turned.push({ radius: s.radius, from: a, to: b });
+  }
+  const envelope = turned.reduce((sum, t) => sum + Math.PI * t.radius * t.radius * (t.to - t.from), 0);
+  if (solid.volume < SHAFT_MIN_FILL * envelope) return null;
+  return refuse(`solid bar or shaft Ø${fmt(dia)} x ${fmt(length)} mm: a solid bar, not a tube (no bore runs through it; it is turned or cut from bar stock)`);
+}

@@ -30,3 +30,11 @@ export const MIDPOINT_MOVE_SHARE = 0.3;
 export const STRAIGHT_SAGITTA_MM = 1e-5;
 /** Faces of one cylinder covering at least this angle together form a closed ring, degrees. */
 export const FULL_RING_DEGREES = 359;
+/** A face cutting through the wall reaches an end of the part when it comes this close to it, mm. */
+export const END_REACH_MM = 0.01;
+/** A solid is a shaft when its turned faces (convex cylinders about one axis) are at least this share of its area, */
+export const SHAFT_MIN_TURNED_AREA_FRACTION = 0.5;
+/** its volume at least this share of the solid of revolution its turned faces describe (a rolled sheet fills a few %), */
+export const SHAFT_MIN_FILL = 0.5;
+/** and no coaxial bore runs this share of its length or more (that is a thick-walled tube). */
+export const SHAFT_BORE_LENGTH_FRACTION = 0.9;
