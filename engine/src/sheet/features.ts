@@ -6,6 +6,7 @@ import type { CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
 import { coaxialCylinders } from '../geometry/axes.ts';
 import { norm, sub } from '../geometry/vec.ts';
 import type { OutsideFeature } from './slab.ts';
+import type { ModelledHardware } from './hardware-holes.ts';
 
 /** A feature's outside extent may be at most this fraction of the part's bounding-box diagonal. */
 const MAX_FEATURE_FRACTION = 0.2;
@@ -31,6 +32,8 @@ export interface SheetFeature {
   boreDiameter: number | null;
   /** material the feature adds outside the sheet, mm3 (0 for formed features that only displace it) */
   volume: number;
+  /** hardware: the catalog part it is taken for and the mounting hole the flat gets (hardware-holes.ts) */
+  mount?: ModelledHardware | null;
 }
 
 /**
@@ -87,6 +90,7 @@ export function describeFeature(f: SheetFeature, holeDiameter: number | null, th
   const at = `at (${f.center.map((x) => x.toFixed(1)).join(', ')})`;
   const size = f.outerDiameter !== null ? `Ø${f.outerDiameter.toFixed(2)}${f.boreDiameter !== null ? `/Ø${f.boreDiameter.toFixed(2)}` : ''} mm, ` : '';
   const flat = holeDiameter !== null ? `the flat cuts a Ø${holeDiameter.toFixed(2)} mm hole there` : 'the flat has no hole there';
+  if (f.kind === 'hardware' && f.mount) return `${f.mount.size} ${f.mount.kind} (${size}${f.height.toFixed(2)} mm high) is modelled into the sheet ${at}; it is left out of the flat and pressed in after cutting: ${holeDiameter !== null ? `the flat cuts a Ø${holeDiameter.toFixed(2)} mm mounting hole there` : 'the flat has no hole there'}, and the hole's hardware selection defaults to the catalog's ${f.mount.size} ${f.mount.kind}`;
   if (f.kind === 'hardware') return `hardware (standoff, stud or nut: ${size}${f.height.toFixed(2)} mm high) is modelled into the sheet ${at}; it is left out of the flat and must be inserted after cutting; ${flat}`;
   if (f.kind === 'extruded_hole') {
     const head = `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat`;
