@@ -47,8 +47,9 @@ describe('partPrices()', () => {
   test('requires_input: unpriced item, requirements surfaced at item and quote level', () => {
     const r = price({ items: [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: STEEL } } }] });
     assert.equal(r.status, 'requires_input');
-    assert.equal(r.items[0].unit_amount_cents, null);
-    assert.equal(r.items[0].amount_cents, null);
+    // not priced: integer zeros (existing clients read integers), the status says why
+    assert.equal(r.items[0].unit_amount_cents, 0);
+    assert.equal(r.items[0].amount_cents, 0);
     assert.deepEqual(r.items[0].line_items, []);
     assert.deepEqual(r.requirements.map((q) => q.field), ['tube_profile_id']);
     assert.equal(r.amount_subtotal_cents, 0);
