@@ -6,7 +6,6 @@ import type { CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
 import { coaxialCylinders } from '../geometry/axes.ts';
 import { norm, sub } from '../geometry/vec.ts';
 import type { OutsideFeature } from './slab.ts';
-import type { ModelledHardware } from './hardware-holes.ts';
 
 /** A feature's outside extent may be at most this fraction of the part's bounding-box diagonal. */
 const MAX_FEATURE_FRACTION = 0.2;
@@ -14,6 +13,18 @@ const MAX_FEATURE_FRACTION = 0.2;
 const EXTRUDED_HOLE_MAX_HEIGHT_T = 1.5;
 /** A boss's outer cylinders are one wall when their radii differ by less than this, mm. */
 const SAME_RADIUS_MM = 1e-2;
+
+/** Press-in hardware a fused boss is taken for (hardware-holes.ts): what the flat cuts under it. */
+export interface ModelledHardware {
+  kind: 'nut' | 'stud' | 'standoff';
+  size: string;
+  /** height above the sheet, mm */
+  length: number;
+  /** the catalog's mounting hole for it, mm */
+  mountingHole: number;
+  /** the hole it is seated in, set once hole ids are known */
+  holeId?: number;
+}
 
 export type FeatureKind = 'extruded_hole' | 'hardware' | 'formed';
 

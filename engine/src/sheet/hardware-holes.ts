@@ -5,9 +5,9 @@
 // selection by default (docs/api.md "Bought-in hardware").
 import type { SeatedHardware } from '../contract.ts';
 import type { Contour, Rigid, Solid, Vec2 } from '../geometry/model.ts';
-import { buildNuts, buildStandoffs, buildStuds } from '../catalog/hardware.ts';
+import { mountingHoleOf } from '../hardware/press-in-rows.ts';
 import { threadOfDiameter } from '../hardware/shape.ts';
-import type { SheetFeature } from './features.ts';
+import type { ModelledHardware, SheetFeature } from './features.ts';
 import { flatPoint, type Unfolding } from './unfold.ts';
 import { applyRigid } from './rigid3.ts';
 
@@ -19,19 +19,7 @@ const parallel = (a: Solid['faces'][number]['surface'], b: Solid['faces'][number
 /** A boss at least as tall as it is wide is a standoff; shorter, a nut's collar (mm over mm). */
 const STANDOFF_HEIGHT_PER_DIAMETER = 1;
 
-export interface ModelledHardware {
-  kind: 'nut' | 'stud' | 'standoff';
-  size: string;
-  /** height above the sheet, mm */
-  length: number;
-  /** the catalog's mounting hole for it, mm */
-  mountingHole: number;
-  /** the hole it is seated in, set once hole ids are known */
-  holeId?: number;
-}
 
-let catalogRows: { nuts: ReturnType<typeof buildNuts>; studs: ReturnType<typeof buildStuds>; standoffs: ReturnType<typeof buildStandoffs> } | null = null;
-const rows = () => (catalogRows ??= { nuts: buildNuts(), studs: buildStuds(), standoffs: buildStandoffs() });
 
 /** What a fused hardware boss is, by the catalog: its kind, thread and mounting hole; null when no catalog part matches. */
 export function modelledHardware(f: SheetFeature): ModelledHardware | null {
@@ -39,10 +27,9 @@ export function modelledHardware(f: SheetFeature): ModelledHardware | null {
   const kind: ModelledHardware['kind'] = f.boreDiameter === null ? 'stud' : f.height >= STANDOFF_HEIGHT_PER_DIAMETER * f.outerDiameter ? 'standoff' : 'nut';
   const size = kind === 'stud' ? threadOfDiameter(f.outerDiameter, false) : threadOfDiameter(f.boreDiameter!);
   if (!size) return null;
-  const list = kind === 'nut' ? rows().nuts : kind === 'stud' ? rows().studs : rows().standoffs;
-  const item = list.find((h) => h.size === size);
-  if (!item) return null;
-  return { kind, size, length: f.height, mountingHole: item.mounting_hole_mm };
+  const hole = mountingHoleOf(kind, size);
+  if (hole === null) return null;
+  return { kind, size, length: f.height, mountingHole: hole };
 }
 
 /**
