@@ -107,6 +107,14 @@ describe('bought-in hardware: fixtures with truth', () => {
     assert.deepEqual([prices.items[0].status, prices.items[0].line_items.length, prices.items[0].amount_cents], ['ready', 0, 0]);
   });
 
+  test('real: goBILDA 2800-0004-0006 (a SolidWorks export of an M4 x 6 socket head screw, modelled thread, named only by its part number) is taken for an M4 screw by its shape', async () => {
+    const d = await design('real/gobilda-2800-0004-0006-socket-head-m4x6.step');
+    assert.equal(d.parts.length, 1);
+    const [screw] = d.parts;
+    assert.deepEqual([screw.bought_in?.kind, screw.bought_in?.size, screw.bought_in?.recognized_by], ['screw', 'M4', ['shape']], screw.bought_in?.message ?? screw.unsupported_message ?? '');
+    assert.equal(dfm(d, {}, catalog, ctx).status, 'ready', 'left out: nothing blocks');
+  });
+
   test('left_out must be a boolean', async () => {
     const d = await design('asm_plate_rivet_nuts.step');
     assert.throws(() => dfm(d, { parts: [{ part_id: d.parts[0].id, left_out: 'yes' }] }, catalog, ctx), (e: { param?: string }) => e.param === 'configuration.parts[0].left_out');

@@ -40,6 +40,8 @@ export function threadOfDiameter(d: number, drillToo = true): string | null {
   for (const set of [metric, unified]) {
     if (drillToo) for (const [size, , drill] of set) if (Math.abs(d - drill) <= THREAD_MATCH_MM) return size;
     for (const [size, major] of set) if (Math.abs(d - major) <= THREAD_MATCH_MM) return size;
+    // a bore drawn between the tap drill and the major diameter (a thread's nominal minor): that thread
+    if (drillToo) for (const [size, major, drill] of set) if (d > drill && d < major) return size;
   }
   return null;
 }
@@ -91,7 +93,7 @@ export function hardwareFromShape(solid: Solid): ShapeMatch | null {
   const convex: Array<{ r: number; area: number; len: number }> = [];
   const bores: Array<{ r: number; area: number }> = [];
   const flats: Array<{ d: number; area: number }> = [];
-  let foreign = 0, other = 0;
+  let foreign = 0, other = 0, recess = 0;
   for (const f of solid.faces) {
     const s = f.surface;
     if (s.kind === 'cylinder' && coaxialCylinders(axisCyl, s)) {
@@ -102,8 +104,11 @@ export function hardwareFromShape(solid: Solid): ShapeMatch | null {
     } else if (s.kind === 'plane' && Math.abs(Math.abs(dot(s.normal, axis)) - 1) < ANGLE_COS_TOLERANCE) {
       // a face across the axis: an end, a shoulder
     } else if (s.kind === 'plane' && Math.abs(dot(s.normal, axis)) < ANGLE_COS_TOLERANCE) {
-      // a flat along the axis: its distance from the axis is the plane's distance
-      flats.push({ d: Math.abs(s.offset - dot(s.normal, origin)), area: f.area });
+      // a flat along the axis, at the plane's distance from it: facing away from the axis it is the
+      // outside (a hexagon, a knurl); facing the axis, a drive recess (hex socket) inside a head
+      const signed = s.offset - dot(s.normal, origin);
+      if (signed > 0) flats.push({ d: signed, area: f.area });
+      else recess += f.area;
     } else if (s.kind === 'other') {
       other += f.area; // thread helices, fillets and tori of a turned part
     } else foreign += f.area;
@@ -154,11 +159,15 @@ export function hardwareFromShape(solid: Solid): ShapeMatch | null {
     return { ...base, kind: 'standoff', size, seen: withCollar };
   }
   // no bore: a shank under a head (screw, bolt, stud) or a plain pin
-  const shank = convex.length ? convex.reduce((a, b) => (b.len > a.len ? b : a)) : null;
+  // the shank: the thickest round section of a thread's size below the head (a modelled thread leaves
+  // short cylinders at its major and minor diameters), else the longest round section
+  const headR = radii.length > 1 ? radii[radii.length - 1] : Infinity;
+  const threadSized = convex.filter((c) => c.r < headR - 1e-3 && threadOfDiameter(2 * c.r, false)).sort((a, b) => b.r - a.r);
+  const shank = threadSized[0] ?? (convex.length ? convex.reduce((a, b) => (b.len > a.len ? b : a)) : null);
   if (!shank) return null;
   const size = threadOfDiameter(2 * shank.r, false);
   const headed = outside === 'hex' || radii.some((r) => r > shank.r * 1.25);
-  const seen = `${outer}, Ø${fmt(2 * shank.r)} mm shank${size ? ` (${size})` : ''}${headed ? ' under a head' : ''}, ${fmt(length)} mm long`;
+  const seen = `${outer}, Ø${fmt(2 * shank.r)} mm shank${size ? ` (${size})` : ''}${headed ? ` under a head${recess > 0 ? ' with a drive recess' : ''}` : ''}, ${fmt(length)} mm long`;
   if (headed && (size || threaded)) return { ...base, kind: outside === 'hex' ? 'bolt' : 'screw', size, seen };
   if (!headed && radii.length === 1 && length >= 2 * 2 * shank.r && shank.r * 2 <= 25) return { ...base, kind: threaded ? 'screw' : 'pin', size: threaded ? size : null, seen };
   return null;
