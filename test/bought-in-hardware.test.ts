@@ -88,6 +88,8 @@ describe('an assembly with bought-in hardware is bought by REST, MCP and the web
     try {
       browser = await launchBrowser();
       const page = await browser.newPage();
+      // a loaded machine (two cores, several browsers) is slow to sign up and render the 3D viewers
+      page.setDefaultTimeout(120_000);
       await page.goto(`${t.url}/signup?next=%2Faccount`);
       await page.getByLabel('Email').fill(`hardware-${Date.now()}@example.com`);
       await page.getByLabel(/Password/).fill('correct horse battery');
