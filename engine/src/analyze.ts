@@ -13,6 +13,9 @@ import { isWallHole } from './tube/wall-holes.ts';
 import { distanceToEnds } from './tube/end-distance.ts';
 import { outlineExtent, unrolledPerimeter } from './tube/outline.ts';
 import { recognizeSheet, type SheetRecognition } from './sheet/index.ts';
+import { recognizeBoughtIn, type BoughtInRecognition } from './hardware/index.ts';
+import { seatHardware } from './hardware/seating.ts';
+import { modelledSeats } from './sheet/hardware-holes.ts';
 
 /** ANSI K-factor range accepted as an explicit option (neutral axis between inner skin and middle). */
 export const K_FACTOR_MIN = 0;
@@ -45,6 +48,8 @@ export interface AnalyzedPart {
   /** file coordinates -> the part's normalized frame */
   frame: Rigid;
   instances: AnalyzedInstance[];
+  /** what the part was taken for when it is bought-in hardware (Part.bought_in) */
+  boughtIn?: BoughtInRecognition | null;
 }
 
 export interface AnalyzedModel { design: Design; parts: AnalyzedPart[]; solids: Solid[] }
@@ -245,8 +250,13 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
     const analysis = origin.kind === 'open_shell' ? openShellRefusal(solid, origin) : recognize(solid, opts.kFactorByPart?.[id] ?? opts.kFactor);
     const { part, frame } = toPart(id, solid, analysis, g.members.length, origin);
     const instances = g.members.map((m) => ({ id: `pin_${hex(`${fileHash}:instance:${m.solid}`).slice(0, 24)}`, solidIndex: m.solid, transform: m.transform }));
-    return { part, solid, analysis, frame, instances };
+    const boughtIn = origin.kind === 'open_shell' ? null : recognizeBoughtIn(solid, analysis.kind);
+    part.bought_in = boughtIn ? { kind: boughtIn.kind, size: boughtIn.size, recognized_by: boughtIn.by, message: boughtIn.message } : null;
+    const modelled = analysis.kind === 'sheet' ? modelledSeats(analysis.features ?? [], analysis.frame, analysis.thickness) : [];
+    if (modelled.length) part.seated_hardware = modelled;
+    return { part, solid, analysis, frame, instances, boughtIn };
   });
+  seatHardware(parts.map((p) => ({ ...p, sheet: p.analysis.kind === 'sheet', boughtIn: p.boughtIn ?? null })), solids);
   const partInstances: PartInstance[] = parts
     .flatMap((p) => p.instances.map((inst, k) => ({ solidIndex: inst.solidIndex, v: { id: inst.id, part_id: p.part.id, instance_index: k } })))
     .sort((a, b) => a.solidIndex - b.solidIndex)

@@ -11,6 +11,7 @@ export { groupInstances, matchSolids } from './parts/instances.ts';
 export { recognizeSheet } from './sheet/index.ts';
 export { flangeLengths } from './sheet/flange.ts';
 export { recognizeTube } from './tube/index.ts';
+export { hardwareFromName, hardwareFromShape, recognizeBoughtIn, HARDWARE_KINDS, type HardwareKind, type NameMatch, type ShapeMatch, type BoughtInRecognition } from './hardware/index.ts';
 export { flatToDxf } from './dxf/index.ts';
 export * from './catalog/index.ts';
 export * from './dfm/index.ts';

@@ -72,7 +72,8 @@ test('lesson warnings name the feature: extrusion bore, standoff size and place,
     return r.kind === 'sheet' ? r.warnings.find((w) => w.code === code)?.message ?? '' : '';
   };
   assert.match(await message('extruded_hole_plate', 'formed_feature_ignored'), /extruded \(flanged\) hole \(Ø4\.00\/Ø3\.20 mm, 1\.20 mm high\) at \(20\.0, 20\.0, [\d.]+\).*cuts a Ø1\.82 mm pre-hole there, the ring out to the Ø3\.20 mm bore/);
-  assert.match(await message('blind_standoff_plate', 'hardware_modelled'), /Ø6\.00\/Ø2\.70 mm, 7\.00 mm high\) .*at \(70\.0, 30\.0, [\d.]+\).*the flat has no hole there/);
+  // issue 32: with no hole beneath it, the flat gets the M3 standoff's catalog mounting hole
+  assert.match(await message('blind_standoff_plate', 'hardware_modelled'), /M3 standoff \(Ø6\.00\/Ø2\.70 mm, 7\.00 mm high\) .*at \(70\.0, 30\.0, [\d.]+\).*the flat cuts a Ø4\.22 mm mounting hole there/);
   // two seams of (10 - 1.5) mm where the foot meets the flanges
   assert.match(await message('channel_foot_closed_corners', 'closed_corner'), /2 edge\(s\) \(17\.0 mm\)/);
 });

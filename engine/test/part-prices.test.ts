@@ -47,8 +47,9 @@ describe('partPrices()', () => {
   test('requires_input: unpriced item, requirements surfaced at item and quote level', () => {
     const r = price({ items: [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: STEEL } } }] });
     assert.equal(r.status, 'requires_input');
-    assert.equal(r.items[0].unit_amount_cents, null);
-    assert.equal(r.items[0].amount_cents, null);
+    // not priced: integer zeros (existing clients read integers), the status says why
+    assert.equal(r.items[0].unit_amount_cents, 0);
+    assert.equal(r.items[0].amount_cents, 0);
     assert.deepEqual(r.items[0].line_items, []);
     assert.deepEqual(r.requirements.map((q) => q.field), ['tube_profile_id']);
     assert.equal(r.amount_subtotal_cents, 0);
@@ -82,7 +83,9 @@ describe('partPrices()', () => {
       assert.equal(it.assembly_operations_amount_cents, 0, 'no assembly operations');
     }
     const unpriced = price({ items: [{ design_id: design.id, quantity: 2, configuration: { defaults: { material_id: STEEL } } }] });
-    assert.deepEqual([unpriced.items[0].amount_cents, unpriced.items[0].assembly_operations_amount_cents], [null, null], 'an item without a price has no assembly amount either');
+    assert.equal(unpriced.items[0].status, 'requires_input');
+    // existing clients read these as integers (default 0) and refuse a null: an unpriced item says 0
+    assert.deepEqual([unpriced.items[0].unit_amount_cents, unpriced.items[0].amount_cents, unpriced.items[0].assembly_operations_amount_cents], [0, 0, 0], 'an item without a price carries integer zeros');
   });
 
   test('a weld: assembly_operations_amount_cents is the assembly line items, part of amount_cents; totals unchanged', () => {

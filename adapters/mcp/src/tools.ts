@@ -25,7 +25,7 @@ const OperationKey = Type.String({
 });
 const DesignId = Type.String({ minLength: 1, maxLength: 100, description: 'A design id (des_...) from prepare_upload.' });
 const WaitSeconds = Type.Integer({ minimum: 0, maximum: 25, default: 0, description: 'Wait up to this many seconds for processing to finish before answering (0: answer at once).' });
-const Configuration = described(schemas.Configuration, 'Selections per unique part: material_id (sheet) or tube_profile_id (tube), finish_id, powder_coat_color_id, hole operations (taps, studs, nuts, standoffs, countersinks by hole_id), welds, and accepted_risks (only with the customer\'s decision). Use ids from search_catalog and hole ids from inspect_design; list every unique part of an assembly.');
+const Configuration = described(schemas.Configuration, 'Selections per unique part: material_id (sheet) or tube_profile_id (tube), finish_id, powder_coat_color_id, hole operations (taps, studs, nuts, standoffs, countersinks by hole_id), left_out (true: a part the customer supplies, not made or priced; false: make a part taken for bought-in hardware, which is left out by default), welds, and accepted_risks (only with the customer\'s decision). Use ids from search_catalog and hole ids from inspect_design; list every unique part of an assembly.');
 
 /** A write: validated, then run once per operation_key (the key is not part of the compared input). */
 function write<T>(name: string, scope: Scope, env: ToolEnv, args: Record<string, unknown>, run: (input: Record<string, unknown>) => Promise<T>): Promise<T> {
@@ -51,8 +51,11 @@ function designText(d: DesignView): string {
   if (d.status === 'failed') return `Design ${d.id} (${d.name}) failed analysis: ${d.error?.code}: ${d.error?.message}. Upload a corrected STEP file with prepare_upload.`;
   const lines = d.parts.map((p) => {
     const dims = p.formed_dimensions ? `${p.formed_dimensions.length_mm.toFixed(1)} x ${p.formed_dimensions.width_mm.toFixed(1)} x ${p.formed_dimensions.height_mm.toFixed(1)} mm` : '';
-    const made = p.manufacturable ? '' : ` NOT manufacturable (${p.unsupported_reason})`;
-    return `- part ${p.id} "${p.name}": ${p.suggested_process}, x${p.instance_count}, ${p.detected_thickness_mm ?? '?'} mm thick, ${p.bend_count} bends, ${p.hole_count} holes, ${dims}${made}`;
+    // bought-in hardware is left out of the job by default: say so rather than "not manufacturable"
+    const made = p.bought_in ? ` BOUGHT-IN ${[p.bought_in.size, String(p.bought_in.kind).replace(/_/g, ' ')].filter(Boolean).join(' ')}: left out of the job (not made, not priced) unless its configuration entry sets left_out: false`
+      : p.manufacturable ? '' : ` NOT manufacturable (${p.unsupported_reason})`;
+    const seated = (p.seated_hardware ?? []).map((h: { hole_id: number; size: string; kind: string }) => `hole ${h.hole_id}: ${h.size} ${h.kind}`);
+    return `- part ${p.id} "${p.name}": ${p.suggested_process}, x${p.instance_count}, ${p.detected_thickness_mm ?? '?'} mm thick, ${p.bend_count} bends, ${p.hole_count} holes, ${dims}${made}${seated.length ? `; press-in hardware installed by default (${seated.join(', ')})` : ''}`;
   });
   return [
     `Design ${d.id} (${d.name}) is ready: ${d.parts.length} unique part(s), suggested process ${d.suggested_process}.`,

@@ -11,7 +11,7 @@ export function reviewPage(p: ReviewPage, who: { email?: string | null; csrf?: s
   const editable = p.link.status !== 'expired';
   const rows: Html[] = (d?.parts ?? []).map((part) => html`<tr><td>${part.name}<br><small><code>${part.id}</code></small></td><td>${String(part.suggested_process ?? '').replace(/_/g, ' ')}</td>
 <td>${part.instance_count}</td><td class="nowrap">${mm(part.formed_dimensions.length_mm)} × ${mm(part.formed_dimensions.width_mm)} × ${mm(part.formed_dimensions.height_mm)}</td>
-<td>${mm(part.detected_thickness_mm)}</td><td>${part.manufacturable ? 'yes' : String(part.unsupported_reason ?? 'no').replace(/_/g, ' ')}</td></tr>`);
+<td>${mm(part.detected_thickness_mm)}</td><td>${part.bought_in ? `bought-in ${[part.bought_in.size, part.bought_in.kind.replace(/_/g, ' ')].filter(Boolean).join(' ')}: left out` : part.manufacturable ? 'yes' : String(part.unsupported_reason ?? 'no').replace(/_/g, ' ')}</td></tr>`);
   return layout(`Review: ${d?.name ?? p.link.design_id}`, html`<p>Status <strong id="status">${p.link.status}</strong> · this link expires <time datetime="${p.link.expires_at}">${String(p.link.expires_at ?? '').slice(0, 16).replace('T', ' ')} UTC</time></p>
 <section id="parts"><h2>Parts</h2>
 <div class="overflow-auto"><table><thead><tr><th scope="col">Part</th><th scope="col">Process</th><th scope="col">Count</th><th scope="col">Size (mm)</th><th scope="col">Thickness (mm)</th><th scope="col">Can be made</th></tr></thead><tbody>${rows}</tbody></table></div></section>

@@ -49,7 +49,8 @@ ${v.flatUrl ? html`<div data-viewer="${viewerId}" role="group" aria-label="Model
   const warnings: Obj[] = p.warnings ?? [];
   const dims = p.flat_pattern_dimensions;
   return html`<article class="part" id="part-${p.id}">
-<header><h2>${p.name}</h2><p>${p.instance_count} in the design · ${p.manufacturable ? 'can be made' : html`<strong>cannot be made as modelled</strong>`}</p></header>
+<header><h2>${p.name}</h2><p>${p.instance_count} in the design · ${p.bought_in ? html`<strong class="left-out">bought-in hardware (${[p.bought_in.size, String(p.bought_in.kind).replace(/_/g, ' ')].filter(Boolean).join(' ')}): left out of the job</strong>` : p.manufacturable ? 'can be made' : html`<strong>cannot be made as modelled</strong>`}</p></header>
+${p.bought_in ? html`<p class="left-out-why">${p.bought_in.message}</p>` : raw('')}
 <div class="part-views"><div>${viewer}</div><div>${flat}</div></div>
 <table><tbody>
 <tr><th scope="row">Process</th><td>${String(p.suggested_process ?? '').replace(/_/g, ' ')}</td></tr>
@@ -81,6 +82,8 @@ export interface PartChoice {
   choices: MaterialChoice[];
   selected?: string;
   holeGroups: HoleGroup[];
+  /** whether the part is left out of the job now, and what the design took it for (bought-in hardware) */
+  leftOut?: { selected: boolean; boughtIn: string | null };
 }
 
 /** One box per acceptable finding code (accepted_risks names codes), listing each finding it covers. */
@@ -106,7 +109,13 @@ function partFields(p: PartChoice, many: boolean): Html {
     return html`<label for="${gid}">${g.label}</label><select id="${gid}" name="hole_op.${p.partId}.${g.holes.join('-')}">
 <option value="">As modelled (plain hole)</option>${kinds.map((k) => html`<optgroup label="${k}">${g.options.filter((o) => o.group === k).map((o) => html`<option value="${o.value}"${o.value === g.selected ? raw(' selected') : raw('')}>${o.name}</option>`)}</optgroup>`)}</select>`;
   });
-  return html`<div class="part-config" id="config-${p.partId}">${stock}${groups.length ? html`<fieldset><legend>Hole operations${many ? ` on ${p.partName}` : ''}</legend>${groups}</fieldset>` : raw('')}</div>`;
+  const lo = p.leftOut;
+  const leaveOut = lo ? html`<label for="left_out-${p.partId}">${many ? `Make or leave out ${p.partName}` : 'Make or leave out'}</label><select id="left_out-${p.partId}" name="left_out.${p.partId}">
+<option value="make"${lo.selected ? raw('') : raw(' selected')}>Make it</option>
+<option value="out"${lo.selected ? raw(' selected') : raw('')}>Leave it out${lo.boughtIn ? ` (bought-in ${lo.boughtIn})` : ' (I supply it)'}: not made, not priced</option></select>` : raw('');
+  // a left-out part needs no stock (bought-in hardware has none to choose)
+  if (lo?.selected && !p.choices.length) return html`<div class="part-config" id="config-${p.partId}">${leaveOut}</div>`;
+  return html`<div class="part-config" id="config-${p.partId}">${leaveOut}${stock}${groups.length ? html`<fieldset><legend>Hole operations${many ? ` on ${p.partName}` : ''}</legend>${groups}</fieldset>` : raw('')}</div>`;
 }
 
 /**
@@ -153,7 +162,10 @@ ${o.parts.map(partSection)}
 
 const severityText = (s: string): string => (s === 'error' ? 'Blocks the order' : s === 'warning' ? 'Warning' : 'Note');
 
-export function quotePage(o: Who & { quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }> }): string {
+/** A part of the quoted item left out of the job: shown with its count, never priced. */
+export interface LeftOutLine { name: string; quantity: number; why: string }
+
+export function quotePage(o: Who & { quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[] }): string {
   const q = o.quote;
   const item: Obj = q.items?.[0] ?? {};
   const issues: Obj[] = (item.dfm?.parts ?? []).flatMap((p: Obj) => p.issues ?? []);
@@ -170,6 +182,7 @@ ${issues.map((i) => html`<tr><td>${severityText(i.severity)}</td><td>${i.message
 <section id="prices"><h2>Prices</h2>
 <table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+${(o.leftOut ?? []).map((l) => html`<tr class="left-out"><td>${l.name}</td><td>Left out: ${l.why}</td><td>${l.quantity}</td><td>-</td><td>not made here</td></tr>`)}
 </tbody><tfoot><tr><th scope="row" colspan="4">Subtotal (before shipping and tax)</th><td id="quote-subtotal">${money(q.amount_subtotal_cents)}</td></tr></tfoot></table>
 ${options.length ? html`<h3>Other quantities</h3><table id="quantity-options"><thead><tr><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${options.map((x) => html`<tr><td>${x.quantity}</td><td>${money(x.unit_amount_cents)}</td><td>${money(x.amount_cents)}</td></tr>`)}</tbody></table>` : raw('')}

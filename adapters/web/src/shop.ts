@@ -90,7 +90,14 @@ async function partChoices(ctx: UseCaseContext, caller: Caller, design: Obj, dfm
     const cfg: Obj | undefined = ((config?.parts ?? []) as Obj[]).find((p) => p.part_id === c.part_id);
     const selected = cfg?.[c.field] ?? config?.defaults?.[c.field] ?? undefined;
     const dfmPart = ((dfm?.parts ?? []) as Obj[]).find((p) => p.part_id === c.part_id);
-    return { partId: c.part_id, partName: String(part.name ?? c.part_id), field: c.field, choices: c.choices, selected, holeGroups: holeGroups(dfmPart, part, cfg) };
+    const boughtIn = part.bought_in ? [part.bought_in.size, String(part.bought_in.kind).replace(/_/g, ' ')].filter(Boolean).join(' ') : null;
+    // bought-in hardware is left out unless the configuration makes it; any part of an assembly may be left out
+    const leftOut = typeof cfg?.left_out === 'boolean' ? cfg.left_out : !!boughtIn;
+    const offer = boughtIn !== null || (design.parts as Obj[]).length > 1;
+    return {
+      partId: c.part_id, partName: String(part.name ?? c.part_id), field: c.field, choices: c.choices, selected, holeGroups: holeGroups(dfmPart, part, cfg),
+      ...(offer ? { leftOut: { selected: leftOut, boughtIn } } : {}),
+    };
   });
 }
 
@@ -103,6 +110,7 @@ function partsFromForm(form: Form): Obj[] {
     const [field, partId, holes] = name.split('.');
     if (!partId || !v) continue;
     if ((field === 'material_id' || field === 'tube_profile_id') && !holes) entry(partId)[field] = v;
+    if (field === 'left_out' && !holes && (v === 'out' || v === 'make')) entry(partId).left_out = v === 'out';
     if (field !== 'hole_op' || !holes) continue;
     const [kind, optionId] = v.split(':');
     const op = HOLE_OPS.find((o) => o.kind === kind);
@@ -245,7 +253,12 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       return url ? { partId: p.part_id as string, url } : null;
     }))).filter((x): x is { partId: string; url: string } => x !== null);
     const partNames = Object.fromEntries((design.parts as Obj[]).map((p) => [p.id, p.name]));
-    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages }));
+    const leftOut = dfmParts.filter((p) => p.left_out).map((p) => {
+      const part: Obj = (design.parts as Obj[]).find((x) => x.id === p.part_id) ?? {};
+      const why = part.bought_in && p.left_out.reason === 'bought_in' ? `bought-in ${[part.bought_in.size, String(part.bought_in.kind).replace(/_/g, ' ')].filter(Boolean).join(' ')}` : 'supplied by you';
+      return { name: String(part.name ?? p.part_id), quantity: (part.instance_count ?? 1) * (item.quantity ?? 1), why };
+    });
+    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, leftOut }));
   });
 
   app.post('/quotes/:id/cart', { preHandler: app.csrfProtection }, async (request, reply) => {

@@ -113,6 +113,31 @@ export const Warning = Type.Object({
 });
 export type Warning = Static<typeof Warning>;
 
+export const HARDWARE_KIND_VALUES = [
+  'self_clinching_nut', 'self_clinching_stud', 'self_clinching_standoff', 'rivet_nut', 'rivet', 'screw', 'bolt', 'nut',
+  'washer', 'pin', 'threaded_insert', 'bearing', 'standoff', 'fastener',
+] as const;
+
+/** What a part was taken for when its shape or name says it is bought-in hardware (docs/api.md "Bought-in hardware"). */
+export const BoughtIn = Type.Object({
+  kind: enumOf(HARDWARE_KIND_VALUES, { description: 'What it was taken for: `self_clinching_nut`, `self_clinching_stud`, `self_clinching_standoff`, `rivet_nut`, `rivet`, `screw`, `bolt`, `nut`, `washer`, `pin`, `threaded_insert`, `bearing`, `standoff` or `fastener`.' }),
+  size: orNull<string>({ type: 'string', description: 'Nominal thread (`M4`, `#8-32`) when its name or shape gives one, else null.' }),
+  recognized_by: Type.Array(enumOf(['name', 'shape'] as const), { description: 'What said so: its `name` (a fastener word in any language, a standard or part number), its `shape` (a small solid of revolution with a thread-sized bore or shank, hex or knurl), or both.' }),
+  message: Type.String({ description: 'What it was taken for and why, in words.' }),
+});
+export type BoughtIn = Static<typeof BoughtIn>;
+
+/** Press-in hardware in one of a sheet part's holes: placed there in the assembly, or modelled into the part. */
+export const SeatedHardware = Type.Object({
+  hole_id: Type.Integer({ description: 'The hole it sits in (`holes[].id`).' }),
+  kind: enumOf(['nut', 'stud', 'standoff'] as const, { description: 'The hardware catalog it is installed from: `nut`, `stud` or `standoff`.' }),
+  size: Type.String({ description: 'Nominal thread (`M4`, `#8-32`).' }),
+  length_mm: orNull<number>({ type: 'number', description: 'Its overall length along the hole\'s axis, mm (studs and standoffs are matched to the catalog length nearest it).' }),
+  side: enumOf(['top', 'bottom'] as const, { description: 'The side of the flat it stands on (`top`: the flat\'s +Z).' }),
+  part_id: orNull<string>({ type: 'string', description: 'The bought-in part of the assembly seated there (`parts[].id`), or null when the hardware is modelled into this part.' }),
+});
+export type SeatedHardware = Static<typeof SeatedHardware>;
+
 export const Part = Type.Object({
   id: Type.String({ description: 'Unique id of the part (`prt_...`), the same every time the same file is analysed.' }),
   name: Type.String({ description: 'The part\'s name, from the STEP file.' }),
@@ -137,6 +162,9 @@ export const Part = Type.Object({
   cut_length_mm: orNull<number>({ type: 'number', description: 'Total laser cut length, mm (null when the part is not made).' }),
   tube: nullable(TubeInfo, 'The tube: profile, outer size, wall thickness, length (null for a sheet part).'),
   warnings: Type.Array(Warning, { description: 'What to know about the analysis of this part (a surface model sewn into a solid, small gaps), each with a code.' }),
+  // absent from designs analysed before bought-in hardware was recognised
+  bought_in: Type.Optional(nullable(BoughtIn, 'Set when the part was taken for bought-in hardware (a nut, screw, rivet nut, washer, pin, insert, bearing, standoff): it is left out of the job unless its configuration entry sets `left_out: false`; null otherwise.')),
+  seated_hardware: Type.Optional(Type.Array(SeatedHardware, { description: 'Press-in hardware (nut, stud, standoff) seated in this part\'s holes, by the assembly or modelled into the part: each becomes its hole\'s hardware selection by default.' })),
   model_url: orNull<string>({ type: 'string', description: 'The part\'s 3D model (GLB; 307 to the file).' }),
   flat_pattern_model_url: orNull<string>({ type: 'string', description: 'The flat pattern\'s 3D model (GLB), or null when not sheet.' }),
   image_url: orNull<string>({ type: 'string', description: 'An image of the part (307 to the file).' }),

@@ -18,6 +18,12 @@ export interface PartConfiguration extends Selections {
   nuts: NutSelection[];
   standoffs: StandoffSelection[];
   countersinks: CountersinkSelection[];
+  /**
+   * true: the part is not made or priced here (bought-in hardware, or supplied by the customer);
+   * false: it is made even when it was taken for bought-in hardware; absent: left out exactly when
+   * the design took it for bought-in hardware (Part.bought_in).
+   */
+  left_out?: boolean;
 }
 export type WeldMethod = 'auto' | 'mig' | 'tig';
 export interface WeldOperation {
@@ -119,12 +125,14 @@ export function parseConfiguration(raw: unknown, root = 'configuration'): Config
   const seen = new Set<string>();
   const parts = array(c.parts, `${root}.parts`).map((pv, i): PartConfiguration => {
     const path = `${root}.parts[${i}]`;
-    const p = object(pv, path, ['part_id', ...SELECTION_KEYS, 'taps', 'studs', 'nuts', 'standoffs', 'countersinks']);
+    const p = object(pv, path, ['part_id', ...SELECTION_KEYS, 'taps', 'studs', 'nuts', 'standoffs', 'countersinks', 'left_out']);
     const part_id = reqId(p, 'part_id', path);
     if (seen.has(part_id)) fail(`${path}.part_id`, `part ${part_id} is configured twice`);
     seen.add(part_id);
+    if (p.left_out !== undefined && p.left_out !== null && typeof p.left_out !== 'boolean') fail(`${path}.left_out`, `${path}.left_out must be true or false`);
     return {
       part_id,
+      ...(typeof p.left_out === 'boolean' ? { left_out: p.left_out } : {}),
       ...selections(p, path),
       taps: array(p.taps, `${path}.taps`).map((t, j) => {
         const q = `${path}.taps[${j}]`; const o = object(t, q, ['hole_id', 'tap_id']);

@@ -107,6 +107,11 @@ export const DfmPartReport = Type.Object({
   finish_id: Selected('finish'),
   powder_coat_color_id: Selected('powder-coat colour'),
   k_factor: orNull<number>({ type: 'number', description: 'K-factor of the configured sheet material at this part\'s r/t (null without one or without bends).' }),
+  // absent from reports made before parts could be left out
+  left_out: Type.Optional(nullable(Type.Object({
+    reason: enumOf(['bought_in', 'customer_supplied'] as const, { description: '`bought_in`: the design took it for bought-in hardware (its `bought_in`); `customer_supplied`: its configuration entry sets `left_out: true`.' }),
+    message: Message,
+  }), 'Set when the part is left out of the job (not made, not priced, never blocking): why; null when it is made.')),
   // set by withFlatsUsed
   flat_pattern: Type.Optional(described(FlatPattern, 'The flat the part was checked and priced with, its K-factor included (null when not sheet).')),
 });

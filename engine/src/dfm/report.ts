@@ -14,6 +14,7 @@ import { partKFactor } from './k-factor.ts';
 import { dfmImageSvg } from './svg.ts';
 import { isAcceptableRisk } from './rules.ts';
 import { isAutomaticCorrection } from './corrections.ts';
+import { isLeftOut, leftOutReason, withLeftOutDefaults } from './left-out.ts';
 
 export type { DfmIssue, DfmPartReport, DfmReport, DfmRequirement, DfmStatus, IssueSource, ProductionFilesState };
 
@@ -84,6 +85,26 @@ function drawing(model: AnalyzedModel, partId: string, issues: DfmIssue[], confi
 }
 
 /**
+ * A part left out of the job: not checked, not priced, never blocking; one warning says so and why.
+ */
+function leftOutReport(part: Design['parts'][number], cfg: Configuration['parts'][number] | null, catalog: Catalog, svg: string | undefined): DfmPartReport {
+  const why = leftOutReason(part, cfg);
+  const issue: DfmIssue = {
+    code: 'part_left_out', message: why.message, severity: 'warning', accepted: false, source: 'configuration',
+    part_id: part.id, hole_id: null, bend_id: null, operation: null,
+    details: { reason: why.reason, instance_count: part.instance_count, ...(part.bought_in ? { kind: part.bought_in.kind, size: part.bought_in.size } : {}) },
+  };
+  return {
+    part_id: part.id, status: 'ready', issues: [issue],
+    capabilities: computeCapabilities(part, { kind: 'none', reason: 'This part is left out of the job.' }, catalog),
+    image_url: null, ...(svg === undefined ? {} : { image_svg: svg }),
+    production_warnings: [], production_warning_details: [],
+    process: part.suggested_process, material_id: null, tube_profile_id: null, finish_id: null, powder_coat_color_id: null, k_factor: null,
+    left_out: why,
+  };
+}
+
+/**
  * The DFM report for a design under a configuration. Throws InvalidConfigurationError (code
  * invalid_configuration, with `param`) for a malformed configuration or a part_id not in the design;
  * everything else is a finding in the report. Given the analyzed model (analyzeModel) rather than
@@ -93,19 +114,21 @@ export function dfm(designOrModel: Design | AnalyzedModel, configuration: unknow
   const model = isAnalyzedModel(designOrModel) ? designOrModel : null;
   const design = model ? model.design : designOrModel as Design;
   if (design.status !== 'ready') throw new EngineError('invalid_configuration', `design ${design.id} is ${design.status}; DFM needs a ready design`);
-  const config = parseConfiguration(configuration);
+  const parsed = parseConfiguration(configuration);
   const partIds = new Set(design.parts.map((p) => p.id));
-  config.parts.forEach((p, i) => {
+  parsed.parts.forEach((p, i) => {
     if (!partIds.has(p.part_id)) {
       throw new InvalidConfigurationError(`configuration.parts[${i}].part_id`, `configuration.parts[${i}].part_id ${p.part_id} is not a part of design ${design.id}`);
     }
   });
   const ix = indexCatalog(catalog);
+  const config = withLeftOutDefaults(design, parsed, catalog, ix);
   const accepted = new Set(config.accepted_risks);
   const results = new Map<string, PartCheckResult>();
   const requirements: DfmRequirement[] = [];
   const parts: DfmPartReport[] = design.parts.map((part) => {
     const { part: partCfg, selections } = effectiveSelections(config, part.id);
+    if (isLeftOut(part, partCfg)) return leftOutReport(part, partCfg, catalog, model ? drawing(model, part.id, [], config) : undefined);
     const r = checkPart(part, selections, partCfg, catalog, ix);
     results.set(part.id, r);
     const issues: DfmIssue[] = r.findings.map((f) => ({
@@ -140,6 +163,7 @@ export function dfm(designOrModel: Design | AnalyzedModel, configuration: unknow
       finish_id: r.finishId,
       powder_coat_color_id: r.colorId,
       k_factor: k,
+      left_out: null,
     };
   });
   const assembly_issues = assemblyChecks(design, config, results);

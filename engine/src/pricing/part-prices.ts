@@ -33,14 +33,18 @@ export interface PricedItem {
   quantity: number;
   status: DfmStatus;
   client_reference_id: string | null;
-  /** null when a part has no stock selected or cannot be made, so it cannot be priced */
-  unit_amount_cents: number | null;
-  amount_cents: number | null;
+  /**
+   * Integer cents, always: 0 when the item is not priced (a part needs a selection or cannot be made;
+   * its `status` says which). Existing clients of the live API read these as integers defaulting to 0
+   * and refuse a null (docs/api.md "Quotes").
+   */
+  unit_amount_cents: number;
+  amount_cents: number;
   /**
    * The part of amount_cents that pays for the item's assembly operations (welds and their set-up:
-   * the `assembly` line items), integer cents; 0 without any, null when the item cannot be priced.
+   * the `assembly` line items), integer cents; 0 without any, and 0 when the item is not priced.
    */
-  assembly_operations_amount_cents: number | null;
+  assembly_operations_amount_cents: number;
   quantity_options: QuantityOption[];
   dfm: DfmReport;
   requirements: DfmRequirement[];
@@ -149,6 +153,8 @@ function priceItem(design: Design, config: Configuration, report: DfmReport, q: 
   const work: ProductionWork = { bends: false, inserts: false, welds: config.assembly_operations.length > 0, finish_lead_time_days: 0, pieces: 0 };
   for (const part of design.parts) {
     const pr = report.parts.find((p) => p.part_id === part.id)!;
+    // left out of the job: neither made nor priced, and no reason the rest cannot be
+    if (pr.left_out) continue;
     const stock: StockForPrice | null = pr.material_id ? { kind: 'sheet', material: ix.materials.get(pr.material_id)! }
       : pr.tube_profile_id ? { kind: 'tube', profile: ix.tube_profiles.get(pr.tube_profile_id)! } : null;
     if (!part.manufacturable || !stock) { priceable = false; continue; }
@@ -229,8 +235,8 @@ export function priceItems(inputs: PricingInput[], catalog: Catalog): PartPrices
     const assembly = main.lines.filter((l) => l.process === 'assembly').reduce((a, l) => a + l.amount_cents, 0);
     items.push({
       design_id: it.design.id, quantity: it.quantity, status: report.status, client_reference_id: it.client_reference_id ?? null,
-      unit_amount_cents: unit, amount_cents: unit === null ? null : unit * it.quantity,
-      assembly_operations_amount_cents: unit === null ? null : assembly, quantity_options: options, dfm: report,
+      unit_amount_cents: unit ?? 0, amount_cents: unit === null ? 0 : unit * it.quantity,
+      assembly_operations_amount_cents: unit === null ? 0 : assembly, quantity_options: options, dfm: report,
       requirements: report.requirements, line_items: main.priceable ? main.lines : [],
     });
   });
@@ -238,7 +244,7 @@ export function priceItems(inputs: PricingInput[], catalog: Catalog): PartPrices
     status: worstStatus(items.map((i) => i.status)),
     items,
     requirements: items.flatMap((i) => i.requirements),
-    amount_subtotal_cents: items.reduce((a, it) => a + (it.amount_cents ?? 0), 0),
+    amount_subtotal_cents: items.reduce((a, it) => a + it.amount_cents, 0),
     manufacturing_warnings: items.flatMap((it) => it.dfm.parts.flatMap((p) => p.production_warning_details.map((w) => ({ design_id: it.design_id, part_id: p.part_id, code: w.code, message: w.message })))),
     production,
     shipment,

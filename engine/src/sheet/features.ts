@@ -14,6 +14,18 @@ const EXTRUDED_HOLE_MAX_HEIGHT_T = 1.5;
 /** A boss's outer cylinders are one wall when their radii differ by less than this, mm. */
 const SAME_RADIUS_MM = 1e-2;
 
+/** Press-in hardware a fused boss is taken for (hardware-holes.ts): what the flat cuts under it. */
+export interface ModelledHardware {
+  kind: 'nut' | 'stud' | 'standoff';
+  size: string;
+  /** height above the sheet, mm */
+  length: number;
+  /** the catalog's mounting hole for it, mm */
+  mountingHole: number;
+  /** the hole it is seated in, set once hole ids are known */
+  holeId?: number;
+}
+
 export type FeatureKind = 'extruded_hole' | 'hardware' | 'formed';
 
 export interface SheetFeature {
@@ -31,6 +43,8 @@ export interface SheetFeature {
   boreDiameter: number | null;
   /** material the feature adds outside the sheet, mm3 (0 for formed features that only displace it) */
   volume: number;
+  /** hardware: the catalog part it is taken for and the mounting hole the flat gets (hardware-holes.ts) */
+  mount?: ModelledHardware | null;
 }
 
 /**
@@ -87,6 +101,7 @@ export function describeFeature(f: SheetFeature, holeDiameter: number | null, th
   const at = `at (${f.center.map((x) => x.toFixed(1)).join(', ')})`;
   const size = f.outerDiameter !== null ? `Ø${f.outerDiameter.toFixed(2)}${f.boreDiameter !== null ? `/Ø${f.boreDiameter.toFixed(2)}` : ''} mm, ` : '';
   const flat = holeDiameter !== null ? `the flat cuts a Ø${holeDiameter.toFixed(2)} mm hole there` : 'the flat has no hole there';
+  if (f.kind === 'hardware' && f.mount) return `${f.mount.size} ${f.mount.kind} (${size}${f.height.toFixed(2)} mm high) is modelled into the sheet ${at}; it is left out of the flat and pressed in after cutting: ${holeDiameter !== null ? `the flat cuts a Ø${holeDiameter.toFixed(2)} mm mounting hole there` : 'the flat has no hole there'}, and the hole's hardware selection defaults to the catalog's ${f.mount.size} ${f.mount.kind}`;
   if (f.kind === 'hardware') return `hardware (standoff, stud or nut: ${size}${f.height.toFixed(2)} mm high) is modelled into the sheet ${at}; it is left out of the flat and must be inserted after cutting; ${flat}`;
   if (f.kind === 'extruded_hole') {
     const head = `an extruded (flanged) hole (${size}${f.height.toFixed(2)} mm high) ${at} is formed after cutting and left out of the flat`;

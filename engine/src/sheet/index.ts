@@ -12,6 +12,7 @@ import { mergeCollinearBends } from './merge-bends.ts';
 import { featuresOutsideSheet, type OutsideFeature } from './slab.ts';
 import { findBlindFeatures, MACHINED_VOLUME_FRACTION, type FoundBlindFeature } from './blind.ts';
 import { classifyFeatures, describeFeature, extrusionPreHole, type SheetFeature } from './features.ts';
+import { modelledHardware, mountingHoleLoops } from './hardware-holes.ts';
 import { flatLoops } from './outline.ts';
 import { toolingRadiusAdjustment } from './tooling.ts';
 import { flatOverlaps } from './overlap.ts';
@@ -182,7 +183,11 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   }
 
   const warn = { push: (code: string, message: string) => warnings.push({ code, message }) };
-  const { loops, partialOutline } = throughLoops(flatLoops(solid, u, seams, warn), blind);
+  const through = throughLoops(flatLoops(solid, u, seams, warn), blind);
+  const partialOutline = through.partialOutline;
+  // hardware fused to the sheet with no hole under it: the flat gets the catalog's mounting hole
+  for (const f of formed) if (f.kind === 'hardware') f.mount = modelledHardware(f);
+  const loops = [...through.loops, ...mountingHoleLoops(solid, u, formed, (f) => through.loops.some((l) => l.sideFaces.some((s) => f.faces.includes(s))))];
   if (loops.length === 0) return refuse('not_unfoldable', 'the unfolded skin has no boundary');
   const outerLoop = loops.reduce((a, b) => (b.area > a.area ? b : a));
   if (!(outerLoop.area > 0)) return refuse('not_unfoldable', 'the unfolded skin has no outer contour');
@@ -295,6 +300,7 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   for (const f of formed) {
     const own = new Set(f.faces);
     const at = holeInfo.findIndex((h) => h.loop.sideFaces.some((s) => own.has(s)));
+    if (f.mount && at >= 0) f.mount.holeId = holeOfLoop.get(at)!.id;
     warnings.push({ code: f.code, message: describeFeature(f, at >= 0 ? classifyHole(placedInner[at]).diameter : null, thickness) });
   }
 

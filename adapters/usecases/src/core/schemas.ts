@@ -47,6 +47,7 @@ export const Configuration = Type.Object({
       angle: Type.Unsafe<82 | 90>({ type: 'integer', enum: [82, 90], description: 'Countersink included angle, degrees (82 or 90).' }),
       side: Type.Optional(Side),
     }, strict), 'Countersinks by hole: hole id, outer diameter (mm), angle (82 or 90) and side.')),
+    left_out: Type.Optional(Type.Boolean({ description: 'Leave the part out of the job (`true`: supplied by the customer or bought elsewhere; not made, not priced, never blocking) or make it (`false`, also for a part the design took for bought-in hardware). Absent: left out exactly when the design\'s part has `bought_in`.' })),
   }, strict), 'A configuration entry per unique part: its selections and hole operations.', 500)),
   assembly_operations: Type.Optional(list(Type.Object({
     type: Type.Literal('weld', { description: 'The operation: `weld`.' }),

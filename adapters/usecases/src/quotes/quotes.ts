@@ -122,7 +122,7 @@ export async function createFileQuote(ctx: UseCaseContext, caller: Caller, input
   const design = await submitDesign(ctx, { accountId, fileName: file.fileName, bytes: file.bytes, fileQuoteId: id });
   const doc: QuoteRecord = {
     ...emptyQuote(ctx, id, 'processing', design.id),
-    items: [{ design_id: design.id, quantity: req.quantity, status: 'processing', client_reference_id: req.client_reference_id ?? null, unit_amount_cents: null, amount_cents: null, quantity_options: [], requirements: [] }],
+    items: [{ design_id: design.id, quantity: req.quantity, status: 'processing', client_reference_id: req.client_reference_id ?? null, unit_amount_cents: 0, amount_cents: 0, assembly_operations_amount_cents: 0, quantity_options: [], requirements: [] }],
     _file_request: req,
     _design_id: design.id,
   };

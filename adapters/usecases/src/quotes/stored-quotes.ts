@@ -30,8 +30,9 @@ export function namesSettledReports(data: unknown): data is QuoteRecord {
 /** The quote a stored record (or an event's payload) is: the settled reports it names back in their items, in their places. */
 export async function toQuote(ctx: UseCaseContext, accountId: string, stored: QuoteRecord): Promise<QuoteRecord> {
   const { _settled_dfm: named, ...doc } = stored;
-  if (!named) return stored;
-  const items = [...doc.items];
+  // records written before unpriced items said 0 hold null there: existing clients read integers
+  const items = doc.items.map((it) => ({ ...it, unit_amount_cents: it.unit_amount_cents ?? 0, amount_cents: it.amount_cents ?? 0, assembly_operations_amount_cents: it.assembly_operations_amount_cents ?? 0 }));
+  if (!named) return { ...stored, items };
   for (const [i, dfmId] of Object.entries(named)) {
     const report = await readReport(ctx, accountId, dfmId);
     if (!report) ctx.log.error({ quote_id: stored.id, dfm_id: dfmId }, 'a quote names a DFM report that is not stored');

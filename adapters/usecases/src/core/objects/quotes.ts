@@ -11,9 +11,10 @@ export const QuoteItem = Type.Object({
   design_id: DesignId,
   quantity: Quantity,
   status: Type.String({ description: 'The item\'s verdict: `ready`, `requires_input` or `blocked`.' }),
-  unit_amount_cents: Type.Optional(centsOrNull('Price per unit')),
-  amount_cents: Type.Optional(centsOrNull('Price of the item\'s quantity')),
-  assembly_operations_amount_cents: Type.Optional(centsOrNull('Assembly operations (welding)')),
+  // integers always (0 while not priced: `status` says why): existing clients read them as int and refuse null
+  unit_amount_cents: cents('Price per unit (0 while the item is not priced: see `status`)'),
+  amount_cents: cents('Price of the item\'s quantity (0 while the item is not priced: see `status`)'),
+  assembly_operations_amount_cents: cents('Assembly operations (welding; 0 without any or while the item is not priced)'),
   quantity_options: Type.Array(Type.Object({
     quantity: Quantity,
     unit_amount_cents: cents('Price per unit at this quantity'),
