@@ -6,7 +6,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import type { Store } from '@kerf/store';
-import { OAUTH_OWNER, SCOPES } from '@kerf/usecases';
+import { OAUTH_OWNER, OPTIONAL_SCOPES, SCOPES } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { storeAdapter } from './adapter.ts';
@@ -20,7 +20,7 @@ const INTERACTION_TTL_S = 60 * 60;
 const SESSION_TTL_S = 24 * 60 * 60;
 
 /** What a client gets when it asks for no scope. */
-export const DEFAULT_SCOPE = 'designs dfm quotes carts orders';
+export const DEFAULT_SCOPE = SCOPES.filter((s) => !OPTIONAL_SCOPES.includes(s)).join(' ');
 /** The pre-registered public client of the device flow. */
 export const DEVICE_CLIENT_ID = 'svc-agent';
 
