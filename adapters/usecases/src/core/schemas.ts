@@ -132,6 +132,9 @@ export const PartStepInput = Type.Object({
 export type PartStepInput = Static<typeof PartStepInput>;
 export const PartImageInput = Type.Object({ design_id: DesignPathId, part_id: PartPathId, ...imageOptions }, strict);
 export type PartImageInput = Static<typeof PartImageInput>;
+/** The stock that fits one part of a ready design. */
+export const PartStockInput = Type.Object({ design_id: DesignPathId, part_id: PartPathId }, strict);
+export type PartStockInput = Static<typeof PartStockInput>;
 
 // ---- DFM --------------------------------------------------------------------------------------
 
