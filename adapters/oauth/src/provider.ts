@@ -115,6 +115,13 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // A connection lives by its grant (CONNECTION_TTL_S, revocation), never by the browser session
+    // it was consented in. oidc-provider's default binds a code and its tokens to the session's one
+    // slot per client unless offline_access was granted (many MCP hosts never ask for it): the next
+    // authorization of the same client in that browser takes the slot, and a fresh, unused code of
+    // an earlier one, or an earlier connection's refresh token, is then "not found" (invalid_grant)
+    // although its grant and session exist. test/mcp-oauth-repeat.test.ts overlaps two sign-ins.
+    expiresWithSession: async () => false,
     rotateRefreshToken: true,
     async findAccount(_ctx, sub) {
       const account = await store.accounts.get(sub);
