@@ -92,7 +92,7 @@ export const ListCatalogInput = Type.Object({
   /** finishes only */
   process: Type.Optional(enumOf(['sheet_metal', 'tube_laser'] as const, { description: 'Only those offered for this process: `sheet_metal` or `tube_laser`.' })),
   /** materials only: those this thick, within the DFM check's thickness tolerance */
-  thickness_mm: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Only materials of this thickness, mm, within the tolerance the DFM thickness check allows (the larger of 0.05 mm and 5 %).' })),
+  thickness_mm: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Only materials of this thickness, mm, within the tolerance the DFM thickness check allows (the larger of 0.05 mm and 5 %), exactly this thickness first, then the nearest.' })),
   /** materials only: by type id (mild_steel) or words of the material's name (stainless 304) */
   material: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only materials of this type (e.g. mild_steel, aluminum_5052) or whose material name holds these words (e.g. "5052").' })),
 }, strict);
