@@ -23,12 +23,21 @@ import { launchBrowser } from './helpers/browser.ts';
 const ROUNDS = Number(process.env.KERF_OAUTH_REPEAT ?? 3);
 const PASSWORD = 'correct horse battery';
 
-/** One origin in front of several processes, each request to the next one in turn (a load balancer without affinity). */
+/** Headers of one connection (RFC 9110 7.6.1): a proxy does not pass them on. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
+const endToEnd = (headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> =>
+  Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.includes(k.toLowerCase())));
+
+/**
+ * One origin in front of several processes, each request to the next one in turn (a load balancer
+ * without affinity). Hop-by-hop headers stay behind: passing on a process's `Keep-Alive: timeout`
+ * would have clients keep idle sockets to this proxy longer than it does.
+ */
 async function roundRobin(ports: number[]): Promise<{ server: Server; port: number }> {
   let next = 0;
   const server = createServer((req, res) => {
-    const up = httpRequest({ host: '127.0.0.1', port: ports[next++ % ports.length], method: req.method, path: req.url, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
+    const up = httpRequest({ host: '127.0.0.1', port: ports[next++ % ports.length], method: req.method, path: req.url, headers: endToEnd(req.headers) }, (r) => {
+      res.writeHead(r.statusCode ?? 502, endToEnd(r.headers));
       r.pipe(res);
     });
     up.on('error', () => { if (!res.headersSent) res.writeHead(502); res.end(); });
