@@ -50,7 +50,10 @@ describe('error statuses over HTTP', () => {
   });
 
   it('401: missing, malformed and invalid credentials', async () => {
-    assertEnvelope(await anon.get('/v1/materials', { key: null }), 401, 'authentication_error', 'missing_api_key');
+    const missing = await anon.get('/v1/materials', { key: null });
+    assertEnvelope(missing, 401, 'authentication_error', 'missing_api_key');
+    // both ways in are named: an agent signing in with OAuth is not told only about API keys
+    assert.match(String((missing.body as { error: { message: string } }).error.message), /API key[\s\S]*OAuth access token/);
     assertEnvelope(await anon.get('/v1/materials', { key: null, headers: { authorization: 'Basic abc' } }), 401, 'authentication_error', 'invalid_authorization_header');
     const r = await anon.get('/v1/designs/des_x', { key: 'kerf_live_not_a_key' });
     assertEnvelope(r, 401, 'authentication_error', 'invalid_api_key');

@@ -81,7 +81,11 @@ describe('hosted MCP server', () => {
     assert.ok(challenge.includes(`resource_metadata="${t.url}/.well-known/oauth-protected-resource"`), challenge);
     assert.ok(challenge.includes('scope="designs dfm quotes carts"'), challenge);
     assert.ok(!challenge.includes('payments'));
-    assert.equal((await res.json()).error.code, 'missing_api_key');
+    const missing = (await res.json()) as { error: { code: string; message: string } };
+    assert.equal(missing.error.code, 'missing_api_key');
+    // a client signing in with OAuth is told its way in too, not only about API keys
+    assert.match(missing.error.message, /API key/);
+    assert.match(missing.error.message, /OAuth access token/);
     const bad = await fetch(`${t.url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
     assert.equal(bad.status, 401);
     assert.match(bad.headers.get('www-authenticate') ?? '', /error="invalid_token"/);

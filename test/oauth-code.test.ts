@@ -38,13 +38,13 @@ describe('OAuth authorization code + PKCE (openid-client, oauth4webapi + Chromiu
   const authorize = (config: client.Configuration, scope: string, decide?: (p: Page) => Promise<void>) =>
     authorizeInBrowser(page, config, { cb, scope, email, password: PASSWORD, decide });
 
-  it('registers, consents (payments starts unchecked and may be declined), exchanges the code with state and iss checked', async () => {
+  it('registers, consents (the optional webhooks and payments start unchecked and may be declined), exchanges the code with state and iss checked', async () => {
     const config = await register();
-    const { callback, verifier, state } = await authorize(config, 'designs quotes carts payments', async (p) => {
+    const { callback, verifier, state } = await authorize(config, 'designs quotes carts webhooks payments', async (p) => {
       assert.equal(await p.textContent('#client-name'), 'Test agent');
       assert.equal(await p.textContent('#redirect-host'), `127.0.0.1:${cb.port}`);
       const offered = await p.$$eval('input[name=scope]', (els) => els.map((e) => [(e as HTMLInputElement).value, (e as HTMLInputElement).checked]));
-      assert.deepEqual(offered, [['designs', true], ['quotes', true], ['carts', true], ['payments', false]]);
+      assert.deepEqual(offered, [['designs', true], ['quotes', true], ['carts', true], ['webhooks', false], ['payments', false]]);
       await connect(p);
     });
     assert.equal(callback.searchParams.get('iss'), t.url);

@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  createDfmReport, createQuote, createReviewLink, getDesign, getDfmReport, getPendingUpload, getQuote, getReviewLink, listCatalog, searchCatalog,
+  createDfmReport, createQuote, createReviewLink, getDesign, getDfmReport, getPendingUpload, getQuote, getReviewLink, listCatalog, partStock, searchCatalog,
   MAX_PREPARED_UPLOAD_BYTES, prepareUpload, previewDesign, previewDfm, receiveUpload, runOnce, schemas, UseCaseError, waitForDesign, waitForQuote,
   type PreparedUpload, type PreviewImage, type Scope,
 } from '@kerf/usecases';
@@ -181,18 +181,21 @@ const previewDesignTool: ToolDef = {
 const searchCatalogTool: ToolDef = {
   name: 'search_catalog',
   title: 'Search the catalogs',
-  description: 'Current catalog entries and their ids: sheet materials (with thickness_mm), tube profiles, finishes, powder-coat colors and hardware (taps, studs, nuts, standoffs). Configurations reference these ids, never names. With query, the entries holding every word (e.g. "aluminum 3 mm", "M4"); without, the whole catalog page by page (cursor while has_more).',
+  description: 'Current catalog entries and their ids: sheet materials (with thickness_mm), tube profiles, finishes, powder-coat colors and hardware (taps, studs, nuts, standoffs). Configurations reference these ids, never names. With design_id and part_id (materials or tube_profiles): the stock that part can be made from, the closest first (take the first unless the person wants another material). With query, the entries holding every word (e.g. "aluminum 3 mm", "M4"); a materials query naming a thickness ("mild steel 2 mm", "0.075 in", "14 ga") lists that exact thickness first, then the nearest. Without either, the whole catalog page by page (cursor while has_more).',
   input: Type.Object({
     catalog: described(schemas.ListCatalogInput.properties.catalog, 'Which catalog: materials, tube_profiles, finishes, powder_coat_colors, taps, studs, nuts or standoffs.'),
     query: Type.Optional(described(schemas.CatalogSearchInput.properties.query, 'Words every returned entry holds (case-insensitive), e.g. "stainless 1.5 mm"; figures match with or without "mm".')),
     process: Type.Optional(described(schemas.ListCatalogInput.properties.process, 'Finishes only: those available for sheet_metal or tube_laser.')),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'Entries per answer, 1-500 (default 100 for a page, 50 for a query).' })),
     cursor: Type.Optional(described(schemas.ListCatalogInput.properties.cursor, 'next_cursor of the previous page (listing without query only).')),
+    design_id: Type.Optional(described(DesignId, 'With part_id: the ready design the part belongs to.')),
+    part_id: Type.Optional(described(schemas.PartStockInput.properties.part_id, 'With design_id: the unique part (inspect_design lists them) to find stock for; catalog must be materials for a sheet part, tube_profiles for a tube.')),
   }, strict),
   scopes: [],
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
-    const { query, cursor, ...rest } = args as { query?: string; cursor?: string; catalog: string };
+    const { query, cursor, design_id: designId, part_id: partId, ...rest } = args as { query?: string; cursor?: string; design_id?: string; part_id?: string; catalog: string };
+    if (designId !== undefined || partId !== undefined) return partStockResult(env, rest.catalog, designId, partId, query ?? cursor);
     if (query !== undefined && cursor !== undefined) {
       throw new UseCaseError('invalid', 'invalid_request_error', 'parameter_invalid', 'cursor pages a listing without query; a query answers all its matches at once (refine it, or raise limit).', { param: 'cursor' });
     }
@@ -204,6 +207,20 @@ const searchCatalogTool: ToolDef = {
     return toolResult(`${page.data.length} ${rest.catalog} entries${query !== undefined ? ` matching "${query}"` : ''}:\n${lines.join('\n')}${more}`, page as unknown as Record<string, unknown>);
   },
 };
+
+/** search_catalog for one part: the materials or tube profiles it fits, the closest first. */
+async function partStockResult(env: ToolEnv, catalog: string, designId: string | undefined, partId: string | undefined, other: string | undefined): Promise<CallToolResult> {
+  const bad = (param: string, message: string): UseCaseError => new UseCaseError('invalid', 'invalid_request_error', 'parameter_invalid', message, { param });
+  if (designId === undefined || partId === undefined) throw bad(designId === undefined ? 'design_id' : 'part_id', 'Stock for a part needs both design_id and part_id.');
+  if (other !== undefined) throw bad('query', 'Stock for a part is found by design_id and part_id alone; leave out query and cursor.');
+  const found = await partStock(env.ctx, env.caller, { design_id: designId, part_id: partId });
+  if (catalog !== found.catalog) throw bad('catalog', `Part ${partId} takes ${found.field}: ask the ${found.catalog} catalog for it.`);
+  const lines = found.data.map((e) => `- ${e.id}: ${String(e.name ?? e.display_name ?? e.id)}`);
+  const text = found.data.length
+    ? `${found.data.length} ${found.catalog} entries fit part ${partId}, the closest first (use one as its ${found.field}):\n${lines.join('\n')}`
+    : `No available ${found.catalog} entry fits part ${partId} (its thickness or section is not stocked); search_catalog with a query shows the nearest.`;
+  return toolResult(text, found as unknown as Record<string, unknown>);
+}
 
 // ---- DFM and quotes ---------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import type { Store } from '@kerf/store';
-import { OAUTH_OWNER, SCOPES } from '@kerf/usecases';
+import { OAUTH_OWNER, OPTIONAL_SCOPES, SCOPES } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { storeAdapter } from './adapter.ts';
@@ -20,7 +20,7 @@ const INTERACTION_TTL_S = 60 * 60;
 const SESSION_TTL_S = 24 * 60 * 60;
 
 /** What a client gets when it asks for no scope. */
-export const DEFAULT_SCOPE = 'designs dfm quotes carts orders';
+export const DEFAULT_SCOPE = SCOPES.filter((s) => !OPTIONAL_SCOPES.includes(s)).join(' ');
 /** The pre-registered public client of the device flow. */
 export const DEVICE_CLIENT_ID = 'svc-agent';
 
@@ -115,6 +115,13 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // A connection lives by its grant (CONNECTION_TTL_S, revocation), never by the browser session
+    // it was consented in. oidc-provider's default binds a code and its tokens to the session's one
+    // slot per client unless offline_access was granted (many MCP hosts never ask for it): the next
+    // authorization of the same client in that browser takes the slot, and a fresh, unused code of
+    // an earlier one, or an earlier connection's refresh token, is then "not found" (invalid_grant)
+    // although its grant and session exist. test/mcp-oauth-repeat.test.ts overlaps two sign-ins.
+    expiresWithSession: async () => false,
     rotateRefreshToken: true,
     async findAccount(_ctx, sub) {
       const account = await store.accounts.get(sub);

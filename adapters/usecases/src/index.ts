@@ -19,7 +19,7 @@ export type { WebhookSender, WebhookRequest, WebhookOutcome } from './core/index
 
 // callers, errors, input schemas
 export { authenticate } from './identity/index.ts';
-export { SCOPES, apiKeyCaller, localCaller, requireScope, requireAccountOwner, type Caller, type CallerVia, type Scope } from './core/index.ts';
+export { SCOPES, OPTIONAL_SCOPES, apiKeyCaller, localCaller, requireScope, requireAccountOwner, type Caller, type CallerVia, type Scope } from './core/index.ts';
 export { parseBearer } from './identity/index.ts';
 export { OAUTH_OWNER, GRANT_BOUND_MODELS, oauthCollection, oauthDocId, oauthOwner, isLive, findOAuthRecord, revokeGrantRecords, oauthCaller, type OAuthRecord } from './identity/index.ts';
 export { DEVICE_POLLS_COLLECTION, EXPIRED_DEVICE_CODE_GRACE_MS, noteClientGrant } from './identity/index.ts';
@@ -78,7 +78,7 @@ export const WEBHOOK_JOB_HANDLERS: Record<string, JobKindHandlers> = {
 };
 export * from './dropship/index.ts';
 export { listApiKeys, createApiKey, revokeApiKey, type ApiKeyView } from './identity/index.ts';
-export { partStockChoices, countersinkSize, type PartStockChoices, type StockChoice } from './designs/index.ts';
+export { partStock, partStockChoices, countersinkSize, type PartStockChoices, type StockChoice } from './designs/index.ts';
 export { addressSubject, RateLimiter, boundedRateCounters, DEFAULT_RATE_LIMIT_KEYS, type RateLimit, type RateLimitState } from './core/index.ts';
 export { spoolUpload, removeSpooled, type SpooledFile, type UploadBytes } from './designs/index.ts';
 export { spoolDirOf } from './designs/index.ts';

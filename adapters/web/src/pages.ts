@@ -1,4 +1,5 @@
 // The pages: sign in, sign up, account (connections), OAuth consent.
+import { OPTIONAL_SCOPES, type Scope } from '@kerf/usecases';
 import { alert, html, layout, raw, type Html } from './html.ts';
 
 const SCOPE_TEXT: Record<string, string> = {
@@ -111,7 +112,7 @@ ${o.extras ? accountSections(o.extras, o.csrf) : raw('')}`, { email: o.email, cs
 export function consentPage(o: {
   uid: string; csrf: string; email: string; clientName: string; clientId: string; redirectHost: string | null; device: boolean; requested: string[];
 }): string {
-  const boxes: Html[] = o.requested.map((s) => html`<label><input type="checkbox" name="scope" value="${s}"${s === 'payments' ? raw('') : raw(' checked')}> <code>${s}</code>: ${SCOPE_TEXT[s] ?? s}</label>`);
+  const boxes: Html[] = o.requested.map((s) => html`<label><input type="checkbox" name="scope" value="${s}"${OPTIONAL_SCOPES.includes(s as Scope) ? raw('') : raw(' checked')}> <code>${s}</code>: ${SCOPE_TEXT[s] ?? s}</label>`);
   return layout('Connect an agent', html`<p><strong id="client-name">${o.clientName}</strong> asks to connect to your Kerf account (<strong>${o.email}</strong>).</p>
 ${o.clientName !== o.clientId ? html`<p><small>Client: <code>${o.clientId}</code></small></p>` : raw('')}
 ${o.redirectHost ? html`<p>After you decide, you go back to <strong id="redirect-host">${o.redirectHost}</strong>.</p>` : raw('')}

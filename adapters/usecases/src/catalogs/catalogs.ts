@@ -5,6 +5,7 @@ import {
   type Caller, type EngineContext, type UseCaseContext, type CatalogEntry, invalid, malformed, notFound, signedDownload,
   insertAfter, type ListEnvelope, CatalogSearchInput, HardwareModelInput, ListCatalogInput, validateInput,
 } from '../core/index.ts';
+import { rankByThickness, thicknessInQuery, wantedMm } from './rank.ts';
 
 export const DEFAULT_PAGE_SIZE = 100;
 
@@ -58,7 +59,11 @@ export async function listCatalog(ctx: EngineContext, _caller: Caller, input: Li
       return process === undefined || process === p;
     });
   }
-  if (kind === 'materials') all = all.filter(materialFilter(query));
+  if (kind === 'materials') {
+    all = all.filter(materialFilter(query));
+    // the thickness asked for first, then the nearest (the filter keeps those within the DFM tolerance)
+    if (query.thickness_mm !== undefined) all = rankByThickness(all, { unit: 'mm', value: query.thickness_mm });
+  }
   return paginate(kind, all, query);
 }
 
@@ -99,10 +104,15 @@ function searchText(entry: CatalogEntry): string {
   return parts.join(' \u0000 ').toLowerCase();
 }
 
-/** The entries of one catalog holding every word of the query (case-insensitive), in catalog order. */
+/**
+ * The entries of one catalog holding every word of the query (case-insensitive), in catalog order;
+ * a materials query naming a thickness ("mild steel 2 mm", "0.075 in", "14 ga") holds the other
+ * words, exactly that thickness in that unit first, then the nearest.
+ */
 export async function searchCatalog(ctx: EngineContext, caller: Caller, input: CatalogSearchInput): Promise<ListEnvelope<CatalogEntry>> {
   const q = validateInput(CatalogSearchInput, input, { location: 'querystring' });
-  const words = q.query.toLowerCase().split(/\s+/).filter(Boolean);
+  const { wanted, rest } = q.catalog === 'materials' ? thicknessInQuery(q.query) : { wanted: null, rest: q.query };
+  const words = rest.toLowerCase().split(/\s+/).filter(Boolean);
   const all: CatalogEntry[] = [];
   for (let cursor: string | undefined, page = 0; page < 100; page++) {
     const list = await listCatalog(ctx, caller, { catalog: q.catalog, limit: 500, ...(q.process ? { process: q.process } : {}), ...(cursor ? { cursor } : {}) });
@@ -110,6 +120,8 @@ export async function searchCatalog(ctx: EngineContext, caller: Caller, input: C
     if (!list.has_more || !list.next_cursor) break;
     cursor = list.next_cursor;
   }
-  const found = all.filter((e) => { const text = searchText(e); return words.every((w) => text.includes(w)); });
+  const matching = all.filter((e) => { const text = searchText(e); return words.every((w) => text.includes(w)); });
+  // a gauge is read off the whole catalog: "aluminum 14 ga" still ranks by 14 gauge's thickness
+  const found = wanted ? rankByThickness(matching, wanted, wantedMm(wanted, all)) : matching;
   return { object: 'list', data: found.slice(0, q.limit), has_more: found.length > q.limit!, next_cursor: null };
 }

@@ -4,6 +4,11 @@ import { UseCaseError } from './errors.ts';
 
 export const SCOPES = ['designs', 'dfm', 'quotes', 'carts', 'orders', 'webhooks', 'payments'] as const;
 export type Scope = (typeof SCOPES)[number];
+/**
+ * Granted only when asked for and ticked by the person: a consent page shows them unchecked, and a
+ * client that asks for no scope gets the others (DEFAULT_SCOPE in @kerf/oauth).
+ */
+export const OPTIONAL_SCOPES: readonly Scope[] = ['webhooks', 'payments'];
 
 /** How the caller came in. */
 export type CallerVia = 'api_key' | 'oauth' | 'session' | 'cli';

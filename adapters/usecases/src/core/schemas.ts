@@ -93,7 +93,7 @@ export const ListCatalogInput = Type.Object({
   /** finishes only */
   process: Type.Optional(enumOf(['sheet_metal', 'tube_laser'] as const, { description: 'Only those offered for this process: `sheet_metal` or `tube_laser`.' })),
   /** materials only: those this thick, within the DFM check's thickness tolerance */
-  thickness_mm: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Only materials of this thickness, mm, within the tolerance the DFM thickness check allows (the larger of 0.05 mm and 5 %).' })),
+  thickness_mm: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Only materials of this thickness, mm, within the tolerance the DFM thickness check allows (the larger of 0.05 mm and 5 %), exactly this thickness first, then the nearest.' })),
   /** materials only: by type id (mild_steel) or words of the material's name (stainless 304) */
   material: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only materials of this type (e.g. mild_steel, aluminum_5052) or whose material name holds these words (e.g. "5052").' })),
 }, strict);
@@ -133,6 +133,9 @@ export const PartStepInput = Type.Object({
 export type PartStepInput = Static<typeof PartStepInput>;
 export const PartImageInput = Type.Object({ design_id: DesignPathId, part_id: PartPathId, ...imageOptions }, strict);
 export type PartImageInput = Static<typeof PartImageInput>;
+/** The stock that fits one part of a ready design. */
+export const PartStockInput = Type.Object({ design_id: DesignPathId, part_id: PartPathId }, strict);
+export type PartStockInput = Static<typeof PartStockInput>;
 
 // ---- DFM --------------------------------------------------------------------------------------
 
