@@ -12,12 +12,49 @@ const DISTANCE_SAGITTA = 1e-3;
 /** Arcs this close in radius and centre are one circle, mm. */
 const SAME_CIRCLE = 2e-3;
 
+/** An outline this close to a circle everywhere is a round hole, whatever pieces the CAD wrote it in, mm. */
+export const ROUND_HOLE_TOLERANCE_MM = 0.01;
+/** Points per line when an outline is measured against a circle (chords bulge at their middles). */
+const LINE_SAMPLES = 8;
+/** Sagitta when an outline's arcs are measured against a circle, mm. */
+const FIT_SAGITTA = 1e-4;
+
 export interface HoleShape { shape: 'round' | 'slot' | 'other'; diameter: number; center: Vec2; slotLength?: number }
+
+/** The circle through a closed outline (algebraic least squares), with its largest radial deviation; null when degenerate. */
+export function fitCircle(c: Contour): { center: Vec2; radius: number; deviation: number } | null {
+  const pts: Vec2[] = [];
+  for (const s of c) {
+    if (s.kind === 'arc') { pts.push(...sampleContour([s], FIT_SAGITTA)); continue; }
+    for (let k = 0; k < LINE_SAMPLES; k++) pts.push([s.a[0] + ((s.b[0] - s.a[0]) * k) / LINE_SAMPLES, s.a[1] + ((s.b[1] - s.a[1]) * k) / LINE_SAMPLES]);
+  }
+  if (pts.length < 3) return null;
+  // centred on the mean, x^2 + y^2 + D x + E y + F = 0 by normal equations
+  let mx = 0, my = 0;
+  for (const p of pts) { mx += p[0]; my += p[1]; }
+  mx /= pts.length; my /= pts.length;
+  let sxx = 0, sxy = 0, syy = 0, sxz = 0, syz = 0, sz = 0;
+  for (const p of pts) {
+    const x = p[0] - mx, y = p[1] - my, z = x * x + y * y;
+    sxx += x * x; sxy += x * y; syy += y * y; sxz += x * z; syz += y * z; sz += z;
+  }
+  const det = sxx * syy - sxy * sxy;
+  if (!(Math.abs(det) > 0)) return null;
+  const a = (sxz * syy - syz * sxy) / det / 2, b = (syz * sxx - sxz * sxy) / det / 2;
+  const center: Vec2 = [mx + a, my + b];
+  const radius = Math.sqrt(a * a + b * b + sz / pts.length);
+  let deviation = 0;
+  for (const p of pts) deviation = Math.max(deviation, Math.abs(hypot2(p[0] - center[0], p[1] - center[1]) - radius));
+  return Number.isFinite(radius) ? { center, radius, deviation } : null;
+}
 
 export function classifyHole(c: Contour): HoleShape {
   if (c.length === 1 && c[0].kind === 'arc' && Math.abs(Math.abs(arcSweep(c[0])) - 2 * Math.PI) < 1e-6) {
     return { shape: 'round', diameter: 2 * c[0].radius, center: c[0].center };
   }
+  // round by measured shape, not by how many arcs and lines the exporter split it into
+  const circle = fitCircle(c);
+  if (circle && circle.deviation <= ROUND_HOLE_TOLERANCE_MM) return { shape: 'round', diameter: 2 * circle.radius, center: circle.center };
   const arcs = c.filter((s) => s.kind === 'arc') as Array<Extract<Contour[number], { kind: 'arc' }>>;
   const lines = c.filter((s) => s.kind === 'line');
   if (c.length === 4 && arcs.length === 2 && lines.length === 2 && Math.abs(arcs[0].radius - arcs[1].radius) < SAME_CIRCLE
@@ -29,6 +66,23 @@ export function classifyHole(c: Contour): HoleShape {
     };
   }
   return { shape: 'other', diameter: enclosingRectangle(c).width, center: contourCentroid(c) };
+}
+
+/**
+ * A hole outline that is round by measure, as one full circle (the DXF writes one CIRCLE), at its wall
+ * cylinder's diameter where the wall is a cylinder of that size (a hole a few degrees off the sheet
+ * normal is an ellipse on the skin, a hair longer than the drill): other outlines unchanged.
+ */
+export function roundHoleContour(solid: Solid, c: Contour, sideFaces: number[]): Contour {
+  if (c.length === 1 && c[0].kind === 'arc') return c;
+  const shape = classifyHole(c);
+  if (shape.shape !== 'round') return c;
+  let radius = shape.diameter / 2;
+  for (const f of sideFaces) {
+    const s = solid.faces[f]?.surface;
+    if (s?.kind === 'cylinder' && Math.abs(s.radius - radius) <= ROUND_HOLE_TOLERANCE_MM) { radius = s.radius; break; }
+  }
+  return [{ kind: 'arc', center: shape.center, radius, startDegrees: 0, endDegrees: -360, ccw: false }];
 }
 
 export interface Countersink { outerDiameter: number; angleDegrees: number; throughRadius: number | null; onSkin: boolean; wallFace: number | null }
