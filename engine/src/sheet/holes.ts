@@ -117,8 +117,13 @@ export function findCountersink(solid: Solid, sideFaces: number[]): Countersink 
   return null;
 }
 
+/** The outline's samples, taken once per outline: every hole of a part measures against the same one. */
+const sampledOutlines = new WeakMap<Contour, Vec2[]>();
+
 export function holeEdgeDistance(hole: Contour, outer: Contour): number {
-  return polylineDistance(sampleContour(hole, DISTANCE_SAGITTA), sampleContour(outer, DISTANCE_SAGITTA));
+  let ring = sampledOutlines.get(outer);
+  if (!ring) sampledOutlines.set(outer, (ring = sampleContour(outer, DISTANCE_SAGITTA)));
+  return polylineDistance(sampleContour(hole, DISTANCE_SAGITTA), ring);
 }
 
 export interface BendZone { index: number; line: [Vec2, Vec2]; allowance: number }
