@@ -45,3 +45,14 @@ test('a circle written as 360 chords (0.0001 mm deep) is round; a square is not'
   const sq: Vec2[] = [[0, 0], [0, 4], [4, 4], [4, 0]];
   assert.equal(classifyHole(sq.map((a, i) => ({ kind: 'line', a, b: sq[(i + 1) % 4] }))).shape, 'other');
 });
+
+test('holes drilled 0.99 and 5 degrees off the sheet normal: round at the drill\'s 3.8 mm, one circle each in the flat', async () => {
+  const { analyzeModel } = await import('../src/analyze.ts');
+  const { readFileSync } = await import('node:fs');
+  const model = await analyzeModel(new Uint8Array(readFileSync(new URL('../../fixtures/blind/plate_tilted_holes.step', import.meta.url))), { fileName: 'tilted.step' });
+  const p = model.design.parts[0];
+  assert.deepEqual(p.holes.map((h) => [h.shape, h.diameter_mm]), [['round', 3.8], ['round', 3.8]]);
+  const a = model.parts[0].analysis;
+  assert.ok(a.kind === 'sheet');
+  for (const c of a.flat.inner) assert.ok(c.length === 1 && c[0].kind === 'arc' && Math.abs(c[0].radius - 1.9) < 1e-6, JSON.stringify(c).slice(0, 200));
+});

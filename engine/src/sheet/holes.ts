@@ -21,13 +21,15 @@ const FIT_SAGITTA = 1e-4;
 
 export interface HoleShape { shape: 'round' | 'slot' | 'other'; diameter: number; center: Vec2; slotLength?: number }
 
-/** The circle through a closed outline (algebraic least squares), with its largest radial deviation; null when degenerate. */
+/** A line whose sagitta on the fitted circle is at most this is a chord of it (a curve the exporter
+ * wrote as straight pieces: its vertices are on the curve), mm; a longer line is measured as it is. */
+const CHORD_SAGITTA_MM = 0.02;
+
+/** The circle through a closed outline (algebraic least squares on its vertices and arc samples), with
+ * its largest radial deviation (a line's middle included: a chord's where a chord's is); null when degenerate. */
 export function fitCircle(c: Contour): { center: Vec2; radius: number; deviation: number } | null {
   const pts: Vec2[] = [];
-  for (const s of c) {
-    if (s.kind === 'arc') { pts.push(...sampleContour([s], FIT_SAGITTA)); continue; }
-    for (let k = 0; k < LINE_SAMPLES; k++) pts.push([s.a[0] + ((s.b[0] - s.a[0]) * k) / LINE_SAMPLES, s.a[1] + ((s.b[1] - s.a[1]) * k) / LINE_SAMPLES]);
-  }
+  for (const s of c) pts.push(...(s.kind === 'arc' ? sampleContour([s], FIT_SAGITTA) : [s.a]));
   if (pts.length < 3) return null;
   // centred on the mean, x^2 + y^2 + D x + E y + F = 0 by normal equations
   let mx = 0, my = 0;
@@ -43,9 +45,22 @@ export function fitCircle(c: Contour): { center: Vec2; radius: number; deviation
   const a = (sxz * syy - syz * sxy) / det / 2, b = (syz * sxx - sxz * sxy) / det / 2;
   const center: Vec2 = [mx + a, my + b];
   const radius = Math.sqrt(a * a + b * b + sz / pts.length);
+  if (!Number.isFinite(radius)) return null;
+  const off = (p: Vec2, want: number) => Math.abs(hypot2(p[0] - center[0], p[1] - center[1]) - want);
   let deviation = 0;
-  for (const p of pts) deviation = Math.max(deviation, Math.abs(hypot2(p[0] - center[0], p[1] - center[1]) - radius));
-  return Number.isFinite(radius) ? { center, radius, deviation } : null;
+  for (const p of pts) deviation = Math.max(deviation, off(p, radius));
+  for (const s of c) {
+    if (s.kind !== 'line') continue;
+    const half = hypot2(s.b[0] - s.a[0], s.b[1] - s.a[1]) / 2;
+    const sagitta = half < radius ? radius - Math.sqrt(radius * radius - half * half) : Infinity;
+    for (let k = 1; k < LINE_SAMPLES; k++) {
+      const u = k / LINE_SAMPLES, p: Vec2 = [s.a[0] + (s.b[0] - s.a[0]) * u, s.a[1] + (s.b[1] - s.a[1]) * u];
+      // on a chord, the distance from the centre a point at u along it has: sqrt(R^2 - half^2 + (2u - 1)^2 half^2)
+      const onChord = Math.sqrt(Math.max(0, radius * radius - half * half + ((2 * u - 1) * half) ** 2));
+      deviation = Math.max(deviation, off(p, sagitta <= CHORD_SAGITTA_MM ? onChord : radius));
+    }
+  }
+  return { center, radius, deviation };
 }
 
 export function classifyHole(c: Contour): HoleShape {
@@ -74,15 +89,12 @@ export function classifyHole(c: Contour): HoleShape {
  * normal is an ellipse on the skin, a hair longer than the drill): other outlines unchanged.
  */
 export function roundHoleContour(solid: Solid, c: Contour, sideFaces: number[]): Contour {
-  if (c.length === 1 && c[0].kind === 'arc') return c;
   const shape = classifyHole(c);
   if (shape.shape !== 'round') return c;
-  let radius = shape.diameter / 2;
-  for (const f of sideFaces) {
-    const s = solid.faces[f]?.surface;
-    if (s?.kind === 'cylinder' && Math.abs(s.radius - radius) <= ROUND_HOLE_TOLERANCE_MM) { radius = s.radius; break; }
-  }
-  return [{ kind: 'arc', center: shape.center, radius, startDegrees: 0, endDegrees: -360, ccw: false }];
+  const fitted = shape.diameter / 2;
+  const wall = sideFaces.map((f) => solid.faces[f]?.surface).find((s): s is CylinderSurface => s?.kind === 'cylinder' && Math.abs(s.radius - fitted) <= ROUND_HOLE_TOLERANCE_MM);
+  if (!wall && c.length === 1) return c;
+  return [{ kind: 'arc', center: shape.center, radius: wall ? wall.radius : fitted, startDegrees: 0, endDegrees: -360, ccw: false }];
 }
 
 export interface Countersink { outerDiameter: number; angleDegrees: number; throughRadius: number | null; onSkin: boolean; wallFace: number | null }
