@@ -2,7 +2,7 @@
 // loops, shared edges and neighbours. Everything is exact (bitwise-equal shared vertices), so no
 // adjacency tolerance exists.
 import type { ImportedSolid, Solid, Face, Edge, Vec3 } from './model.ts';
-import { weldExact } from './weld.ts';
+import { weldExact, type Welded } from './weld.ts';
 import { fitSurface, type FaceSample } from './fit.ts';
 import { sub, norm, point, hypot3 } from './vec.ts';
 
@@ -54,7 +54,11 @@ class HalfEdges {
 }
 
 export function buildSolid(imported: ImportedSolid, index: number): Solid {
-  const { points, remap } = weldExact(imported.positions);
+  return buildWelded(imported, index, weldExact(imported.positions));
+}
+
+function buildWelded(imported: ImportedSolid, index: number, welded: Welded): Solid {
+  const { points, remap } = welded;
   const triangles = new Uint32Array(imported.indices.length);
   for (let i = 0; i < triangles.length; i++) triangles[i] = remap[imported.indices[i]];
   let { volume, area } = meshMeasures(points, triangles);
@@ -234,7 +238,8 @@ export function buildSolids(imported: ImportedSolid[]): Solid[] {
   const out: Solid[] = [];
   const built: Array<{ imported: ImportedSolid; solid: Solid; remap: Uint32Array }> = [];
   imported.forEach((im, index) => {
-    const { points, remap } = weldExact(im.positions);
+    const welded = weldExact(im.positions);
+    const { points, remap } = welded;
     for (const b of built) {
       if (b.imported.indices.length !== im.indices.length || b.imported.faceRanges.length !== im.faceRanges.length || !sameArray(b.remap, remap)) continue;
       if (!sameArray(b.imported.indices, im.indices) || !im.faceRanges.every((r, i) => r.first === b.imported.faceRanges[i].first && r.last === b.imported.faceRanges[i].last)) continue;
@@ -243,7 +248,7 @@ export function buildSolids(imported: ImportedSolid[]): Solid[] {
       out.push(movedSolid(b.solid, m, points, index, im));
       return;
     }
-    const solid = buildSolid(im, index);
+    const solid = buildWelded(im, index, welded);
     built.push({ imported: im, solid, remap });
     out.push(solid);
   });
