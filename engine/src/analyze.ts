@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { EngineError, type Design, type Dimensions, type IgnoredBody, type Part, type PartInstance, type SuggestedProcess } from './contract.ts';
 import type { Refusal, Rigid, Solid, TubeAnalysis } from './geometry/model.ts';
 import { importStepDetailed, type BodyOrigin } from './import/index.ts';
-import { buildSolid } from './geometry/topology.ts';
+import { buildSolids } from './geometry/topology.ts';
 import { groupInstances, type InstanceGroup } from './parts/instances.ts';
 import { dropCoincident } from './parts/duplicates.ts';
 import { dimensionsIn, principalFrame } from './parts/frame.ts';
@@ -224,7 +224,7 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
   if (!(bytes instanceof Uint8Array)) throw new EngineError('invalid_step', 'the input is not a byte array');
   const fileHash = hex(bytes);
   const { solids: imported, origins } = await importStepDetailed(bytes);
-  const solids = imported.map((s, i) => buildSolid(s, i));
+  const solids = buildSolids(imported);
   const ignored: IgnoredBody[] = [];
   const closed: number[] = [], open: number[] = [];
   solids.forEach((s, i) => {

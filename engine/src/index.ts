@@ -6,6 +6,8 @@ export type { AnalyzeOptions, AnalyzedModel, AnalyzedPart, AnalyzedInstance, Par
 export { importStep, importStepDetailed, assertStepBytes, assertStepEnds, STEP_SNIFF_BYTES } from './import/index.ts';
 // the bare OCCT read with the engine's parameters: the bench's baseline for what analysis adds
 export { loadOcct, IMPORT_PARAMS } from './import/index.ts';
+// a STEP string as a person reads it (escapes, raw Windows-1251/UTF-8 names): for matching parts by name
+export { decodeStepName } from './import/step-string.ts';
 export { buildSolid } from './geometry/topology.ts';
 export { groupInstances, matchSolids } from './parts/instances.ts';
 export { recognizeSheet } from './sheet/index.ts';
@@ -18,7 +20,7 @@ export * from './dfm/index.ts';
 export * from './pricing/index.ts';
 export { createEngine } from './pool/index.ts';
 export type { Engine, EngineOptions, EngineStats } from './pool/index.ts';
-export { analyzeWithFiles, generateProductionFiles, productionFilesForModel, writeProductionFiles, fileNameOf } from './files/index.ts';
+export { analyzeWithFiles, generateProductionFiles, productionFilesForModel, writeProductionFiles, safeFolderName, fileNameOf } from './files/index.ts';
 export type { ProductionFiles, ProductionFileOptions, GenerateOptions, FileKind } from './files/index.ts';
 export { designFile, designFileOf, isDesignFileName } from './design-files.ts';
 export type { DesignFileOptions } from './design-files.ts';

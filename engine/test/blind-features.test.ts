@@ -136,3 +136,16 @@ for (const t of manifest.fixtures) {
     }
   });
 }
+
+test('a machined plate whose rounded outline is chamfered all round: an edge chamfer (cones on four corner axes are no thread), its pockets named (#32.4)', async () => {
+  const model = await analyzeModel(new Uint8Array(readFileSync(dir + 'plate_rounded_chamfer_pockets.step')), { fileName: 'plate.step' });
+  const p = model.design.parts[0];
+  assert.ok(p.flat_pattern, p.unsupported_message ?? 'a sheet with named blind work');
+  near(p.flat_pattern.length_mm, 120, SIZE_MM, 'flat length (the full outline, not the chamfered top)');
+  near(p.flat_pattern.width_mm, 80, SIZE_MM, 'flat width');
+  const found = p.blind_features ?? [];
+  const kinds = found.map((b) => b.kind).sort();
+  assert.deepEqual(kinds, ['edge_chamfer', 'pocket', 'pocket']);
+  near(found.find((b) => b.kind === 'edge_chamfer')!.depth_mm, 2, FEATURE_MM, 'chamfer depth');
+  assert.deepEqual(found.filter((b) => b.kind === 'pocket').map((b) => b.depth_mm).sort(), [1.5, 2.5]);
+});

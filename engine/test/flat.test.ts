@@ -133,6 +133,24 @@ test('mergeCollinearBends joins pieces of one interrupted bend line and keeps se
   assert.deepEqual(merged[0].faces, [0, 1]);
 });
 
+test('mergeCollinearBends: two tabs on one edge stay two bends even where the edge between them runs past the bend line', () => {
+  // #32.4: two 29 mm wings 85 mm apart; the base's edge between them lies 0.29 mm beyond the bend line
+  // (bend zone 50..54, line at 52): before, the gap's midpoint fell inside the outline and the two
+  // wings were one 143 mm bend with a 0.29 mm flange
+  const bend = (index: number, line: [Vec2, Vec2]): UnfoldBend => ({
+    index, faces: [index], anchor: null, sharp: false, convex: false, angle: Math.PI / 2, innerRadius: 2, kFactor: 0.44, length: Math.hypot(line[1][0] - line[0][0], line[1][1] - line[0][1]),
+    line, allowance: 4, cyl: null, motion: { rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], translation: [0, 0, 0] }, smin: 0, smax: 0,
+  });
+  const wings = polygon([[0, 0], [200, 0], [200, 52.29], [163, 52.29], [163, 80], [134, 80], [134, 52.29], [49, 52.29], [49, 80], [20, 80], [20, 52.29], [0, 52.29]]);
+  const merged = mergeCollinearBends([bend(0, [[20, 52], [49, 52]]), bend(1, [[134, 52], [163, 52]])], wings);
+  assert.deepEqual(merged.map((b) => b.length), [29, 29]);
+  assert.equal(merged[0].lineGroup, merged[1].lineGroup, 'one line, two segments');
+  // a window across one bend (material all round it): still one bend of the whole length
+  const windowed = polygon([[0, 0], [200, 0], [200, 80], [0, 80]]);
+  const one = mergeCollinearBends([bend(0, [[0, 52], [90, 52]]), bend(1, [[110, 52], [200, 52]])], windowed);
+  assert.deepEqual(one.map((b) => b.length), [200]);
+});
+
 test('equal-area rectangles (right isosceles triangle: leg or hypotenuse) resolve to the longer one', () => {
   const r = enclosingRectangle(polygon([[0, 0], [100, 0], [0, 100]]));
   assert.ok(Math.abs(r.length - 100 * Math.SQRT2) < 1e-9 && Math.abs(r.width - 50 * Math.SQRT2) < 1e-9, `${r.length} x ${r.width}`);

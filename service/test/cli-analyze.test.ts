@@ -72,6 +72,24 @@ test('--out writes both flat DXFs per sheet part; they read back in mm with clos
   }
 });
 
+test('--out with several files names part folders by readable names: a Windows-1251 Cyrillic name stays Cyrillic', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kerf-cli-'));
+  try {
+    const file = join(dir, 'Заклёпки.step');
+    writeFileSync(file, readFileSync(fixture('names/asm_names.step')));
+    const r = kerf(file, fixture('sheet/l_t2_r2.step'), '--out', join(dir, 'out'));
+    assert.equal(r.code, 0, r.stderr);
+    const index = JSON.parse(readFileSync(join(dir, 'out', 'index.json'), 'utf8')) as { data: Array<{ dir: string; parts: Array<{ name: string; dir: string }> }> };
+    assert.equal(index.data[0].dir, 'Заклёпки');
+    assert.deepEqual(index.data[0].parts.map((p) => [p.name, p.dir]).sort(), [
+      ['Гайка клепальная М4', 'Заклёпки/Гайка_клепальная_М4'], ['Кронштейн» é', 'Заклёпки/Кронштейн__é'], ['Шайба ГОСТ 11371', 'Заклёпки/Шайба_ГОСТ_11371'],
+    ].sort());
+    for (const p of index.data[0].parts) assert.ok(existsSync(join(dir, 'out', p.dir)), p.dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('several files run in the worker pool: the same designs and files as one at a time in-process, printed in the order given', () => {
   const files = ['sheet/hat_t2_r2.4.step', 'tubes/round-32x2-l100.step', 'sheet/l_t2_r2.step'].map(fixture);
   const dir = mkdtempSync(join(tmpdir(), 'kerf-cli-'));

@@ -525,5 +525,20 @@ export function fitSurface(sample: FaceSample): FitResult {
   if (cone) return cone;
   const sphere = fitSphere(points);
   if (sphere && sphere.residual <= EDGE_DEVIATION_TOLERANCE_MM) return { surface: { kind: 'other', hint: 'sphere' }, residual: sphere.residual };
-  return { surface: { kind: 'other', hint: torusMeridianError(sample, points) <= TORUS_HINT_TOLERANCE_MM ? 'torus' : 'unknown' }, residual: plane.residual };
+  return { surface: lazyTorusHint(sample, points), residual: plane.residual };
+}
+
+/** A free-form face whose hint ('torus' or 'unknown') is worked out when a message first reads it:
+ * the torus fit is most of the cost of a face no analytic fit takes, and only refusal messages name it. */
+function lazyTorusHint(sample: FaceSample, points: Vec3[]): Surface {
+  const surface = { kind: 'other' } as Surface & { hint?: string };
+  Object.defineProperty(surface, 'hint', {
+    enumerable: true, configurable: true,
+    get(): string {
+      const hint = torusMeridianError(sample, points) <= TORUS_HINT_TOLERANCE_MM ? 'torus' : 'unknown';
+      Object.defineProperty(surface, 'hint', { value: hint, enumerable: true, writable: true, configurable: true });
+      return hint;
+    },
+  });
+  return surface;
 }

@@ -2,7 +2,7 @@
 // loops, shared edges and neighbours. Everything is exact (bitwise-equal shared vertices), so no
 // adjacency tolerance exists.
 import type { ImportedSolid, Solid, Face, Edge, Vec3 } from './model.ts';
-import { weldExact } from './weld.ts';
+import { weldExact, type Welded } from './weld.ts';
 import { fitSurface, type FaceSample } from './fit.ts';
 import { sub, norm, point, hypot3 } from './vec.ts';
 
@@ -54,7 +54,11 @@ class HalfEdges {
 }
 
 export function buildSolid(imported: ImportedSolid, index: number): Solid {
-  const { points, remap } = weldExact(imported.positions);
+  return buildWelded(imported, index, weldExact(imported.positions));
+}
+
+function buildWelded(imported: ImportedSolid, index: number, welded: Welded): Solid {
+  const { points, remap } = welded;
   const triangles = new Uint32Array(imported.indices.length);
   for (let i = 0; i < triangles.length; i++) triangles[i] = remap[imported.indices[i]];
   let { volume, area } = meshMeasures(points, triangles);
@@ -166,4 +170,102 @@ export function buildSolid(imported: ImportedSolid, index: number): Solid {
     faces.push({ id: f, surface, area: faceArea, triangles: new Uint32Array(tris), vertices, loops, neighbours: [...neighbours].sort((x, y) => x - y) });
   }
   return { index, name: imported.name, points, triangles, faces, edges, volume, area, bbox, ...(imported.openEdges ? { openEdges: imported.openEdges } : {}) };
+}
+
+/** A twin's vertices must lie this close to the moved original's, mm (plus TWIN_RELATIVE x model size):
+ * occt-import-js places every instance of a product by one rigid motion, so they agree to float noise. */
+const TWIN_TOLERANCE_MM = 1e-6;
+const TWIN_RELATIVE = 1e-9;
+
+type Motion = { r: number[]; t: Vec3 };
+
+/** Orthonormal frame of three points (x along a->b, z normal to the triangle), or null when collinear. */
+function frameOf(p: Float64Array, ia: number, ib: number, ic: number): number[] | null {
+  const a = point(p, ia), b = point(p, ib), c = point(p, ic);
+  const x = sub(b, a), y0 = sub(c, a);
+  const lx = norm(x);
+  if (!(lx > 0)) return null;
+  const ex: Vec3 = [x[0] / lx, x[1] / lx, x[2] / lx];
+  const z: Vec3 = [ex[1] * y0[2] - ex[2] * y0[1], ex[2] * y0[0] - ex[0] * y0[2], ex[0] * y0[1] - ex[1] * y0[0]];
+  const lz = norm(z);
+  if (!(lz > 1e-9 * lx)) return null;
+  const ez: Vec3 = [z[0] / lz, z[1] / lz, z[2] / lz];
+  const ey: Vec3 = [ez[1] * ex[2] - ez[2] * ex[1], ez[2] * ex[0] - ez[0] * ex[2], ez[0] * ex[1] - ez[1] * ex[0]];
+  return [...ex, ...ey, ...ez]; // rows
+}
+
+const move = (m: Motion, v: Vec3): Vec3 => [m.r[0] * v[0] + m.r[1] * v[1] + m.r[2] * v[2] + m.t[0], m.r[3] * v[0] + m.r[4] * v[1] + m.r[5] * v[2] + m.t[1], m.r[6] * v[0] + m.r[7] * v[1] + m.r[8] * v[2] + m.t[2]];
+const turn = (m: Motion, v: Vec3): Vec3 => [m.r[0] * v[0] + m.r[1] * v[1] + m.r[2] * v[2], m.r[3] * v[0] + m.r[4] * v[1] + m.r[5] * v[2], m.r[6] * v[0] + m.r[7] * v[1] + m.r[8] * v[2]];
+
+/** The proper rigid motion taking `from`'s welded points onto `to`'s, when every point agrees; else null. */
+function twinMotion(from: Solid, to: Float64Array): Motion | null {
+  const p = from.points, n = p.length / 3;
+  if (to.length !== p.length || n < 3) return null;
+  // three well-spread vertices: the first, the farthest from it, the farthest from their line
+  let ib = 0, best = -1;
+  for (let i = 1; i < n; i++) { const d = (p[3 * i] - p[0]) ** 2 + (p[3 * i + 1] - p[1]) ** 2 + (p[3 * i + 2] - p[2]) ** 2; if (d > best) { best = d; ib = i; } }
+  const ab = sub(point(p, ib), point(p, 0));
+  let ic = 0; best = -1;
+  for (let i = 1; i < n; i++) { const c = sub(point(p, i), point(p, 0)); const d = norm([ab[1] * c[2] - ab[2] * c[1], ab[2] * c[0] - ab[0] * c[2], ab[0] * c[1] - ab[1] * c[0]]); if (d > best) { best = d; ic = i; } }
+  const f = frameOf(p, 0, ib, ic), g = frameOf(to, 0, ib, ic);
+  if (!f || !g) return null;
+  // R = G^T F (columns of G times rows of F)
+  const r = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => g[i] * f[j] + g[3 + i] * f[3 + j] + g[6 + i] * f[6 + j]));
+  const a0 = point(p, 0), b0 = point(to, 0);
+  const ra = turn({ r, t: [0, 0, 0] }, a0);
+  const m: Motion = { r, t: [b0[0] - ra[0], b0[1] - ra[1], b0[2] - ra[2]] };
+  const tol = TWIN_TOLERANCE_MM + TWIN_RELATIVE * norm(sub(from.bbox.max, from.bbox.min));
+  for (let i = 0; i < n; i++) {
+    const q = move(m, point(p, i));
+    if (Math.abs(q[0] - to[3 * i]) > tol || Math.abs(q[1] - to[3 * i + 1]) > tol || Math.abs(q[2] - to[3 * i + 2]) > tol) return null;
+  }
+  return m;
+}
+
+function sameArray(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Solids of an import, where an instance of a product already built is that solid moved (its
+ * topology shared, its surfaces moved) instead of re-fitted face by face: occt-import-js writes every
+ * instance with the same triangles and face ranges, its vertices placed by one rigid motion. A body
+ * that is not such a twin (other triangles, a mirror, vertices off the motion) is built on its own.
+ */
+export function buildSolids(imported: ImportedSolid[]): Solid[] {
+  const out: Solid[] = [];
+  const built: Array<{ imported: ImportedSolid; solid: Solid; remap: Uint32Array }> = [];
+  imported.forEach((im, index) => {
+    const welded = weldExact(im.positions);
+    const { points, remap } = welded;
+    for (const b of built) {
+      if (b.imported.indices.length !== im.indices.length || b.imported.faceRanges.length !== im.faceRanges.length || !sameArray(b.remap, remap)) continue;
+      if (!sameArray(b.imported.indices, im.indices) || !im.faceRanges.every((r, i) => r.first === b.imported.faceRanges[i].first && r.last === b.imported.faceRanges[i].last)) continue;
+      const m = twinMotion(b.solid, points);
+      if (!m) continue;
+      out.push(movedSolid(b.solid, m, points, index, im));
+      return;
+    }
+    const solid = buildWelded(im, index, welded);
+    built.push({ imported: im, solid, remap });
+    out.push(solid);
+  });
+  return out;
+}
+
+function movedSolid(s: Solid, m: Motion, points: Float64Array, index: number, im: ImportedSolid): Solid {
+  const faces: Face[] = s.faces.map((f) => {
+    const su = f.surface;
+    let surface = su;
+    if (su.kind === 'plane') { const normal = turn(m, su.normal); surface = { ...su, normal, offset: su.offset + normal[0] * m.t[0] + normal[1] * m.t[1] + normal[2] * m.t[2] }; }
+    else if (su.kind === 'cylinder') surface = { ...su, axis: turn(m, su.axis), origin: move(m, su.origin) };
+    else if (su.kind === 'cone') surface = { ...su, axis: turn(m, su.axis), apex: move(m, su.apex) };
+    return { ...f, surface };
+  });
+  const bbox = { min: [Infinity, Infinity, Infinity] as Vec3, max: [-Infinity, -Infinity, -Infinity] as Vec3 };
+  for (let i = 0; i < points.length; i += 3) for (let k = 0; k < 3; k++) { bbox.min[k] = Math.min(bbox.min[k], points[i + k]); bbox.max[k] = Math.max(bbox.max[k], points[i + k]); }
+  const { openEdges: _ignored, ...shared } = s;
+  return { ...shared, index, name: im.name, points, faces, bbox, ...(im.openEdges ? { openEdges: im.openEdges } : {}) };
 }

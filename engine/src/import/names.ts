@@ -2,8 +2,10 @@
 // inside a multi-body product), else its product's name, never a made-up "Solid n" while the file has one.
 // occt-import-js names a mesh after its product only when the product is one body; for several bodies
 // it leaves the meshes unnamed under a node carrying the product name, and loses body names.
+import { isAscii } from 'node:buffer';
 import type { OcctMesh, OcctResult } from './occt.ts';
 import type { BodyMesh } from './sew.ts';
+import { decodeStepName } from './step-string.ts';
 
 /** Names a STEP writer puts when the CAD model had none: not worth showing as a part name. */
 const PLACEHOLDER_NAME = /^(open cascade step translator\b.*|none|unnamed|\$|)$/i;
@@ -22,7 +24,26 @@ function entities(text: string): Map<number, Entity> {
 }
 
 const refs = (s: string): number[] => [...s.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
-const firstString = (s: string): string | null => { const m = /^\s*'((?:[^']|'')*)'/.exec(s); return m ? m[1].replace(/''/g, "'") : null; };
+const firstString = (s: string): string | null => { const m = /^\s*'((?:[^']|'')*)'/.exec(s); return m ? decodeStepName(m[1]) : null; };
+
+/** Whether the file has anything a name can carry beyond ASCII: a raw 8-bit byte or an escape. */
+const hasWideText = (bytes: Uint8Array): boolean => !isAscii(bytes) || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('\\');
+
+/**
+ * The readable name of every product, under each form occt-import-js may give it: the raw bytes read
+ * as Latin-1 (8-bit names), the escapes decoded (it does \\X\\ and UTF-8), or the product's id (which it
+ * falls back to when the name is not ASCII and differs from the id).
+ */
+function productNames(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(/#\d+\s*=\s*PRODUCT\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'/g)) {
+    const [id, name] = [m[1], m[2]];
+    const shown = usable(decodeStepName(name)) ? decodeStepName(name) : decodeStepName(id);
+    if (!usable(shown)) continue;
+    for (const raw of [name, id]) for (const form of [raw, raw.replace(/''/g, "'"), decodeStepName(raw)]) if (!out.has(form)) out.set(form, shown);
+  }
+  return out;
+}
 
 /** Product name -> the names of its bodies, in the order its shape representation lists them. */
 function productBodyNames(text: string): Map<string, string[]> {
@@ -33,8 +54,10 @@ function productBodyNames(text: string): Map<string, string[]> {
   const up = (id: number, type: RegExp) => (referring.get(id) ?? []).filter((r) => type.test(all.get(r)!.type));
   const out = new Map<string, string[]>();
   for (const [pid, p] of byType(/^PRODUCT$/)) {
-    const name = firstString(p.args);
-    if (name === null) continue;
+    const id = firstString(p.args);
+    if (id === null) continue;
+    const name = /^\s*'(?:[^']|'')*'\s*,\s*'((?:[^']|'')*)'/.exec(p.args)?.[1];
+    const keys = [id, ...(name !== undefined ? [decodeStepName(name)] : [])];
     const reps = new Set<number>();
     for (const pdf of up(pid, /^PRODUCT_DEFINITION_FORMATION/)) {
       for (const pd of up(pdf, /^PRODUCT_DEFINITION$/)) {
@@ -56,7 +79,7 @@ function productBodyNames(text: string): Map<string, string[]> {
         if (e && BODY_ITEM.test(e.type)) bodies.push(firstString(e.args) ?? '');
       }
     }
-    if (bodies.length > 0) out.set(name, bodies);
+    if (bodies.length > 0) for (const k of keys) if (!out.has(k)) out.set(k, bodies);
   }
   return out;
 }
@@ -64,7 +87,13 @@ function productBodyNames(text: string): Map<string, string[]> {
 /** The name of every mesh occt-import-js returned (same order). */
 export function meshNames(result: OcctResult, bytes: Uint8Array): string[] {
   const meshes = result.meshes ?? [];
-  const names: string[] = meshes.map((m) => (usable(m.name) ? m.name!.trim() : ''));
+  const wide = hasWideText(bytes);
+  let text: string | null = null;
+  const fileText = () => (text ??= new TextDecoder('latin1').decode(bytes));
+  let products: Map<string, string> | null = null;
+  // names as the file means them (occt-import-js shows raw 8-bit names as Latin-1 and may give an id instead)
+  const readable = (name: string): string => (wide ? (products ??= productNames(fileText())).get(name) ?? decodeStepName(name) : name);
+  const names: string[] = meshes.map((m) => (usable(m.name) ? readable(m.name!.trim()).trim() : ''));
   let bodyNames: Map<string, string[]> | null = null;
   const visit = (node: unknown): void => {
     if (!node || typeof node !== 'object') return;
@@ -72,8 +101,8 @@ export function meshNames(result: OcctResult, bytes: Uint8Array): string[] {
     const own = Array.isArray(n.meshes) ? n.meshes.filter((i): i is number => Number.isInteger(i) && i >= 0 && i < meshes.length) : [];
     const unnamed = own.filter((i) => names[i] === '');
     if (unnamed.length > 0 && usable(n.name)) {
-      const product = n.name.trim();
-      bodyNames ??= productBodyNames(new TextDecoder('latin1').decode(bytes));
+      const product = readable(n.name.trim()).trim();
+      bodyNames ??= productBodyNames(fileText());
       const bodies = bodyNames.get(product);
       // body names only where they can be told apart one-to-one; the product's name otherwise
       const byBody = bodies && bodies.length === own.length && bodies.every(usable);

@@ -219,8 +219,12 @@ function describe(solid: Solid, u: Unfolding, faces: number[], role: Map<number,
   const flatOf = (p: Vec3): Vec2 => flatPoint(u.maps.get(L.aFace) ?? u.maps.get(u.root)!, p);
   const base = { faces, throughFaces, mouth, depth, volume, underMouthA: underA, throughRadius: null as number | null };
 
+  // a modelled thread is grooves round one axis; cones on several axes are the corners of a chamfered outline
+  const coneSurfaces = cones.map((f) => solid.faces[f].surface as ConeSurface);
+  const asAxis = (c: ConeSurface): CylinderSurface => ({ kind: 'cylinder', origin: c.apex, axis: c.axis, radius: 0, convex: c.convex } as CylinderSurface);
+  const coaxialCones = coneSurfaces.every((c) => coaxialCylinders(asAxis(c), asAxis(coneSurfaces[0])));
   let kind: FoundBlindFeature['kind'];
-  if (has('odd') || cones.length >= 2) kind = 'thread';
+  if (has('odd') || (cones.length >= 2 && (coaxialCones || !has('incline')))) kind = 'thread';
   else if (floors.length > 0) {
     if (touchA && touchB) kind = coaxialWalls && radii.length >= 2 ? 'counterbore' : 'pocket';
     else if (coaxialWalls && radii.length === 1 && walls.reduce((s, w) => s + w.spanDegrees, 0) >= 359 && faces.every((f) => role.get(f) !== 'wall' || solid.faces[f].surface.kind === 'cylinder')) kind = 'blind_hole';

@@ -12,12 +12,64 @@ const DISTANCE_SAGITTA = 1e-3;
 /** Arcs this close in radius and centre are one circle, mm. */
 const SAME_CIRCLE = 2e-3;
 
+/** An outline this close to a circle everywhere is a round hole, whatever pieces the CAD wrote it in, mm. */
+export const ROUND_HOLE_TOLERANCE_MM = 0.01;
+/** Points per line when an outline is measured against a circle (chords bulge at their middles). */
+const LINE_SAMPLES = 8;
+/** Sagitta when an outline's arcs are measured against a circle, mm. */
+const FIT_SAGITTA = 1e-4;
+
 export interface HoleShape { shape: 'round' | 'slot' | 'other'; diameter: number; center: Vec2; slotLength?: number }
+
+/** A line whose sagitta on the fitted circle is at most this is a chord of it (a curve the exporter
+ * wrote as straight pieces: its vertices are on the curve), mm; a longer line is measured as it is. */
+const CHORD_SAGITTA_MM = 0.02;
+
+/** The circle through a closed outline (algebraic least squares on its vertices and arc samples), with
+ * its largest radial deviation (a line's middle included: a chord's where a chord's is); null when degenerate. */
+export function fitCircle(c: Contour): { center: Vec2; radius: number; deviation: number } | null {
+  const pts: Vec2[] = [];
+  for (const s of c) pts.push(...(s.kind === 'arc' ? sampleContour([s], FIT_SAGITTA) : [s.a]));
+  if (pts.length < 3) return null;
+  // centred on the mean, x^2 + y^2 + D x + E y + F = 0 by normal equations
+  let mx = 0, my = 0;
+  for (const p of pts) { mx += p[0]; my += p[1]; }
+  mx /= pts.length; my /= pts.length;
+  let sxx = 0, sxy = 0, syy = 0, sxz = 0, syz = 0, sz = 0;
+  for (const p of pts) {
+    const x = p[0] - mx, y = p[1] - my, z = x * x + y * y;
+    sxx += x * x; sxy += x * y; syy += y * y; sxz += x * z; syz += y * z; sz += z;
+  }
+  const det = sxx * syy - sxy * sxy;
+  if (!(Math.abs(det) > 0)) return null;
+  const a = (sxz * syy - syz * sxy) / det / 2, b = (syz * sxx - sxz * sxy) / det / 2;
+  const center: Vec2 = [mx + a, my + b];
+  const radius = Math.sqrt(a * a + b * b + sz / pts.length);
+  if (!Number.isFinite(radius)) return null;
+  const off = (p: Vec2, want: number) => Math.abs(hypot2(p[0] - center[0], p[1] - center[1]) - want);
+  let deviation = 0;
+  for (const p of pts) deviation = Math.max(deviation, off(p, radius));
+  for (const s of c) {
+    if (s.kind !== 'line') continue;
+    const half = hypot2(s.b[0] - s.a[0], s.b[1] - s.a[1]) / 2;
+    const sagitta = half < radius ? radius - Math.sqrt(radius * radius - half * half) : Infinity;
+    for (let k = 1; k < LINE_SAMPLES; k++) {
+      const u = k / LINE_SAMPLES, p: Vec2 = [s.a[0] + (s.b[0] - s.a[0]) * u, s.a[1] + (s.b[1] - s.a[1]) * u];
+      // on a chord, the distance from the centre a point at u along it has: sqrt(R^2 - half^2 + (2u - 1)^2 half^2)
+      const onChord = Math.sqrt(Math.max(0, radius * radius - half * half + ((2 * u - 1) * half) ** 2));
+      deviation = Math.max(deviation, off(p, sagitta <= CHORD_SAGITTA_MM ? onChord : radius));
+    }
+  }
+  return { center, radius, deviation };
+}
 
 export function classifyHole(c: Contour): HoleShape {
   if (c.length === 1 && c[0].kind === 'arc' && Math.abs(Math.abs(arcSweep(c[0])) - 2 * Math.PI) < 1e-6) {
     return { shape: 'round', diameter: 2 * c[0].radius, center: c[0].center };
   }
+  // round by measured shape, not by how many arcs and lines the exporter split it into
+  const circle = fitCircle(c);
+  if (circle && circle.deviation <= ROUND_HOLE_TOLERANCE_MM) return { shape: 'round', diameter: 2 * circle.radius, center: circle.center };
   const arcs = c.filter((s) => s.kind === 'arc') as Array<Extract<Contour[number], { kind: 'arc' }>>;
   const lines = c.filter((s) => s.kind === 'line');
   if (c.length === 4 && arcs.length === 2 && lines.length === 2 && Math.abs(arcs[0].radius - arcs[1].radius) < SAME_CIRCLE
@@ -29,6 +81,20 @@ export function classifyHole(c: Contour): HoleShape {
     };
   }
   return { shape: 'other', diameter: enclosingRectangle(c).width, center: contourCentroid(c) };
+}
+
+/**
+ * A hole outline that is round by measure, as one full circle (the DXF writes one CIRCLE), at its wall
+ * cylinder's diameter where the wall is a cylinder of that size (a hole a few degrees off the sheet
+ * normal is an ellipse on the skin, a hair longer than the drill): other outlines unchanged.
+ */
+export function roundHoleContour(solid: Solid, c: Contour, sideFaces: number[]): Contour {
+  const shape = classifyHole(c);
+  if (shape.shape !== 'round') return c;
+  const fitted = shape.diameter / 2;
+  const wall = sideFaces.map((f) => solid.faces[f]?.surface).find((s): s is CylinderSurface => s?.kind === 'cylinder' && Math.abs(s.radius - fitted) <= ROUND_HOLE_TOLERANCE_MM);
+  if (!wall && c.length === 1) return c;
+  return [{ kind: 'arc', center: shape.center, radius: wall ? wall.radius : fitted, startDegrees: 0, endDegrees: -360, ccw: false }];
 }
 
 export interface Countersink { outerDiameter: number; angleDegrees: number; throughRadius: number | null; onSkin: boolean; wallFace: number | null }
@@ -63,8 +129,13 @@ export function findCountersink(solid: Solid, sideFaces: number[]): Countersink 
   return null;
 }
 
+/** The outline's samples, taken once per outline: every hole of a part measures against the same one. */
+const sampledOutlines = new WeakMap<Contour, Vec2[]>();
+
 export function holeEdgeDistance(hole: Contour, outer: Contour): number {
-  return polylineDistance(sampleContour(hole, DISTANCE_SAGITTA), sampleContour(outer, DISTANCE_SAGITTA));
+  let ring = sampledOutlines.get(outer);
+  if (!ring) sampledOutlines.set(outer, (ring = sampleContour(outer, DISTANCE_SAGITTA)));
+  return polylineDistance(sampleContour(hole, DISTANCE_SAGITTA), ring);
 }
 
 export interface BendZone { index: number; line: [Vec2, Vec2]; allowance: number }

@@ -6,7 +6,7 @@ import type { BlindFeature, BlindFeatureKind, Contour, FlatGeometry, Refusal, Re
 import { enclosingRectangle } from './align.ts';
 // flange lengths are measured one way for the engine and DFM (rays from the bend zone to the outline)
 import { flangeLengths } from './flange.ts';
-import { classifyHole, findCountersink, holeEdgeDistance, nearestBend } from './holes.ts';
+import { classifyHole, findCountersink, holeEdgeDistance, nearestBend, roundHoleContour } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';
 import { featuresOutsideSheet, type OutsideFeature } from './slab.ts';
@@ -199,7 +199,7 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   const inner: Contour[] = [];
   const holeInfo = innerLoops.map((l) => {
     const cs = findCountersink(solid, l.sideFaces);
-    let contour = l.contour;
+    let contour = roundHoleContour(solid, l.contour, l.sideFaces);
     if (cs?.onSkin && cs.throughRadius !== null) {
       const shape = classifyHole(contour);
       if (shape.shape === 'round') contour = [{ kind: 'arc', center: shape.center, radius: cs.throughRadius, startDegrees: 0, endDegrees: -360, ccw: false }];

@@ -15,6 +15,9 @@ const COLLINEAR_TOLERANCE = 1e-3;
 const SAME_ANGLE = (0.01 * Math.PI) / 180;
 /** Radii within this are one radius, mm. */
 const SAME_RADIUS = 1e-3;
+/** The gap between two pieces is probed this far beyond each tangent line of the bend zone, mm: an
+ * edge of the flat running between two tabs a hair past the bend line is not material across the gap. */
+const SIDE_PROBE_MM = 0.5;
 
 function offLine(p: Vec2, a: Vec2, b: Vec2): number {
   const dx = b[0] - a[0], dy = b[1] - a[1], l = hypot2(dx, dy);
@@ -42,8 +45,8 @@ export type MergedBend = UnfoldBend & { /** the line's number when it has severa
 
 /**
  * The bends of the flat: collinear pieces joined where the unfolded outline `outer` has material
- * across the gap between them (the gap is inside the outline: a window or a split face), kept apart
- * where the gap is outside it. Without an outline every collinear piece is joined.
+ * across the gap between them on both sides of the bend zone (a window or a split face), kept apart
+ * where either side of the gap is outside it (two tabs). Without an outline every collinear piece is joined.
  */
 export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): MergedBend[] {
   const ring = outer ? sampleContour(outer) : null;
@@ -59,6 +62,12 @@ export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): Merge
     const l = hypot2(c[0] - a[0], c[1] - a[1]) || 1;
     const u: Vec2 = [(c[0] - a[0]) / l, (c[1] - a[1]) / l];
     const at = (t: number): Vec2 => [a[0] + t * u[0], a[1] + t * u[1]];
+    // material across the gap on both sides of the bend zone (a window or split face), not only on the line
+    const reach = pieces[0].allowance / 2 + SIDE_PROBE_MM;
+    const across = (t: number): boolean => {
+      const m = at(t);
+      return ring !== null && inside([m[0] - u[1] * reach, m[1] + u[0] * reach], ring) && inside([m[0] + u[1] * reach, m[1] - u[0] * reach], ring);
+    };
     const span = (b: UnfoldBend) => {
       const t0 = (b.line[0][0] - a[0]) * u[0] + (b.line[0][1] - a[1]) * u[1], t1 = (b.line[1][0] - a[0]) * u[0] + (b.line[1][1] - a[1]) * u[1];
       return { b, lo: Math.min(t0, t1), hi: Math.max(t0, t1) };
@@ -72,7 +81,7 @@ export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): Merge
         : { ...cur.first, faces: cur.faces, line: [cur.first.line[0], cur.first.line[1]], lineGroup: null });
     };
     for (const s of sorted) {
-      const bridged = cur !== null && (s.lo <= cur.hi || !ring || inside(at((cur.hi + s.lo) / 2), ring));
+      const bridged = cur !== null && (s.lo <= cur.hi || !ring || across((cur.hi + s.lo) / 2));
       if (cur && bridged) {
         cur.hi = Math.max(cur.hi, s.hi);
         cur.faces.push(...s.b.faces);

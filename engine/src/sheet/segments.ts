@@ -114,18 +114,46 @@ export function pointSegmentDistance(p: Vec2, a: Vec2, b: Vec2): number {
   return hypot2(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
 }
 
-/** Smallest distance between two closed polylines (each given as its sample points). */
-export function polylineDistance(p: Vec2[], q: Vec2[]): number {
-  let best = Infinity;
-  for (const x of p) for (let j = 0; j < q.length; j++) {
-    const d = pointSegmentDistance(x, q[j], q[(j + 1) % q.length]);
-    if (d < best) best = d;
-  }
-  for (const x of q) for (let j = 0; j < p.length; j++) {
-    const d = pointSegmentDistance(x, p[j], p[(j + 1) % p.length]);
-    if (d < best) best = d;
+type Box2 = { x0: number; y0: number; x1: number; y1: number };
+const boxOf = (pts: Vec2[]): Box2 => {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of pts) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
+  return { x0, y0, x1, y1 };
+};
+/** Distance between two boxes (0 when they meet): no point of one is nearer any point of the other. */
+const boxGap = (a: Box2, b: Box2): number => hypot2(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
+/** A pruning bound must not drop a pair whose distance rounds to the best so far: slack, relative (and in mm near 0). */
+const PRUNE_SLACK = 1e-9;
+const pruneBound = (best: number): number => best + PRUNE_SLACK * (best + 1);
+
+/** Smallest distance from any point of `pts` to any side of the closed polyline `ring`: exactly the
+ * brute-force minimum, with the sides taken nearest-box first and the rest skipped once their box is
+ * farther than the best found (a hole's contour against a part's outline reads a few sides, not all). */
+function pointsToRing(pts: Vec2[], ring: Vec2[], best: number): number {
+  const pb = boxOf(pts);
+  const sides = ring.map((a, j) => {
+    const b = ring[(j + 1) % ring.length];
+    const box = { x0: Math.min(a[0], b[0]), y0: Math.min(a[1], b[1]), x1: Math.max(a[0], b[0]), y1: Math.max(a[1], b[1]) };
+    return { a, b, box, gap: boxGap(pb, box) };
+  }).sort((s, t) => s.gap - t.gap);
+  for (const side of sides) {
+    if (side.gap > pruneBound(best)) break;
+    for (const x of pts) {
+      const d = pointSegmentDistance(x, side.a, side.b);
+      if (d < best) best = d;
+    }
   }
   return best;
+}
+
+/** Smallest distance between two closed polylines (each given as its sample points). */
+export function polylineDistance(p: Vec2[], q: Vec2[]): number {
+  if (p.length === 0 || q.length === 0) return Infinity;
+  const best = pointsToRing(p, q, Infinity);
+  // the points of q that can be nearer p than that: within `best` of p's box
+  const pb = boxOf(p), bound = pruneBound(best);
+  const near = q.filter((x) => boxGap(pb, { x0: x[0], y0: x[1], x1: x[0], y1: x[1] }) <= bound);
+  return near.length === 0 ? best : pointsToRing(near, p, best);
 }
 
 /** Area centroid of the region a contour bounds (sampled arcs, sagitta 1e-3 mm). */

@@ -10,7 +10,7 @@ import { basename, extname, join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { stderr, stdout } from 'node:process';
 import { printHelp } from './help.ts';
-import { analyze, analyzeWithFiles, createEngine, K_FACTOR_MAX, K_FACTOR_MIN, writeProductionFiles, type Design, type ProductionFiles } from '@kerf/engine';
+import { analyze, analyzeWithFiles, createEngine, K_FACTOR_MAX, K_FACTOR_MIN, safeFolderName, writeProductionFiles, type Design, type ProductionFiles } from '@kerf/engine';
 
 const USAGE = 'usage: kerf analyze FILE... [--k-factor K] [--out DIR] [--threads N]\n';
 
@@ -218,8 +218,7 @@ class OutLayout {
   }
 }
 
-/** A folder name that stays inside its parent. */
+/** A folder name that stays inside its parent ('' for a name with nothing usable, so the id is taken). */
 function segment(name: string): string {
-  const s = name.replace(/[^A-Za-z0-9_.-]/g, '_');
-  return s === '.' || s === '..' ? `_${s}` : s;
+  return name === '' ? '' : safeFolderName(name);
 }
