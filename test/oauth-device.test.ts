@@ -167,6 +167,13 @@ describe('OAuth device flow (oauth4webapi, openid-client + Chromium)', () => {
     assert.equal(((await json.json()) as { error: string }).error, 'invalid_request');
   });
 
+  it('the verification page posted without its session (no cookie, a stale form) is a 4xx page, never a 500', async () => {
+    for (const body of ['xsrf=abc&user_code=ABCD-EFGH', 'xsrf=abc&user_code=ABCD-EFGH&confirm=yes', '']) {
+      const res = await fetch(`${t.url}/oauth/device`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      assert.ok(res.status >= 300 && res.status < 500, `${res.status} for '${body}'`);
+    }
+  });
+
   it('an unknown client and a client that is not svc-agent are refused at the device endpoint', async () => {
     const res = await fetch(`${t.url}/v1/oauth/device/code`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=nobody' });
     assert.equal(res.status, 401);

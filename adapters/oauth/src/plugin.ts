@@ -5,6 +5,7 @@ import { contentSecurityPolicy, requestSubject } from '@kerf/http';
 import { SCOPES, RateLimiter, UseCaseError } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
 import type { RateCounters, Store } from '@kerf/store';
+import { errorPage } from './pages.ts';
 import { DEVICE_POLL_INTERVAL_S, tooSoon } from './polling.ts';
 import { DEFAULT_SCOPE, LOOPBACK_HOSTS, OAUTH_ROUTES, withoutApiScopes } from './provider.ts';
 
@@ -46,11 +47,24 @@ function redirectUriProblem(uri: unknown): string | null {
   return `${uri} must use https, or http on 127.0.0.1 or [::1]`;
 }
 
+/** oidc-provider's words when a form posts to a browser session it never stored. */
+const STALE_SESSION = /previously persisted Sessions/;
+
 export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: FastifyInstance, { provider, store, issuer, registrationsPerHour = 30, rateCounters = store.rateCounters }) => {
   provider.use(async (ctx, next) => {
     ctx.set('content-security-policy', CSP);
     ctx.set('x-content-type-options', 'nosniff');
-    await next();
+    try {
+      await next();
+    } catch (err) {
+      // The verification page posted without the browser session its GET began (no cookie, an
+      // expired one, another browser): oidc-provider cannot save a session it never stored and
+      // throws after the route. A stale form, not a server fault.
+      if (ctx.method !== 'POST' || !ctx.path.startsWith(OAUTH_ROUTES.code_verification) || !STALE_SESSION.test(String((err as Error)?.message))) throw err;
+      ctx.status = 400;
+      ctx.type = 'html';
+      ctx.body = errorPage({ error: 'invalid_request', error_description: 'This sign-in page has expired or was opened in another browser: open the link your device shows again.' });
+    }
     // the API scopes are the resource's (RFC 8707), which oidc-provider does not list itself
     if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
       (ctx.body as Record<string, unknown>).scopes_supported = [...SCOPES, 'offline_access'];
