@@ -153,6 +153,8 @@ test('what fulfillment reads: the work, the finishes\' lead time and each part l
   assert.equal(bent.catalog_version, catalog.version);
   // an item that cannot be priced is neither made nor shipped
   const unpriced = q(designOf([sheetPart()]), {}, 4);
-  assert.equal(unpriced.items[0].amount_cents, null);
+  // (its amounts are integer 0, not null: the live API's client reads them as ints; docs/api.md)
+  assert.equal(unpriced.items[0].status, 'requires_input');
+  assert.equal(unpriced.items[0].amount_cents, 0);
   assert.deepEqual([unpriced.shipment, unpriced.production.pieces], [[], 0]);
 });
