@@ -50,15 +50,12 @@ export interface CheckedJob {
   limit: JobLimit | null;
 }
 
-/** A JobLimit's max cannot exceed this (Mongo takes one unique slot per admitted job). */
-export const MAX_JOB_LIMIT = 1000;
-
 function checkJobLimit(limit: JobLimit | undefined): JobLimit | null {
   if (limit === undefined) return null;
   const kinds = checkKinds(limit?.kinds);
   if (!kinds || kinds.length === 0) throw new StoreError('invalid_argument', 'limit.kinds must name at least one kind', 'limit.kinds');
-  if (!Number.isInteger(limit.max) || limit.max < 1 || limit.max > MAX_JOB_LIMIT) {
-    throw new StoreError('invalid_argument', `limit.max must be an integer in 1..${MAX_JOB_LIMIT}`, 'limit.max');
+  if (!Number.isSafeInteger(limit.max) || limit.max < 1) {
+    throw new StoreError('invalid_argument', 'limit.max must be a positive integer', 'limit.max');
   }
   return { kinds, max: limit.max };
 }

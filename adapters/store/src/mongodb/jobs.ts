@@ -67,10 +67,9 @@ export class MongoJobs implements JobQueue {
   private async insertInSlot(doc: Document, limit: JobLimit): Promise<boolean> {
     if (await this.col.findOne({ kind: doc.kind, resourceId: doc.resourceId, active: true })) return false;
     const taken = new Set((await this.col.find({ accountId: doc.accountId, active: true, admissionSlot: { $exists: true } }, { projection: { admissionSlot: 1 } }).toArray()).map((d) => d.admissionSlot as number));
-    // free slots first; a slot taken meanwhile by another process is a duplicate key, and the next is tried
-    const order = Array.from({ length: limit.max }, (_, i) => i).sort((x, y) => Number(taken.has(x)) - Number(taken.has(y)));
-    for (const slot of order) {
-      if (taken.has(slot)) break;
+    // the lowest free slots in turn; one taken meanwhile by another process is a duplicate key, and the next is tried
+    for (let slot = 0; slot < limit.max; slot++) {
+      if (taken.has(slot)) continue;
       try {
         await this.col.insertOne({ ...doc, admissionSlot: slot });
         return true;
