@@ -2,6 +2,7 @@
 // CAD files are written in (English, German, French, Spanish, Italian, Russian, Polish, Czech...), a
 // standard's number (ISO 4762, DIN 912, GOST 17473) or a maker's part number (PEM CLS-M4-1, FH-M4-10,
 // SO-M4-10). Takes a string (decoded by the importer), returns what it was taken for, or null.
+import { decodeStepName } from '../import/step-string.ts';
 import type { HardwareKind } from './kinds.ts';
 
 export interface NameMatch {
@@ -58,24 +59,10 @@ function sizeIn(name: string): string | null {
   return null;
 }
 
-/**
- * A raw 8-bit name shown as Latin-1 (Windows-1251 Cyrillic read byte for byte: "Ãàéêà" is "Гайка"),
- * read again as Windows-1251. Null when the name has no such characters. The importer's decoding
- * makes this unnecessary; until every file comes decoded, names in either form are understood.
- */
-function asWindows1251(name: string): string | null {
-  if (!/[\u00c0-\u00ff]/.test(name) || /[^\u0000-\u00ff]/.test(name)) return null;
-  try {
-    return new TextDecoder('windows-1251').decode(Uint8Array.from(name, (c) => c.charCodeAt(0)));
-  } catch {
-    return null;
-  }
-}
-
 /** What the name says the part is, when it names bought-in hardware; else null. */
 export function hardwareFromName(name: string): NameMatch | null {
-  for (const text of [name, asWindows1251(name)]) {
-    if (!text) continue;
+  // a name that did not come through the importer (a caller's string) may still hold raw 8-bit bytes
+  for (const text of new Set([name, decodeStepName(name)])) {
     // CAD joins words with underscores and dots ("Hex_Nut_M4", "DIN912.M4x10")
     const words = text.replace(/[_.]+/g, ' ');
     for (const [kind, re] of [...WORDS, ...STANDARDS]) {
