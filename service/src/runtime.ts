@@ -10,7 +10,7 @@ import { newId } from '@kerf/common';
 import { openStore, type Store } from '@kerf/store';
 import { answerClientError, restApi, restLinks, MAX_PARAM_LENGTH, statusOf } from '@kerf/rest';
 import { mcpHttp } from '@kerf/mcp';
-import { EventRelay, Janitor, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, paymentUpdated, UrlSigner, type EngineApi, type PaymentProcessor, type UseCaseContext } from '@kerf/usecases';
+import { EventRelay, Janitor, NO_QUOTE_CACHING, QUOTE_CACHING, JobWorker, JOB_HANDLERS, WEBHOOK_JOB_HANDLERS, loadSigningSecret, paymentUpdated, UrlSigner, type EngineApi, type PaymentProcessor, type UseCaseContext } from '@kerf/usecases';
 import { boundedRateCounters, RateLimiter } from '@kerf/usecases';
 import { createWebhookSender } from '@kerf/webhooks';
 import { paymentProcessorFromEnv, paymentRoutes } from '@kerf/payments';
@@ -76,7 +76,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     webhooks: createWebhookSender({ allowHttpLoopback: config.webhookAllowHttpLoopback }),
     shutdown: shutdown.signal,
     maxActiveJobsPerAccount: config.maxActiveJobsPerAccount,
-    quoteCache: config.quoteCache,
+    quoteCache: config.quoteCache ? QUOTE_CACHING : NO_QUOTE_CACHING,
     payments: options.payments ?? paymentProcessorFromEnv({ store, baseUrl: config.baseUrl, now }),
     paymentReconcileAfterMs: config.paymentReconcileAfterMs,
     // uploads wait where the janitor sweeps: the embedded store's temp dir (a crashed upload's spool

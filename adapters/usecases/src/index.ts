@@ -12,6 +12,7 @@ import { DROPSHIP_RECONCILE_JOB, dropshipReconcileJob } from './dropship/index.t
 export type { EngineContext, UseCaseContext, Logger } from './core/index.ts';
 export type { EngineApi, EngineFile, AnalysisOutput, AnalyzeRequest, CatalogEntries, CatalogEntry, CatalogKind, Configuration as EngineConfiguration, DfmOutcome, PartPricesContext, ProductionFilesPart } from './core/index.ts';
 export type { Links, CatalogName } from './core/index.ts';
+export { QUOTE_CACHING, NO_QUOTE_CACHING, type QuoteCaching } from './core/index.ts';
 export { UrlSigner, loadSigningSecret, SIGNED_URL_TTL_MS, type DownloadGrant } from './core/index.ts';
 export { paymentError, noPaymentMethod, paymentKeyReused, paymentNotRefundable, webhookSignatureInvalid, processorUnavailable, type PaymentProcessor, type Payment, type PaymentStatus, type PaymentAccount, type ChargeRequest, type SavedCard, type SavedCardState, type Refund, type RefundRequest, type RefundStatus, type PaymentListener } from './core/index.ts';
 export { JobWorker, RetryJobLater, type JobWorkerOptions, type JobKindHandlers, type FinalFailure } from './core/index.ts';

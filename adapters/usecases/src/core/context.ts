@@ -2,6 +2,7 @@ import type { Store } from '@kerf/store';
 import type { EngineApi } from './engine-api.ts';
 import type { Links } from './links.ts';
 import type { PaymentProcessor } from './payments.ts';
+import type { QuoteCaching } from './quote-caching.ts';
 import type { UrlSigner } from './signed-urls.ts';
 import type { WebhookSender } from './webhook-sender.ts';
 
@@ -47,9 +48,10 @@ export interface UseCaseContext extends EngineContext {
   /**
    * Reuse within an account: one stored DFM report per (design, configuration, catalog version) in
    * quotes, and an earlier analysis of the same uploaded bytes; and the in-process engine's kept DFM
-   * reports and priced quotes. Default on (off: the bench's "before").
+   * reports and priced quotes. Default QUOTE_CACHING (NO_QUOTE_CACHING: the bench's "before");
+   * read it with quoteCaching(ctx).
    */
-  quoteCache?: boolean;
+  quoteCache?: QuoteCaching;
   /**
    * Where uploads wait on disk while they arrive (spoolUpload); the janitor removes what a crash
    * leaves there. Default the OS temp dir, which no janitor sweeps: the service always sets it.

@@ -4,7 +4,7 @@
 // one account what another had uploaded, so the index is per account and another account's same
 // bytes are analysed afresh. The index lives in the store (survives restarts, every process sees it).
 import { isStoreError } from '@kerf/store';
-import { type UseCaseContext, canonical, newEvent, type Doc } from '../core/index.ts';
+import { type UseCaseContext, canonical, newEvent, type Doc, quoteCaching } from '../core/index.ts';
 import { toPublicDesign, type DesignResult, type DesignRow } from './design-view.ts';
 import { designReviewLink } from './review-link-docs.ts';
 
@@ -29,8 +29,7 @@ function contentKey(u: ContentUpload): string {
 
 /** The new design, ready with the account's earlier analysis of the same bytes; null when there is none to reuse. */
 export async function reuseAnalysis(ctx: UseCaseContext, u: ContentUpload): Promise<DesignRow | null> {
-  if (ctx.quoteCache === false) return null;
-  const hit = await ctx.store.documents<IndexDoc>(INDEX).getByKey(u.accountId, contentKey(u));
+  const hit = await quoteCaching(ctx).index<IndexDoc>(ctx.store, INDEX).getByKey(u.accountId, contentKey(u));
   if (!hit) return null;
   const prior = await ctx.store.designs.get<DesignResult>(u.accountId, hit.data.design_id);
   if (!prior || prior.status !== 'ready' || !prior.result || prior.sourceSha256 !== u.sha256) return null;
@@ -44,8 +43,7 @@ export async function reuseAnalysis(ctx: UseCaseContext, u: ContentUpload): Prom
 
 /** Records the design analysing these bytes as the one later uploads reuse (once it is ready). */
 export async function indexContent(ctx: UseCaseContext, u: ContentUpload): Promise<void> {
-  if (ctx.quoteCache === false) return;
-  const index = ctx.store.documents<IndexDoc>(INDEX);
+  const index = quoteCaching(ctx).index<IndexDoc>(ctx.store, INDEX);
   const key = contentKey(u);
   try {
     await index.create(u.accountId, { id: ctx.newId('dci'), design_id: u.designId }, { key });

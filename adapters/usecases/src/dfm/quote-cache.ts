@@ -1,8 +1,9 @@
 // The quote and DFM caches, in one place. A design's DFM report under one configuration and catalog
 // version, and the part prices of a quote's items, are the same every time they are asked for, so a
 // quote burst on one design works them out, stores the report and reads it back once. Everything kept
-// for that lives here: bounded (BoundedMap), exact (each entry says why it cannot go stale), and off
-// together with `ctx.quoteCache === false` (the bench's "before").
+// for that lives here: bounded (BoundedMap) and exact (each entry says why it cannot go stale). Reuse
+// across requests is on or off as the context's QuoteCaching says (core/quote-caching.ts: the
+// service picks NO_QUOTE_CACHING for the bench's "before"); off, no index ever names a report.
 // - EngineMemo: the in-process engine's DFM reports and part prices (the service's engine holds one).
 // - QuoteCache, one per store (quoteCacheOf): configured designs, material re-analyses read lately,
 //   settled reports read once, and the reports the store's index named.
@@ -18,7 +19,7 @@ import {
   type Catalog, type ConfigurationInput, type DfmContext, type DfmReport, type Design, type PartPrices, type PriceContext, type PriceRequest,
 } from '@kerf/engine';
 import { isStoreError, type QuoteRecord } from '@kerf/store';
-import { type UseCaseContext, publicView, type Doc, type DfmOutcome, type AnalysisOutput, type PartPricesContext, canonical } from '../core/index.ts';
+import { type UseCaseContext, publicView, type Doc, type DfmOutcome, type AnalysisOutput, type PartPricesContext, canonical, quoteCaching } from '../core/index.ts';
 import { type DesignRow } from '../designs/index.ts';
 import type { DfmDoc } from './dfm-doc.ts';
 
@@ -352,15 +353,14 @@ const isFresh = (ctx: UseCaseContext, doc: DfmDoc): boolean => ctx.now().getTime
  * The stored report for this item's (design, configuration, catalog version): the one the account's
  * index names while it is fresh, else `store()`'s, which the index then names. The index lives in the
  * store (survives restarts, shared by every service process); it is per account, like the reports it
- * points to. With the quote cache off, every item stores its own report.
+ * points to. With NO_QUOTE_CACHING the index never names one, so every item stores its own report.
  */
 export async function reuseDfmReport(ctx: UseCaseContext, accountId: string, designId: string, report: DfmOutcome, store: () => Promise<DfmDoc>): Promise<DfmDoc> {
-  if (ctx.quoteCache === false) return store();
   const cache = quoteCacheOf(ctx);
   const key = dfmIndexKey(designId, report);
   const kept = cache.reusedReport(ctx, accountId, key);
   if (kept) return kept;
-  const index = ctx.store.documents<IndexDoc>(INDEX);
+  const index = quoteCaching(ctx).index<IndexDoc>(ctx.store, INDEX);
   const hit = await index.getByKey(accountId, key);
   if (hit) {
     const doc = await cache.readReport(ctx, accountId, hit.data.dfm_id);

@@ -5,7 +5,7 @@ import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
 import {
   requireScope, type Caller, type EngineContext, type UseCaseContext, isoPlus, publicView,
   invalid, notFound, type JobKindHandlers, FILE_QUOTE_JOB, FileQuoteRequest, QuoteInput,
-  QuoteRequest, type QuoteItemRequest, validateInput, newLazyEvent,
+  QuoteRequest, type QuoteItemRequest, validateInput, newLazyEvent, quoteCaching,
 } from '../core/index.ts';
 import { toPublicDesign, type DesignRow, getDesignRow, requireReadyDesign, submitDesign, type UploadBytes } from '../designs/index.ts';
 import { computeDfm, storeDfmReport, reuseDfmReport, designForConfiguration, kMapKey, sharedParts } from '../dfm/index.ts';
@@ -57,7 +57,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     itemRequests.push(key === item.design_id ? item : { ...item, design_id: key });
   }
   // variant keys let the engine reuse the DFM and pricing it worked out before (the quote cache)
-  const priced = await quoteOf(ctx, id, { ...req, items: itemRequests }, designs, ctx.quoteCache === false ? undefined : variants);
+  const priced = await quoteOf(ctx, id, { ...req, items: itemRequests }, designs, quoteCaching(ctx).engineKeys(variants));
   const shown = presentQuote(ctx.links, priced);
   const items = [];
   for (let i = 0; i < priced.items.length; i++) {
