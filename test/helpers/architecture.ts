@@ -19,9 +19,10 @@ interface Repo { root: string; rootPkg: Pkg; packages: Pkg[]; sources: Source[];
 
 /**
  * Lowest first; any other adapters/* folder (a transport) is layer 3. adapters/http is what the transports
- * share. common (generic helpers) sits beside the engine: neither imports the other.
+ * share. common (generic helpers) sits beside the engine: neither imports the other. contract (the public
+ * objects' schemas, built on the engine's shapes) sits between the engine and the store, whose records it types.
  */
-const LAYERS: Record<string, number> = { 'common': 0, 'engine': 0, 'adapters/store': 1, 'adapters/usecases': 2, 'adapters/http': 2.5, 'service': 4 };
+const LAYERS: Record<string, number> = { 'common': 0, 'engine': 0, 'contract': 0.5, 'adapters/store': 1, 'adapters/usecases': 2, 'adapters/http': 2.5, 'service': 4 };
 const layerOf = (p: Pkg): number | undefined => LAYERS[p.dir] ?? (p.dir.startsWith('adapters/') ? 3 : undefined);
 
 export function checkArchitecture(root: string): Violation[] {

@@ -5,7 +5,7 @@
 // the OpenAPI document's and the MCP tools' (REST parameters are described by theirs).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 // `type: [T, 'null']` and `enum` as the contract writes them (anyOf would change every validation message)
-import { described, enumOf, orNull } from './objects/fields.ts';
+import { described, enumOf, orNull } from '@kerf/contract';
 
 const strict = { additionalProperties: false } as const;
 

@@ -1,7 +1,7 @@
 // The shapes every part of the API shares: the error envelope, a page of a list, the health answer.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ERROR_TYPES } from '../errors.ts';
-import { Code, Message, enumOf } from './fields.ts';
+import { Code, Message, enumOf } from '@kerf/contract';
 
 export const ErrorEnvelope = Type.Object({
   error: Type.Object({

@@ -1,9 +1,8 @@
 // The dropship API's objects (docs/commerce.md "Dropship"): items, orders, the account's access.
 import { Type, type Static } from '@sinclair/typebox';
-import { Account } from './commerce.ts';
 import { page } from './common.ts';
 import { DropshipEndpoint } from './webhooks.ts';
-import { createdAt, described, enumOf, id, nullable, orNull } from './fields.ts';
+import { Account, createdAt, described, enumOf, id, nullable, orNull } from '@kerf/contract';
 
 const Sku = Type.String({ description: 'Your stock-keeping unit for the item.' });
 const intOrNull = (description: string) => orNull<number>({ type: 'integer', description });

@@ -1,6 +1,6 @@
 // Webhook endpoints and their deliveries as the API serves them (docs/api.md "Webhooks").
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { createdAt, enumOf, id, objectName, orNull, timeOrNull } from './fields.ts';
+import { createdAt, enumOf, id, objectName, orNull, timeOrNull } from '@kerf/contract';
 
 const Secret = Type.String({ pattern: '^whsec_', description: 'Signing secret of the webhook endpoint, shown once.' });
 
