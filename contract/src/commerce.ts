@@ -1,10 +1,11 @@
 // Carts, orders and the account as the API serves them (docs/api.md "Carts and payment", "Orders",
 // "Account").
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { Quote } from './quotes.ts';
+import { Quote, ShippingOption } from './quotes.ts';
+import { QuoteItemRequest } from './requests.ts';
 import { cents, centsOrNull, createdAt, described, enumOf, expiresAt, id, nullable, objectName, orNull } from './fields.ts';
 
-const AnyObject = Type.Unsafe<Record<string, unknown>>({ type: 'object' });
+const AnyObject = Type.Unsafe<object>({ type: 'object' });
 const OrderId = orNull<string>({ type: 'string', description: 'The order the cart became, or null until paid.' });
 const Subtotal = 'Parts, hardware, finishes and assembly before shipping and tax';
 
@@ -16,6 +17,9 @@ export const ShipToView = Type.Object({
   postal_code: Type.String({ description: 'Postal code; a US ZIP code for shipping and tax.' }),
   country: Type.Literal('US', { description: 'Two-letter country code; shipping and tax: `US` only.' }),
 });
+
+export const CART_STATUSES = ['open', 'checked_out', 'expired'] as const;
+export type CartStatus = (typeof CART_STATUSES)[number];
 
 export const CartPayment = Type.Object({
   cart_id: Type.String({ description: 'The cart.' }),
@@ -41,13 +45,14 @@ export const Cart = Type.Object({
   id: id('cart (`crt_...`)'),
   object: objectName('cart'),
   revision: Type.Integer({ description: 'Increases with every change.' }),
-  status: enumOf(['open', 'checked_out', 'expired'] as const, { description: '`open`, `checked_out` or `expired`.' }),
+  status: enumOf(CART_STATUSES, { description: '`open`, `checked_out` or `expired`.' }),
   checked_out: Type.Boolean({ description: 'Whether the cart has been paid.' }),
   cart_url: Type.String({ description: 'The cart\'s checkout page on the web site.' }),
-  items: Type.Array(AnyObject, { description: 'The items, as a quote request takes them (design, quantity, configuration).' }),
+  status_url: Type.String({ description: 'Poll this URL for the cart.' }),
+  items: Type.Array(QuoteItemRequest, { description: 'The items, as a quote request takes them (design, quantity, configuration).' }),
   ship_to: nullable(ShipToView, 'Destination address (US only), or null.'),
   shipping_option_id: orNull<string>({ type: 'string', description: 'A shipping option from the quote\'s fulfillment.shipping_options.' }),
-  selected_shipping_option: nullable(AnyObject, 'The chosen shipping option, or null.'),
+  selected_shipping_option: nullable(ShippingOption, 'The chosen shipping option, or null.'),
   quote: described(Quote, 'The quote of the cart\'s current revision.'),
   totals: described(CartTotals, 'Amounts in cents.'),
   manufacturing_warnings: Type.Array(AnyObject, { description: 'Things to know that do not block production.' }),
@@ -86,19 +91,30 @@ export const OrderLineItem = Type.Object({
   finish_id: Selection('The finish (from /v1/finishes)'),
   hole_operation_count: Type.Integer({ description: 'Holes with hardware, taps or countersinks.' }),
 });
+export type OrderLineItem = Static<typeof OrderLineItem>;
 
 export const ORDER_STATUSES = ['received', 'in_production', 'ready_for_pickup', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** One status the order reached, in order: `received` first. */
+export const OrderEvent = Type.Object({
+  type: enumOf(ORDER_STATUSES, { description: 'What happened: `received` when the order was placed, then each status it moved to.' }),
+  at: Type.String({ description: 'When it happened (ISO 8601).' }),
+  reason: Type.Optional(Type.String({ description: 'Why, when an operator gave a reason (a cancel).' })),
+});
+export type OrderEvent = Static<typeof OrderEvent>;
 
 export const Order = Type.Object({
   id: id('order (`ord_...`)'),
   object: objectName('order'),
   status: enumOf(ORDER_STATUSES, { description: `Where the order is: ${ORDER_STATUSES.map((s) => `\`${s}\``).join(', ')}.` }),
+  status_url: Type.String({ description: 'Poll this URL for the order.' }),
   created_at: createdAt,
   cart_id: Type.String({ description: 'The cart that was paid.' }),
   quote_id: Type.String({ description: 'The quote that was paid.' }),
   amount_subtotal_cents: cents(Subtotal),
   amount_discount_cents: cents('Discounts'),
+  amount_production_surcharge_cents: cents('Surcharge for the production speed chosen'),
   amount_tax_cents: cents('Sales tax (US addresses only)'),
   amount_shipping_cents: cents('Shipping'),
   amount_total_cents: cents('What was charged'),
@@ -107,12 +123,13 @@ export const Order = Type.Object({
   estimated_ship_date: orNull<string>({ type: 'string', description: 'Estimated ship date (ISO 8601 date).' }),
   delivered_at: orNull<string>({ type: 'string', description: 'When it was delivered (ISO 8601), or null.' }),
   po_number: orNull<string>({ type: 'string', description: 'Purchase order number, or null.' }),
+  client_reference_id: orNull<string>({ type: 'string', description: 'Your own reference (the cart\'s), echoed back.' }),
+  ship_to: nullable(ShipToView, 'Destination address (US only), or null.'),
+  shipping_option_id: orNull<string>({ type: 'string', description: 'The shipping option chosen from the quote\'s fulfillment.shipping_options, or null.' }),
+  payment_intent_id: Type.String({ description: 'The payment processor\'s payment.' }),
   tracking: nullable(Tracking, 'Carrier, tracking number and link once shipped, or null.'),
   line_items: Type.Array(OrderLineItem, { description: 'Priced lines: parts, hardware, finishes, assembly, shipping.' }),
-  events: Type.Array(Type.Object({
-    type: Type.String({ description: 'What happened: `received` when the order was placed, then each status it moved to.' }),
-    at: Type.String({ description: 'When it happened (ISO 8601).' }),
-  }), { description: 'The order\'s history, oldest first.' }),
+  events: Type.Array(OrderEvent, { description: 'The order\'s history, oldest first.' }),
 });
 export type Order = Static<typeof Order>;
 

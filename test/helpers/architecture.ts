@@ -28,7 +28,7 @@ const layerOf = (p: Pkg): number | undefined => LAYERS[p.dir] ?? (p.dir.startsWi
 export function checkArchitecture(root: string): Violation[] {
   const repo = loadRepo(root);
   return [exportsClosed, exportsBuilt, internalImport, undeclaredDependency, transportInEngine, layerDirection, fileCycles, featureEntry, cliThroughUsecases,
-    noHttpStatusInUsecases, cachesInOnePlace, fastifyInServiceOnly, noTestBuildersInSrc, architectureDoc].flatMap((rule) => rule(repo));
+    noHttpStatusInUsecases, cachesInOnePlace, recordsFromContract, fastifyInServiceOnly, noTestBuildersInSrc, architectureDoc].flatMap((rule) => rule(repo));
 }
 
 // ---- reading the repository ------------------------------------------------------------------
@@ -392,6 +392,39 @@ function cachesInOnePlace(repo: Repo): Violation[] {
         const init = d.initializer;
         const made = init && ts.isNewExpression(init) && empty.test(init.expression.getText(s.sf).replace(/<.*$/, '')) && (!/^(Map|Set)$/.test(init.expression.getText(s.sf)) || !init.arguments?.length);
         if (isLet || made) out.push({ rule: 'caches-in-one-place', file: s.file, message: `line ${lineOf(s.sf, d)}: module-level ${isLet ? '`let`' : init!.getText(s.sf)}: in-process caches of quotes and DFM live in dfm/quote-cache.ts` });
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * The store's records (a `...Record` type in adapters/store/src/records/) take their public fields from
+ * @kerf/contract's objects: a record declares only its own `_` keys, and a public field only as a
+ * deliberate override, named in an Omit<> of the same declaration.
+ */
+function recordsFromContract(repo: Repo): Violation[] {
+  return repo.sources.filter((s) => s.file.startsWith('adapters/store/src/records/')).flatMap((s) => {
+    const out: Violation[] = [];
+    for (const st of s.sf.statements) {
+      if (!(ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) || !st.name.text.endsWith('Record')) continue;
+      const omitted = new Set<string>();
+      const declared: ts.PropertySignature[] = [];
+      const visit = (n: ts.Node): void => {
+        if (ts.isTypeReferenceNode(n) && n.typeName.getText(s.sf) === 'Omit' && n.typeArguments?.[1]) {
+          const keys = n.typeArguments[1];
+          for (const k of ts.isUnionTypeNode(keys) ? keys.types : [keys]) {
+            if (ts.isLiteralTypeNode(k) && ts.isStringLiteral(k.literal)) omitted.add(k.literal.text);
+          }
+        }
+        if (ts.isPropertySignature(n)) declared.push(n);
+        ts.forEachChild(n, visit);
+      };
+      visit(st);
+      for (const p of declared) {
+        const name = p.name.getText(s.sf);
+        if (name.startsWith('_') || omitted.has(name)) continue;
+        out.push({ rule: 'records-from-contract', file: s.file, message: `line ${lineOf(s.sf, p)}: ${st.name.text} spells \`${name}\` again: take it from @kerf/contract's object (name it in an Omit<> to override its type)` });
       }
     }
     return out;

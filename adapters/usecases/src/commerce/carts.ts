@@ -2,7 +2,8 @@
 // tax, which a person checks out on the web site (`cart_url`) or the API pays with the card on file
 // (./pay.ts). Every change re-quotes and bumps `revision`; a cart with a payment under way or done
 // does not change any more.
-import { isStoreError, type CartRecord, type CartTotals, type DocumentRecord, type QuoteView, type ShippingOption } from '@kerf/store';
+import type { CartTotals, ShippingOption } from '@kerf/contract';
+import { isStoreError, type CartRecord, type DocumentRecord, type QuoteView } from '@kerf/store';
 import {
   requireScope, type Caller, type UseCaseContext, publicView, UseCaseError, invalid, notFound, CartCreate,
   CartFromQuote, CartInput, CartUpdate, type QuoteItemRequest, type QuoteRequest, type ShipTo, validateInput,

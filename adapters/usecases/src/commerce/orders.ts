@@ -1,7 +1,8 @@
 // Orders (docs/api.md "Orders"): made once from a paid cart (unique per cart, so finishing a payment
 // twice finds the first), read by their account, and moved through fulfilment by an operator. Every
 // status change appends to `events` and records order.status_changed in the same write.
-import { isStoreError, type CartRecord, type DocumentRecord, type OrderLineItem, type OrderRecord, type OrderStatus } from '@kerf/store';
+import type { OrderLineItem, OrderStatus } from '@kerf/contract';
+import { isStoreError, type CartRecord, type DocumentRecord, type OrderRecord } from '@kerf/store';
 import {
   requireScope, type Caller, type UseCaseContext, paged, publicView, type ListEnvelope, UseCaseError, invalid,
   notFound, type Payment, AdminOrderUpdate, ListOrdersInput, OrderInput, type ListOrdersInput as ListOrdersQuery, validateInput,

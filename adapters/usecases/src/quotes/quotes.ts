@@ -1,6 +1,7 @@
 // Quotes: DFM + price for each item. JSON quotes answer at once; a file quote (multipart) first
 // analyzes the upload and finishes in a job once the design is settled.
-import type { Job, OutboxEvent, QuoteRecord, QuoteStatus, QuoteView } from '@kerf/store';
+import type { QuoteStatus } from '@kerf/contract';
+import type { Job, OutboxEvent, QuoteRecord, QuoteView } from '@kerf/store';
 import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
 import {
   requireScope, type Caller, type EngineContext, type UseCaseContext, isoPlus, publicView,
