@@ -398,16 +398,27 @@ function cachesInOnePlace(repo: Repo): Violation[] {
   });
 }
 
+/** Where public objects are stored, and the name their stored shape ends in. */
+const OBJECT_RECORDS: Array<[string, string]> = [
+  ['adapters/store/src/records/', 'Record'],
+  ['adapters/usecases/src/dropship/orders.ts', 'Doc'],
+  ['adapters/usecases/src/dropship/items.ts', 'Doc'],
+  ['adapters/usecases/src/webhooks/endpoint-records.ts', 'Doc'],
+];
+
 /**
- * The store's records (a `...Record` type in adapters/store/src/records/) take their public fields from
- * @kerf/contract's objects: a record declares only its own `_` keys, and a public field only as a
- * deliberate override, named in an Omit<> of the same declaration.
+ * The stored shapes of public objects (a `...Record` type in adapters/store/src/records/: quotes, carts,
+ * orders from @kerf/contract; a `...Doc` of dropship orders and items and webhook endpoints, from the use
+ * cases' core/objects/) take their public fields from the object's schema: they declare only their own
+ * `_` keys, and a public field only as a deliberate override, named in an Omit<> of the same declaration.
  */
 function recordsFromContract(repo: Repo): Violation[] {
-  return repo.sources.filter((s) => s.file.startsWith('adapters/store/src/records/')).flatMap((s) => {
+  return repo.sources.flatMap((s) => {
+    const suffix = OBJECT_RECORDS.find(([path]) => s.file.startsWith(path))?.[1];
+    if (!suffix) return [];
     const out: Violation[] = [];
     for (const st of s.sf.statements) {
-      if (!(ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) || !st.name.text.endsWith('Record')) continue;
+      if (!(ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) || !st.name.text.endsWith(suffix)) continue;
       const omitted = new Set<string>();
       const declared: ts.PropertySignature[] = [];
       const visit = (n: ts.Node): void => {
@@ -424,7 +435,7 @@ function recordsFromContract(repo: Repo): Violation[] {
       for (const p of declared) {
         const name = p.name.getText(s.sf);
         if (name.startsWith('_') || omitted.has(name)) continue;
-        out.push({ rule: 'records-from-contract', file: s.file, message: `line ${lineOf(s.sf, p)}: ${st.name.text} spells \`${name}\` again: take it from @kerf/contract's object (name it in an Omit<> to override its type)` });
+        out.push({ rule: 'records-from-contract', file: s.file, message: `line ${lineOf(s.sf, p)}: ${st.name.text} spells \`${name}\` again: take it from the object's schema (name it in an Omit<> to override its type)` });
       }
     }
     return out;

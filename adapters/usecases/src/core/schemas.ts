@@ -319,7 +319,7 @@ export const DROPSHIP_EVENT_TYPES = [
 ] as const;
 export type DropshipEventType = (typeof DROPSHIP_EVENT_TYPES)[number];
 
-const DropshipShipTo = Type.Object({
+export const DropshipShipTo = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200, description: ADDRESS.name }), company: Type.Optional(orNull<string>({ type: 'string', maxLength: 200, description: ADDRESS.company })),
   street1: Type.String({ minLength: 1, maxLength: 200, description: ADDRESS.street1 }), street2: Type.Optional(orNull<string>({ type: 'string', maxLength: 200, description: ADDRESS.street2 })),
   city: Type.String({ minLength: 1, maxLength: 100, description: ADDRESS.city }), state: Type.String({ minLength: 1, maxLength: 50, description: ADDRESS.state }),

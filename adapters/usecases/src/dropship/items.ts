@@ -4,34 +4,22 @@
 import { randomUUID } from 'node:crypto';
 import { isStoreError, type DocumentCollection, type DocumentRecord, type QuoteItemRecord } from '@kerf/store';
 import {
-  type Caller, type UseCaseContext, listAll, publicView, type Doc, UseCaseError, notFound, AdminDropshipItemApprove,
-  AdminDropshipItemCreate, validateInput,
+  type Caller, type UseCaseContext, listAll, publicView, UseCaseError, notFound, AdminDropshipItemApprove,
+  AdminDropshipItemCreate, type objects, validateInput,
 } from '../core/index.ts';
 import { requireOperator, type CommerceContext } from '../commerce/index.ts';
 import { requireDropship } from './access.ts';
 
-export interface DropshipPart { id: string; material: string; material_type: string; thickness: number }
-export interface DropshipAssembly { id: string; part_count: number; has_welds: boolean; file_name: string }
+export type DropshipPart = NonNullable<objects.DropshipItem['part']>;
+export type DropshipAssembly = NonNullable<objects.DropshipItem['assembly']>;
 
-export interface ItemDoc extends Doc {
-  object: 'dropship_item';
-  sku: string;
-  name: string;
-  status: 'requested' | 'approved';
-  unit_price_cents: number | null;
-  kind: 'part' | 'assembly';
-  part: DropshipPart | null;
-  assembly: DropshipAssembly | null;
-  /** contract items: units already paid for; null for on-demand items */
-  committed_quantity: number | null;
-  allocated_quantity: number;
-  created_at: string;
-  approved_at: string | null;
+/** A dropship item as stored: the public object (core/objects/dropship.ts) and the keys only the use cases read. */
+export type ItemDoc = objects.DropshipItem & {
   _sample_order_id: string;
   _sample_line_item_id: string;
   /** contract allocations by the order's external_ref: recorded once per order, so a retry never allocates twice */
   _allocations: Record<string, number>;
-}
+};
 
 export const items = (ctx: Pick<CommerceContext, 'store'>): DocumentCollection<ItemDoc> => ctx.store.documents<ItemDoc>('dropship_items');
 

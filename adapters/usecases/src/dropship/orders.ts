@@ -2,48 +2,19 @@
 // account's reads. Creation is ./create.ts, fulfilment ./fulfillment.ts.
 import type { DocumentCollection } from '@kerf/store';
 import {
-  type Caller, paged, publicView, type Doc, notFound, DropshipOrderInput, DropshipOrdersQuery,
-  type DropshipShipTo, validateInput,
+  type Caller, paged, publicView, notFound, DropshipOrderInput, DropshipOrdersQuery, type objects, validateInput,
 } from '../core/index.ts';
 import type { CommerceContext } from '../commerce/index.ts';
 import { requireDropship } from './access.ts';
 
-export type DropshipOrderStatus = 'paid' | 'in_review' | 'in_production' | 'shipped' | 'delivered' | 'cancelled';
-
-export interface DropshipCharge {
-  kind: 'parts' | 'shipping';
-  amount_cents: number;
-  status: 'succeeded' | 'processing' | 'failed' | 'refunded';
-  processor_payment_intent_id: string;
-  created_at: string;
-}
-
-export interface DropshipOrderDoc extends Doc {
-  object: 'dropship_order';
-  status: DropshipOrderStatus;
-  external_ref: string;
-  sku: string;
-  item_id: string;
-  quantity: number;
-  unit_price_cents: number;
-  parts_total_cents: number;
-  /** stored for the caller's own records; never billed (rule 7) */
-  retail_unit_price_cents: number | null;
-  /** contract items: allocated from the committed quantity, no parts charge */
-  contract: boolean;
-  /** held until an operator's factory release (contract items) */
-  production_hold: boolean;
-  shipping: { status: 'charged_at_fulfillment' | 'charged' | 'failed'; amount_cents: number | null };
-  ship_to: DropshipShipTo;
-  tracking: { carrier: string; number: string; url: string | null } | null;
-  charges: DropshipCharge[];
-  created_at: string;
-  shipped_at: string | null;
-  delivered_at: string | null;
-  cancelled_at: string | null;
+type DropshipOrder = objects.DropshipOrder;
+/** A dropship order as stored: the public object (core/objects/dropship.ts) and the keys only the use cases read. */
+export type DropshipOrderDoc = DropshipOrder & {
   /** a shipping charge under way (its processor key), so a retried ship finds the same payment */
   _shipping_key?: string | null;
-}
+};
+export type DropshipOrderStatus = DropshipOrder['status'];
+export type DropshipCharge = DropshipOrder['charges'][number];
 
 export const dropshipOrders = (ctx: Pick<CommerceContext, 'store'>): DocumentCollection<DropshipOrderDoc> => ctx.store.documents<DropshipOrderDoc>('dropship_orders');
 

@@ -2,23 +2,19 @@
 // on endpoints (endpoints.ts) and the delivery job (delivery.ts) both read them from here.
 import { randomBytes } from 'node:crypto';
 import type { DocumentCollection } from '@kerf/store';
-import { type UseCaseContext, listAll, type Doc, ENDPOINTS_COLLECTION, invalid } from '../core/index.ts';
+import { type UseCaseContext, listAll, ENDPOINTS_COLLECTION, invalid, type objects } from '../core/index.ts';
 
 /** Manufacturing and dropship endpoints share the collection; each API sees only its own object. */
 export type EndpointObject = 'webhook_endpoint' | 'dropship_webhook_endpoint';
 
-export interface EndpointDoc<O extends EndpointObject = EndpointObject> extends Doc {
+/** An endpoint as stored: the public object (core/objects/webhooks.ts) of either API, and its secrets. */
+export type EndpointDoc<O extends EndpointObject = EndpointObject> = Omit<objects.WebhookEndpoint, 'object'> & {
   object: O;
-  url: string;
-  events: string[];
-  description: string | null;
-  active: boolean;
-  created_at: string;
   _secret: string;
   _previous_secret?: string | null;
   _previous_secret_until?: string | null;
   _deleted_at?: string | null;
-}
+};
 
 export function endpoints(ctx: UseCaseContext): DocumentCollection<EndpointDoc> {
   return ctx.store.documents<EndpointDoc>(ENDPOINTS_COLLECTION);

@@ -61,7 +61,9 @@ export async function listWebhookEndpoints(ctx: UseCaseContext, caller: Caller, 
   requireScope(caller, 'webhooks');
   const q = validateInput(ListWebhookEndpointsInput, input ?? {}, { location: 'querystring' });
   const page = await paged(() => endpoints(ctx).list(caller.accountId, { limit: q.limit, cursor: q.cursor ?? null, filter: { active: true, object: 'webhook_endpoint' } }));
-  return { object: 'list', data: page.items.map((r) => publicView(r.data)), has_more: page.hasMore, next_cursor: page.nextCursor };
+  // the store's filter keeps the API's own; the guard tells the type
+  const data = page.items.map((r) => r.data).filter((d): d is EndpointDoc<'webhook_endpoint'> => d.object === 'webhook_endpoint');
+  return { object: 'list', data: data.map((d) => publicView(d)), has_more: page.hasMore, next_cursor: page.nextCursor };
 }
 
 /** DELETE: the endpoint stops receiving; deliveries not yet made are abandoned. */

@@ -2,13 +2,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { page } from './common.ts';
 import { DropshipEndpoint } from './webhooks.ts';
-import { Account, createdAt, described, enumOf, id, nullable, orNull } from '@kerf/contract';
+import { Account, createdAt, described, enumOf, id, nullable, objectName, orNull, timeOrNull } from '@kerf/contract';
+import { DropshipShipTo } from '../schemas.ts';
 
 const Sku = Type.String({ description: 'Your stock-keeping unit for the item.' });
 const intOrNull = (description: string) => orNull<number>({ type: 'integer', description });
 
 export const DropshipItem = Type.Object({
   id: id('item'),
+  object: objectName('dropship_item'),
   sku: Sku,
   name: Type.String({ description: 'The item\'s name, to show.' }),
   status: enumOf(['requested', 'approved'] as const, { description: '`requested` (waiting for an operator) or `approved` (orderable at `unit_price_cents`).' }),
@@ -26,27 +28,35 @@ export const DropshipItem = Type.Object({
     has_welds: Type.Boolean({ description: 'Whether the design has welds.' }),
     file_name: Type.String({ description: 'The uploaded file\'s name.' }),
   }), 'The assembly, for an assembly item; else null.'),
+  committed_quantity: intOrNull('A contract item\'s units already paid for; null for an on-demand item.'),
+  allocated_quantity: Type.Integer({ description: 'Units of the committed quantity that orders have taken.' }),
+  created_at: createdAt,
+  approved_at: timeOrNull('When an operator approved it (ISO 8601), or null.'),
 });
 export type DropshipItem = Static<typeof DropshipItem>;
 
 const DropshipCharge = Type.Object({
   kind: enumOf(['parts', 'shipping'] as const, { description: 'What was charged: `parts` (at creation) or `shipping` (at fulfilment).' }),
   amount_cents: Type.Integer({ description: 'The amount, in cents of `currency` (USD).' }),
-  status: Type.String({ description: 'The charge\'s state: `succeeded`, `processing`, `failed` or `refunded`.' }),
+  status: enumOf(['succeeded', 'processing', 'failed', 'refunded'] as const, { description: 'The charge\'s state: `succeeded`, `processing`, `failed` or `refunded`.' }),
   processor_payment_intent_id: Type.String({ description: 'The processor\'s id of the payment.' }),
   created_at: Type.String({ description: 'When it was made (ISO 8601).' }),
 });
 
 export const DropshipOrder = Type.Object({
   id: id('order'),
+  object: objectName('dropship_order'),
   status: enumOf(['paid', 'in_review', 'in_production', 'shipped', 'delivered', 'cancelled'] as const, { description: '`paid`, `in_review`, `in_production`, `shipped`, `delivered` or `cancelled`.' }),
   external_ref: Type.String({ description: 'Your order reference; repeating it returns the existing order.' }),
   sku: Sku,
+  item_id: Type.String({ description: 'The dropship item ordered.' }),
   quantity: Type.Integer({ description: 'Units ordered.' }),
+  unit_price_cents: Type.Integer({ description: 'The item\'s locked price per unit, in cents of `currency` (USD).' }),
   parts_total_cents: Type.Integer({ description: 'Parts for the whole quantity, in cents of `currency` (USD).' }),
   retail_unit_price_cents: intOrNull('Your retail price per unit, in cents of `currency` (USD), as you sent it (never billed).'),
+  contract: Type.Boolean({ description: 'Whether the units come from the item\'s committed (already paid) quantity, with no parts charge.' }),
   shipping: Type.Object({
-    status: Type.String({ description: 'The shipping charge\'s state: `charged_at_fulfillment`, `charged` or `failed`.' }),
+    status: enumOf(['charged_at_fulfillment', 'charged', 'failed'] as const, { description: 'The shipping charge\'s state: `charged_at_fulfillment`, `charged` or `failed`.' }),
     amount_cents: intOrNull('The shipping charged, in cents of `currency` (USD), or null until shipped.'),
   }, { description: 'Shipping, charged when the order ships.' }),
   tracking: nullable(Type.Object({
@@ -54,9 +64,13 @@ export const DropshipOrder = Type.Object({
     number: Type.String({ description: 'Tracking number.' }),
     url: orNull<string>({ type: 'string', description: 'The carrier\'s tracking page for the shipment, or null.' }),
   }), 'Carrier, tracking number and link once shipped, or null.'),
+  ship_to: described(DropshipShipTo, 'Destination address (US only), as the order gave it (the account\'s phone when it gave none).'),
   charges: Type.Array(DropshipCharge, { description: 'Card charges made for it.' }),
   production_hold: Type.Boolean({ description: 'Whether production waits for an operator\'s release (contract items).' }),
   created_at: createdAt,
+  shipped_at: timeOrNull('When it shipped (ISO 8601), or null.'),
+  delivered_at: timeOrNull('When it was delivered (ISO 8601), or null.'),
+  cancelled_at: timeOrNull('When it was cancelled (ISO 8601), or null.'),
 });
 export type DropshipOrder = Static<typeof DropshipOrder>;
 
