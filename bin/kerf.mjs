@@ -27,7 +27,7 @@ function newestSource(dir) {
 
 /** True when some package's sources are newer than its last build (or it has none). */
 function buildIsStale() {
-  const packages = ['common', 'engine', 'service', ...readdirSync(join(root, 'adapters')).map((a) => join('adapters', a))];
+  const packages = ['common', 'contract', 'engine', 'service', ...readdirSync(join(root, 'adapters')).map((a) => join('adapters', a))];
   return packages.some((pkg) => {
     const sources = Math.max(newestSource(join(root, pkg, 'src')), newestSource(join(root, pkg, 'test', 'support')));
     if (sources === 0) return false; // not a package

@@ -143,7 +143,7 @@ function citationProblems(file: string, comment: string): string[] {
 }
 
 test('source comments cite only documents of the repo, and sections those documents have', () => {
-  const dirs = ['common', 'engine', 'service', 'bin', 'bench', 'fixtures', 'test', ...readdirSync(join(ROOT, 'adapters')).map((a) => `adapters/${a}`)];
+  const dirs = ['common', 'contract', 'engine', 'service', 'bin', 'bench', 'fixtures', 'test', ...readdirSync(join(ROOT, 'adapters')).map((a) => `adapters/${a}`)];
   const files = dirs.flatMap((d) => sources(join(ROOT, d)));
   assert.ok(files.length > 300 && files.some((f) => f.endsWith('engine/src/contract.ts')) && files.some((f) => f.endsWith('bin/kerf.mjs')), `the scan finds the sources: ${files.length}`);
   // the checks themselves: an outside citation, a missing file and a missing section are each caught

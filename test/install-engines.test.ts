@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const WORKSPACES = ['common', 'engine', 'service', ...readdirSync(join(ROOT, 'adapters')).map((a) => `adapters/${a}`)];
+const WORKSPACES = ['common', 'contract', 'engine', 'service', ...readdirSync(join(ROOT, 'adapters')).map((a) => `adapters/${a}`)];
 
 let dir = '';
 
