@@ -5,6 +5,6 @@
 // request shapes (requests.ts) are strict.
 export { Code, createdAt, described, enumOf, id, Message, nullable, objectName, orNull, timeOrNull } from './fields.ts';
 export { DesignView, DfmReportView, DfmPartView, Requirement, ReviewLink } from './designs.ts';
-export { Quote, QuoteFulfillment, QuoteItem, QuoteLineItem, QUOTE_STATUSES, type QuoteStatus, ShippingOption } from './quotes.ts';
+export { Quote, QuoteFulfillment, QuoteItem, QuoteLineItem, QUOTE_STATUSES, type QuoteStatus, QuoteTax, ShippingOption } from './quotes.ts';
 export { Account, Cart, CART_STATUSES, type CartStatus, CartPayment, CartTotals, Order, OrderEvent, OrderLineItem, ORDER_STATUSES, type OrderStatus, ShipToView, Tracking, withAccount } from './commerce.ts';
 export { ACCEPTABLE_RISKS, ADDRESS, ClientReference, Configuration, FileQuoteRequest, Id, QuoteItemRequest, RequestDesignId, ShipTo, strict } from './requests.ts';

@@ -51,12 +51,13 @@ export const QuoteFulfillment = Type.Object({
 });
 export type QuoteFulfillment = Static<typeof QuoteFulfillment>;
 
-const QuoteTax = Type.Object({
+export const QuoteTax = Type.Object({
   status: enumOf(['destination_required', 'calculated'] as const, { description: 'Whether tax was calculated (`calculated`) or waits for a US `ship_to` (`destination_required`).' }),
   state: orNull<string>({ type: 'string', description: 'The US state taxed, or null.' }),
   rate_percent: orNull<number>({ type: 'number', description: 'The rate applied, percent, or null.' }),
   taxable_amount_cents: Type.Number({ description: 'The amount taxed, in cents of `currency` (USD).' }),
 }, { description: 'How the tax was worked out.' });
+export type QuoteTax = Static<typeof QuoteTax>;
 
 /** Every status a quote (and, but `expired`, its item) may have. */
 export const QUOTE_STATUSES = ['processing', 'requires_input', 'ready', 'blocked', 'expired', 'failed'] as const;

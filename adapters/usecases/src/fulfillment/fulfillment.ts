@@ -1,16 +1,14 @@
 // A quote's fulfillment (docs/api.md "Quotes"): production speeds, the package, and the shipping
 // options for each speed once there is a destination; with the shipping and tax amounts its totals
 // take. Worked out from the engine's part prices: the work the parts need, their masses and sizes.
+import type { ShippingOption } from '@kerf/contract';
 import type { PartPrices } from '@kerf/engine';
 import { productionSpeeds, type ProductionSpeed } from './production.ts';
 import { DEFAULT_SHIPPING, planShipment, rateShipment, shippingZone, type ShippingConfig } from './shipping.ts';
 import { quoteTax, type QuoteTax } from './tax.ts';
 import type { UsShipTo } from './ship-to.ts';
 
-export interface ShippingOption {
-  id: string; production_speed: 'standard' | 'expedited'; carrier: string; service: string; amount_cents: number; production_surcharge_cents: number;
-  planned_ship_date: string; estimated_delivery_date: string; delivery_days: number; delivery_date_guaranteed: boolean; requires_freight: boolean; rate_source: string;
-}
+export type { ShippingOption };
 export interface Fulfillment {
   production: ProductionSpeed[];
   shipping_status: 'destination_required' | 'rated';

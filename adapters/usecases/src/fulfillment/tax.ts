@@ -1,6 +1,8 @@
 // US sales tax: state base rates (percent), local add-ons not included. Source: the states' published
 // base rates as of 2025 (Tax Foundation table). Tax applies to the goods and production surcharge;
 // shipping is treated as non-taxable (true in most states when separately stated).
+import type { QuoteTax } from '@kerf/contract';
+
 export const STATE_TAX_RATE_PERCENT: Readonly<Record<string, number>> = {
   AL: 4, AK: 0, AZ: 5.6, AR: 6.5, CA: 7.25, CO: 2.9, CT: 6.35, DE: 0, DC: 6, FL: 6, GA: 4, HI: 4, ID: 6, IL: 6.25,
   IN: 7, IA: 6, KS: 6.5, KY: 6, LA: 5, ME: 5.5, MD: 6, MA: 6.25, MI: 6, MN: 6.875, MS: 7, MO: 4.225, MT: 0, NE: 5.5,
@@ -18,7 +20,7 @@ export function salesTaxCents(state: string, taxableCents: number): number {
 }
 
 /** A quote's tax: on its subtotal in the destination's state, or waiting for a destination. */
-export interface QuoteTax { status: 'destination_required' | 'calculated'; state: string | null; rate_percent: number | null; taxable_amount_cents: number }
+export type { QuoteTax };
 
 /** The tax of a quote's subtotal shipped to `state` (null: no destination yet), and its amount in cents. */
 export function quoteTax(state: string | null, subtotalCents: number): { tax: QuoteTax; amount_tax_cents: number } {
