@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { defaultCatalog } from '../src/catalog/index.ts';
 import type { PressBrakeTooling } from '../src/catalog/press-brake.ts';
 import { planBends, bendSetup, forcePerMetre, ruleV, toolLength, searchSequence } from '../src/brake/index.ts';
-import { dfm } from '../src/dfm/index.ts';
+import { dfm, bendPlansOf, bendTablesOf } from '../src/dfm/index.ts';
+import { analyzeModel } from '../src/analyze.ts';
+import { productionFilesForModel } from '../src/files/index.ts';
 import { analyze } from '../src/analyze.ts';
 import { boxPart, profilePart } from './helpers/bent-parts.ts';
 import { designOf, sheetPart } from './helpers/examples.ts';
@@ -261,5 +263,24 @@ describe('real bent parts', () => {
     const pcie = await planOf(corpusPath('thunderscope-pcie-bracket.step'));
     assert.ok(pcie.findings.some((x) => x.code === 'flange_off_die' && /is 0\.4 mm long/.test(x.message)));
     assert.deepEqual(order(await planOf(corpusPath('ender3-support-frame.step'))), [1, 2, 3]);
+  });
+});
+
+describe('production files', () => {
+  test('the bend-lines DXF carries the bend table on its own layer; the cut DXF does not', async () => {
+    const bytes = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/hat_t2_r2.4.step', import.meta.url)));
+    const model = await analyzeModel(bytes);
+    const plans = bendPlansOf(model.design, { defaults: { material_id: STEEL_2.id } }, catalog);
+    const id = model.design.parts[0].id;
+    assert.equal(plans[id].status, 'found');
+    const files = await productionFilesForModel(bytes, model.parts, { kinds: ['production_dxf', 'production_bend_lines_dxf'], bendTables: bendTablesOf(model.design, { defaults: { material_id: STEEL_2.id } }, catalog) });
+    const text = (k: 'production_dxf' | 'production_bend_lines_dxf'): string => new TextDecoder().decode(files[id][k]);
+    const bent = text('production_bend_lines_dxf');
+    assert.match(bent, /BEND_TABLE/);
+    for (const cell of ['STEP', 'BACK GAUGE', 'pun_gooseneck_88', 'die_v16_88']) assert.ok(bent.includes(cell), cell);
+    assert.ok(!text('production_dxf').includes('BEND_TABLE'));
+    // without plans the file is as before
+    const plain = await productionFilesForModel(bytes, model.parts, { kinds: ['production_bend_lines_dxf'] });
+    assert.ok(!new TextDecoder().decode(plain[id].production_bend_lines_dxf).includes('BEND_TABLE'));
   });
 });

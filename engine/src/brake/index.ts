@@ -7,52 +7,17 @@ import type { PressBrakeTooling } from '../catalog/press-brake.ts';
 import { interpolateKFactor } from '../sheet/kfactor.ts';
 import { bendSetup, round2, type BendSetup } from './per-bend.ts';
 import { searchSequence, type Failure } from './sequence.ts';
+import type { BendPlan, BendPlanBend, BendPlanStep } from './plan.ts';
+
+export type { BendPlan, BendPlanBend, BendPlanStep } from './plan.ts';
 
 export { bendSetup, flangeNeeded, forcePerMetre, ruleV } from './per-bend.ts';
 export { searchSequence, toolLength, MAX_CHECKS } from './sequence.ts';
 export type { BendSetup } from './per-bend.ts';
+export { bendTableRows, BEND_TABLE_HEADER } from './table.ts';
 
 /** A die radius that moves the flat by more than this across a bend is reported, mm (a common +-0.25 mm bent-part tolerance). */
 export const FLAT_CHANGE_TOL_MM = 0.25;
-
-export interface BendPlanStep {
-  step: number;
-  bend_id: number;
-  angle_degrees: number;
-  direction: 'up' | 'down';
-  side_up: 'top' | 'bottom';
-  behind_punch: 'left' | 'right';
-  punch_id: string;
-  punch_length_mm: number;
-  die_id: string;
-  back_gauge_mm: number | null;
-  force_kn: number | null;
-}
-
-export interface BendPlanBend {
-  bend_id: number;
-  die_id: string | null;
-  v_opening_mm: number | null;
-  natural_radius_mm: number | null;
-  modelled_radius_mm: number;
-  k_factor: number | null;
-  flat_change_mm: number | null;
-  force_kn_per_m: number | null;
-  force_kn: number | null;
-  shortest_flange_mm: number | null;
-  flange_needed_mm: number | null;
-  flange_on_die: boolean;
-}
-
-export interface BendPlan {
-  status: 'found' | 'none' | 'stopped' | 'not_checked';
-  message: string | null;
-  brake_id: string;
-  sequence: BendPlanStep[];
-  bends: BendPlanBend[];
-  tries: number;
-  checks: number;
-}
 
 export interface BrakeFinding { code: string; message: string; severity: 'blocking' | 'warning'; bend_id: number | null; details: Record<string, unknown> }
 
