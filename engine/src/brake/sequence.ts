@@ -22,7 +22,7 @@ const END_REACH_MM = 5;
 /** A punch's angle may exceed the bend's included angle by this much, degrees (springback is not modelled). */
 const PUNCH_ANGLE_TOL_DEG = 0.5;
 /** Collision checks (one section, one stroke position, one punch and orientation) before the search stops. */
-export const MAX_CHECKS = 3000;
+export const MAX_CHECKS = 1200;
 
 export interface Step {
   bend_id: number;
