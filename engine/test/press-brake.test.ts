@@ -204,6 +204,13 @@ describe('DFM report', () => {
     assert.deepEqual(r.parts[0].issues.map((i) => i.code), ['flange_too_short']);
     assert.equal(r.parts[0].bend_plan!.status, 'not_checked');
   });
+  test('a broken tooling catalog never takes the report down: the part is reported as not simulated', () => {
+    const broken = { ...catalog, version: 'broken-1', press_brake: { ...tooling, dies: null as unknown as PressBrakeTooling['dies'] } };
+    const r = dfm(designOf([profilePart({ t: 2, r: 2, length: 200, strips: [25, 60, 25], bends: [up, up] })]), { defaults: { material_id: STEEL_2.id } }, broken, CTX);
+    assert.equal(r.parts[0].status, 'ready');
+    assert.equal(r.parts[0].bend_plan!.status, 'not_checked');
+    assert.match(r.parts[0].bend_plan!.message!, /simulation failed/);
+  });
   test('a bendable part gets its bend table; a design without bend lines is not searched and gets no new finding', () => {
     const ok = dfm(designOf([profilePart({ t: 2, r: 2, length: 200, strips: [25, 60, 25], bends: [up, up] })]), { defaults: { material_id: STEEL_2.id } }, catalog, CTX);
     assert.equal(ok.parts[0].status, 'ready');

@@ -201,7 +201,14 @@ const BRAKE_SOURCE: Record<string, IssueSource> = { tonnage_exceeded: 'catalog' 
 function brakeChecks(part: Part, m: Material, catalog: Catalog, findings: PartFinding[]): BendPlan | null {
   if (!catalog.press_brake || part.bends.length === 0 || !m.bendable || part.bends.some((b) => b.angle_degrees > MAX_BEND_ANGLE_DEG)) return null;
   const short = new Set(findings.filter((f) => f.code === 'flange_too_short' && f.bend_id !== null).map((f) => f.bend_id!));
-  const { plan, findings: fs } = planBends(part, m, catalog.press_brake, short);
+  let planned: ReturnType<typeof planBends>;
+  try {
+    planned = planBends(part, m, catalog.press_brake, short);
+  } catch (err) {
+    // the simulation must never take the report down: the part is reported as not simulated
+    return { status: 'not_checked', message: `The press-brake simulation failed on this part (${(err as Error)?.message ?? String(err)}); the shop plans the bends at review.`, brake_id: catalog.press_brake.brake.id, sequence: [], bends: [], tries: 0, checks: 0 };
+  }
+  const { plan, findings: fs } = planned;
   for (const f of fs) findings.push({ code: f.code, message: f.message, severity: f.severity, details: f.details, hole_id: null, operation: null, bend_id: f.bend_id, source: BRAKE_SOURCE[f.code] ?? 'geometry' });
   return plan;
 }
