@@ -171,7 +171,14 @@ describe('hosted MCP server', () => {
     const svg = dfmCall.content.find((c) => c.type === 'resource') as { resource: { mimeType: string; uri: string; text: string } } | undefined;
     assert.ok(svg && svg.resource.mimeType === 'image/svg+xml' && svg.resource.text.includes('<svg'), 'annotated DFM images');
     assert.ok(svg.resource.uri.startsWith(`${t.url}/v1/dfm/${dfm.id}/parts/`), svg.resource.uri);
-    assert.equal((await ok(a, 'get_dfm', { dfm_id: dfm.id })).id, dfm.id);
+    const got = await call(a, 'get_dfm', { dfm_id: dfm.id });
+    assert.equal((got.structuredContent as { id: string }).id, dfm.id);
+    // the press-brake plan: in the report and in the tool's text
+    const plan = (got.structuredContent as { parts: Array<{ bend_plan: { status: string; sequence: Array<{ bend_id: number }> } }> }).parts[0].bend_plan;
+    assert.equal(plan.status, 'found');
+    assert.deepEqual(plan.sequence.map((s) => s.bend_id), [1, 2, 3]);
+    const gotText = got.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
+    assert.match(gotText, /bend sequence of prt_\w+: bend 1 \(pun_straight_88 on die_v\d+_88.*\), then bend 2/);
 
     const quoteKey = randomUUID();
     const quote = await ok(a, 'quote_designs', { items: [{ design_id: designId, quantity: 2, configuration }], operation_key: quoteKey });

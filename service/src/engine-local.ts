@@ -2,7 +2,7 @@
 // version when it is available; the use cases cannot tell the difference.
 import {
   analyze, analyzeModel, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
-  isDesignFileName, materialKFactors, partPrices, productionFilesForModel,
+  isDesignFileName, materialKFactors, partPrices, productionFilesForModel, bendTablesOf,
   type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type Design, type Hardware,
   type PartPrices, type PriceRequest, type ProductionFiles,
 } from '@kerf/engine';
@@ -103,7 +103,14 @@ export class LocalEngine implements EngineApi {
   async productionFiles(input: { design: Design; source: Uint8Array; parts: ProductionFilesPart[]; configuration: Configuration }): Promise<Record<string, Partial<Record<ProductionFileKind, EngineFile>>>> {
     const { partIds, kFactorByPart } = productionRequest(input.parts);
     const model = await analyzeModel(input.source, { fileName: input.design.name, kFactorByPart });
-    return productionFilesOut(partIds, await productionFilesForModel(input.source, model.parts, { partIds, kinds: ['production'] }));
+    return productionFilesOut(partIds, await productionFilesForModel(input.source, model.parts, { partIds, kinds: ['production'], bendTables: this.bendTables(input.design, input.configuration) }));
+  }
+
+  /** Each bent part's bend table (its press-brake plan under the configuration) for its bend-lines DXF. */
+  protected bendTables(design: Design, configuration: Configuration): Record<string, string[][]> {
+    // the files do not wait on the table: a configuration the report took is taken here too, but
+    // should it not be, the DXF goes out without its table rather than not at all
+    try { return bendTablesOf(design, configuration, this.catalogData); } catch { return {}; }
   }
 
   async hardwareModel(kind: 'studs' | 'nuts' | 'standoffs', itemId: string): Promise<EngineFile | null> {

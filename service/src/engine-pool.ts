@@ -38,7 +38,7 @@ export class PoolEngine extends LocalEngine {
 
   override async productionFiles(input: { design: Design; source: Uint8Array; parts: ProductionFilesPart[]; configuration: Configuration }): Promise<Record<string, Partial<Record<schemas.ProductionFileKind, EngineFile>>>> {
     const { partIds, kFactorByPart } = productionRequest(input.parts);
-    return productionFilesOut(partIds, await this.pool.generateProductionFiles(input.source, { partIds, kinds: ['production'], kFactorByPart }));
+    return productionFilesOut(partIds, await this.pool.generateProductionFiles(input.source, { partIds, kinds: ['production'], kFactorByPart, bendTables: this.bendTables(input.design, input.configuration) }));
   }
 
   override async designFile(input: { design: Design; source: Uint8Array; name: string; signal?: AbortSignal }): Promise<EngineFile | null> {

@@ -226,12 +226,19 @@ async function partStockResult(env: ToolEnv, catalog: string, designId: string |
 
 interface Issue { code: string; message: string; severity: string; part_id: string | null }
 interface Requirement { code: string; message: string; part_id: string | null; field: string | null }
-interface DfmLike { id: string; status: string; design_id: string; review_url: string | null; requirements: Requirement[]; parts: Array<{ part_id: string; status: string; issues: Issue[] }> }
+interface BendStepLike { bend_id: number; punch_id: string; die_id: string; side_up: string }
+interface DfmLike { id: string; status: string; design_id: string; review_url: string | null; requirements: Requirement[]; parts: Array<{ part_id: string; status: string; issues: Issue[]; bend_plan?: { status: string; sequence: BendStepLike[] } | null }> }
 
 function findings(dfm: DfmLike): string[] {
   const out = dfm.requirements.map((r) => `- required: ${r.message}${r.field ? ` (${r.field})` : ''}`);
   for (const p of dfm.parts) for (const i of p.issues) out.push(`- ${i.severity} on ${p.part_id}: ${i.code}: ${i.message}`);
   return out;
+}
+
+/** Each bent part's press-brake sequence (the report's bend_plan), one line per part. */
+function bendSequences(dfm: DfmLike): string[] {
+  return dfm.parts.filter((p) => p.bend_plan?.status === 'found').map((p) =>
+    `- bend sequence of ${p.part_id}: ${p.bend_plan!.sequence.map((s) => `bend ${s.bend_id} (${s.punch_id} on ${s.die_id}${s.side_up === 'bottom' ? ', turned over' : ''})`).join(', then ')}`);
 }
 
 function quoteText(q: Record<string, unknown>): string {
@@ -320,7 +327,7 @@ const getDfmTool: ToolDef = {
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
     const dfm = await getDfmReport(env.ctx, env.caller, { dfm_id: String(args.dfm_id) });
-    return toolResult([`DFM report ${dfm.id} of design ${dfm.design_id}: ${dfm.status}; production files ${dfm.production_files.status}.`, ...findings(dfm)].join('\n'), dfm);
+    return toolResult([`DFM report ${dfm.id} of design ${dfm.design_id}: ${dfm.status}; production files ${dfm.production_files.status}.`, ...findings(dfm), ...bendSequences(dfm)].join('\n'), dfm);
   },
 };
 

@@ -5,6 +5,7 @@ import { buildTubeProfiles } from './tube-profiles.ts';
 import { buildFinishes, buildPowderCoatColors } from './finishes.ts';
 import { buildCountersinks, buildNuts, buildStandoffs, buildStuds, buildTaps } from './hardware.ts';
 import { DEFAULT_RATES } from './rates.ts';
+import { buildPressBrakeTooling } from './press-brake.ts';
 import type { Catalog, CatalogKind, Hardware, HardwareKind } from './types.ts';
 
 export * from './types.ts';
@@ -12,7 +13,7 @@ export { hardwareModelGlb, revolve, hardwareProfile } from './hardware-model.ts'
 export { DEFAULT_RATES } from './rates.ts';
 
 /** Bump when any entry or rate changes: reports and quotes carry it so old answers stay explainable. */
-export const CATALOG_VERSION = '2026-11-22.1';
+export const CATALOG_VERSION = '2026-11-28.1';
 
 let cached: Catalog | null = null;
 
@@ -31,6 +32,7 @@ export function defaultCatalog(): Catalog {
       standoffs: buildStandoffs(),
       countersinks: buildCountersinks(),
       rates: DEFAULT_RATES,
+      press_brake: buildPressBrakeTooling(),
     });
   }
   return cached;

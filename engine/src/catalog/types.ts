@@ -6,6 +6,8 @@ export {
   type Process, type MaterialType, type TubeShape, type FinishType, type FinishCategory, type ThreadStandard, type HardwareKind, type Hardware,
 } from './entries.ts';
 import type { Finish, Material, Nut, PowderCoatColor, Standoff, Stud, Tap, TubeProfile } from './entries.ts';
+import type { PressBrakeTooling } from './press-brake.ts';
+export type { PressBrakeTooling, PressBrake, Punch, Die, BrakeMaterial } from './press-brake.ts';
 
 /** Standard countersinks offered (the configuration gives outer diameter and angle directly). */
 export interface CountersinkSize {
@@ -66,6 +68,8 @@ export interface Catalog {
   standoffs: Standoff[];
   countersinks: CountersinkSize[];
   rates: RateCard;
+  /** the shop's press brake and its tools; a catalog without one gets no press-brake simulation */
+  press_brake?: PressBrakeTooling;
 }
 
 export type CatalogKind =

@@ -8,6 +8,7 @@ import {
 } from './hole-checks.ts';
 import { finishUnavailableReason, type Stock } from './capabilities.ts';
 import { toolingRadiusAdjustment } from '../sheet/tooling.ts';
+import { planBends, type BendPlan } from '../brake/index.ts';
 import { blindFeatureFindings } from './blind-checks.ts';
 import { closestIds, didYouMean } from '../catalog/suggest.ts';
 import { catalogOffer, cornerRadiusDifference, sectionText, tubeProfileFits } from './tube-stock.ts';
@@ -36,6 +37,8 @@ export interface PartCheckResult {
   /** effective finish (a colour alone implies powder coat) */
   finishId: string | null;
   colorId: string | null;
+  /** the press-brake plan of a bent sheet part, or null */
+  bendPlan: BendPlan | null;
 }
 
 const mm = (x: number): string => `${Number(x.toFixed(2))} mm`;
@@ -188,6 +191,28 @@ function tubeChecks(part: Part, p: TubeProfile, ix: CatalogIndex, findings: Part
   }
 }
 
+/** A brake finding's source: tonnage follows from the selected material, the rest from the part's shape on the shop's tools. */
+const BRAKE_SOURCE: Record<string, IssueSource> = { tonnage_exceeded: 'catalog' };
+
+/**
+ * The press-brake plan of a bent part in a bendable material, when the catalog has tooling and no
+ * bend is already refused for its angle (a hem or closed bend is not air bent).
+ */
+function brakeChecks(part: Part, m: Material, catalog: Catalog, findings: PartFinding[]): BendPlan | null {
+  if (!catalog.press_brake || part.bends.length === 0 || !m.bendable || part.bends.some((b) => b.angle_degrees > MAX_BEND_ANGLE_DEG)) return null;
+  const short = new Set(findings.filter((f) => f.code === 'flange_too_short' && f.bend_id !== null).map((f) => f.bend_id!));
+  let planned: ReturnType<typeof planBends>;
+  try {
+    planned = planBends(part, m, catalog.press_brake, short);
+  } catch (err) {
+    // the simulation must never take the report down: the part is reported as not simulated
+    return { status: 'not_checked', message: `The press-brake simulation failed on this part (${(err as Error)?.message ?? String(err)}); the shop plans the bends at review.`, brake_id: catalog.press_brake.brake.id, sequence: [], bends: [], tries: 0, checks: 0 };
+  }
+  const { plan, findings: fs } = planned;
+  for (const f of fs) findings.push({ code: f.code, message: f.message, severity: f.severity, details: f.details, hole_id: null, operation: null, bend_id: f.bend_id, source: BRAKE_SOURCE[f.code] ?? 'geometry' });
+  return plan;
+}
+
 type OpKind = 'tap' | 'stud' | 'nut' | 'standoff' | 'countersink';
 
 function operationChecks(part: Part, cfg: PartConfiguration | null, stock: Stock, ix: CatalogIndex, findings: PartFinding[], warnings: ProductionWarning[]): void {
@@ -288,16 +313,17 @@ export function checkPart(part: Part, sel: Selections, cfg: PartConfiguration | 
   if (!part.manufacturable) {
     findings.push(blockingFinding('geometry', 'part_not_manufacturable', part.unsupported_message ?? `Part ${part.name} cannot be made (${part.unsupported_reason ?? 'unsupported'}).`, { reason: part.unsupported_reason }));
     const stock: Stock = { kind: 'none', reason: 'This part cannot be made.' };
-    return { stock, findings, requirements, productionWarnings, finishId: null, colorId: null };
+    return { stock, findings, requirements, productionWarnings, finishId: null, colorId: null, bendPlan: null };
   }
   const stock = resolveStock(part, sel, cfg, ix, findings, requirements);
   // partial-depth work the laser cannot make, whatever the stock
   for (const f of blindFeatureFindings(part, cfg)) findings.push(blockingFinding('geometry', f.code, f.message, f.details, f.hole_id));
   if (stock.kind === 'sheet') sheetChecks(part, stock.material, ix, findings, productionWarnings);
+  const bendPlan = stock.kind === 'sheet' ? brakeChecks(part, stock.material, catalog, findings) : null;
   if (stock.kind === 'tube') tubeChecks(part, stock.profile, ix, findings, productionWarnings);
   operationChecks(part, cfg, stock, ix, findings, productionWarnings);
   const { finishId, colorId } = finishChecks(part, sel, stock, ix, catalog, findings, requirements);
-  return { stock, findings, requirements, productionWarnings, finishId, colorId };
+  return { stock, findings, requirements, productionWarnings, finishId, colorId, bendPlan };
 }
 
 export { madeRadius };

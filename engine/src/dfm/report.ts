@@ -164,6 +164,7 @@ export function dfm(designOrModel: Design | AnalyzedModel, configuration: unknow
       powder_coat_color_id: r.colorId,
       k_factor: k,
       left_out: null,
+      bend_plan: r.bendPlan,
     };
   });
   const assembly_issues = assemblyChecks(design, config, results);

@@ -8,12 +8,20 @@ import type { Contour, FlatGeometry, Vec2 } from '../geometry/model.ts';
 import { alignFlat } from '../sheet/align.ts';
 import { arcSweep, contourBounds, segmentEnd, segmentStart } from '../sheet/segments.ts';
 
-export interface FlatDxfOptions { bendLines: boolean }
+export interface FlatDxfOptions {
+  bendLines: boolean;
+  /** the bend table (header and rows of text, e.g. bendTableRows), written under the flat on its own layer */
+  bendTable?: string[][];
+}
 
 export const LAYER_OUTER = 'CUT_OUTER';
 export const LAYER_INNER = 'CUT_INNER';
 export const LAYER_BEND_UP = 'BEND_UP';
 export const LAYER_BEND_DOWN = 'BEND_DOWN';
+export const LAYER_BEND_TABLE = 'BEND_TABLE';
+/** Bend table text height and the gap between it and the flat, mm. */
+const TABLE_TEXT_HEIGHT = 3;
+const TABLE_GAP = 10;
 /** Two contours whose vertices agree to this, mm, are one contour (written once). */
 const DEDUP_TOLERANCE = 1e-6;
 /** Label text height, mm; shrunk for short bend lines so the label stays on the part. */
@@ -59,6 +67,19 @@ export function flatToDxf(flat: FlatGeometry, options: FlatDxfOptions): string {
       const height = Math.min(LABEL_HEIGHT, len / (label.length + 2));
       d.drawText((b.a[0] + b.b[0]) / 2, (b.a[1] + b.b[1]) / 2, height, upright, label, 'center', 'bottom');
     }
+  }
+  if (options.bendTable?.length) {
+    // columns as wide as their longest cell; the table is outside the cut extents, on a layer that cuts nothing
+    d.addLayer(LAYER_BEND_TABLE, Drawing.ACI.CYAN, 'CONTINUOUS');
+    d.setActiveLayer(LAYER_BEND_TABLE);
+    const rows = options.bendTable;
+    const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+    const charW = TABLE_TEXT_HEIGHT * 0.8;
+    rows.forEach((r, i) => {
+      let x = box.min[0];
+      const y = box.min[1] - TABLE_GAP - (i + 1) * TABLE_TEXT_HEIGHT * 1.6;
+      r.forEach((cell, c) => { d.drawText(x, y, TABLE_TEXT_HEIGHT, 0, cell); x += ((widths[c] ?? cell.length) + 2) * charW; });
+    });
   }
   return d.toDxfString();
 }

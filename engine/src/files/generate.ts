@@ -31,6 +31,8 @@ export interface ProductionFileOptions {
   /** image size in pixels */
   imageWidth?: number;
   imageHeight?: number;
+  /** part id -> its bend table as rows of text (dfm bendTablesOf): the bend-lines DXF carries it */
+  bendTables?: Record<string, string[][]>;
   /** called after each file with the time it took, for the bench */
   onFile?: (event: { partId: string; kind: FileKind; ms: number; bytes: number }) => void;
 }
@@ -113,7 +115,8 @@ export async function productionFilesForModel(stepBytes: Uint8Array, parts: Mode
         await emit('production_flat_model', async () => writeGlb(await flatMesh(sheet.flat, sheet.thickness), { name: `${mp.part.name} flat` }));
         const dxf = await import('../dxf/index.ts');
         await emit('production_dxf', () => enc.encode(dxf.flatToDxf(sheet.flat, { bendLines: false })));
-        await emit('production_bend_lines_dxf', () => enc.encode(dxf.flatToDxf(sheet.flat, { bendLines: true })));
+        const table = options.bendTables?.[mp.part.id];
+        await emit('production_bend_lines_dxf', () => enc.encode(dxf.flatToDxf(sheet.flat, { bendLines: true, ...(table ? { bendTable: table } : {}) })));
       }
       for (const view of VIEWS) {
         const svgKind = `image_${view}_svg` as FileKind, pngKind = `image_${view}_png` as FileKind;
