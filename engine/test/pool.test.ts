@@ -174,3 +174,27 @@ test('a healthy worker whose memory passes the recycle ceiling is replaced after
     assert.equal(roomy.stats().recycledWorkers, 0, 'below the default ceiling a worker is kept');
   } finally { await roomy.close(); }
 });
+
+test('threads idle for idleTimeoutMs are retired (their WASM memory goes with them) and started again on the next job', async () => {
+  const waitFor = async (what: string, ok: () => boolean): Promise<void> => {
+    for (const t0 = Date.now(); !ok(); await new Promise((r) => setTimeout(r, 50))) {
+      if (Date.now() - t0 > 10_000) assert.fail(`timed out waiting for ${what}`);
+    }
+  };
+  const pool = new EnginePool({ threads: 2, idleTimeoutMs: 300, timeoutMs: 60000 }, withTestOps);
+  try {
+    assert.deepEqual(await Promise.all([pool.runExtra('echo', [1]), pool.runExtra('echo', [2])]), [1, 2]);
+    assert.ok(pool.stats().liveThreads >= 1, 'a thread ran the jobs');
+    await waitFor('the idle threads to be retired', () => pool.stats().liveThreads === 0);
+    assert.equal(await pool.runExtra('echo', ['again']), 'again', 'a fresh thread runs the next job');
+    assert.equal(pool.stats().liveThreads, 1);
+    await waitFor('the fresh thread to be retired too', () => pool.stats().liveThreads === 0);
+    assert.equal(pool.stats().recycledWorkers, 0, 'retiring is not recycling');
+  } finally { await pool.close(); }
+  const kept = new EnginePool({ threads: 1, idleTimeoutMs: 0, timeoutMs: 60000 }, withTestOps);
+  try {
+    await kept.runExtra('echo', [1]);
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(kept.stats().liveThreads, 1, 'idleTimeoutMs 0 keeps threads for ever');
+  } finally { await kept.close(); }
+});

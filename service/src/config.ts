@@ -18,6 +18,8 @@ export interface ServiceConfig {
   engineMaxMemoryMb: number;
   /** engine jobs waiting for a thread, per process (beyond them: queue_full) */
   engineMaxQueue: number;
+  /** an engine thread idle this long is stopped so its memory goes back to the OS, ms; 0: never */
+  engineIdleTimeoutMs: number;
   /** the whole request (headers and body) must arrive within this, ms; else 408 and the connection closes */
   requestTimeoutMs: number;
   /** the request's headers must arrive within this, ms */
@@ -121,6 +123,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     analysisTimeoutMs: int(env, 'KERF_ANALYSIS_TIMEOUT_MS', 120_000, 1000, 3_600_000),
     engineMaxMemoryMb: int(env, 'KERF_ENGINE_MAX_MEMORY_MB', 2048, 64, 65536),
     engineMaxQueue: int(env, 'KERF_ENGINE_MAX_QUEUE', 256, 1, 100_000),
+    engineIdleTimeoutMs: int(env, 'KERF_ENGINE_IDLE_TIMEOUT_MS', 20_000, 0, 86_400_000),
     requestTimeoutMs: int(env, 'KERF_REQUEST_TIMEOUT_MS', 120_000, 500, 3_600_000),
     headersTimeoutMs: int(env, 'KERF_HEADERS_TIMEOUT_MS', 20_000, 500, 600_000),
     idleTimeoutMs: int(env, 'KERF_IDLE_TIMEOUT_MS', 75_000, 500, 3_600_000),

@@ -29,9 +29,15 @@ export interface EngineOptions {
   maxQueue?: number;
   /** a worker above this (JS heap + WASM) after a job is replaced, MB; default maxMemoryMb / 2 */
   recycleMemoryMb?: number;
+  /**
+   * a thread idle this long is stopped, so its WASM memory (which never shrinks) goes back to the OS;
+   * the next job starts a fresh one. ms; default 20000; 0: threads are never retired
+   */
+  idleTimeoutMs?: number;
 }
 
-export interface EngineStats { threads: number; running: number; queued: number; completed: number; failed: number; recycledWorkers: number }
+/** `threads`: the most the pool runs; `liveThreads`: those alive now (idle ones are retired) */
+export interface EngineStats { threads: number; liveThreads: number; running: number; queued: number; completed: number; failed: number; recycledWorkers: number }
 
 export interface Engine {
   analyze(stepBytes: Uint8Array, options?: AnalyzeOptions): Promise<Design>;
@@ -58,6 +64,8 @@ interface QueuedJob { job: EngineJob | ExtraJob; resolve(v: unknown): void; reje
 const DEFAULT_MAX_MEMORY_MB = 2048;
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_QUEUE = 256;
+/** Long enough that a steady stream of jobs keeps its threads warm, short enough that an idle service gives its memory back, ms */
+const DEFAULT_IDLE_TIMEOUT_MS = 20_000;
 const MB = 1048576;
 /** Built (dist/*.js): the compiled worker. Sources run through tsx (development, tests): worker.mjs,
  * which registers tsx in the thread first (a worker thread does not inherit a `register()`ed loader). */
@@ -96,16 +104,18 @@ export class EnginePool {
     this.maxMemoryMb = positiveInt('maxMemoryMb', options.maxMemoryMb, DEFAULT_MAX_MEMORY_MB);
     this.timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.maxQueue = options.maxQueue === 0 ? 0 : positiveInt('maxQueue', options.maxQueue, DEFAULT_MAX_QUEUE);
+    const idleTimeoutMs = options.idleTimeoutMs === 0 ? 0 : positiveInt('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
     const recycleMb = positiveInt('recycleMemoryMb', options.recycleMemoryMb, Math.max(1, Math.floor(this.maxMemoryMb / 2)));
     this.settings = { memoryLimitBytes: this.maxMemoryMb * MB, recycleBytes: recycleMb * MB };
     // a URL, so the worker's import() finds it wherever the worker file lives (a path is the caller's, from cwd)
     if (internal.opsModule) this.settings.opsModule = internal.opsModule.startsWith('file:') ? internal.opsModule : pathToFileURL(internal.opsModule).href;
     this.piscina = new Piscina({
       filename: fileURLToPath(new URL(WORKER_FILE, import.meta.url)),
-      minThreads: this.threads,
+      // threads start on demand and an idle one is retired after idleTimeoutMs: a thread's WASM
+      // memory only grows, and stopping the thread is the one way to hand it back (0: kept for ever)
+      minThreads: idleTimeoutMs === 0 ? this.threads : 0,
       maxThreads: this.threads,
-      // long-lived threads keep their WASM modules warm; they are replaced only on purpose
-      idleTimeout: Number.MAX_SAFE_INTEGER,
+      idleTimeout: idleTimeoutMs === 0 ? Infinity : idleTimeoutMs,
       maxQueue: this.threads, // never used: at most `threads` jobs are handed over
       resourceLimits: { maxOldGenerationSizeMb: this.maxMemoryMb },
     });
@@ -173,7 +183,7 @@ export class EnginePool {
     }
   }
 
-  /** Stops an idle thread; piscina starts a fresh one to keep minThreads. Resolves once it is gone. */
+  /** Stops an idle thread; piscina starts a fresh one on the next job (or at once, to keep minThreads). Resolves once it is gone. */
   private async replaceThread(threadId: number | undefined): Promise<void> {
     const worker = this.piscina.threads.find((t) => t.threadId === threadId);
     if (!worker) return;
@@ -199,7 +209,7 @@ export class EnginePool {
   }
 
   stats(): EngineStats {
-    return { threads: this.threads, running: this.running, queued: this.queue.length, completed: this.completed, failed: this.failed, recycledWorkers: this.recycled };
+    return { threads: this.threads, liveThreads: this.piscina.threads.length, running: this.running, queued: this.queue.length, completed: this.completed, failed: this.failed, recycledWorkers: this.recycled };
   }
 
   async close(options: { force?: boolean } = {}): Promise<void> {
