@@ -76,6 +76,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     webhooks: createWebhookSender({ allowHttpLoopback: config.webhookAllowHttpLoopback }),
     shutdown: shutdown.signal,
     maxActiveJobsPerAccount: config.maxActiveJobsPerAccount,
+    maxUploadBytes: config.maxUploadBytes,
     quoteCache: config.quoteCache,
     payments: options.payments ?? paymentProcessorFromEnv({ store, baseUrl: config.baseUrl, now }),
     paymentReconcileAfterMs: config.paymentReconcileAfterMs,
