@@ -19,7 +19,7 @@ const SETTLE_MS = 1500;
 const mb = (b: number): number => Math.round((b / 1048576) * 10) / 10;
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 
-interface Run { idle_timeout_ms: number; fresh_mb: number; peak_mb: number; idle_mb: number; idle_ratio: number; analyses: number; live_threads_idle: number }
+interface Run { idle_timeout_ms: number; fresh_mb: number; peak_mb: number; idle_mb: number; idle_ratio: number; analyses: number; retired_threads: number }
 
 function files(root: string): Uint8Array[] {
   const out: Uint8Array[] = [];
@@ -51,9 +51,9 @@ async function child(root: string, idleTimeoutMs: number, rounds: number): Promi
   while (Date.now() < until) await new Promise((r) => setTimeout(r, 100));
   gc();
   const idle = process.memoryUsage().rss;
-  const live = engine.stats().liveThreads;
+  const retiredThreads = engine.stats().retiredThreads;
   await engine.close();
-  return { idle_timeout_ms: idleTimeoutMs, fresh_mb: mb(fresh), peak_mb: mb(peak), idle_mb: mb(idle), idle_ratio: r2(idle / fresh), analyses, live_threads_idle: live };
+  return { idle_timeout_ms: idleTimeoutMs, fresh_mb: mb(fresh), peak_mb: mb(peak), idle_mb: mb(idle), idle_ratio: r2(idle / fresh), analyses, retired_threads: retiredThreads };
 }
 
 function spawnRun(root: string, idleTimeoutMs: number, rounds: number, flags: string[] = []): Run {
@@ -69,7 +69,7 @@ export async function benchIdleRss(root: string, quick: boolean): Promise<object
   const kept = spawnRun(root, 0, rounds);
   const liftoff = spawnRun(root, IDLE_TIMEOUT_MS, rounds, ['--liftoff-only']);
   for (const [name, r] of [['idle threads retired', retired], ['threads kept (before)', kept], ['retired, --liftoff-only', liftoff]] as const) {
-    console.log(`  ${name.padEnd(24)} fresh ${r.fresh_mb} MB, after ${r.analyses} analyses ${r.peak_mb} MB peak, idle ${r.idle_mb} MB: ${r.idle_ratio}x fresh (${r.live_threads_idle} threads alive)`);
+    console.log(`  ${name.padEnd(24)} fresh ${r.fresh_mb} MB, after ${r.analyses} analyses ${r.peak_mb} MB peak, idle ${r.idle_mb} MB: ${r.idle_ratio}x fresh (${r.retired_threads} threads retired)`);
   }
   console.log(`  idle RSS / fresh RSS: ${retired.idle_ratio} (target <= 1.5; threads kept: ${kept.idle_ratio}; retired under --liftoff-only: ${liftoff.idle_ratio})`);
   return { threads: THREADS, rounds, idle_ratio: retired.idle_ratio, target_ratio: 1.5, retired, kept, liftoff_only: liftoff };

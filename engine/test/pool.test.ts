@@ -175,7 +175,7 @@ test('a healthy worker whose memory passes the recycle ceiling is replaced after
   } finally { await roomy.close(); }
 });
 
-test('threads idle for idleTimeoutMs are retired (their WASM memory goes with them) and started again on the next job', async () => {
+test('once the pool has idled for idleTimeoutMs, threads that ran jobs are retired (their WASM memory goes with them) and fresh ones take the next job', async () => {
   const waitFor = async (what: string, ok: () => boolean): Promise<void> => {
     for (const t0 = Date.now(); !ok(); await new Promise((r) => setTimeout(r, 50))) {
       if (Date.now() - t0 > 10_000) assert.fail(`timed out waiting for ${what}`);
@@ -183,18 +183,20 @@ test('threads idle for idleTimeoutMs are retired (their WASM memory goes with th
   };
   const pool = new EnginePool({ threads: 2, idleTimeoutMs: 300, timeoutMs: 60000 }, withTestOps);
   try {
-    assert.deepEqual(await Promise.all([pool.runExtra('echo', [1]), pool.runExtra('echo', [2])]), [1, 2]);
-    assert.ok(pool.stats().liveThreads >= 1, 'a thread ran the jobs');
-    await waitFor('the idle threads to be retired', () => pool.stats().liveThreads === 0);
-    assert.equal(await pool.runExtra('echo', ['again']), 'again', 'a fresh thread runs the next job');
-    assert.equal(pool.stats().liveThreads, 1);
-    await waitFor('the fresh thread to be retired too', () => pool.stats().liveThreads === 0);
+    const first = new Set(await Promise.all([pool.runExtra('threadId', []), pool.runExtra('threadId', [])]));
+    await waitFor('the threads that ran jobs to be retired', () => pool.stats().retiredThreads === first.size);
+    const next = await pool.runExtra('threadId', []);
+    assert.ok(!first.has(next), `a fresh thread runs the next job (${String(next)} was one of ${[...first].join(', ')})`);
+    await waitFor('the thread that ran it to be retired too', () => pool.stats().retiredThreads === first.size + 1);
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(pool.stats().retiredThreads, first.size + 1, 'fresh threads that ran nothing are left alone');
     assert.equal(pool.stats().recycledWorkers, 0, 'retiring is not recycling');
   } finally { await pool.close(); }
   const kept = new EnginePool({ threads: 1, idleTimeoutMs: 0, timeoutMs: 60000 }, withTestOps);
   try {
-    await kept.runExtra('echo', [1]);
+    const id = await kept.runExtra('threadId', []);
     await new Promise((r) => setTimeout(r, 600));
-    assert.equal(kept.stats().liveThreads, 1, 'idleTimeoutMs 0 keeps threads for ever');
+    assert.equal(await kept.runExtra('threadId', []), id, 'idleTimeoutMs 0 keeps threads for ever');
+    assert.equal(kept.stats().retiredThreads, 0);
   } finally { await kept.close(); }
 });

@@ -30,14 +30,15 @@ export interface EngineOptions {
   /** a worker above this (JS heap + WASM) after a job is replaced, MB; default maxMemoryMb / 2 */
   recycleMemoryMb?: number;
   /**
-   * a thread idle this long is stopped, so its WASM memory (which never shrinks) goes back to the OS;
-   * the next job starts a fresh one. ms; default 20000; 0: threads are never retired
+   * once the pool has been idle this long, every thread that ran a job is stopped, so its WASM memory
+   * (which never shrinks) goes back to the OS, and a fresh one (no WASM memory yet) takes its place,
+   * ready for the next job. ms; default 20000; 0: threads are never retired
    */
   idleTimeoutMs?: number;
 }
 
-/** `threads`: the most the pool runs; `liveThreads`: those alive now (idle ones are retired) */
-export interface EngineStats { threads: number; liveThreads: number; running: number; queued: number; completed: number; failed: number; recycledWorkers: number }
+/** `retiredThreads`: threads stopped after the pool idled (idleTimeoutMs); `recycledWorkers`: replaced after a job over the memory ceiling */
+export interface EngineStats { threads: number; running: number; queued: number; completed: number; failed: number; recycledWorkers: number; retiredThreads: number }
 
 export interface Engine {
   analyze(stepBytes: Uint8Array, options?: AnalyzeOptions): Promise<Design>;
@@ -87,6 +88,11 @@ export class EnginePool {
   private completed = 0;
   private failed = 0;
   private recycled = 0;
+  private retired = 0;
+  /** threads that have run a job since they started: the ones an idle pool retires */
+  private readonly used = new Set<number>();
+  private readonly idleTimeoutMs: number;
+  private idleTimer: NodeJS.Timeout | null = null;
   private replacing = 0;
   private closing = false;
   private readonly settings: WorkerSettings;
@@ -104,18 +110,18 @@ export class EnginePool {
     this.maxMemoryMb = positiveInt('maxMemoryMb', options.maxMemoryMb, DEFAULT_MAX_MEMORY_MB);
     this.timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.maxQueue = options.maxQueue === 0 ? 0 : positiveInt('maxQueue', options.maxQueue, DEFAULT_MAX_QUEUE);
-    const idleTimeoutMs = options.idleTimeoutMs === 0 ? 0 : positiveInt('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+    this.idleTimeoutMs = options.idleTimeoutMs === 0 ? 0 : positiveInt('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
     const recycleMb = positiveInt('recycleMemoryMb', options.recycleMemoryMb, Math.max(1, Math.floor(this.maxMemoryMb / 2)));
     this.settings = { memoryLimitBytes: this.maxMemoryMb * MB, recycleBytes: recycleMb * MB };
     // a URL, so the worker's import() finds it wherever the worker file lives (a path is the caller's, from cwd)
     if (internal.opsModule) this.settings.opsModule = internal.opsModule.startsWith('file:') ? internal.opsModule : pathToFileURL(internal.opsModule).href;
     this.piscina = new Piscina({
       filename: fileURLToPath(new URL(WORKER_FILE, import.meta.url)),
-      // threads start on demand and an idle one is retired after idleTimeoutMs: a thread's WASM
-      // memory only grows, and stopping the thread is the one way to hand it back (0: kept for ever)
-      minThreads: idleTimeoutMs === 0 ? this.threads : 0,
+      minThreads: this.threads,
       maxThreads: this.threads,
-      idleTimeout: idleTimeoutMs === 0 ? Infinity : idleTimeoutMs,
+      // threads are stopped only on purpose: after a job over the memory ceiling, or when the pool
+      // has idled (retireIdleThreads); piscina then starts a fresh one at once
+      idleTimeout: Number.MAX_SAFE_INTEGER,
       maxQueue: this.threads, // never used: at most `threads` jobs are handed over
       resourceLimits: { maxOldGenerationSizeMb: this.maxMemoryMb },
     });
@@ -137,6 +143,7 @@ export class EnginePool {
   }
 
   private enqueue(job: EngineJob | ExtraJob): Promise<unknown> {
+    if (this.idleTimer) { clearTimeout(this.idleTimer); this.idleTimer = null; }
     if (this.closing) return Promise.reject(new EngineError('queue_full', 'the engine is shutting down and accepts no new jobs'));
     if (this.running >= this.threads && this.queue.length >= this.maxQueue) {
       return Promise.reject(new EngineError('queue_full', `the engine queue is full (${this.maxQueue} waiting, ${this.running} running); retry later`));
@@ -156,7 +163,10 @@ export class EnginePool {
       this.start(job).finally(() => {
         this.running--;
         this.pump();
-        if (this.running === 0 && this.queue.length === 0) for (const w of this.idleWaiters.splice(0)) w();
+        if (this.running === 0 && this.queue.length === 0) {
+          for (const w of this.idleWaiters.splice(0)) w();
+          this.armIdleTimer();
+        }
       });
     }
   }
@@ -174,6 +184,7 @@ export class EnginePool {
       if (reply.ok) { this.completed++; job.resolve(reply.value); }
       else { this.failed++; job.reject(new EngineError(reply.error.code, reply.error.message)); }
       // the caller has its result; the slot stays taken until the old thread is gone
+      if (reply.threadId !== undefined) this.used.add(reply.threadId);
       if (reply.recycle) await this.replaceThread(reply.threadId);
     } catch (err) {
       this.failed++;
@@ -183,7 +194,37 @@ export class EnginePool {
     }
   }
 
-  /** Stops an idle thread; piscina starts a fresh one on the next job (or at once, to keep minThreads). Resolves once it is gone. */
+  private armIdleTimer(): void {
+    if (this.idleTimeoutMs === 0 || this.closing) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => { this.idleTimer = null; void this.retireIdleThreads(); }, this.idleTimeoutMs);
+    this.idleTimer.unref();
+  }
+
+  /**
+   * The pool has been idle for idleTimeoutMs: every thread that ran a job is stopped (a thread's
+   * WASM memory only grows, and stopping the thread is the one way to hand it back) and piscina
+   * starts a fresh one in its place. Fresh threads are left alone, so an idle pool retires once.
+   */
+  private async retireIdleThreads(): Promise<void> {
+    if (this.running > 0 || this.queue.length > 0 || this.closing) return;
+    const idle = this.piscina.threads.filter((t) => this.used.has(t.threadId));
+    this.replacing++;
+    try {
+      await Promise.all(idle.map(async (worker) => {
+        this.used.delete(worker.threadId);
+        this.retired++;
+        const gone = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        await worker.terminate();
+        await gone;
+      }));
+    } finally {
+      this.replacing--;
+      this.pump();
+    }
+  }
+
+  /** Stops an idle thread; piscina starts a fresh one to keep minThreads. Resolves once it is gone. */
   private async replaceThread(threadId: number | undefined): Promise<void> {
     const worker = this.piscina.threads.find((t) => t.threadId === threadId);
     if (!worker) return;
@@ -209,11 +250,12 @@ export class EnginePool {
   }
 
   stats(): EngineStats {
-    return { threads: this.threads, liveThreads: this.piscina.threads.length, running: this.running, queued: this.queue.length, completed: this.completed, failed: this.failed, recycledWorkers: this.recycled };
+    return { threads: this.threads, running: this.running, queued: this.queue.length, completed: this.completed, failed: this.failed, recycledWorkers: this.recycled, retiredThreads: this.retired };
   }
 
   async close(options: { force?: boolean } = {}): Promise<void> {
     this.closing = true;
+    if (this.idleTimer) { clearTimeout(this.idleTimer); this.idleTimer = null; }
     if (options.force) {
       for (const job of this.queue.splice(0)) job.reject(new EngineError('analysis_failed', 'the engine was shut down before the job started'));
     }
