@@ -1,7 +1,7 @@
 // Service configuration from the environment: defaults, and a precise error naming the variable.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { configFromEnv, ConfigError } from '@kerf/service';
+import { configFromEnv, ConfigError, engineThreadsPerAccount } from '@kerf/service';
 
 describe('configFromEnv', () => {
   it('has the documented defaults', () => {
@@ -14,6 +14,16 @@ describe('configFromEnv', () => {
     assert.equal(c.engine, 'pool');
     assert.equal(c.webhookAllowHttpLoopback, false, 'webhooks go to https only unless asked');
     assert.equal(c.webhookConcurrency, 8);
+  });
+
+  it('engine limits: threads retire after 20 s idle; one account runs every thread but one', () => {
+    assert.equal(configFromEnv({}).engineIdleTimeoutMs, 20_000);
+    assert.equal(configFromEnv({ KERF_ENGINE_IDLE_TIMEOUT_MS: '0' }).engineIdleTimeoutMs, 0, '0 keeps threads');
+    assert.equal(engineThreadsPerAccount(configFromEnv({ KERF_ENGINE_THREADS: '4' })), 3);
+    assert.equal(engineThreadsPerAccount(configFromEnv({ KERF_ENGINE_THREADS: '1' })), 1, 'one thread cannot be kept free');
+    assert.equal(engineThreadsPerAccount(configFromEnv({ KERF_ENGINE_THREADS: '4', KERF_ENGINE_THREADS_PER_ACCOUNT: '4' })), 4);
+    assert.equal(engineThreadsPerAccount(configFromEnv({ KERF_ENGINE_THREADS: '2', KERF_ENGINE_THREADS_PER_ACCOUNT: '9' })), 2, 'never more than the threads');
+    assert.throws(() => configFromEnv({ KERF_ENGINE_THREADS_PER_ACCOUNT: '0' }), /KERF_ENGINE_THREADS_PER_ACCOUNT/);
   });
 
   it('reads every variable', () => {

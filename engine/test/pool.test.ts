@@ -174,3 +174,29 @@ test('a healthy worker whose memory passes the recycle ceiling is replaced after
     assert.equal(roomy.stats().recycledWorkers, 0, 'below the default ceiling a worker is kept');
   } finally { await roomy.close(); }
 });
+
+test('once the pool has idled for idleTimeoutMs, threads that ran jobs are retired (their WASM memory goes with them) and fresh ones take the next job', async () => {
+  const waitFor = async (what: string, ok: () => boolean): Promise<void> => {
+    for (const t0 = Date.now(); !ok(); await new Promise((r) => setTimeout(r, 50))) {
+      if (Date.now() - t0 > 10_000) assert.fail(`timed out waiting for ${what}`);
+    }
+  };
+  const pool = new EnginePool({ threads: 2, idleTimeoutMs: 300, timeoutMs: 60000 }, withTestOps);
+  try {
+    const first = new Set(await Promise.all([pool.runExtra('threadId', []), pool.runExtra('threadId', [])]));
+    await waitFor('the threads that ran jobs to be retired', () => pool.stats().retiredThreads === first.size);
+    const next = await pool.runExtra('threadId', []);
+    assert.ok(!first.has(next), `a fresh thread runs the next job (${String(next)} was one of ${[...first].join(', ')})`);
+    await waitFor('the thread that ran it to be retired too', () => pool.stats().retiredThreads === first.size + 1);
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(pool.stats().retiredThreads, first.size + 1, 'fresh threads that ran nothing are left alone');
+    assert.equal(pool.stats().recycledWorkers, 0, 'retiring is not recycling');
+  } finally { await pool.close(); }
+  const kept = new EnginePool({ threads: 1, idleTimeoutMs: 0, timeoutMs: 60000 }, withTestOps);
+  try {
+    const id = await kept.runExtra('threadId', []);
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(await kept.runExtra('threadId', []), id, 'idleTimeoutMs 0 keeps threads for ever');
+    assert.equal(kept.stats().retiredThreads, 0);
+  } finally { await kept.close(); }
+});

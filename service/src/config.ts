@@ -18,6 +18,10 @@ export interface ServiceConfig {
   engineMaxMemoryMb: number;
   /** engine jobs waiting for a thread, per process (beyond them: queue_full) */
   engineMaxQueue: number;
+  /** an engine thread idle this long is stopped so its memory goes back to the OS, ms; 0: never */
+  engineIdleTimeoutMs: number;
+  /** analyses (and other engine jobs) one account runs at once per process; default engineThreads - 1, at least 1 (engineThreadsPerAccount()) */
+  engineThreadsPerAccount?: number;
   /** the whole request (headers and body) must arrive within this, ms; else 408 and the connection closes */
   requestTimeoutMs: number;
   /** the request's headers must arrive within this, ms */
@@ -103,6 +107,15 @@ function trustProxy(raw: string | undefined): boolean | number | string {
   return raw;
 }
 
+/**
+ * Engine jobs one account runs at once in a process: by default every thread but one, so one
+ * account's heavy jobs never hold all of them and another account's part starts at once (with one
+ * thread nothing can be kept free: the worker's claim takes accounts in turn instead).
+ */
+export function engineThreadsPerAccount(config: Pick<ServiceConfig, 'engineThreads' | 'engineThreadsPerAccount'>): number {
+  return Math.min(config.engineThreads, config.engineThreadsPerAccount ?? Math.max(1, config.engineThreads - 1));
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const baseUrl = (env.KERF_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -121,6 +134,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     analysisTimeoutMs: int(env, 'KERF_ANALYSIS_TIMEOUT_MS', 120_000, 1000, 3_600_000),
     engineMaxMemoryMb: int(env, 'KERF_ENGINE_MAX_MEMORY_MB', 2048, 64, 65536),
     engineMaxQueue: int(env, 'KERF_ENGINE_MAX_QUEUE', 256, 1, 100_000),
+    engineIdleTimeoutMs: int(env, 'KERF_ENGINE_IDLE_TIMEOUT_MS', 20_000, 0, 86_400_000),
+    ...(env.KERF_ENGINE_THREADS_PER_ACCOUNT ? { engineThreadsPerAccount: int(env, 'KERF_ENGINE_THREADS_PER_ACCOUNT', 1, 1, 64) } : {}),
     requestTimeoutMs: int(env, 'KERF_REQUEST_TIMEOUT_MS', 120_000, 500, 3_600_000),
     headersTimeoutMs: int(env, 'KERF_HEADERS_TIMEOUT_MS', 20_000, 500, 600_000),
     idleTimeoutMs: int(env, 'KERF_IDLE_TIMEOUT_MS', 75_000, 500, 3_600_000),

@@ -15,7 +15,7 @@ const PART_FILE_KINDS: Record<string, string> = {
   'flat.step': 'production_flat_step',
 };
 
-export interface PoolOptions { threads: number; timeoutMs: number; maxMemoryMb: number; maxQueue?: number }
+export interface PoolOptions { threads: number; timeoutMs: number; maxMemoryMb: number; maxQueue?: number; idleTimeoutMs?: number }
 
 /** Interactive jobs (images, models for a waiting client) waiting for the gate, per process. */
 const INTERACTIVE_MAX_WAITING = 32;
@@ -27,7 +27,7 @@ export class PoolEngine extends LocalEngine {
 
   constructor(options: PoolOptions) {
     super();
-    this.pool = createEngine({ threads: options.threads, timeoutMs: options.timeoutMs, maxMemoryMb: options.maxMemoryMb, maxQueue: options.maxQueue });
+    this.pool = createEngine({ threads: options.threads, timeoutMs: options.timeoutMs, maxMemoryMb: options.maxMemoryMb, maxQueue: options.maxQueue, idleTimeoutMs: options.idleTimeoutMs });
     this.interactive = new InteractiveGate(Math.max(1, Math.floor(options.threads / 2)), INTERACTIVE_MAX_WAITING);
   }
 

@@ -11,6 +11,6 @@ export async function createEngine(config: ServiceConfig, log: Logger): Promise<
     log.info('engine: in-process');
     return new LocalEngine();
   }
-  log.info({ threads: config.engineThreads, timeout_ms: config.analysisTimeoutMs, max_memory_mb: config.engineMaxMemoryMb }, 'engine: worker pool');
-  return new PoolEngine({ threads: config.engineThreads, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.engineMaxMemoryMb, maxQueue: config.engineMaxQueue });
+  log.info({ threads: config.engineThreads, timeout_ms: config.analysisTimeoutMs, max_memory_mb: config.engineMaxMemoryMb, idle_timeout_ms: config.engineIdleTimeoutMs }, 'engine: worker pool');
+  return new PoolEngine({ threads: config.engineThreads, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.engineMaxMemoryMb, maxQueue: config.engineMaxQueue, idleTimeoutMs: config.engineIdleTimeoutMs });
 }

@@ -16,7 +16,7 @@ import { createWebhookSender } from '@kerf/webhooks';
 import { paymentProcessorFromEnv, paymentRoutes } from '@kerf/payments';
 import { consentPort, createProvider, oauthServer } from '@kerf/oauth';
 import { webSite } from '@kerf/web';
-import type { ServiceConfig } from './config.ts';
+import { engineThreadsPerAccount, type ServiceConfig } from './config.ts';
 import { createEngine } from './engine.ts';
 import { genRequestId } from './request-id.ts';
 import { onRelayWake, wakeOtherRelays } from './cluster.ts';
@@ -76,6 +76,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     webhooks: createWebhookSender({ allowHttpLoopback: config.webhookAllowHttpLoopback }),
     shutdown: shutdown.signal,
     maxActiveJobsPerAccount: config.maxActiveJobsPerAccount,
+    maxUploadBytes: config.maxUploadBytes,
     quoteCache: config.quoteCache ? QUOTE_CACHING : NO_QUOTE_CACHING,
     payments: options.payments ?? paymentProcessorFromEnv({ store, baseUrl: config.baseUrl, now }),
     paymentReconcileAfterMs: config.paymentReconcileAfterMs,
@@ -88,9 +89,11 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const stopPaymentUpdates = ctx.payments!.onPaymentUpdated((payment) => paymentUpdated(ctx, payment).catch((err: unknown) => {
     log.error({ err, payment_intent_id: payment.id }, 'settling a cart after a payment update failed; the reconciler retries');
   }));
-  worker = new JobWorker(ctx, JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.engineThreads });
+  // one account runs at most engineThreadsPerAccount analyses at once: the rest of the threads stay
+  // free for the others (docs/operations.md, Limits)
+  worker = new JobWorker(ctx, JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.engineThreads, maxPerAccount: engineThreadsPerAccount(config) });
   // The lease is renewed while a delivery waits on its receiver, so no other process repeats it.
-  webhookWorker = new JobWorker(ctx, WEBHOOK_JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.webhookConcurrency });
+  webhookWorker = new JobWorker(ctx, WEBHOOK_JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.webhookConcurrency, maxPerAccount: config.webhookConcurrency });
   // in a cluster, a worker that does not hold the relay's lease passes its wakes to the one that does
   relay = new EventRelay(ctx, { pollMs: config.jobPollMs, elsewhere: wakeOtherRelays });
   onRelayWake(() => relay?.wakeFromElsewhere());

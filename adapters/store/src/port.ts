@@ -301,8 +301,10 @@ export interface JobQueue {
    * marks it running for `workerId` until now + leaseMs and increments attempts. Each claim is
    * given to exactly one caller, across processes. See `exhausted` for a job whose runs all died.
    * A job whose resource no longer exists (or never came to exist) should simply be completed.
+   * `excludeAccounts`: accounts whose jobs are not taken by this claim (a worker keeping a slot free
+   * of the accounts already holding their share of it).
    */
-  claim<P = unknown>(workerId: string, leaseMs: number, opts?: { kinds?: string[] }): Promise<Job<P> | null>;
+  claim<P = unknown>(workerId: string, leaseMs: number, opts?: { kinds?: string[]; excludeAccounts?: string[] }): Promise<Job<P> | null>;
   /** Jobs of an account (of these kinds) queued or running: what its limit on background work counts. */
   countActive(accountId: string, opts?: { kinds?: string[] }): Promise<number>;
   /** Extends the lease; false when the job is no longer running for this worker. */

@@ -275,6 +275,20 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
         assert.notEqual(again.id, j.id);
       });
 
+      it('a claim skips the accounts it excludes (a worker keeping a slot for other accounts)', async () => {
+        const a = await newAccount(store);
+        const b = await newAccount(store);
+        const kind = `k${Date.now()}x`;
+        const ja = await store.jobs.enqueue({ kind, resourceId: 'ra', accountId: a.id });
+        clock.advance(5);
+        const jb = await store.jobs.enqueue({ kind, resourceId: 'rb', accountId: b.id });
+        // a's job is older and a has nothing running: without the exclusion it would go first
+        const c = await store.jobs.claim('w1', 60_000, { kinds: [kind], excludeAccounts: [a.id] });
+        assert.equal(c?.id, jb.id);
+        assert.equal(await store.jobs.claim('w1', 60_000, { kinds: [kind], excludeAccounts: [a.id] }), null, 'only a\'s job is left');
+        assert.equal((await store.jobs.claim('w1', 60_000, { kinds: [kind], excludeAccounts: [] }))?.id, ja.id);
+      });
+
       it('reclaims a job whose lease expired (its process died), and the old holder loses it', async () => {
         const a = await newAccount(store);
         const kind = `k${Date.now()}b`;

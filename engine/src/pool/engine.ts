@@ -29,9 +29,16 @@ export interface EngineOptions {
   maxQueue?: number;
   /** a worker above this (JS heap + WASM) after a job is replaced, MB; default maxMemoryMb / 2 */
   recycleMemoryMb?: number;
+  /**
+   * once the pool has been idle this long, every thread that ran a job is stopped, so its WASM memory
+   * (which never shrinks) goes back to the OS, and a fresh one (no WASM memory yet) takes its place,
+   * ready for the next job. ms; default 20000; 0: threads are never retired
+   */
+  idleTimeoutMs?: number;
 }
 
-export interface EngineStats { threads: number; running: number; queued: number; completed: number; failed: number; recycledWorkers: number }
+/** `retiredThreads`: threads stopped after the pool idled (idleTimeoutMs); `recycledWorkers`: replaced after a job over the memory ceiling */
+export interface EngineStats { threads: number; running: number; queued: number; completed: number; failed: number; recycledWorkers: number; retiredThreads: number }
 
 export interface Engine {
   analyze(stepBytes: Uint8Array, options?: AnalyzeOptions): Promise<Design>;
@@ -58,6 +65,8 @@ interface QueuedJob { job: EngineJob | ExtraJob; resolve(v: unknown): void; reje
 const DEFAULT_MAX_MEMORY_MB = 2048;
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_QUEUE = 256;
+/** Long enough that a steady stream of jobs keeps its threads warm, short enough that an idle service gives its memory back, ms */
+const DEFAULT_IDLE_TIMEOUT_MS = 20_000;
 const MB = 1048576;
 /** Built (dist/*.js): the compiled worker. Sources run through tsx (development, tests): worker.mjs,
  * which registers tsx in the thread first (a worker thread does not inherit a `register()`ed loader). */
@@ -79,6 +88,11 @@ export class EnginePool {
   private completed = 0;
   private failed = 0;
   private recycled = 0;
+  private retired = 0;
+  /** threads that have run a job since they started: the ones an idle pool retires */
+  private readonly used = new Set<number>();
+  private readonly idleTimeoutMs: number;
+  private idleTimer: NodeJS.Timeout | null = null;
   private replacing = 0;
   private closing = false;
   private readonly settings: WorkerSettings;
@@ -96,6 +110,7 @@ export class EnginePool {
     this.maxMemoryMb = positiveInt('maxMemoryMb', options.maxMemoryMb, DEFAULT_MAX_MEMORY_MB);
     this.timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.maxQueue = options.maxQueue === 0 ? 0 : positiveInt('maxQueue', options.maxQueue, DEFAULT_MAX_QUEUE);
+    this.idleTimeoutMs = options.idleTimeoutMs === 0 ? 0 : positiveInt('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
     const recycleMb = positiveInt('recycleMemoryMb', options.recycleMemoryMb, Math.max(1, Math.floor(this.maxMemoryMb / 2)));
     this.settings = { memoryLimitBytes: this.maxMemoryMb * MB, recycleBytes: recycleMb * MB };
     // a URL, so the worker's import() finds it wherever the worker file lives (a path is the caller's, from cwd)
@@ -104,7 +119,8 @@ export class EnginePool {
       filename: fileURLToPath(new URL(WORKER_FILE, import.meta.url)),
       minThreads: this.threads,
       maxThreads: this.threads,
-      // long-lived threads keep their WASM modules warm; they are replaced only on purpose
+      // threads are stopped only on purpose: after a job over the memory ceiling, or when the pool
+      // has idled (retireIdleThreads); piscina then starts a fresh one at once
       idleTimeout: Number.MAX_SAFE_INTEGER,
       maxQueue: this.threads, // never used: at most `threads` jobs are handed over
       resourceLimits: { maxOldGenerationSizeMb: this.maxMemoryMb },
@@ -127,6 +143,7 @@ export class EnginePool {
   }
 
   private enqueue(job: EngineJob | ExtraJob): Promise<unknown> {
+    if (this.idleTimer) { clearTimeout(this.idleTimer); this.idleTimer = null; }
     if (this.closing) return Promise.reject(new EngineError('queue_full', 'the engine is shutting down and accepts no new jobs'));
     if (this.running >= this.threads && this.queue.length >= this.maxQueue) {
       return Promise.reject(new EngineError('queue_full', `the engine queue is full (${this.maxQueue} waiting, ${this.running} running); retry later`));
@@ -146,7 +163,10 @@ export class EnginePool {
       this.start(job).finally(() => {
         this.running--;
         this.pump();
-        if (this.running === 0 && this.queue.length === 0) for (const w of this.idleWaiters.splice(0)) w();
+        if (this.running === 0 && this.queue.length === 0) {
+          for (const w of this.idleWaiters.splice(0)) w();
+          this.armIdleTimer();
+        }
       });
     }
   }
@@ -164,12 +184,43 @@ export class EnginePool {
       if (reply.ok) { this.completed++; job.resolve(reply.value); }
       else { this.failed++; job.reject(new EngineError(reply.error.code, reply.error.message)); }
       // the caller has its result; the slot stays taken until the old thread is gone
+      if (reply.threadId !== undefined) this.used.add(reply.threadId);
       if (reply.recycle) await this.replaceThread(reply.threadId);
     } catch (err) {
       this.failed++;
       job.reject(this.translate(err, timedOut));
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  private armIdleTimer(): void {
+    if (this.idleTimeoutMs === 0 || this.closing) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => { this.idleTimer = null; void this.retireIdleThreads(); }, this.idleTimeoutMs);
+    this.idleTimer.unref();
+  }
+
+  /**
+   * The pool has been idle for idleTimeoutMs: every thread that ran a job is stopped (a thread's
+   * WASM memory only grows, and stopping the thread is the one way to hand it back) and piscina
+   * starts a fresh one in its place. Fresh threads are left alone, so an idle pool retires once.
+   */
+  private async retireIdleThreads(): Promise<void> {
+    if (this.running > 0 || this.queue.length > 0 || this.closing) return;
+    const idle = this.piscina.threads.filter((t) => this.used.has(t.threadId));
+    this.replacing++;
+    try {
+      await Promise.all(idle.map(async (worker) => {
+        this.used.delete(worker.threadId);
+        this.retired++;
+        const gone = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        await worker.terminate();
+        await gone;
+      }));
+    } finally {
+      this.replacing--;
+      this.pump();
     }
   }
 
@@ -199,11 +250,12 @@ export class EnginePool {
   }
 
   stats(): EngineStats {
-    return { threads: this.threads, running: this.running, queued: this.queue.length, completed: this.completed, failed: this.failed, recycledWorkers: this.recycled };
+    return { threads: this.threads, running: this.running, queued: this.queue.length, completed: this.completed, failed: this.failed, recycledWorkers: this.recycled, retiredThreads: this.retired };
   }
 
   async close(options: { force?: boolean } = {}): Promise<void> {
     this.closing = true;
+    if (this.idleTimer) { clearTimeout(this.idleTimer); this.idleTimer = null; }
     if (options.force) {
       for (const job of this.queue.splice(0)) job.reject(new EngineError('analysis_failed', 'the engine was shut down before the job started'));
     }

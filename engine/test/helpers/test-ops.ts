@@ -1,11 +1,13 @@
 // Jobs that misbehave on purpose, to prove the pool contains them. The pool loads this module into
 // its workers when a test passes it as `opsModule`; production workers never see these names.
+import { threadId } from 'node:worker_threads';
 import type { JobHandler } from '../../src/pool/protocol.ts';
 
 let lastBytes: Uint8Array | null = null;
 
 const TEST_OPS: Record<string, JobHandler> = {
   echo: (x: unknown) => x,
+  threadId: () => threadId,
   spin: () => { for (;;) { /* never returns: only a terminated thread ends this */ } },
   exhaustWasm: () => {
     const mem = new WebAssembly.Memory({ initial: 1, maximum: 65536 });

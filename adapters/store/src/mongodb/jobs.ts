@@ -85,10 +85,11 @@ export class MongoJobs implements JobQueue {
     return (await this.enqueueChecked<P>(checkNewJob(job))).job;
   }
 
-  async claim<P = unknown>(workerId: string, leaseMs: number, opts: { kinds?: string[] } = {}): Promise<Job<P> | null> {
+  async claim<P = unknown>(workerId: string, leaseMs: number, opts: { kinds?: string[]; excludeAccounts?: string[] } = {}): Promise<Job<P> | null> {
     checkNonEmpty(workerId, 'workerId', 200);
     checkPositiveMs(leaseMs, 'leaseMs');
     const kinds = checkKinds(opts.kinds);
+    const exclude = opts.excludeAccounts?.length ? checkKinds(opts.excludeAccounts) : null;
     const now = this.ctx.now();
     // Its exhausted run died too: stop, rather than crash workers forever.
     await this.col.updateMany(
@@ -103,6 +104,8 @@ export class MongoJobs implements JobQueue {
     };
     const ofKinds: Document = kinds === null ? {} : { kind: { $in: kinds } };
     Object.assign(filter, ofKinds);
+    // excluded accounts are never ranked, so the per-account take below never names one
+    if (exclude) filter.accountId = { $nin: exclude };
     // Fair across accounts (see JobQueue.claim): rank the accounts with claimable work, then take the
     // oldest job of the first whose job is still there (another worker may have taken it meanwhile).
     const waiting = (await this.col.aggregate([{ $match: filter }, { $group: { _id: '$accountId' } }]).toArray()).map((d) => String(d._id));

@@ -63,6 +63,7 @@ export class SqliteJobs implements JobQueue {
     this.next = db.prepare(`SELECT j.id FROM jobs j
       WHERE ((j.status = 'queued' AND j.run_after <= @now) OR (j.status = 'running' AND j.lease_until <= @now AND j.attempts <= j.max_attempts))
         AND (@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
+        AND (@exclude IS NULL OR j.account_id NOT IN (SELECT value FROM json_each(@exclude)))
       ORDER BY
         (SELECT COUNT(*) FROM jobs r WHERE r.account_id = j.account_id AND r.status = 'running' AND r.lease_until > @now
           AND (@kinds IS NULL OR r.kind IN (SELECT value FROM json_each(@kinds)))),
@@ -91,12 +92,12 @@ export class SqliteJobs implements JobQueue {
     this.byResource = db.prepare('SELECT * FROM jobs WHERE resource_id = ? ORDER BY created_at, id');
 
     // IMMEDIATE takes the write lock before reading, so two processes never pick the same row.
-    this.claimTx = db.transaction((workerId: string, leaseMs: number, kinds: string[] | null): JobRow | null => {
+    this.claimTx = db.transaction((workerId: string, leaseMs: number, kinds: string[] | null, exclude: string[] | null): JobRow | null => {
       const now = this.ctx.now();
       const nowIso = now.toISOString();
       // Its exhausted run died too: stop, rather than crash workers forever.
       this.bury.run({ now: nowIso, error: JSON.stringify(LEASE_EXPIRED) });
-      const row = this.next.get({ now: nowIso, kinds: kinds === null ? null : JSON.stringify(kinds) }) as { id: string } | undefined;
+      const row = this.next.get({ now: nowIso, kinds: kinds === null ? null : JSON.stringify(kinds), exclude: exclude === null ? null : JSON.stringify(exclude) }) as { id: string } | undefined;
       if (!row) return null;
       return this.take.get({ id: row.id, workerId, leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), now: nowIso }) as JobRow;
     });
@@ -135,11 +136,12 @@ export class SqliteJobs implements JobQueue {
     return this.ctx.write(() => this.ctx.db.transaction(() => this.enqueueSync<P>(checked)).immediate());
   }
 
-  async claim<P = unknown>(workerId: string, leaseMs: number, opts: { kinds?: string[] } = {}): Promise<Job<P> | null> {
+  async claim<P = unknown>(workerId: string, leaseMs: number, opts: { kinds?: string[]; excludeAccounts?: string[] } = {}): Promise<Job<P> | null> {
     checkNonEmpty(workerId, 'workerId', 200);
     checkPositiveMs(leaseMs, 'leaseMs');
     const kinds = checkKinds(opts.kinds);
-    const row = await this.ctx.write(() => this.claimTx.immediate(workerId, leaseMs, kinds));
+    const exclude = opts.excludeAccounts?.length ? checkKinds(opts.excludeAccounts) : null;
+    const row = await this.ctx.write(() => this.claimTx.immediate(workerId, leaseMs, kinds, exclude));
     return row ? toJob<P>(row) : null;
   }
 

@@ -57,4 +57,9 @@ export interface UseCaseContext extends EngineContext {
    * leaves there. Default the OS temp dir, which no janitor sweeps: the service always sets it.
    */
   uploadSpoolDir?: string;
+  /**
+   * The largest upload the transports take, bytes (default 50 MiB); a gzip-compressed one may expand
+   * to COMPRESSED_EXPANSION_FACTOR times it (designs/received-file.ts).
+   */
+  maxUploadBytes?: number;
 }

@@ -45,6 +45,11 @@ export interface JobWorkerOptions {
   leaseMs?: number;
   /** Customer jobs (every kind not marked `system`) run at once in this process. */
   concurrency?: number;
+  /**
+   * Customer jobs one account may run at once in this process; default concurrency - 1 (at least 1),
+   * so one account's heavy jobs never hold every slot and another account's job starts at once.
+   */
+  maxPerAccount?: number;
   /** System jobs run at once in this process, beside the customer ones; default 1. */
   systemConcurrency?: number;
   /** Idle poll interval: how soon work enqueued by another process is noticed. */
@@ -69,7 +74,7 @@ export class JobWorker {
   private readonly leaseMs: number;
   private readonly poller: Poller;
   /** Customer and system jobs claim from lanes of their own: what each may run, what it runs. */
-  private readonly lanes: Array<{ kinds: string[]; slots: number; running: Set<Promise<void>> }>;
+  private readonly lanes: Array<{ kinds: string[]; slots: number; running: Set<Promise<void>>; perAccount: number; byAccount: Map<string, number> }>;
   private current = new Map<string, Job>();
   private released = new Set<string>();
 
@@ -77,9 +82,12 @@ export class JobWorker {
     this.workerId = opts.workerId ?? `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
     const kinds = (system: boolean) => Object.keys(handlers).filter((k) => !!handlers[k].system === system);
+    const slots = Math.max(1, opts.concurrency ?? 1);
+    const systemSlots = Math.max(1, opts.systemConcurrency ?? 1);
     this.lanes = [
-      { kinds: kinds(false), slots: Math.max(1, opts.concurrency ?? 1), running: new Set<Promise<void>>() },
-      { kinds: kinds(true), slots: Math.max(1, opts.systemConcurrency ?? 1), running: new Set<Promise<void>>() },
+      { kinds: kinds(false), slots, running: new Set<Promise<void>>(), perAccount: Math.max(1, Math.min(slots, opts.maxPerAccount ?? slots - 1)), byAccount: new Map<string, number>() },
+      // the service's own work: no account to keep apart
+      { kinds: kinds(true), slots: systemSlots, running: new Set<Promise<void>>(), perAccount: systemSlots, byAccount: new Map<string, number>() },
     ].filter((lane) => lane.kinds.length > 0);
     this.poller = new Poller(() => this.claimJobs(), opts.pollMs ?? DEFAULT_POLL_MS, (err) => this.ctx.log.error({ err }, 'job claim failed'));
   }
@@ -114,9 +122,17 @@ export class JobWorker {
   private async claimJobs(): Promise<void> {
     for (const lane of this.lanes) {
       while (this.poller.started && lane.running.size < lane.slots) {
-        const job = await this.ctx.store.jobs.claim(this.workerId, this.leaseMs, { kinds: lane.kinds });
+        // an account running its share of the lane waits for one of its own jobs to end
+        const full = [...lane.byAccount].filter(([, n]) => n >= lane.perAccount).map(([account]) => account);
+        const job = await this.ctx.store.jobs.claim(this.workerId, this.leaseMs, { kinds: lane.kinds, excludeAccounts: full });
         if (!job) break;
-        const p = this.execute(job).finally(() => { lane.running.delete(p); this.wake(); });
+        lane.byAccount.set(job.accountId, (lane.byAccount.get(job.accountId) ?? 0) + 1);
+        const p = this.execute(job).finally(() => {
+          const n = (lane.byAccount.get(job.accountId) ?? 1) - 1;
+          if (n > 0) lane.byAccount.set(job.accountId, n); else lane.byAccount.delete(job.accountId);
+          lane.running.delete(p);
+          this.wake();
+        });
         lane.running.add(p);
       }
     }

@@ -8,7 +8,7 @@ import {
 import { designReviewLink } from './review-link-docs.ts';
 import { sourceKey, toPublicDesign, type DesignResult, type DesignRow, type DesignState, type DesignView } from './design-view.ts';
 import { indexContent, reuseAnalysis } from './design-reuse.ts';
-import { assertStepUpload, measureUpload, uploadData, type UploadBytes } from './received-file.ts';
+import { assertExpandedSize, assertStepUpload, measureUpload, uploadData, uploadLimits, type UploadBytes } from './received-file.ts';
 
 /** Longest `Prefer: wait=N` honoured, seconds. */
 export const MAX_WAIT_SECONDS = 60;
@@ -45,6 +45,7 @@ export async function submitDesign(ctx: UseCaseContext, input: SubmitInput): Pro
   await admitCustomerJob(ctx, input.accountId, 'upload more');
   try {
     await assertStepUpload(input.bytes);
+    await assertExpandedSize(input.bytes, uploadLimits(ctx));
   } catch (err) {
     // the engine's words, so the API, the CLI and the library refuse a file alike
     if (err instanceof EngineError) throw invalid(err.code, err.message, 'file');

@@ -8,10 +8,11 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { open, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { assertStepBytes, assertStepEnds, STEP_SNIFF_BYTES } from '@kerf/engine';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { assertStepBytes, assertStepEnds, EngineError, STEP_SNIFF_BYTES } from '@kerf/engine';
 import type { BlobData } from '@kerf/store';
-import { type UseCaseContext, UseCaseError } from '../core/index.ts';
+import { MAX_PREPARED_UPLOAD_BYTES, type UseCaseContext, UseCaseError } from '../core/index.ts';
 
 /** How spoolUpload names its files, so a sweep of a shared directory removes only spools. */
 const SPOOL_NAME = /^upload-[0-9a-f]{24}\.part$/;
@@ -48,6 +49,66 @@ export async function assertStepUpload(file: UploadBytes): Promise<void> {
     };
     const n = Math.min(STEP_SNIFF_BYTES, file.size);
     assertStepEnds(await read(n, 0), await read(n, file.size - n), file.size);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A gzip-compressed upload (.stpZ, .step.gz) may expand to at most this many times the upload limit:
+ * compression saves the upload's bandwidth, it does not raise how much STEP the engine is given much
+ * beyond what an uncompressed upload may carry (a 478 KB bomb expanding to 480 MB held an engine
+ * thread for its whole time limit).
+ */
+export const COMPRESSED_EXPANSION_FACTOR = 2;
+
+/** The upload limit the transports apply (the context's, else the prepared uploads' 50 MiB) and what a compressed upload may expand to, bytes. */
+export function uploadLimits(ctx: Pick<UseCaseContext, 'maxUploadBytes'>): { uploadBytes: number; expandedBytes: number } {
+  const uploadBytes = ctx.maxUploadBytes ?? MAX_PREPARED_UPLOAD_BYTES;
+  return { uploadBytes, expandedBytes: uploadBytes * COMPRESSED_EXPANSION_FACTOR };
+}
+
+/** A byte count as a person reads it: 50 MiB, 64 KiB, 512 bytes. */
+function formatBytes(n: number): string {
+  if (n >= 1048576 && n % 1048576 === 0) return `${n / 1048576} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+/**
+ * Refuses (413 file_too_large, naming the limit) a gzip-compressed upload that expands beyond
+ * `limits.expandedBytes`. The file is decompressed as a stream and only counted, never held: the
+ * check stops at the limit, so a bomb costs at most that much decompression. A corrupt gzip stream
+ * is invalid_step, as the engine would say. A plain upload passes untouched.
+ */
+export async function assertExpandedSize(file: UploadBytes, limits: { uploadBytes: number; expandedBytes: number }): Promise<void> {
+  const head = isSpooled(file) ? await readHead(file.path, 2) : file.subarray(0, 2);
+  if (!(head.length === 2 && head[0] === 0x1f && head[1] === 0x8b)) return;
+  const source = isSpooled(file) ? createReadStream(file.path) : Readable.from([Buffer.from(file.buffer, file.byteOffset, file.byteLength)]);
+  const gunzip = createGunzip();
+  let expanded = 0;
+  await new Promise<void>((resolve, reject) => {
+    const stop = (err: unknown): void => { source.destroy(); gunzip.destroy(); reject(err); };
+    gunzip.on('data', (chunk: Buffer) => {
+      expanded += chunk.length;
+      if (expanded <= limits.expandedBytes) return;
+      stop(new UseCaseError('too_large', 'invalid_request_error', 'file_too_large',
+        `The compressed file expands to more than ${formatBytes(limits.expandedBytes)} (${limits.expandedBytes} bytes), the limit for a compressed upload (${COMPRESSED_EXPANSION_FACTOR} x the upload limit of ${formatBytes(limits.uploadBytes)}). Split the assembly into smaller files.`,
+        { param: 'file' }));
+    });
+    gunzip.once('end', () => resolve());
+    gunzip.once('error', () => stop(new EngineError('invalid_step', 'the file is gzip-compressed but corrupt')));
+    source.once('error', stop);
+    source.pipe(gunzip);
+  });
+}
+
+async function readHead(path: string, length: number): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buf, 0, length, 0);
+    return buf.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
