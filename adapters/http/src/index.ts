@@ -5,5 +5,5 @@
 export { escapeHtml } from './escape-html.ts';
 export { contentSecurityPolicy, cspHash, type PageSecurityOptions } from './page-security.ts';
 export { whileClientWaits, type ClientResponse } from './client-gone.ts';
-export { requestSubject, signedLinkSubject } from './rate-subjects.ts';
+export { rateLimitHeaders, requestSubject, signedLinkSubject } from './rate-subjects.ts';
 export { STATUS_BY_KIND, statusOfKind } from './error-status.ts';
