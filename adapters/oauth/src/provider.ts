@@ -135,6 +135,10 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
       introspection: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       revocation: { enabled: true },
+      // The API and /mcp take Bearer tokens (what MCP hosts send) and verify no DPoP proof, so no
+      // token is bound to a DPoP key: a client that sends a proof anyway gets a Bearer token.
+      // oidc-provider enables DPoP unless told not to. docs/agents.md, Tokens.
+      dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       registration: { enabled: true, issueRegistrationAccessToken: false },
       deviceFlow: {
