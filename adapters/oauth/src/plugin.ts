@@ -7,7 +7,7 @@ import type Provider from 'oidc-provider';
 import type { RateCounters, Store } from '@kerf/store';
 import { errorPage } from './pages.ts';
 import { DEVICE_POLL_INTERVAL_S, tooSoon } from './polling.ts';
-import { DEFAULT_SCOPE, LOOPBACK_HOSTS, OAUTH_ROUTES, withoutApiScopes } from './provider.ts';
+import { claimsOfficialName, DEFAULT_SCOPE, LOOPBACK_HOSTS, OAUTH_ROUTES, OFFICIAL_CLIENT_NAME, withoutApiScopes } from './provider.ts';
 
 export interface OAuthPluginOptions {
   provider: Provider;
@@ -170,6 +170,7 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
     if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none') {
       return oauthError(reply, 'invalid_client_metadata', 'only public clients may register: token_endpoint_auth_method must be none');
     }
+    if (claimsOfficialName(m)) return oauthError(reply, 'invalid_client_metadata', `client_name: "${OFFICIAL_CLIENT_NAME}" is the official client's name; choose another`);
     const uris = Array.isArray(m.redirect_uris) ? m.redirect_uris : [];
     for (const uri of uris) {
       const problem = redirectUriProblem(uri);
