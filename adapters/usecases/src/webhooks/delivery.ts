@@ -30,7 +30,7 @@ export interface DeliveryDoc extends Doc {
   next_attempt_at: string | null;
   delivered_at: string | null;
   _endpoint_id: string;
-  /** `<event id>:<endpoint id>`: the job's resource id */
+  /** `<event id>:<endpoint id>` (a redelivery: `...:r<n>`): the job's resource id */
   _delivery: string;
 }
 
@@ -44,8 +44,7 @@ const deliveryKey = (eventId: string, endpointId: string): string => `${eventId}
 const attemptKey = (delivery: string, attempt: number): string => `${delivery}:${attempt}`;
 
 /** The pending record of an attempt (or the one written before: a retried write finds it). */
-async function attemptRecord(ctx: UseCaseContext, accountId: string, event: { id: string; type: string }, endpointId: string, attempt: number, at: Date): Promise<DeliveryDoc> {
-  const delivery = deliveryKey(event.id, endpointId);
+async function attemptRecord(ctx: UseCaseContext, accountId: string, event: { id: string; type: string }, endpointId: string, attempt: number, at: Date, delivery = deliveryKey(event.id, endpointId)): Promise<DeliveryDoc> {
   const id = ctx.newId('whd');
   const doc: DeliveryDoc = {
     id, object: 'webhook_delivery', event_id: event.id, event_type: event.type, status: 'pending', attempt,
@@ -69,6 +68,29 @@ export async function scheduleDelivery(ctx: UseCaseContext, accountId: string, e
     kind: WEBHOOK_DELIVERY_JOB, resourceId: deliveryKey(event.id, endpointId), accountId,
     payload: { event_id: event.id, endpoint_id: endpointId }, maxAttempts: MAX_DELIVERY_ATTEMPTS,
   });
+}
+
+/**
+ * Sends a failed delivery's event to its endpoint again: a new delivery of its own (the same event
+ * id, so receivers that de-duplicate on it still can; attempt 1 of MAX_DELIVERY_ATTEMPTS). `failed`
+ * is the last attempt record of a delivery that ended failed. Its redelivery has a fixed key
+ * (`<delivery>:r`), so a repeated or concurrent request answers the same record and sends once.
+ */
+export async function scheduleRedelivery(ctx: UseCaseContext, accountId: string, failed: DeliveryDoc): Promise<DeliveryDoc> {
+  const delivery = `${failed._delivery}:r`;
+  const made = await deliveries(ctx).getByKey(accountId, attemptKey(delivery, 1));
+  if (made) return made.data;
+  const first = await attemptRecord(ctx, accountId, { id: failed.event_id, type: failed.event_type }, failed._endpoint_id, 1, ctx.now(), delivery);
+  await ctx.store.jobs.enqueue<DeliveryPayload>({
+    kind: WEBHOOK_DELIVERY_JOB, resourceId: delivery, accountId,
+    payload: { event_id: failed.event_id, endpoint_id: failed._endpoint_id }, maxAttempts: MAX_DELIVERY_ATTEMPTS,
+  });
+  return first;
+}
+
+/** Whether an attempt record is the end of a delivery that failed: failed with no next attempt. */
+export function endedFailed(d: DeliveryDoc): boolean {
+  return d.status === 'failed' && d.next_attempt_at === null;
 }
 
 async function setStatus(ctx: UseCaseContext, accountId: string, doc: DeliveryDoc, change: Partial<DeliveryDoc>): Promise<void> {
@@ -105,7 +127,7 @@ export const webhookDeliveryJob: JobKindHandlers = {
     if (!event) return;
     const existing = await deliveries(ctx).getByKey(accountId, attemptKey(delivery, attempt));
     if (existing && existing.data.status !== 'pending') return; // a late duplicate job: this attempt was made
-    const record = existing?.data ?? await attemptRecord(ctx, accountId, event, endpointId, attempt, ctx.now());
+    const record = existing?.data ?? await attemptRecord(ctx, accountId, event, endpointId, attempt, ctx.now(), delivery);
     // an attempt whose process died before it reported
     for (const d of await pendingOf(ctx, accountId, { _delivery: delivery })) {
       if (d.attempt < attempt) await setStatus(ctx, accountId, d, { status: 'failed', error: 'interrupted: the service stopped during this attempt', next_attempt_at: null });
@@ -132,7 +154,7 @@ export const webhookDeliveryJob: JobKindHandlers = {
     }
     const next = new Date(done.getTime() + delay);
     await setStatus(ctx, accountId, record, { status: 'failed', response_status: outcome.responseStatus, error, next_attempt_at: next.toISOString() });
-    await attemptRecord(ctx, accountId, event, endpointId, attempt + 1, next);
+    await attemptRecord(ctx, accountId, event, endpointId, attempt + 1, next, delivery);
     throw new RetryJobLater({ code: 'webhook_delivery_failed', message: error }, delay);
   },
   async failed(ctx, job, error) {

@@ -1,0 +1,101 @@
+// Sending a failed webhook delivery again (issue #33.13): after its six attempts a delivery is
+// `failed`; the account redelivers it over REST (202, a new delivery of the same event with attempts
+// of its own), once however often it asks; a delivery still being retried, or one that succeeded,
+// answers 409 delivery_not_failed; another account gets 404. The real service, a real receiver, and
+// a service clock the test moves forward through the retry schedule.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { emitEvent, RETRY_DELAYS_MS } from '@kerf/usecases';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { Client, clientsFor } from './helpers/client.ts';
+import { Receiver } from './helpers/receiver.ts';
+
+describe('webhooks: redelivering a failed delivery', () => {
+  let t: TestService;
+  let a: Client;
+  let b: Client;
+  const rx = new Receiver();
+  let offset = 0;
+  const clock = (): Date => new Date(Date.now() + offset);
+
+  before(async () => {
+    await rx.start();
+    t = await startTestService({ webhookAllowHttpLoopback: true }, { now: clock, storeNow: clock });
+    ({ a, b } = await clientsFor(t));
+  });
+  after(async () => { await t?.close(); await rx.close(); });
+
+  async function deliveriesOf(id: string): Promise<any[]> {
+    const r = await a.get(`/v1/webhook-endpoints/${id}/deliveries?limit=100`);
+    assert.equal(r.status, 200, r.text);
+    return r.body.data;
+  }
+
+  /** Waits until no job of `resourceId` is queued to run now or running. */
+  async function idle(resourceId: string, status: 'queued' | 'done'): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const jobs = await t.service.store.jobs.listForResource(resourceId);
+      if (jobs.length === 1 && jobs[0].status === status) return;
+      assert.ok(Date.now() < deadline, `job of ${resourceId}: ${JSON.stringify(jobs.map((j) => [j.status, j.attempts]))}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('a delivery that failed six times is sent again on request, once; others are refused', async () => {
+    const created = await a.post('/v1/webhook-endpoints', { json: { url: `${rx.url}/down`, events: ['order.status_changed'] } });
+    assert.equal(created.status, 201, created.text);
+    const ep = created.body;
+    let up = false;
+    rx.answer = (_d, res) => { res.writeHead(up ? 204 : 500).end(); };
+    const eventId = await emitEvent(t.service.ctx, t.accountA, 'order.status_changed', { id: 'ord_redeliver', object: 'order', status: 'shipped' });
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      await rx.until((all) => all.filter((d) => d.path === '/down').length === attempt, `attempt ${attempt}`);
+      await idle(`${eventId}:${ep.id}`, attempt === 6 ? 'done' : 'queued');
+      if (attempt === 3) {
+        // still being retried: not failed for good
+        const third = (await deliveriesOf(ep.id)).find((x) => x.attempt === 3)!;
+        const early = await a.post(`/v1/webhook-endpoints/${ep.id}/deliveries/${third.id}/redeliver`, { json: {} });
+        assert.equal(early.status, 409, early.text);
+        assert.equal(early.body.error.code, 'delivery_not_failed');
+      }
+      if (attempt < 6) offset += RETRY_DELAYS_MS[attempt - 1];
+    }
+    const log = await deliveriesOf(ep.id);
+    const last = log.find((x) => x.attempt === 6)!;
+    assert.deepEqual([last.status, last.next_attempt_at], ['failed', null]);
+    const first = log.find((x) => x.attempt === 1)!;
+    const notLast = await a.post(`/v1/webhook-endpoints/${ep.id}/deliveries/${first.id}/redeliver`, { json: {} });
+    assert.equal(notLast.status, 409, 'an earlier attempt of the delivery is not its end');
+
+    // another account cannot see or redeliver it
+    assert.equal((await b.post(`/v1/webhook-endpoints/${ep.id}/deliveries/${last.id}/redeliver`, { json: {} })).status, 404);
+
+    up = true;
+    const again = await a.post(`/v1/webhook-endpoints/${ep.id}/deliveries/${last.id}/redeliver`, { json: {} });
+    assert.equal(again.status, 202, again.text);
+    assert.equal(again.body.object, 'webhook_delivery');
+    assert.deepEqual([again.body.event_id, again.body.attempt, again.body.status], [eventId, 1, 'pending']);
+    assert.notEqual(again.body.id, last.id);
+    await rx.until((all) => all.filter((d) => d.path === '/down').length === 7, 'the redelivery');
+    const sent = rx.to('/down')[6];
+    assert.equal(sent.body.id, eventId, 'the same event');
+    assert.equal(sent.raw.toString(), rx.to('/down')[0].raw.toString(), 'the same bytes');
+    await idle(`${eventId}:${ep.id}:r`, 'done');
+    const after = await deliveriesOf(ep.id);
+    const redelivered = after.find((x) => x.id === again.body.id)!;
+    assert.deepEqual([redelivered.status, redelivered.response_status], ['succeeded', 204]);
+
+    // asking again answers the same delivery and sends nothing more
+    const twice = await a.post(`/v1/webhook-endpoints/${ep.id}/deliveries/${last.id}/redeliver`, { json: {} });
+    assert.equal(twice.status, 202);
+    assert.equal(twice.body.id, again.body.id);
+    // a delivery that succeeded is not sent again
+    const done = await a.post(`/v1/webhook-endpoints/${ep.id}/deliveries/${redelivered.id}/redeliver`, { json: {} });
+    assert.equal(done.status, 409);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(rx.to('/down').length, 7, 'no further send');
+    // unknown delivery
+    assert.equal((await a.post(`/v1/webhook-endpoints/${ep.id}/deliveries/whd_none/redeliver`, { json: {} })).status, 404);
+  });
+});
