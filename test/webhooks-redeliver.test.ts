@@ -9,6 +9,21 @@ import { emitEvent, RETRY_DELAYS_MS } from '@kerf/usecases';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { Client, clientsFor } from './helpers/client.ts';
 import { Receiver } from './helpers/receiver.ts';
+import { spawn } from 'node:child_process';
+
+/** `kerf ...` as the operator runs it, on the service's data directory. */
+function kerf(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const { MONGODB_URL: _m, STRIPE_SECRET_KEY: _s, ...env } = process.env;
+    const child = spawn(process.execPath, [new URL('../bin/kerf.mjs', import.meta.url).pathname, ...args], { env: { ...env, KERF_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 describe('webhooks: redelivering a failed delivery', () => {
   let t: TestService;
@@ -97,5 +112,47 @@ describe('webhooks: redelivering a failed delivery', () => {
     assert.equal(rx.to('/down').length, 7, 'no further send');
     // unknown delivery
     assert.equal((await a.post(`/v1/webhook-endpoints/${ep.id}/deliveries/whd_none/redeliver`, { json: {} })).status, 404);
+    await a.request('DELETE', `/v1/webhook-endpoints/${ep.id}`);
+  });
+
+  it('the operator redelivers every failed delivery of an endpoint since a time (kerf admin webhook redeliver), each once', async () => {
+    const created = await a.post('/v1/webhook-endpoints', { json: { url: `${rx.url}/outage`, events: ['order.status_changed'] } });
+    const ep = created.body;
+    let up = false;
+    rx.answer = (_d, res) => { res.writeHead(up ? 204 : 500).end(); };
+    const failAll = async (orderId: string): Promise<string> => {
+      const before = rx.to('/outage').length;
+      const eventId = await emitEvent(t.service.ctx, t.accountA, 'order.status_changed', { id: orderId, object: 'order', status: 'shipped' });
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        await rx.until((all) => all.filter((d) => d.path === '/outage').length === before + attempt, `${orderId} attempt ${attempt}`);
+        await idle(`${eventId}:${ep.id}`, attempt === 6 ? 'done' : 'queued');
+        if (attempt < 6) offset += RETRY_DELAYS_MS[attempt - 1];
+      }
+      return eventId;
+    };
+    const older = await failAll('ord_older');
+    offset += 3_600_000;
+    const since = clock().toISOString();
+    const newer1 = await failAll('ord_newer1');
+    const newer2 = await failAll('ord_newer2');
+    up = true;
+    const bad = await kerf(['admin', 'webhook', 'redeliver', ep.id, '--since', 'yesterday-ish'], t.dataDir);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.equal(JSON.parse(bad.stderr).error.code, 'parameter_invalid');
+    const base = rx.to('/outage').length;
+    const run = await kerf(['admin', 'webhook', 'redeliver', ep.id, '--since', since], t.dataDir);
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { data: Array<{ event_id: string; attempt: number; status: string }> };
+    assert.deepEqual(out.data.map((d) => d.event_id).sort(), [newer1, newer2].sort(), 'the failed deliveries since the time, not the older one');
+    assert.ok(out.data.every((d) => d.attempt === 1 && d.status === 'pending'));
+    await rx.until((all) => all.filter((d) => d.path === '/outage').length === base + 2, 'both sent again');
+    assert.deepEqual(rx.to('/outage').slice(base).map((d) => d.body.id).sort(), [newer1, newer2].sort());
+    assert.ok(!rx.to('/outage').slice(base).some((d) => d.body.id === older));
+    const rerun = await kerf(['admin', 'webhook', 'redeliver', ep.id, '--since', since], t.dataDir);
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.deepEqual(JSON.parse(rerun.stdout).data, [], 'each failed delivery is sent again once');
+    const unknown = await kerf(['admin', 'webhook', 'redeliver', 'whe_none', '--since', since], t.dataDir);
+    assert.equal(unknown.code, 1);
+    assert.equal(JSON.parse(unknown.stderr).error.code, 'resource_missing');
   });
 });

@@ -36,7 +36,10 @@ export interface DeliveryDoc extends Doc {
 
 interface DeliveryPayload { event_id: string; endpoint_id: string }
 
-export function deliveries(ctx: UseCaseContext): DocumentCollection<DeliveryDoc> {
+/** What scheduling a delivery needs: the store, a clock and ids (the operator CLI has no engine). */
+export type DeliveryContext = Pick<UseCaseContext, 'store' | 'now' | 'newId'>;
+
+export function deliveries(ctx: Pick<UseCaseContext, 'store'>): DocumentCollection<DeliveryDoc> {
   return ctx.store.documents<DeliveryDoc>(DELIVERIES_COLLECTION);
 }
 
@@ -44,7 +47,7 @@ const deliveryKey = (eventId: string, endpointId: string): string => `${eventId}
 const attemptKey = (delivery: string, attempt: number): string => `${delivery}:${attempt}`;
 
 /** The pending record of an attempt (or the one written before: a retried write finds it). */
-async function attemptRecord(ctx: UseCaseContext, accountId: string, event: { id: string; type: string }, endpointId: string, attempt: number, at: Date, delivery = deliveryKey(event.id, endpointId)): Promise<DeliveryDoc> {
+async function attemptRecord(ctx: DeliveryContext, accountId: string, event: { id: string; type: string }, endpointId: string, attempt: number, at: Date, delivery = deliveryKey(event.id, endpointId)): Promise<DeliveryDoc> {
   const id = ctx.newId('whd');
   const doc: DeliveryDoc = {
     id, object: 'webhook_delivery', event_id: event.id, event_type: event.type, status: 'pending', attempt,
@@ -76,7 +79,7 @@ export async function scheduleDelivery(ctx: UseCaseContext, accountId: string, e
  * is the last attempt record of a delivery that ended failed. Its redelivery has a fixed key
  * (`<delivery>:r`), so a repeated or concurrent request answers the same record and sends once.
  */
-export async function scheduleRedelivery(ctx: UseCaseContext, accountId: string, failed: DeliveryDoc): Promise<DeliveryDoc> {
+export async function scheduleRedelivery(ctx: DeliveryContext, accountId: string, failed: DeliveryDoc): Promise<DeliveryDoc> {
   const delivery = `${failed._delivery}:r`;
   const made = await deliveries(ctx).getByKey(accountId, attemptKey(delivery, 1));
   if (made) return made.data;

@@ -20,7 +20,7 @@ export interface EndpointDoc<O extends EndpointObject = EndpointObject> extends 
   _deleted_at?: string | null;
 }
 
-export function endpoints(ctx: UseCaseContext): DocumentCollection<EndpointDoc> {
+export function endpoints(ctx: Pick<UseCaseContext, 'store'>): DocumentCollection<EndpointDoc> {
   return ctx.store.documents<EndpointDoc>(ENDPOINTS_COLLECTION);
 }
 

@@ -7,7 +7,7 @@ import {
   type ListEnvelope, EVENT_TYPES, ListWebhookEndpointsInput, WebhookDeliveriesInput, WebhookDeliveryInput, WebhookEndpointCreate, WebhookEndpointInput,
   validateInput, listAll,
 } from '../core/index.ts';
-import { abandonPendingDeliveries, deliveries, endedFailed, scheduleRedelivery, type DeliveryDoc } from './delivery.ts';
+import { abandonPendingDeliveries, deliveries, endedFailed, scheduleRedelivery, type DeliveryContext, type DeliveryDoc } from './delivery.ts';
 import { createEndpointWithinCap, endpoints, newSecret, type EndpointDoc, type EndpointObject } from './endpoint-records.ts';
 
 /** How long a rolled secret keeps signing beside its successor. */
@@ -123,4 +123,35 @@ export async function redeliverWebhookDelivery(ctx: UseCaseContext, caller: Call
       `Delivery attempt ${delivery_id} is ${rec.data.status}${rec.data.next_attempt_at ? ', with another attempt to come' : ''}: only a delivery that ended failed can be sent again.`, { param: 'delivery_id' });
   }
   return publicView(await scheduleRedelivery(ctx, caller.accountId, rec.data));
+}
+
+/** The operator's input: an endpoint of any account, and the earliest failed delivery to send again. */
+export interface RedeliverFailedSinceInput { endpoint_id: string; since: string }
+
+/**
+ * The operator's bulk redelivery (`kerf admin webhook redeliver`): every delivery to the endpoint
+ * that ended failed at or after `since` is sent again, as redeliverWebhookDelivery does for one
+ * (each once, however often this runs). Answers the new deliveries' first attempts.
+ */
+export async function redeliverFailedSince(ctx: DeliveryContext, caller: Caller, input: RedeliverFailedSinceInput): Promise<ListEnvelope<DeliveryDoc>> {
+  if (!caller.operator) {
+    throw new UseCaseError('forbidden', 'permission_error', 'operator_required', 'Only an operator may redeliver an endpoint\'s deliveries in bulk.');
+  }
+  const since = Date.parse(input.since);
+  if (!input.since || Number.isNaN(since)) throw invalid('parameter_invalid', `since must be a date and time (ISO 8601), got '${input.since}'.`, 'since');
+  const rec = await endpoints(ctx).getUnscoped(input.endpoint_id);
+  if (!rec || !rec.data.active) throw notFound('webhook endpoint', input.endpoint_id, 'endpoint_id');
+  const all = await listAll(deliveries(ctx), rec.accountId, { filter: { _endpoint_id: rec.id } });
+  const lastOf = new Map<string, DeliveryDoc>();
+  for (const d of all) {
+    const seen = lastOf.get(d._delivery);
+    if (!seen || d.attempt > seen.attempt) lastOf.set(d._delivery, d);
+  }
+  const sent: DeliveryDoc[] = [];
+  for (const last of lastOf.values()) {
+    // a delivery sent again already has its own (the redelivery's chain, judged by itself)
+    if (!endedFailed(last) || Date.parse(last.created_at) < since || lastOf.has(`${last._delivery}:r`)) continue;
+    sent.push(publicView(await scheduleRedelivery(ctx, rec.accountId, last)));
+  }
+  return { object: 'list', data: sent, has_more: false, next_cursor: null };
 }
