@@ -154,5 +154,38 @@ describe('webhooks: redelivering a failed delivery', () => {
     const unknown = await kerf(['admin', 'webhook', 'redeliver', 'whe_none', '--since', since], t.dataDir);
     assert.equal(unknown.code, 1);
     assert.equal(JSON.parse(unknown.stderr).error.code, 'resource_missing');
+    await a.request('DELETE', `/v1/webhook-endpoints/${ep.id}`);
+  });
+
+  it('an endpoint failing every delivery for three days is disabled with a notice; one that recovers in time is not', async () => {
+    const dead = (await a.post('/v1/webhook-endpoints', { json: { url: `${rx.url}/dead`, events: ['order.status_changed'] } })).body;
+    const alive = (await a.post('/v1/webhook-endpoints', { json: { url: `${rx.url}/alive`, events: ['order.status_changed'] } })).body;
+    rx.answer = (d, res) => { res.writeHead(d.path === '/alive' ? 204 : 500).end(); };
+    const failAll = async (orderId: string): Promise<void> => {
+      const before = rx.to('/dead').length;
+      const eventId = await emitEvent(t.service.ctx, t.accountA, 'order.status_changed', { id: orderId, object: 'order', status: 'shipped' });
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        await rx.until((all) => all.filter((d) => d.path === '/dead').length === before + attempt, `${orderId} attempt ${attempt}`);
+        await idle(`${eventId}:${dead.id}`, attempt === 6 ? 'done' : 'queued');
+        if (attempt < 6) offset += RETRY_DELAYS_MS[attempt - 1];
+      }
+    };
+    await failAll('ord_dead1');
+    assert.equal((await a.get(`/v1/webhook-endpoints/${dead.id}`)).status, 200, 'a day of failures: still active');
+    offset += 3 * 24 * 3_600_000;
+    await failAll('ord_dead2');
+    const gone = await a.get(`/v1/webhook-endpoints/${dead.id}`);
+    assert.equal(gone.status, 404, 'disabled after three days of failures');
+    assert.equal((await a.get(`/v1/webhook-endpoints/${alive.id}`)).status, 200, 'the endpoint that answers stays');
+    const notices = await t.service.store.documents<{ type: string; endpoint_id: string; message: string }>('notices').list(t.accountA, { limit: 10 });
+    const notice = notices.items.find((n) => n.data.endpoint_id === dead.id);
+    assert.ok(notice, 'a notice for the account');
+    assert.equal(notice.data.type, 'webhook_endpoint.disabled');
+    assert.match(notice.data.message, /has failed for 3 days/);
+    // no more deliveries to it
+    const sent = rx.to('/dead').length;
+    await emitEvent(t.service.ctx, t.accountA, 'order.status_changed', { id: 'ord_after', object: 'order', status: 'shipped' });
+    await rx.until((all) => all.some((d) => d.path === '/alive' && d.body.data.id === 'ord_after'), 'the live endpoint gets it');
+    assert.equal(rx.to('/dead').length, sent);
   });
 });

@@ -114,6 +114,48 @@ export async function abandonPendingDeliveries(ctx: UseCaseContext, accountId: s
   await closePending(ctx, accountId, { _endpoint_id: endpointId }, { status: 'abandoned' });
 }
 
+/** An endpoint that has failed every delivery for this long is disabled (about three days, as peers do). */
+export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
+/** Where an account's notices are kept (an endpoint disabled: what an email would tell the person). */
+export const NOTICES_COLLECTION = 'notices';
+
+export interface NoticeDoc extends Doc {
+  object: 'notice';
+  type: 'webhook_endpoint.disabled';
+  endpoint_id: string;
+  url: string;
+  message: string;
+  created_at: string;
+}
+
+/**
+ * Called when a delivery ends failed: when every delivery to the endpoint since its last success
+ * (or ever) has failed, the first of them at least DISABLE_AFTER_FAILING_MS ago, the endpoint is
+ * disabled (it stops receiving, its pending deliveries are abandoned) and the account gets a notice.
+ */
+async function disableIfFailingForDays(ctx: UseCaseContext, accountId: string, endpointId: string, now: Date): Promise<void> {
+  const log = await listAll(deliveries(ctx), accountId, { filter: { _endpoint_id: endpointId } });
+  const lastSuccess = Math.max(0, ...log.filter((d) => d.status === 'succeeded').map((d) => Date.parse(d.delivered_at ?? d.created_at)));
+  const failures = log.filter((d) => d.status === 'failed' && Date.parse(d.created_at) > lastSuccess);
+  if (failures.length === 0) return;
+  const firstFailure = Math.min(...failures.map((d) => Date.parse(d.created_at)));
+  if (now.getTime() - firstFailure < DISABLE_AFTER_FAILING_MS) return;
+  const rec = await endpoints(ctx).get(accountId, endpointId);
+  if (!rec || !rec.data.active) return;
+  const days = Math.floor((now.getTime() - firstFailure) / (24 * 3_600_000));
+  const message = `Every delivery to ${rec.data.url} has failed for ${days} days, so the endpoint was disabled; fix the receiver, create the endpoint again, and redeliver what it missed.`;
+  const notice: NoticeDoc = { id: ctx.newId('ntc'), object: 'notice', type: 'webhook_endpoint.disabled', endpoint_id: endpointId, url: rec.data.url, message, created_at: now.toISOString() };
+  try {
+    await endpoints(ctx).update(accountId, endpointId, { ...rec.data, active: false, _deleted_at: now.toISOString(), _disabled_reason: 'failing' }, { expectedVersion: rec.version });
+  } catch (err) {
+    if (isStoreError(err, 'conflict')) return; // changed meanwhile (deleted, or another delivery disabled it)
+    throw err;
+  }
+  await ctx.store.documents<NoticeDoc>(NOTICES_COLLECTION).create(accountId, notice, { id: notice.id });
+  await abandonPendingDeliveries(ctx, accountId, endpointId);
+  ctx.log.warn({ endpoint_id: endpointId, days }, 'webhook endpoint disabled: every delivery failed for days');
+}
+
 export const webhookDeliveryJob: JobKindHandlers = {
   crashed: 'The webhook delivery',
   async run(ctx: UseCaseContext, job: Job): Promise<void> {
@@ -153,6 +195,7 @@ export const webhookDeliveryJob: JobKindHandlers = {
     if (delay === undefined) {
       await setStatus(ctx, accountId, record, { status: 'failed', response_status: outcome.responseStatus, error, next_attempt_at: null });
       ctx.log.warn({ event_id: eventId, endpoint_id: endpointId, attempt }, 'webhook delivery failed for good');
+      await disableIfFailingForDays(ctx, accountId, endpointId, done);
       return;
     }
     const next = new Date(done.getTime() + delay);
