@@ -116,14 +116,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   // Every response of every transport: browsers must not sniff a download or an error into HTML.
   app.addHook('onRequest', (_request, reply, done) => { reply.header('x-content-type-options', 'nosniff'); done(); });
   // One rate limit for every transport, its counts in the store (every process sees them) unless told
-  // to keep them in this process; a client's requests to /v1 and /mcp share one budget.
+  // to keep them in this process; a client's requests to /v1, /mcp, OAuth, the site and the card setup
+  // pages share one budget.
   const rateCounters = config.rateLimit && config.rateLimit.counters === 'memory' ? boundedRateCounters(config.rateLimit.maxKeys) : store.rateCounters;
   const rateLimiter = config.rateLimit ? new RateLimiter(config.rateLimit, rateCounters) : undefined;
   await app.register(restApi, { useCases: ctx, baseUrl: config.baseUrl, maxUploadBytes: config.maxUploadBytes, rateLimiter, idempotencyLeaseMs: config.idempotencyLeaseMs });
   await app.register(mcpHttp, { useCases: ctx, baseUrl: config.baseUrl, statusOf, rateLimiter });
-  await app.register(paymentRoutes, { processor: ctx.payments! });
+  await app.register(paymentRoutes, { processor: ctx.payments!, rateLimiter });
   const oauthProvider = await createProvider({ store, issuer: config.baseUrl, allowLoopbackClientMetadata: config.oauthAllowLoopbackClientMetadata });
-  await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl, rateCounters });
+  await app.register(oauthServer, { provider: oauthProvider, store, issuer: config.baseUrl, rateCounters, rateLimiter });
   await app.register(webSite, {
     useCases: ctx,
     consent: consentPort(oauthProvider, store, config.baseUrl),

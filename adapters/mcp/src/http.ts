@@ -4,8 +4,8 @@
 // bytes; GET shows a page where a person picks the file).
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
-import { requestSubject, signedLinkSubject, whileClientWaits } from '@kerf/http';
-import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, receiveUpload, UseCaseError, type Caller, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
+import { rateLimitHeaders, requestSubject, signedLinkSubject, whileClientWaits } from '@kerf/http';
+import { authenticate, MAX_PREPARED_UPLOAD_BYTES, parseBearer, receiveUpload, UseCaseError, type Caller, type RateLimiter, type UseCaseContext } from '@kerf/usecases';
 import { removeSpooled, spoolDirOf, spoolUpload } from '@kerf/usecases';
 import type { Readable } from 'node:stream';
 import { createKerfMcpServer, MCP_SCOPES } from './server.ts';
@@ -181,11 +181,6 @@ function noStore(reply: FastifyReply, payload: unknown): unknown {
   const headers = new Headers(payload.headers);
   headers.set('cache-control', /no-transform/i.test(headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store');
   return new Response(payload.body, { status: payload.status, statusText: payload.statusText, headers });
-}
-
-/** The X-RateLimit-* headers of a counted request (the use case counts; header names belong to the transport). */
-function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(state.resetSeconds) };
 }
 
 /** An upload PUT over the limit, whether its Content-Length says so or the spool finds out. */

@@ -1,13 +1,13 @@
 // The authorization server as a fastify plugin: oidc-provider's Koa app answers its own routes
 // (fastify hands it the raw request), plus RFC 8414 and RFC 9728 discovery at the origin.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { contentSecurityPolicy, requestSubject } from '@kerf/http';
+import { contentSecurityPolicy, rateLimitHeaders, requestSubject } from '@kerf/http';
 import { SCOPES, RateLimiter, UseCaseError } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
 import type { RateCounters, Store } from '@kerf/store';
 import { errorPage } from './pages.ts';
 import { DEVICE_POLL_INTERVAL_S, tooSoon } from './polling.ts';
-import { DEFAULT_SCOPE, LOOPBACK_HOSTS, OAUTH_ROUTES, withoutApiScopes } from './provider.ts';
+import { claimsOfficialName, DEFAULT_SCOPE, LOOPBACK_HOSTS, OAUTH_ROUTES, OFFICIAL_CLIENT_NAME, withoutApiScopes } from './provider.ts';
 
 export interface OAuthPluginOptions {
   provider: Provider;
@@ -18,6 +18,8 @@ export interface OAuthPluginOptions {
   rateCounters?: RateCounters;
   /** The API origin (issuer and resource). */
   issuer: string;
+  /** The service's one limiter (shared with /v1, /mcp and the site). None: OAuth requests are not counted. */
+  rateLimiter?: RateLimiter;
 }
 
 /** Form and JSON bodies of the OAuth endpoints are small; oidc-provider itself stops at 56 KiB. */
@@ -50,7 +52,28 @@ function redirectUriProblem(uri: unknown): string | null {
 /** oidc-provider's words when a form posts to a browser session it never stored. */
 const STALE_SESSION = /previously persisted Sessions/;
 
-export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: FastifyInstance, { provider, store, issuer, registrationsPerHour = 30, rateCounters = store.rateCounters }) => {
+export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: FastifyInstance, { provider, store, issuer, registrationsPerHour = 30, rateCounters = store.rateCounters, rateLimiter }) => {
+  // Every OAuth route is under the service's one rate limit. Its callers have no credential this
+  // service verified (public clients, a browser before sign-in), so each counts against its client
+  // address: a device-code or token flood costs its sender the budget every transport gives it.
+  if (rateLimiter) {
+    app.addHook('onRequest', async (request, reply) => {
+      try {
+        // on the raw response: oidc-provider answers most routes itself (hijacked, fastify's headers unsent)
+        for (const [name, value] of Object.entries(rateLimitHeaders(await rateLimiter.take(requestSubject(null, request.ip))))) reply.raw.setHeader(name, value);
+      } catch (err) {
+        if (!(err instanceof UseCaseError) || err.retryAfterSeconds === null) throw err;
+        const description = `too many requests from this address; retry after ${err.retryAfterSeconds} s`;
+        reply.code(429).header('retry-after', String(err.retryAfterSeconds)).header('cache-control', 'no-store');
+        // the device verification page is a browser's: it gets a page, the protocol endpoints JSON
+        if (request.url.startsWith(OAUTH_ROUTES.code_verification)) {
+          return reply.header('content-security-policy', CSP).type('text/html; charset=utf-8').send(errorPage({ error: 'rate_limited', error_description: description }));
+        }
+        return reply.send({ error: 'rate_limited', error_description: description });
+      }
+    });
+  }
+
   provider.use(async (ctx, next) => {
     ctx.set('content-security-policy', CSP);
     ctx.set('x-content-type-options', 'nosniff');
@@ -147,6 +170,7 @@ export const oauthServer: FastifyPluginAsync<OAuthPluginOptions> = async (app: F
     if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none') {
       return oauthError(reply, 'invalid_client_metadata', 'only public clients may register: token_endpoint_auth_method must be none');
     }
+    if (claimsOfficialName(m)) return oauthError(reply, 'invalid_client_metadata', `client_name: "${OFFICIAL_CLIENT_NAME}" is the official client's name; choose another`);
     const uris = Array.isArray(m.redirect_uris) ? m.redirect_uris : [];
     for (const uri of uris) {
       const problem = redirectUriProblem(uri);

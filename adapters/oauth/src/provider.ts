@@ -5,6 +5,8 @@
 // The API origin is both the issuer and the one resource; tokens are opaque and kept in the store.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { guardedLookup, isLoopback, refuseAddress, REFUSED_ADDRESS } from '@kerf/http';
 import type { Store } from '@kerf/store';
 import { OAUTH_OWNER, OPTIONAL_SCOPES, SCOPES } from '@kerf/usecases';
 import type Provider from 'oidc-provider';
@@ -23,6 +25,19 @@ const SESSION_TTL_S = 24 * 60 * 60;
 export const DEFAULT_SCOPE = SCOPES.filter((s) => !OPTIONAL_SCOPES.includes(s)).join(' ');
 /** The pre-registered public client of the device flow. */
 export const DEVICE_CLIENT_ID = 'svc-agent';
+/** The official client's name, shown on the consent and device pages: no other client may use it. */
+export const OFFICIAL_CLIENT_NAME = 'Kerf agent';
+
+/**
+ * Whether client metadata names a client as the official one: any `client_name` (and its language
+ * variants, `client_name#fr`) that, compatibility-normalised and lower-cased with everything but
+ * letters and digits dropped, contains "kerfagent" ("KERF  Agent", "Kerf-agent (official)").
+ */
+export function claimsOfficialName(metadata: Record<string, unknown>): boolean {
+  const squash = (v: string) => v.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const official = squash(OFFICIAL_CLIENT_NAME);
+  return Object.entries(metadata).some(([k, v]) => (k === 'client_name' || k.startsWith('client_name#')) && typeof v === 'string' && squash(v).includes(official));
+}
 
 export const OAUTH_ROUTES = {
   authorization: '/v1/oauth/authorize',
@@ -41,7 +56,7 @@ export interface ProviderOptions {
   store: Store;
   /** The API origin: issuer, resource and token audience. */
   issuer: string;
-  /** Client ID Metadata Documents may be fetched from loopback over https with any certificate (tests only). */
+  /** Client ID Metadata Documents may be fetched from loopback over https with any certificate (tests only); never from private addresses. */
   allowLoopbackClientMetadata?: boolean;
 }
 
@@ -79,7 +94,7 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
     adapter: storeAdapter(store),
     clients: [{
       client_id: DEVICE_CLIENT_ID,
-      client_name: 'Kerf agent',
+      client_name: OFFICIAL_CLIENT_NAME,
       application_type: 'native',
       grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
       response_types: [],
@@ -135,6 +150,10 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
       introspection: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       revocation: { enabled: true },
+      // The API and /mcp take Bearer tokens (what MCP hosts send) and verify no DPoP proof, so no
+      // token is bound to a DPoP key: a client that sends a proof anyway gets a Bearer token.
+      // oidc-provider enables DPoP unless told not to. docs/agents.md, Tokens.
+      dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       registration: { enabled: true, issueRegistrationAccessToken: false },
       deviceFlow: {
@@ -155,10 +174,12 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
       clientIdMetadataDocument: {
         enabled: true,
         ack: 'draft-02',
+        // a metadata document may not take the official client's name either
+        allowClient: async (_ctx: unknown, client: { metadata(): Record<string, unknown> }) => !claimsOfficialName(client.metadata()),
       } as never,
     },
   };
-  configuration.fetch = clientMetadataFetch(opts.allowLoopbackClientMetadata ? loopbackFetch : (url, init) => globalThis.fetch(url, init));
+  configuration.fetch = clientMetadataFetch(guardedFetch(opts.allowLoopbackClientMetadata === true));
 
   const provider = new OidcProvider(issuer, configuration);
   // an https base URL means a TLS-terminating proxy in front (kerf serve speaks http): trust its
@@ -224,24 +245,44 @@ function clientMetadataFetch(fetchFn: Fetch): Fetch {
 
 export const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
+/** Most bytes of a client metadata document read (oidc-provider checks its own, smaller, limit after). */
+const MAX_METADATA_BYTES = 64 * 1024;
+
 /**
- * Tests serve client metadata documents from a loopback https server with a self-made certificate:
- * with the flag, loopback is fetched with any certificate; other hosts go through the default fetch
- * (and oidc-provider's guard against private addresses).
+ * oidc-provider's outgoing fetch (client metadata documents): https only; an address literal is
+ * checked before anything else and a name is resolved and checked inside the connection's lookup
+ * (@kerf/http guardedLookup), so a loopback or private target gets no TCP connection at all, and
+ * the socket connects to the address that was checked. (oidc-provider's own guard closes a socket
+ * to such an address only after it is connected.) With `allowLoopback` (tests: a local https server
+ * with a self-made certificate), loopback targets are allowed, without certificate checks.
  */
-async function loopbackFetch(url: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  const target = new URL(url instanceof Request ? url.url : url);
-  if (!LOOPBACK_HOSTS.has(target.hostname)) return globalThis.fetch(url, init);
-  return new Promise((resolve, reject) => {
+function guardedFetch(allowLoopback: boolean): Fetch {
+  const lookup = guardedLookup(allowLoopback);
+  return (url, init = {}) => new Promise((resolve, reject) => {
+    const target = new URL(url instanceof Request ? url.url : url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (target.protocol !== 'https:') { reject(new Error('client metadata documents are fetched over https only')); return; }
+    const literal = isIP(host) !== 0 ? refuseAddress(host, allowLoopback) : null;
+    if (literal) { reject(Object.assign(new Error(`refused: ${literal}`), { code: REFUSED_ADDRESS })); return; }
+    const loopback = host === 'localhost' || (isIP(host) !== 0 && isLoopback(host));
     const headers = Object.fromEntries(new Headers(init.headers).entries());
-    const req = httpsRequest(target, { method: init.method ?? 'GET', headers, rejectUnauthorized: false, signal: init.signal ?? undefined }, (res) => {
+    const req = httpsRequest(target, {
+      method: init.method ?? 'GET', headers, lookup, agent: false, signal: init.signal ?? undefined,
+      rejectUnauthorized: !(allowLoopback && loopback),
+    }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
+      let read = 0;
+      res.on('data', (c: Buffer) => {
+        read += c.length;
+        if (read > MAX_METADATA_BYTES) { res.destroy(new Error(`client metadata document over ${MAX_METADATA_BYTES} bytes`)); return; }
+        chunks.push(c);
+      });
       res.on('error', reject);
       res.on('end', () => {
         const out = new Headers();
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
-        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 500, headers: out }));
+        const status = res.statusCode ?? 500;
+        resolve(new Response([101, 204, 205, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: out }));
       });
     });
     req.on('error', reject);

@@ -4,11 +4,11 @@
 //
 // The setup page is plain HTML with a form and no script; the session id in its URL is unguessable
 // and single-purpose, so the form needs no other CSRF token.
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 // `schema.hide` (keep these routes out of the OpenAPI document) is @fastify/swagger's addition to fastify's types
 import type {} from '@fastify/swagger';
-import { contentSecurityPolicy, cspHash, escapeHtml as esc } from '@kerf/http';
-import { UseCaseError, type PaymentProcessor } from '@kerf/usecases';
+import { contentSecurityPolicy, cspHash, escapeHtml as esc, rateLimitHeaders } from '@kerf/http';
+import { addressSubject, UseCaseError, type PaymentProcessor, type RateLimiter } from '@kerf/usecases';
 import { EmbeddedPaymentProcessor } from './embedded.ts';
 import { TEST_CARDS } from './test-cards.ts';
 
@@ -17,7 +17,11 @@ export const WEBHOOK_PATH = '/v1/payment-webhooks';
 /** Largest webhook body, bytes (Stripe's events are a few KiB). */
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
-export interface PaymentRoutesOptions { processor: PaymentProcessor }
+export interface PaymentRoutesOptions {
+  processor: PaymentProcessor;
+  /** The service's one limiter: the setup pages count against the client address. None: not counted. */
+  rateLimiter?: RateLimiter;
+}
 
 // one small inline stylesheet, allowed by its hash; the session id in the URL is a credential: no referrer
 const STYLE = 'body{font:15px system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem}label{display:block;margin:.4rem 0}';
@@ -42,13 +46,24 @@ function setupForm(sessionId: string): string {
 <form method="post" action="${SETUP_PAGE_PATH}/${esc(sessionId)}">${options}<p><button type="submit">Save card</button></p></form>`;
 }
 
-export const paymentRoutes: FastifyPluginAsync<PaymentRoutesOptions> = async (app, { processor }) => {
+export const paymentRoutes: FastifyPluginAsync<PaymentRoutesOptions> = async (app, { processor, rateLimiter }) => {
   if (processor instanceof EmbeddedPaymentProcessor) {
+    // The setup pages have no session of their own (the link is the credential): each request counts
+    // against its client address under the service's one limit, so guessing links is limited too.
+    const limited = rateLimiter ? { onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        reply.headers(rateLimitHeaders(await rateLimiter.take(addressSubject(request.ip))));
+      } catch (err) {
+        if (!(err instanceof UseCaseError) || err.retryAfterSeconds === null) throw err;
+        reply.header('retry-after', String(err.retryAfterSeconds));
+        return html(reply, 429, 'Too many requests', `<p>Too many requests from your network. Try again in ${err.retryAfterSeconds} seconds.</p>`);
+      }
+    } } : {};
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
     const params = { type: 'object', properties: { session_id: { type: 'string', maxLength: 100 } }, required: ['session_id'] };
 
-    app.get(`${SETUP_PAGE_PATH}/:session_id`, { schema: { hide: true, params } }, async (request, reply) => {
+    app.get(`${SETUP_PAGE_PATH}/:session_id`, { schema: { hide: true, params }, ...limited }, async (request, reply) => {
       const { session_id } = request.params as { session_id: string };
       const session = await processor.setupSession(session_id);
       if (!session) return html(reply, 404, 'Setup link not found', '<p>This card setup link is not valid. Ask for a new one (GET /v1/account).</p>');
@@ -56,7 +71,7 @@ export const paymentRoutes: FastifyPluginAsync<PaymentRoutesOptions> = async (ap
       return html(reply, 200, 'Save a card', setupForm(session_id));
     });
 
-    app.post(`${SETUP_PAGE_PATH}/:session_id`, { schema: { hide: true, params } }, async (request, reply) => {
+    app.post(`${SETUP_PAGE_PATH}/:session_id`, { schema: { hide: true, params }, ...limited }, async (request, reply) => {
       const { session_id } = request.params as { session_id: string };
       const token = (request.body as Record<string, unknown> | undefined)?.payment_method;
       if (typeof token !== 'string') return html(reply, 422, 'Pick a card', setupForm(session_id));

@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { requestSubject } from '@kerf/http';
-import { jsonPayload, schemas, spoolDirOf, type RateLimiter, type RateLimitState, type UseCaseContext } from '@kerf/usecases';
+import { rateLimitHeaders, requestSubject } from '@kerf/http';
+import { jsonPayload, schemas, spoolDirOf, type RateLimiter, type UseCaseContext } from '@kerf/usecases';
 import { authenticateRequest } from './auth.ts';
 import { ERROR_DOCS_PATH, sendError, withSizeLimits } from './envelope.ts';
 import { HttpError } from './http-errors.ts';
@@ -280,10 +280,4 @@ const OPERATION_IDS: Record<string, string> = {
 
 function isPublicUrl(url: string): boolean {
   return url.startsWith(ERROR_DOCS_PATH) || url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json') || url.startsWith('/v1/downloads/') || url.startsWith('/v1/health');
-}
-
-
-/** The X-RateLimit-* headers of a counted request (the use case counts; header names belong to the transport). */
-function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(state.resetSeconds) };
 }

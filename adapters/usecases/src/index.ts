@@ -46,7 +46,7 @@ export { listCatalog, searchCatalog, getHardwareModelUrl } from './catalogs/inde
 export type { ListEnvelope } from './core/index.ts';
 export { checkFile, quoteFile, type CheckFileInput, type QuoteFileInput } from './quotes/index.ts';
 export {
-  createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint, deleteWebhookEndpoint, rollWebhookSecret, listWebhookDeliveries,
+  createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint, deleteWebhookEndpoint, rollWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery, redeliverFailedSince, type RedeliverFailedSinceInput,
   type EndpointView, type EndpointWithSecret,
 } from './webhooks/index.ts';
 export { listConnections, revokeConnection, consentedScopes, type Connection, type ConsentPort, type ConsentRequest } from './identity/index.ts';

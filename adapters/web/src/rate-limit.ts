@@ -12,8 +12,8 @@
 // a page view spend 1 + its assets (more again with a cold cache), limiting a person sooner than an
 // API client on the same budget.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestSubject } from '@kerf/http';
-import { addressSubject, UseCaseError, type Caller, type RateLimiter, type RateLimitState } from '@kerf/usecases';
+import { rateLimitHeaders, requestSubject } from '@kerf/http';
+import { addressSubject, UseCaseError, type Caller, type RateLimiter } from '@kerf/usecases';
 import { messagePage } from './pages.ts';
 
 type Person = { caller: Caller; email: string } | null;
@@ -68,9 +68,4 @@ function refuse(reply: FastifyReply, err: unknown, me: Person, say: (wait: strin
   const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
   return reply.code(429).header('retry-after', String(seconds)).type('text/html; charset=utf-8')
     .send(messagePage('Too many requests', say(wait), { email: me?.email ?? null }));
-}
-
-/** The X-RateLimit-* headers of a counted request (the use case counts; header names belong to the transport). */
-function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(state.resetSeconds) };
 }

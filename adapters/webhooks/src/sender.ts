@@ -2,12 +2,11 @@
 // SSRF guard accepts (checked on the URL and again on every resolved address, which is the one
 // connected to, so a DNS answer cannot swap in a private address later), no redirects followed,
 // a time limit on the whole exchange, and at most a few KiB of the response read.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { guardedLookup, isLoopback, refuseAddress, refuseHostName, REFUSED_ADDRESS, systemResolve, type Resolve } from '@kerf/http';
 import type { WebhookOutcome, WebhookRequest, WebhookSender } from '@kerf/usecases';
-import { isLoopback, refuseAddress, refuseHostName } from './addresses.ts';
 import { EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signatureHeader } from './signature.ts';
 
 export interface SenderOptions {
@@ -18,11 +17,8 @@ export interface SenderOptions {
   /** User-Agent header; default 'kerf-webhooks/1'. */
   userAgent?: string;
   /** Name resolution (default the system resolver, dns.lookup); every address it gives is checked. */
-  resolve?: (hostname: string, family: number) => Promise<LookupAddress[]>;
+  resolve?: Resolve;
 }
-
-const systemResolve = (hostname: string, family: number): Promise<LookupAddress[]> =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, family }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
 export function createWebhookSender(opts: SenderOptions = {}): WebhookSender {
   const allowLoopback = opts.allowHttpLoopback === true;
@@ -47,18 +43,7 @@ export function createWebhookSender(opts: SenderOptions = {}): WebhookSender {
     return null;
   }
 
-  /** DNS resolution that refuses the whole name when any of its addresses may not be called. */
-  const guardedLookup = ((hostname: string, options: { all?: boolean; family?: number }, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-    resolveName(hostname, options.family ?? 0).then((addresses) => {
-      if (addresses.length === 0) { callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), ''); return; }
-      for (const a of addresses) {
-        const why = refuseAddress(a.address, allowLoopback);
-        if (why) { callback(Object.assign(new Error(`refused: ${hostname} resolves to ${why.replace(/^\S+ is /, '')}`), { code: 'EWEBHOOKREFUSED' }), ''); return; }
-      }
-      if (options.all) callback(null, addresses);
-      else callback(null, addresses[0].address, addresses[0].family);
-    }, (err: Error) => callback(err, ''));
-  }) as unknown as LookupFunction;
+  const lookup = guardedLookup(allowLoopback, resolveName);
 
   async function send(req: WebhookRequest): Promise<WebhookOutcome> {
     const refused = refuseUrl(req.url);
@@ -77,7 +62,7 @@ export function createWebhookSender(opts: SenderOptions = {}): WebhookSender {
     return new Promise<WebhookOutcome>((resolve) => {
       let settled = false;
       const finish = (o: WebhookOutcome): void => { if (!settled) { settled = true; clearTimeout(timer); resolve(o); } };
-      const request = mod.request(url, { method: 'POST', headers, lookup: guardedLookup, agent: false }, (res) => {
+      const request = mod.request(url, { method: 'POST', headers, lookup, agent: false }, (res) => {
         const status = res.statusCode ?? 0;
         let read = 0;
         res.on('data', (chunk: Buffer) => {
@@ -97,7 +82,7 @@ export function createWebhookSender(opts: SenderOptions = {}): WebhookSender {
         finish({ delivered: false, responseStatus: null, error: `no response within ${req.timeoutMs / 1000} s` });
       }, req.timeoutMs);
       request.on('error', (err: NodeJS.ErrnoException) => {
-        finish({ delivered: false, responseStatus: null, error: err.code === 'EWEBHOOKREFUSED' ? err.message : `connection failed: ${err.code ?? err.message}` });
+        finish({ delivered: false, responseStatus: null, error: err.code === REFUSED_ADDRESS ? err.message : `connection failed: ${err.code ?? err.message}` });
       });
       request.end(body);
     });

@@ -7,6 +7,7 @@ import { createPasswordAccount, UseCaseError } from '@kerf/usecases';
 import { createApiKeyForEmail, isStoreError, openStore, storeConfigFromEnv, type Store } from '@kerf/store';
 import { ORDER_USAGE, runOrder } from './admin-orders.ts';
 import { DROPSHIP_USAGE, runDropship } from './admin-dropship.ts';
+import { runWebhook, WEBHOOK_USAGE } from './admin-webhooks.ts';
 
 const USAGE = `usage:
   kerf admin create-api-key --email EMAIL [--name NAME] [--label LABEL] [--operator]
@@ -16,7 +17,7 @@ const USAGE = `usage:
   kerf admin create-account --email EMAIL [--name NAME] [--password-stdin]
       an account that signs in on the web site; prints {"account_id","email"} and, unless the
       password came on stdin, the generated "password" (shown once).
-${ORDER_USAGE}${DROPSHIP_USAGE}`;
+${ORDER_USAGE}${DROPSHIP_USAGE}${WEBHOOK_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -117,6 +118,7 @@ export async function run(args: string[]): Promise<number> {
   if (!sub || sub === '--help' || sub === '-h') { stderr.write(USAGE); return sub ? 0 : 2; }
   if (sub === 'order') return runOrder(rest);
   if (sub === 'dropship') return runDropship(rest);
+  if (sub === 'webhook') return runWebhook(rest);
   const handler = SUBCOMMANDS[sub];
   if (!handler) { fail('unknown_command', `unknown admin command '${sub}'`); stderr.write(USAGE); return 2; }
   try {

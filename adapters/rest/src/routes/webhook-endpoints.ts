@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, rollWebhookSecret,
+  createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, redeliverWebhookDelivery, rollWebhookSecret,
   objects, schemas, type UseCaseContext,
 } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
@@ -45,6 +45,16 @@ export async function webhookEndpointRoutes(app: FastifyInstance, ctx: UseCaseCo
       response: { 200: objects.listOf(objects.WebhookDelivery), ...errorResponses(403) },
     },
   }, async (request) => listWebhookDeliveries(ctx, callerOf(request), inputOf(request)));
+
+  app.post('/v1/webhook-endpoints/:endpoint_id/deliveries/:delivery_id/redeliver', {
+    config: { idempotent: true },
+    schema: {
+      tags: ['webhooks'], summary: 'Send a failed delivery again',
+      description: 'For a delivery that ended `failed` (its six attempts used up; name its last attempt): the same event is sent again as a new delivery with attempts of its own. Answers 202 with the new delivery\'s first attempt (`pending`); asking again for the same failed delivery answers that same attempt. 409 `delivery_not_failed` for a delivery that succeeded, is still being retried, or was abandoned.',
+      params: schemas.WebhookDeliveryInput,
+      response: { 202: objects.WebhookDelivery, ...errorResponses(403, 409) },
+    },
+  }, async (request, reply) => reply.code(202).send(await redeliverWebhookDelivery(ctx, callerOf(request), request.params as schemas.WebhookDeliveryInput)));
 
   app.post('/v1/webhook-endpoints/:endpoint_id/roll-secret', {
     schema: {

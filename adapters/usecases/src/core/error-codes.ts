@@ -123,6 +123,8 @@ const CODES: Record<string, Entry> = {
     meaning: 'The Idempotency-Key was already used with a different request.', action: 'Use a new key for a new request; reuse a key only to retry the identical request.' },
   idempotency_key_in_use: { type: 'idempotency_error', kind: 'conflict', retryable: true,
     meaning: 'The first request with this Idempotency-Key is still running.', action: 'Wait for Retry-After and retry with the same key to get its response.' },
+  delivery_not_failed: { type: 'invalid_request_error', kind: 'conflict', retryable: false,
+    meaning: 'Only a delivery that ended failed (its attempts used up) can be sent again; this one succeeded, is still being retried, or was abandoned.', action: 'Read the endpoint\'s deliveries: redeliver the last attempt of a delivery whose status is `failed` and `next_attempt_at` null.' },
   webhook_endpoint_changed: { type: 'invalid_request_error', kind: 'conflict', retryable: true,
     meaning: 'The webhook endpoint changed while its secret was being rolled (another roll or a delete).', action: 'Read the endpoint again and retry the roll if it still exists.' },
   review_link_expired: { type: 'invalid_request_error', kind: 'conflict', retryable: false,

@@ -183,6 +183,8 @@ export const WebhookDeliveriesInput = Type.Object({
   cursor: Type.Optional(Cursor(500)),
 }, strict);
 export type WebhookDeliveriesInput = Static<typeof WebhookDeliveriesInput>;
+export const WebhookDeliveryInput = Type.Object({ endpoint_id: EndpointPathId, delivery_id: PathId('A delivery attempt (the `id` in the endpoint\'s deliveries), the last of a delivery that failed.') }, strict);
+export type WebhookDeliveryInput = Static<typeof WebhookDeliveryInput>;
 
 // ---- carts, payment, orders (docs/api.md "Carts and payment", "Orders", "Account") -----------
 

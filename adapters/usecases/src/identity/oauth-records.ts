@@ -107,6 +107,10 @@ export async function oauthCaller(store: Store, token: string, now: Date): Promi
   if (!found) return null;
   const { payload } = found.record;
   if (typeof payload.grantId !== 'string' || typeof payload.accountId !== 'string') return null;
+  // A token bound to a key (DPoP `jkt`, mTLS `x5t#S256`) is good only with proof of that key, which
+  // this API does not check: never accept one as a plain Bearer token. None is issued now
+  // (adapters/oauth/src/provider.ts turns DPoP off); this holds for any stored from before.
+  if (payload.jkt !== undefined || payload['x5t#S256'] !== undefined) return null;
   const grants = oauthCollection(store, 'Grant');
   const grant = await grants.getUnscoped(oauthDocId(payload.grantId));
   if (!grant || !isLive(grant.data, now) || grant.accountId !== payload.accountId) return null;

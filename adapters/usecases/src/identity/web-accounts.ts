@@ -14,8 +14,20 @@ export type AccountsContext = Pick<UseCaseContext, 'store' | 'now'>;
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 const KEY_BYTES = 32;
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-/** Failed sign-ins allowed per email, and per client address, within the window. */
-export const SIGN_IN_LIMITS = { perEmail: 5, perAddress: 30, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * Sign-in throttling. A lock is per account (email) AND client address, so a stranger guessing the
+ * owner's password locks out only the stranger's own address: `perPair` free failures, then a wait
+ * that doubles with each further failure (`firstWaitMs`, up to `maxWaitMs`), forgotten `forgetMs`
+ * after the last failure or at a success. One address may fail `perAddress` times in `windowMs`
+ * across every email (spraying one password over many accounts). An email may fail `perEmail`
+ * times in `windowMs` from every address together (guessing from many addresses); that ceiling does
+ * not apply to an address the account has signed in from before (kept `knownAddressMs`), so even a
+ * spread-out attack does not lock the owner out where they usually sign in.
+ */
+export const SIGN_IN_LIMITS = {
+  perPair: 5, firstWaitMs: 60_000, maxWaitMs: 15 * 60 * 1000, forgetMs: 60 * 60 * 1000,
+  perAddress: 30, perEmail: 100, windowMs: 15 * 60 * 1000, knownAddressMs: 90 * 24 * 60 * 60 * 1000,
+} as const;
 
 const PASSWORDS = 'web_passwords';
 const SESSIONS = 'web_sessions';
@@ -24,7 +36,8 @@ const SYSTEM = 'system';
 
 interface PasswordDoc { hash: string }
 interface SessionDoc { expiresAt: string }
-interface FailureDoc { count: number; since: string }
+interface FailureDoc { count: number; since: string; last?: string }
+interface KnownDoc { at: string }
 
 function scrypt(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => scryptCb(password.normalize('NFKC'), salt, KEY_BYTES, opts, (err, key) => (err ? reject(err) : resolve(key))));
@@ -82,15 +95,34 @@ async function failuresOver(ctx: AccountsContext, key: string, limit: number): P
   return until > 0 && doc.data.count >= limit ? Math.ceil(until / 1000) : null;
 }
 
-async function recordFailure(ctx: AccountsContext, key: string): Promise<void> {
+/** The wait after `count` failures of one email from one address (0 while under perPair). */
+export function pairWaitMs(count: number): number {
+  const { perPair, firstWaitMs, maxWaitMs } = SIGN_IN_LIMITS;
+  return count < perPair ? 0 : Math.min(maxWaitMs, firstWaitMs * 2 ** Math.min(count - perPair, 20));
+}
+
+/** Seconds one email must wait at one address (backoff after its last failure), or null. */
+async function pairLocked(ctx: AccountsContext, key: string): Promise<number | null> {
+  const doc = await ctx.store.documents<FailureDoc>(THROTTLE).getByKey(SYSTEM, key);
+  if (!doc) return null;
+  const last = Date.parse(doc.data.last ?? doc.data.since);
+  const until = last + pairWaitMs(doc.data.count) - ctx.now().getTime();
+  return until > 0 ? Math.ceil(until / 1000) : null;
+}
+
+/** One more failure of `key`: fixed windows count from their first failure, pairs from their last. */
+async function recordFailure(ctx: AccountsContext, key: string, kind: 'window' | 'pair'): Promise<void> {
   const docs = ctx.store.documents<FailureDoc>(THROTTLE);
   const now = ctx.now();
+  const at = now.toISOString();
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const doc = await docs.getByKey(SYSTEM, key);
     try {
-      if (!doc) { await docs.create(SYSTEM, { count: 1, since: now.toISOString() }, { key }); return; }
-      const fresh = Date.parse(doc.data.since) + SIGN_IN_LIMITS.windowMs <= now.getTime();
-      await docs.update(SYSTEM, doc.id, fresh ? { count: 1, since: now.toISOString() } : { ...doc.data, count: doc.data.count + 1 }, { expectedVersion: doc.version });
+      if (!doc) { await docs.create(SYSTEM, { count: 1, since: at, last: at }, { key }); return; }
+      const fresh = kind === 'window'
+        ? Date.parse(doc.data.since) + SIGN_IN_LIMITS.windowMs <= now.getTime()
+        : Date.parse(doc.data.last ?? doc.data.since) + SIGN_IN_LIMITS.forgetMs <= now.getTime();
+      await docs.update(SYSTEM, doc.id, fresh ? { count: 1, since: at, last: at } : { ...doc.data, count: doc.data.count + 1, last: at }, { expectedVersion: doc.version });
       return;
     } catch (err) {
       if (!isStoreError(err, 'conflict') && !isStoreError(err, 'duplicate')) throw err;
@@ -98,25 +130,58 @@ async function recordFailure(ctx: AccountsContext, key: string): Promise<void> {
   }
 }
 
+async function forget(ctx: AccountsContext, key: string): Promise<void> {
+  const docs = ctx.store.documents<FailureDoc>(THROTTLE);
+  const doc = await docs.getByKey(SYSTEM, key);
+  if (doc) await docs.delete(SYSTEM, doc.id);
+}
+
+/** Whether the account signed in from this address within knownAddressMs. */
+async function knownAddress(ctx: AccountsContext, key: string): Promise<boolean> {
+  const doc = await ctx.store.documents<KnownDoc>(THROTTLE).getByKey(SYSTEM, key);
+  return !!doc && Date.parse(doc.data.at) + SIGN_IN_LIMITS.knownAddressMs > ctx.now().getTime();
+}
+
+async function noteKnownAddress(ctx: AccountsContext, key: string): Promise<void> {
+  const docs = ctx.store.documents<KnownDoc>(THROTTLE);
+  const at = ctx.now().toISOString();
+  const doc = await docs.getByKey(SYSTEM, key);
+  try {
+    if (doc) await docs.update(SYSTEM, doc.id, { at });
+    else await docs.create(SYSTEM, { at }, { key });
+  } catch (err) {
+    if (!isStoreError(err, 'duplicate') && !isStoreError(err, 'conflict')) throw err; // another sign-in noted it
+  }
+}
+
 /**
  * Checks the email and password and opens a session. The same error for an unknown email and a
- * wrong password; after too many failures (per email, per address) no password is checked at all.
+ * wrong password; while a lock holds (SIGN_IN_LIMITS) no password is checked at all.
  */
 export async function signIn(ctx: AccountsContext, input: unknown): Promise<{ sessionToken: string; accountId: string; expiresAt: string }> {
   const { email, password, client_ip } = validateInput(SignInInput, input);
-  const emailKey = `email:${sha256Id(email.trim().toLowerCase())}`;
+  const emailId = sha256Id(email.trim().toLowerCase());
+  const emailKey = `email:${emailId}`;
   // an IPv6 client by its /64, as the request rate limit counts it
-  const addressKey = client_ip ? addressSubject(client_ip) : null;
-  const wait = (await failuresOver(ctx, emailKey, SIGN_IN_LIMITS.perEmail)) ?? (addressKey ? await failuresOver(ctx, addressKey, SIGN_IN_LIMITS.perAddress) : null);
+  const address = client_ip ? addressSubject(client_ip) : 'unknown';
+  const addressKey = client_ip ? address : null;
+  const pairKey = `pair:${emailId}:${address}`;
+  const knownKey = `known:${emailId}:${address}`;
+  const wait = (await pairLocked(ctx, pairKey))
+    ?? (addressKey ? await failuresOver(ctx, addressKey, SIGN_IN_LIMITS.perAddress) : null)
+    ?? (client_ip && await knownAddress(ctx, knownKey) ? null : await failuresOver(ctx, emailKey, SIGN_IN_LIMITS.perEmail));
   if (wait !== null) throw tooMany(wait);
   const account = await ctx.store.accounts.findByEmail(email.trim().toLowerCase());
   const stored = account ? await ctx.store.documents<PasswordDoc>(PASSWORDS).getByKey(account.id, 'password') : null;
   const ok = stored ? await verifyPassword(password, stored.data.hash) : (await verifyPassword(password, await DECOY), false);
   if (!ok || !account) {
-    await recordFailure(ctx, emailKey);
-    if (addressKey) await recordFailure(ctx, addressKey);
+    await recordFailure(ctx, pairKey, 'pair');
+    await recordFailure(ctx, emailKey, 'window');
+    if (addressKey) await recordFailure(ctx, addressKey, 'window');
     throw new UseCaseError('unauthenticated', 'authentication_error', 'invalid_credentials', 'The email or password is not right.');
   }
+  await forget(ctx, pairKey);
+  if (client_ip) await noteKnownAddress(ctx, knownKey);
   const sessionToken = randomBytes(32).toString('base64url');
   const expiresAt = new Date(ctx.now().getTime() + SESSION_TTL_MS).toISOString();
   await ctx.store.documents<SessionDoc>(SESSIONS).create(account.id, { expiresAt }, { id: sha256Id(sessionToken) });

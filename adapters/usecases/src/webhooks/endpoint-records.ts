@@ -16,7 +16,7 @@ export type EndpointDoc<O extends EndpointObject = EndpointObject> = Omit<object
   _deleted_at?: string | null;
 };
 
-export function endpoints(ctx: UseCaseContext): DocumentCollection<EndpointDoc> {
+export function endpoints(ctx: Pick<UseCaseContext, 'store'>): DocumentCollection<EndpointDoc> {
   return ctx.store.documents<EndpointDoc>(ENDPOINTS_COLLECTION);
 }
 
