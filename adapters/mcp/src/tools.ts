@@ -12,7 +12,7 @@ import {
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { json, toolResult } from './results.ts';
 import { checkoutTool } from './checkout.ts';
-import type { ToolDef, ToolEnv } from './tool-def.ts';
+import { withWebLinksNote, type ToolDef, type ToolEnv } from './tool-def.ts';
 
 export type { ToolDef, ToolEnv } from './tool-def.ts';
 
@@ -340,7 +340,7 @@ const createReviewLinkTool: ToolDef = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(env, args) {
     const link = (await write('create_review_link', 'designs', env, args, (input) => createReviewLink(env.ctx, env.caller, input as Static<typeof schemas.ReviewLinkRequest>))) as Record<string, unknown>;
-    return toolResult(`Review link ${String(link.id)}: send the person to ${String(link.review_url)} (open until ${String(link.expires_at)}). Afterwards call get_review_link with review_link_id ${String(link.id)} and quote its configuration again.`, link);
+    return toolResult(await withWebLinksNote(env, `Review link ${String(link.id)}: send the person to ${String(link.review_url)} (open until ${String(link.expires_at)}). Afterwards call get_review_link with review_link_id ${String(link.id)} and quote its configuration again.`), link);
   },
 };
 
