@@ -9,10 +9,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { kerf } from './support/kerf.ts';
-import { CookieJar } from '../../test/helpers/web-session.ts';
+import { CookieJar } from './helpers/web-session.ts';
 
-const KERF = fileURLToPath(new URL('../../bin/kerf.mjs', import.meta.url));
+const KERF = fileURLToPath(new URL('../bin/kerf.mjs', import.meta.url));
+
+/** `kerf ARGS` to its end, without a terminal, with none of the environment's MongoDB or Stripe settings. */
+function kerf(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const { MONGODB_URL: _m, STRIPE_SECRET_KEY: _s, STRIPE_WEBHOOK_SECRET: _w, ...base } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [KERF, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString('utf8'); });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
 
 test('kerf serve on a port in use says "port N is in use: set PORT" and exits 1', async () => {
   const blocker = createServer();
