@@ -234,11 +234,15 @@ function findings(dfm: DfmLike): string[] {
   return out;
 }
 
-function quoteText(q: Record<string, unknown>): string {
+export function quoteText(q: Record<string, unknown>): string {
   const items = (q.items as Array<{ design_id: string; status: string; quantity: number; amount_cents: number | null; dfm?: DfmLike }>) ?? [];
-  const lines = [`Quote ${String(q.id)} is ${String(q.status)}: total ${cents(q.amount_total_cents)} (subtotal ${cents(q.amount_subtotal_cents)}), valid until ${String(q.expires_at)}.`];
+  // only a ready quote has a price to state: a figure beside "blocked" reads as one
+  const ready = q.status === 'ready';
+  const lines = [ready
+    ? `Quote ${String(q.id)} is ready: total ${cents(q.amount_total_cents)} (subtotal ${cents(q.amount_subtotal_cents)}), valid until ${String(q.expires_at)}.`
+    : `Quote ${String(q.id)} is ${String(q.status)}: no total until it is ready (it cannot be ordered as configured).`];
   for (const it of items) {
-    lines.push(`Item ${it.design_id} x${it.quantity}: ${it.status}, ${cents(it.amount_cents)}${it.dfm ? ` (DFM report ${it.dfm.id})` : ''}`);
+    lines.push(`Item ${it.design_id} x${it.quantity}: ${it.status}${ready ? `, ${cents(it.amount_cents)}` : ''}${it.dfm ? ` (DFM report ${it.dfm.id})` : ''}`);
     if (it.dfm) lines.push(...findings(it.dfm));
   }
   if (q.status === 'ready') lines.push(`Next: create_checkout with quote_id ${String(q.id)} for a web checkout link a person opens to pay; or create_review_link so a person can check the configuration first.`);

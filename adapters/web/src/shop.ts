@@ -5,10 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
   UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
-  getPartModelUrl, getQuote, listOrders, payCart, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
+  getPartModelUrl, getQuote, listOrders, payCart, startCardSetup, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
 import { removeSpooled, spoolDirOf, spoolUpload, type SpooledFile } from '@kerf/usecases';
-import { statusOfKind, whileClientWaits } from '@kerf/http';
+import { contentSecurityPolicy, statusOfKind, whileClientWaits } from '@kerf/http';
 import {
   checkoutPage, configureForm, designPage, orderPage, ordersPage, quotePage, uploadPage, type HoleGroup, type MaterialChoice, type PartChoice, type PartView,
 } from './shop-pages.ts';
@@ -26,6 +26,8 @@ export interface ShopDeps {
   /** the site's CSP plus the 3D viewer's own <style> by hash, for pages that show it */
   viewerCsp: string;
 }
+
+const CHECKOUT_CSP = contentSecurityPolicy({ formAction: 'self-and-redirects' });
 
 const one = (v: unknown): string => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
 const many = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : []);
@@ -268,6 +270,15 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     return reply.redirect(new URL(cart.cart_url as string).pathname, 303);
   });
 
+  /** Every catalog entry's name by id (materials, profiles, finishes, colours): what a line shows for its selections. */
+  async function catalogNames(): Promise<Record<string, string>> {
+    const names: Record<string, string> = {};
+    for (const kind of ['materials', 'tube_profiles', 'finishes', 'powder_coat_colors'] as const) {
+      for (const e of await ctx.engine.catalog(kind) as Obj[]) names[String(e.id)] = String(e.name ?? e.display_name ?? e.id);
+    }
+    return names;
+  }
+
   // ---- checkout: the cart_url page ---------------------------------------------------------------
 
   /** The cart behind a checkout token and, when the cart's own account is signed in, that person. */
@@ -292,9 +303,12 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
         for (const c of design ? (await partStockChoices(ctx, me.caller, { design_id: id })).flatMap((x) => x.choices) : []) stockNames[c.id] = c.name;
       }
     }
-    const notice = (request.query as Form | undefined)?.updated ? 'Saved.' : null;
+    const q = request.query as Form | undefined;
+    const notice = q?.card === 'saved' ? 'The card was saved: you can pay now.' : q?.updated ? 'Saved.' : null;
+    // its "Add a card" form answers with a redirect to the processor's own page (Stripe's), which form-action governs
+    reply.header('content-security-policy', CHECKOUT_CSP);
     return page(reply, checkoutPage({
-      who: me ? who(me, reply) : null, cart, token, account, error, notice, partNames, stockNames,
+      who: me ? who(me, reply) : null, cart, token, account, error, notice, partNames, stockNames: { ...await catalogNames(), ...stockNames },
       signInUrl: `/signin?next=${encodeURIComponent(`/checkout/${token}`)}`,
     }), status);
   };
@@ -328,6 +342,15 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
   app.post('/checkout/:token/shipping', { preHandler: app.csrfProtection }, async (request, reply) =>
     changeCart(request, reply, { shipping_option_id: one((request.body as Form).shipping_option_id) }));
 
+  // the card is added on the processor's page, which sends the person back to this checkout
+  app.post('/checkout/:token/card', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const { token, me } = await checkout(request);
+    if (!me) return signInFirst(request, reply);
+    const back = `${request.protocol}://${request.host}/checkout/${encodeURIComponent(token)}?card=saved`;
+    const { url } = await startCardSetup(ctx, me.caller, { return_url: back });
+    return reply.redirect(url, 303);
+  });
+
   app.post('/checkout/:token/pay', { preHandler: app.csrfProtection }, async (request, reply) => {
     const { token, cart, me } = await checkout(request);
     if (!me) return signInFirst(request, reply);
@@ -355,6 +378,6 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const me = await signedIn(request, reply);
     if (!me) return reply;
     const order = await getOrder(ctx, me.caller, { order_id: (request.params as { id: string }).id });
-    return page(reply, orderPage({ ...who(me, reply), order: order as Obj }));
+    return page(reply, orderPage({ ...who(me, reply), order: order as Obj, catalogNames: await catalogNames() }));
   });
 }
