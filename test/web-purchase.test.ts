@@ -85,16 +85,26 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     await page.waitForURL(/\/quotes\/quo_/);
     await accessible('quote page');
     await shot('quote-findings');
-    const risks = page.locator('input[name=accepted_risks]');
-    if (await risks.count()) {
-      for (const box of await risks.all()) await box.check();
-    }
+    // one findings list, numbered as the drawing's markers, a box beside each risk the customer may accept
+    assert.equal(await page.locator('#findings table').count(), 0, 'the findings are listed once');
+    const findings = page.locator('#findings-list > li');
+    assert.ok((await findings.count()) > 0, 'the part has findings');
+    const risks = page.locator('#findings-list input[name=accepted_risks]');
+    assert.ok((await risks.count()) > 0, 'this part has risks to accept');
+    assert.equal(await page.locator('#configure input[name=accepted_risks]').count(), 0, 'no second set of boxes in the form');
+    for (const box of await risks.all()) assert.equal(await box.getAttribute('form'), 'configure');
+    // not ready yet (risks not accepted): no total that reads as a price
+    assert.doesNotMatch(await page.locator('#quote-status').innerText(), /ready to order/);
+    assert.doesNotMatch(await page.locator('#quote-subtotal').innerText(), /\$/, 'a quote that cannot be ordered shows no total');
+    for (const box of await risks.all()) await box.check();
     // finishes are those the DFM capabilities allow for the material
     await page.getByLabel('Finish', { exact: true }).selectOption({ label: 'Deburr (tumble)' });
     await page.getByRole('button', { name: 'Get a quote' }).click();
     await page.waitForURL(/\/quotes\/quo_/);
     assert.equal(await page.getByLabel('Finish', { exact: true }).inputValue(), 'fin_deburr', 'the quote keeps the chosen finish');
     assert.match(await page.locator('#quote-status').innerText(), /ready to order/);
+    assert.match(await page.locator('#quote-subtotal').innerText(), /^\$\d/, 'a ready quote shows its total');
+    assert.ok((await page.locator('#findings-list input[name=accepted_risks]:checked').count()) > 0, 'the accepted risks stay checked');
     assert.ok((await page.locator('#quantity-options tbody tr').count()) > 0, 'other quantities with unit prices');
     await shot('quote-ready');
     await page.getByRole('button', { name: 'Add to cart' }).click();

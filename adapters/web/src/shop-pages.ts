@@ -124,6 +124,8 @@ function partFields(p: PartChoice, many: boolean): Html {
  * quantity and accepted risks.
  */
 export function configureForm(o: {
+  /** the quote page: each acceptable risk's box sits beside its finding in the findings list (form="configure") */
+  risksInFindings?: boolean;
   csrf: string; designId: string; parts: PartChoice[]; finishes?: MaterialChoice[]; colors?: MaterialChoice[];
   selected: { finish_id?: string; color_id?: string; quantity?: number; accepted?: string[] }; risks?: Obj[];
 }): Html {
@@ -138,7 +140,7 @@ ${o.colors?.length ? html`<label for="powder_coat_color_id">Powder coat color (f
 ${o.finishes === undefined ? html`<p><small>Finishes and hole operations (taps, countersinks, hardware) are offered with the quote, once the check knows what fits each part.</small></p>` : raw('')}
 <label for="quantity">Quantity</label>
 <input id="quantity" name="quantity" type="number" min="1" max="100000" required value="${s.quantity ?? 1}">
-${riskBoxes(o.risks ?? [], s.accepted ?? [])}
+${o.risksInFindings ? raw('') : riskBoxes(o.risks ?? [], s.accepted ?? [])}
 <button type="submit">Get a quote</button>
 </form>`;
 }
@@ -160,12 +162,26 @@ ${o.parts.map(partSection)}
   });
 }
 
-const severityText = (s: string): string => (s === 'error' ? 'Blocks the order' : s === 'warning' ? 'Warning' : 'Note');
+const severityText = (s: string): string => (s === 'blocking' || s === 'error' ? 'Blocks the order' : s === 'warning' ? 'Risk' : 'Note');
 
 /** A part of the quoted item left out of the job: shown with its count, never priced. */
 export interface LeftOutLine { name: string; quantity: number; why: string }
 
-export function quotePage(o: Who & { quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[] }): string {
+/**
+ * The findings, one list numbered as the drawing's markers (each part's findings in report order):
+ * severity and message, and for a risk the customer may accept a box of its own, which belongs to the
+ * configure form below (the contract accepts a risk by its code, so boxes of one code go together).
+ */
+function findingsList(issues: Obj[], acceptable: readonly string[], accepted: readonly string[]): Html {
+  return html`<ol id="findings-list" class="findings">${issues.map((i, n) => {
+    const box = acceptable.includes(i.code)
+      ? html`<br><label><input type="checkbox" form="configure" name="accepted_risks" value="${i.code}" aria-describedby="finding-${n}"${accepted.includes(i.code) || i.accepted ? raw(' checked') : raw('')}> I accept this risk</label>`
+      : raw('');
+    return html`<li><span id="finding-${n}"><strong>${i.accepted ? 'Accepted' : severityText(i.severity)}:</strong> ${i.message}</span>${box}</li>`;
+  })}</ol>`;
+}
+
+export function quotePage(o: Who & { acceptable?: readonly string[]; accepted?: readonly string[]; quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[] }): string {
   const q = o.quote;
   const item: Obj = q.items?.[0] ?? {};
   const issues: Obj[] = (item.dfm?.parts ?? []).flatMap((p: Obj) => p.issues ?? []);
@@ -175,10 +191,8 @@ export function quotePage(o: Who & { quote: Obj; designName: string; partNames: 
   return layout(`Quote for ${o.designName}`, html`
 <p id="quote-status" role="status">${ready ? 'This quote is ready to order.' : q.status === 'blocked' ? 'This configuration cannot be ordered yet: see the findings below.' : `Quote status: ${q.status}`}</p>
 ${issues.length ? html`<section id="findings"><h2>Manufacturability findings</h2>
-${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="${o.partNames[im.partId] ?? im.partId} with the findings marked"></figure>`)}
-<table><thead><tr><th scope="col">Severity</th><th scope="col">Finding</th><th scope="col">Accepted</th></tr></thead><tbody>
-${issues.map((i) => html`<tr><td>${severityText(i.severity)}</td><td>${i.message}</td><td>${i.accepted ? 'yes' : 'no'}</td></tr>`)}
-</tbody></table></section>` : raw('')}
+${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="${o.partNames[im.partId] ?? im.partId} with the findings marked, numbered as in the list below"></figure>`)}
+${findingsList(issues, o.acceptable ?? [], o.accepted ?? [])}</section>` : raw('')}
 <section id="prices"><h2>Prices</h2>
 <table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}

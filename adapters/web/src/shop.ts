@@ -214,7 +214,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const quantity = Number.parseInt(one(form.quantity), 10);
     const finish = one(form.finish_id);
     const color = one(form.powder_coat_color_id);
-    const risks = many(form.accepted_risks).filter((r) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(r)) as Array<(typeof schemas.ACCEPTABLE_RISKS)[number]>;
+    const risks = [...new Set(many(form.accepted_risks))].filter((r) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(r)) as Array<(typeof schemas.ACCEPTABLE_RISKS)[number]>;
     const quote = await createQuote(ctx, me.caller, {
       items: [{
         design_id: (request.params as { id: string }).id,
@@ -244,7 +244,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const parts = await partChoices(ctx, me.caller, design, item.dfm, config);
     const stockNames = Object.fromEntries(parts.flatMap((p) => p.choices.map((c) => [c.id, c.name])));
     const configure = configureForm({
-      csrf: w.csrf, designId: design.id, parts,
+      csrf: w.csrf, designId: design.id, parts, risksInFindings: true,
       finishes: allowedChoices(quote, 'finish_id'), colors: allowedChoices(quote, 'powder_coat_color_id'), risks,
       selected: { finish_id: config.defaults?.finish_id ?? undefined, color_id: config.defaults?.powder_coat_color_id ?? undefined, quantity: item.quantity, accepted: config.accepted_risks ?? [] },
     });
@@ -260,7 +260,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       const why = part.bought_in && p.left_out.reason === 'bought_in' ? `bought-in ${[part.bought_in.size, String(part.bought_in.kind).replace(/_/g, ' ')].filter(Boolean).join(' ')}` : 'supplied by you';
       return { name: String(part.name ?? p.part_id), quantity: (part.instance_count ?? 1) * (item.quantity ?? 1), why };
     });
-    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, leftOut }));
+    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, leftOut, acceptable: schemas.ACCEPTABLE_RISKS, accepted: config.accepted_risks ?? [] }));
   });
 
   app.post('/quotes/:id/cart', { preHandler: app.csrfProtection }, async (request, reply) => {
