@@ -87,7 +87,7 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     await shot('quote-findings');
     // one findings list, numbered as the drawing's markers, a box beside each risk the customer may accept
     assert.equal(await page.locator('#findings table').count(), 0, 'the findings are listed once');
-    const findings = page.locator('#findings-list > li');
+    const findings = page.locator('#findings-list li');
     assert.ok((await findings.count()) > 0, 'the part has findings');
     const risks = page.locator('#findings-list input[name=accepted_risks]');
     assert.ok((await risks.count()) > 0, 'this part has risks to accept');

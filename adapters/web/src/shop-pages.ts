@@ -172,13 +172,18 @@ export interface LeftOutLine { name: string; quantity: number; why: string }
  * severity and message, and for a risk the customer may accept a box of its own, which belongs to the
  * configure form below (the contract accepts a risk by its code, so boxes of one code go together).
  */
-function findingsList(issues: Obj[], acceptable: readonly string[], accepted: readonly string[]): Html {
-  return html`<ol id="findings-list" class="findings">${issues.map((i, n) => {
+function findingsList(issues: Obj[], acceptable: readonly string[], accepted: readonly string[], partNames: Record<string, string>): Html {
+  const byPart = new Map<string, Obj[]>();
+  for (const i of issues) byPart.set(String(i.part_id), [...(byPart.get(String(i.part_id)) ?? []), i]);
+  let n = 0;
+  // each part's drawing numbers its own findings from 1, so each part gets its own list
+  return html`<div id="findings-list">${[...byPart].map(([partId, list]) => html`${byPart.size > 1 ? html`<h3>${partNames[partId] ?? partId}</h3>` : raw('')}<ol class="findings">${list.map((i) => {
+    const id = `finding-${++n}`;
     const box = acceptable.includes(i.code)
-      ? html`<br><label><input type="checkbox" form="configure" name="accepted_risks" value="${i.code}" aria-describedby="finding-${n}"${accepted.includes(i.code) || i.accepted ? raw(' checked') : raw('')}> I accept this risk</label>`
+      ? html`<br><label><input type="checkbox" form="configure" name="accepted_risks" value="${i.code}" aria-describedby="${id}"${accepted.includes(i.code) || i.accepted ? raw(' checked') : raw('')}> I accept this risk</label>`
       : raw('');
-    return html`<li><span id="finding-${n}"><strong>${i.accepted ? 'Accepted' : severityText(i.severity)}:</strong> ${i.message}</span>${box}</li>`;
-  })}</ol>`;
+    return html`<li><span id="${id}"><strong>${i.accepted ? 'Accepted' : severityText(i.severity)}:</strong> ${i.message}</span>${box}</li>`;
+  })}</ol>`)}</div>`;
 }
 
 export function quotePage(o: Who & { acceptable?: readonly string[]; accepted?: readonly string[]; quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[] }): string {
@@ -192,7 +197,7 @@ export function quotePage(o: Who & { acceptable?: readonly string[]; accepted?: 
 <p id="quote-status" role="status">${ready ? 'This quote is ready to order.' : q.status === 'blocked' ? 'This configuration cannot be ordered yet: see the findings below.' : `Quote status: ${q.status}`}</p>
 ${issues.length ? html`<section id="findings"><h2>Manufacturability findings</h2>
 ${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="${o.partNames[im.partId] ?? im.partId} with the findings marked, numbered as in the list below"></figure>`)}
-${findingsList(issues, o.acceptable ?? [], o.accepted ?? [])}</section>` : raw('')}
+${findingsList(issues, o.acceptable ?? [], o.accepted ?? [], o.partNames)}</section>` : raw('')}
 <section id="prices"><h2>Prices</h2>
 <table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
