@@ -22,6 +22,7 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
   const cspErrors: string[] = [];
   let step = 0;
   let checkoutUrl = '';
+  let buyer = '';
   const shot = async (name: string) => { await page.screenshot({ path: `${SHOTS}${String(++step).padStart(2, '0')}-${name}.png`, fullPage: true, caret: 'initial' }); }; // 'hide' would inject a style the CSP refuses
   const accessible = async (what: string) => assert.deepEqual(await axeViolations(page), [], `${what}: axe-core`);
 
@@ -40,7 +41,8 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     await page.goto(`${t.url}/designs/new`);
     assert.match(page.url(), /\/signin\?next=/, 'signing in comes first');
     await page.getByRole('link', { name: 'Sign up' }).click();
-    await page.getByLabel('Email').fill(`buyer-${Date.now()}@example.com`);
+    buyer = `buyer-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(buyer);
     await page.getByLabel(/Password/).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/designs\/new$/);
@@ -151,6 +153,12 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     assert.match(bought, /Support frame/, 'the order names the part');
     assert.doesNotMatch(bought, /Part prt_/);
     assert.match(bought, /Deburr \(tumble\)/, 'the order shows the finish');
+    // the order's JSON as the API serves it (the same record): the part's name and the finish bought
+    const account = await t.service.store.accounts.findByEmail(buyer);
+    const order = await t.service.store.orders.get(account!.id, new URL(page.url()).pathname.split('/').pop()!);
+    const partLine = order!.data.line_items.find((l) => l.type === 'part')!;
+    assert.equal(partLine.name, 'Support frame');
+    assert.equal(partLine.finish_id, 'fin_deburr');
     await accessible('order page');
     await shot('order');
     await page.getByRole('link', { name: 'All orders' }).click();
