@@ -17,14 +17,22 @@ function dfmIssues(materialId: string): Issue[] {
   return (JSON.parse(r.stdout) as { parts: Array<{ issues: Issue[] }> }).parts.flatMap((p) => p.issues);
 }
 
+/** The error `kerf dfm` exits 2 with for a configuration naming an id no catalog has. */
+function cliError(materialId: string): { code: string; message: string; param?: string } {
+  const r = spawnSync(process.execPath, ['bin/kerf.mjs', 'dfm', 'fixtures/sheet/l_t2_r2.step', '--configuration', JSON.stringify({ defaults: { material_id: materialId } })], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.stdout, '');
+  return (JSON.parse(r.stderr.split('\n')[0]) as { error: { code: string; message: string; param?: string } }).error;
+}
+
 describe('catalog help in DFM messages', () => {
-  it('a misspelled material id: did you mean the closest ids', () => {
-    const issue = dfmIssues('mat_mild_steel_2mm').find((i) => i.code === 'invalid_material_id');
-    assert.ok(issue);
-    assert.match(issue.message, /Did you mean .*mat_mild_steel_2_0mm/);
-    assert.ok((issue.details.suggestions as string[]).includes('mat_mild_steel_2_0mm'));
-    const wild = dfmIssues('unobtainium').find((i) => i.code === 'invalid_material_id');
-    assert.ok(wild);
+  it('a misspelled material id: exit 2 naming the field, with the closest ids (kerf dfm)', () => {
+    const typo = cliError('mat_mild_steel_2mm');
+    assert.equal(typo.code, 'invalid_material_id');
+    assert.equal(typo.param, 'configuration.defaults.material_id');
+    assert.match(typo.message, /Did you mean .*mat_mild_steel_2_0mm/);
+    const wild = cliError('unobtainium');
+    assert.equal(wild.code, 'invalid_material_id');
     assert.doesNotMatch(wild.message, /Did you mean/, 'nothing close: no misleading guess');
   });
 

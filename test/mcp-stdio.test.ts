@@ -14,6 +14,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const KERF = fileURLToPath(new URL('../bin/kerf.mjs', import.meta.url));
 const PART = fileURLToPath(new URL('../../shared/corpus/real/ender3-support-frame.step', import.meta.url));
+/** The links' base URL: nothing listens on the discard port, so the links need a service started. */
+const NO_SERVICE = 'http://127.0.0.1:9';
 const RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend'];
 
 describe('kerf mcp (stdio)', () => {
@@ -26,7 +28,7 @@ describe('kerf mcp (stdio)', () => {
   const connect = async (pin: boolean): Promise<Client> => {
     const client = new Client({ name: 'kerf-test', version: '1.0.0' }, pin ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
     const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [KERF, 'mcp', '--data-dir', dataDir], env: { ...env, LOG_LEVEL: 'error' }, stderr: 'inherit' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [KERF, 'mcp', '--data-dir', dataDir], env: { ...env, LOG_LEVEL: 'error', KERF_BASE_URL: NO_SERVICE }, stderr: 'inherit' }));
     clients.push(client);
     return client;
   };
@@ -90,7 +92,12 @@ describe('kerf mcp (stdio)', () => {
     const link = await ok(modern, 'create_review_link', { design_id: design.id, configuration, operation_key: randomUUID() });
     assert.equal((await ok(modern, 'get_review_link', { review_link_id: link.id })).design_id, design.id);
     const checkout = await ok(modern, 'create_checkout', { quote_id: quote.id, operation_key: randomUUID() });
-    assert.match(checkout.checkout_url, /^http/);
+    assert.ok(checkout.checkout_url.startsWith(NO_SERVICE), checkout.checkout_url);
+    // no service serves the link yet: the result says how to start one on this data
+    const again = await call(modern, 'create_checkout', { quote_id: quote.id, operation_key: randomUUID() });
+    const text = (again.content[0] as { text: string }).text;
+    assert.match(text, /No Kerf service answers at http:\/\/127\.0\.0\.1:9/);
+    assert.ok(text.includes(`KERF_DATA_DIR=${dataDir}`) && text.includes('kerf serve'), text);
   });
 
   it('refuses what is not a STEP file, a missing file and one over 50 MiB', async () => {

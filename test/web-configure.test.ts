@@ -188,7 +188,11 @@ describe('web site: configure per part, hole operations, tube profiles, saved ca
     for (const [url, csp] of policies) {
       assert.match(csp, /default-src 'none'/, url);
       assert.doesNotMatch(csp, /unsafe-inline/, url);
+      assert.doesNotMatch(csp, /'unsafe-eval'/, url);
+      // the 3D viewer's mesh decoder compiles WebAssembly: allowed on the design page alone
+      if (!/\/designs\/des_[^/?]+(\?|$)/.test(url)) assert.doesNotMatch(csp, /wasm-unsafe-eval/, url);
     }
+    assert.ok([...policies].some(([url, csp]) => /\/designs\/des_/.test(url) && /script-src [^;]*'wasm-unsafe-eval'/.test(csp)), 'the design page with the viewer allows its WebAssembly');
     assert.deepEqual(cspErrors, [], 'no Content-Security-Policy violation');
   });
 });

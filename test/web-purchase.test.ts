@@ -22,6 +22,7 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
   const cspErrors: string[] = [];
   let step = 0;
   let checkoutUrl = '';
+  let buyer = '';
   const shot = async (name: string) => { await page.screenshot({ path: `${SHOTS}${String(++step).padStart(2, '0')}-${name}.png`, fullPage: true, caret: 'initial' }); }; // 'hide' would inject a style the CSP refuses
   const accessible = async (what: string) => assert.deepEqual(await axeViolations(page), [], `${what}: axe-core`);
 
@@ -30,7 +31,9 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     t = await startTestService({ logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
     browser = await launchBrowser(WEBGL_ARGS);
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    page.on('console', (m) => { if (/Content.Security.Policy/i.test(m.text())) cspErrors.push(`${page.url()} (${m.location().url}:${m.location().lineNumber}:${m.location().columnNumber}): ${m.text()}`); });
+    page.on('console', (m) => { if (/Content.Security.Policy|Refused to/i.test(m.text())) cspErrors.push(`${page.url()} (${m.location().url}:${m.location().lineNumber}:${m.location().columnNumber}): ${m.text()}`); });
+    // a refused WebAssembly compile surfaces as an uncaught error (model-viewer's mesh decoder), not only on the console
+    page.on('pageerror', (e) => { if (/Content.Security.Policy|WebAssembly|wasm/i.test(String(e.message))) cspErrors.push(`${page.url()}: ${e.message}`); });
   });
   after(async () => { await browser?.close(); await t?.close(); });
 
@@ -38,7 +41,8 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     await page.goto(`${t.url}/designs/new`);
     assert.match(page.url(), /\/signin\?next=/, 'signing in comes first');
     await page.getByRole('link', { name: 'Sign up' }).click();
-    await page.getByLabel('Email').fill(`buyer-${Date.now()}@example.com`);
+    buyer = `buyer-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(buyer);
     await page.getByLabel(/Password/).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/designs\/new$/);
@@ -83,22 +87,35 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     await page.waitForURL(/\/quotes\/quo_/);
     await accessible('quote page');
     await shot('quote-findings');
-    const risks = page.locator('input[name=accepted_risks]');
-    if (await risks.count()) {
-      for (const box of await risks.all()) await box.check();
-    }
+    // one findings list, numbered as the drawing's markers, a box beside each risk the customer may accept
+    assert.equal(await page.locator('#findings table').count(), 0, 'the findings are listed once');
+    const findings = page.locator('#findings-list li');
+    assert.ok((await findings.count()) > 0, 'the part has findings');
+    const risks = page.locator('#findings-list input[name=accepted_risks]');
+    assert.ok((await risks.count()) > 0, 'this part has risks to accept');
+    assert.equal(await page.locator('#configure input[name=accepted_risks]').count(), 0, 'no second set of boxes in the form');
+    for (const box of await risks.all()) assert.equal(await box.getAttribute('form'), 'configure');
+    // not ready yet (risks not accepted): no total that reads as a price
+    assert.doesNotMatch(await page.locator('#quote-status').innerText(), /ready to order/);
+    assert.doesNotMatch(await page.locator('#quote-subtotal').innerText(), /\$/, 'a quote that cannot be ordered shows no total');
+    for (const box of await risks.all()) await box.check();
     // finishes are those the DFM capabilities allow for the material
     await page.getByLabel('Finish', { exact: true }).selectOption({ label: 'Deburr (tumble)' });
     await page.getByRole('button', { name: 'Get a quote' }).click();
     await page.waitForURL(/\/quotes\/quo_/);
     assert.equal(await page.getByLabel('Finish', { exact: true }).inputValue(), 'fin_deburr', 'the quote keeps the chosen finish');
     assert.match(await page.locator('#quote-status').innerText(), /ready to order/);
+    assert.match(await page.locator('#quote-subtotal').innerText(), /^\$\d/, 'a ready quote shows its total');
+    assert.ok((await page.locator('#findings-list input[name=accepted_risks]:checked').count()) > 0, 'the accepted risks stay checked');
     assert.ok((await page.locator('#quantity-options tbody tr').count()) > 0, 'other quantities with unit prices');
     await shot('quote-ready');
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.waitForURL(/\/checkout\/ctk_/);
     checkoutUrl = page.url();
-    assert.match(await page.locator('#items').innerText(), /Support frame/, 'items by part name');
+    const items = await page.locator('#items').innerText();
+    assert.match(items, /Support frame/, 'items by part name');
+    assert.match(items, /Deburr \(tumble\)/, 'the finish bought');
+    assert.match(items, /steel|aluminium|aluminum|stainless/i, 'the material by name');
     await accessible('checkout page');
 
     await page.getByLabel('Full name').fill('R. Doe <script>alert(1)</script>');
@@ -119,14 +136,29 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
 
     await page.locator('#add-card').click();
     await page.waitForURL(/\/payment-methods\/setup\//);
-    await page.getByRole('button', { name: 'Save card' }).click();
-    await page.getByText(/Saved:/).waitFor();
-    await page.goto(checkoutUrl);
+    const save = page.getByRole('button', { name: 'Save card' });
+    assert.equal(await save.evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(31, 95, 191)', 'the test-card page is styled');
+    await accessible('test card page');
+    await shot('test-card');
+    await save.click();
+    // saving the card returns to the checkout that sent the customer
+    await page.waitForURL((u) => u.href.startsWith(`${checkoutUrl}?`) && u.searchParams.get('card') === 'saved');
+    assert.match(await page.getByRole('status').first().innerText(), /card was saved/i);
     assert.match(await page.locator('#saved-card').innerText(), /ending 4242/);
     await shot('checkout-pay');
     await page.locator('#pay').click();
     await page.waitForURL(/\/orders\/ord_/);
     assert.match(await page.locator('#order-status').innerText(), /Received/);
+    const bought = await page.locator('#order-items').innerText();
+    assert.match(bought, /Support frame/, 'the order names the part');
+    assert.doesNotMatch(bought, /Part prt_/);
+    assert.match(bought, /Deburr \(tumble\)/, 'the order shows the finish');
+    // the order's JSON as the API serves it (the same record): the part's name and the finish bought
+    const account = await t.service.store.accounts.findByEmail(buyer);
+    const order = await t.service.store.orders.get(account!.id, new URL(page.url()).pathname.split('/').pop()!);
+    const partLine = order!.data.line_items.find((l) => l.type === 'part')!;
+    assert.equal(partLine.name, 'Support frame');
+    assert.equal(partLine.finish_id, 'fin_deburr');
     await accessible('order page');
     await shot('order');
     await page.getByRole('link', { name: 'All orders' }).click();

@@ -12,6 +12,11 @@ export interface PageSecurityOptions {
   styles?: string[];
   /** where forms may post: this origin (default), none, or also other origins (an OAuth redirect) */
   formAction?: 'self' | 'none' | 'self-and-redirects';
+  /**
+   * 'wasm-unsafe-eval': the page's own scripts may compile WebAssembly (the 3D viewer's mesh
+   * decoder does); it allows no eval() of JavaScript.
+   */
+  wasm?: boolean;
 }
 
 /** "'sha256-...'" of an inline element's exact text, for `scripts` or `styles`. */
@@ -24,7 +29,7 @@ const FORM_ACTION = { self: "'self'", none: "'none'", 'self-and-redirects': "'se
 export function contentSecurityPolicy(o: PageSecurityOptions = {}): string {
   return [
     "default-src 'none'",
-    `script-src ${[...(o.scripts ?? []), "'self'"].join(' ')}`,
+    `script-src ${[...(o.scripts ?? []), "'self'", ...(o.wasm ? ["'wasm-unsafe-eval'"] : [])].join(' ')}`,
     `style-src ${[...(o.styles ?? []), "'self'"].join(' ')}`,
     "img-src 'self' data:",
     "connect-src 'self'",

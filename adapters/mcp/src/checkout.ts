@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { createCartFromQuote, getQuote, UseCaseError, type Scope } from '@kerf/usecases';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { toolResult } from './results.ts';
-import type { ToolDef, ToolEnv } from './tool-def.ts';
+import { withWebLinksNote, type ToolDef, type ToolEnv } from './tool-def.ts';
 
 type Write = (name: string, scope: Scope, env: ToolEnv, args: Record<string, unknown>, run: (input: Record<string, unknown>) => Promise<unknown>) => Promise<unknown>;
 
@@ -32,7 +32,7 @@ export function checkoutTool(write: Write): ToolDef {
       })) as Record<string, unknown>;
       const totals = cart.totals as { amount_total_cents?: number } | undefined;
       const total = typeof totals?.amount_total_cents === 'number' ? ` (total so far $${(totals.amount_total_cents / 100).toFixed(2)}; delivery and tax are added at checkout)` : '';
-      return toolResult(`Checkout link for quote ${String(args.quote_id)}: ${String(cart.cart_url)}${total}. Give this link to the person: they choose delivery, sign in and pay on the web site. Creating it placed no order.`, {
+      return toolResult(await withWebLinksNote(env, `Checkout link for quote ${String(args.quote_id)}: ${String(cart.cart_url)}${total}. Give this link to the person: they choose delivery, sign in and pay on the web site. Creating it placed no order.`), {
         cart_id: cart.id, checkout_url: cart.cart_url, cart,
       });
     },

@@ -4,8 +4,8 @@ import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server
 import type { Caller, UseCaseContext } from '@kerf/usecases';
 import { createKerfMcpServer } from './server.ts';
 
-export function serveMcpStdio(ctx: UseCaseContext, caller: Caller): StdioServerHandle {
-  return serveStdio(() => createKerfMcpServer({ ctx, caller, uploads: { mode: 'local' } }), {
+export function serveMcpStdio(ctx: UseCaseContext, caller: Caller, webLinksNote?: () => Promise<string | null>): StdioServerHandle {
+  return serveStdio(() => createKerfMcpServer({ ctx, caller, uploads: { mode: 'local' }, webLinksNote }), {
     onerror: (err) => ctx.log.warn({ err: err.message }, 'MCP stdio error'),
   });
 }

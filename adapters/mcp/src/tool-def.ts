@@ -10,6 +10,17 @@ export interface ToolEnv {
   caller: Caller;
   /** hosted: bytes by HTTP PUT to upload_url; local: a path on this machine */
   uploads: { mode: 'hosted'; uploadUrl(token: string): string; browserUploadUrl(token: string): string } | { mode: 'local' };
+  /**
+   * Local mode: a sentence to add after a web link (checkout, review) when no service serves it yet,
+   * saying how to start one; null when the links open. Hosted: absent (the server is the site).
+   */
+  webLinksNote?: () => Promise<string | null>;
+}
+
+/** The text of a result that hands a person a web link, with the local server's note when it has one. */
+export async function withWebLinksNote(env: ToolEnv, text: string): Promise<string> {
+  const note = env.webLinksNote ? await env.webLinksNote() : null;
+  return note ? `${text}\n${note}` : text;
 }
 
 export interface ToolDef {

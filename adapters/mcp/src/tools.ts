@@ -12,7 +12,7 @@ import {
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { json, toolResult } from './results.ts';
 import { checkoutTool } from './checkout.ts';
-import type { ToolDef, ToolEnv } from './tool-def.ts';
+import { withWebLinksNote, type ToolDef, type ToolEnv } from './tool-def.ts';
 
 export type { ToolDef, ToolEnv } from './tool-def.ts';
 
@@ -241,11 +241,15 @@ function bendSequences(dfm: DfmLike): string[] {
     `- bend sequence of ${p.part_id}: ${p.bend_plan!.sequence.map((s) => `bend ${s.bend_id} (${s.punch_id} on ${s.die_id}${s.side_up === 'bottom' ? ', turned over' : ''})`).join(', then ')}`);
 }
 
-function quoteText(q: Record<string, unknown>): string {
+export function quoteText(q: Record<string, unknown>): string {
   const items = (q.items as Array<{ design_id: string; status: string; quantity: number; amount_cents: number | null; dfm?: DfmLike }>) ?? [];
-  const lines = [`Quote ${String(q.id)} is ${String(q.status)}: total ${cents(q.amount_total_cents)} (subtotal ${cents(q.amount_subtotal_cents)}), valid until ${String(q.expires_at)}.`];
+  // only a ready quote has a price to state: a figure beside "blocked" reads as one
+  const ready = q.status === 'ready';
+  const lines = [ready
+    ? `Quote ${String(q.id)} is ready: total ${cents(q.amount_total_cents)} (subtotal ${cents(q.amount_subtotal_cents)}), valid until ${String(q.expires_at)}.`
+    : `Quote ${String(q.id)} is ${String(q.status)}: no total until it is ready (it cannot be ordered as configured).`];
   for (const it of items) {
-    lines.push(`Item ${it.design_id} x${it.quantity}: ${it.status}, ${cents(it.amount_cents)}${it.dfm ? ` (DFM report ${it.dfm.id})` : ''}`);
+    lines.push(`Item ${it.design_id} x${it.quantity}: ${it.status}${ready ? `, ${cents(it.amount_cents)}` : ''}${it.dfm ? ` (DFM report ${it.dfm.id})` : ''}`);
     if (it.dfm) lines.push(...findings(it.dfm));
   }
   if (q.status === 'ready') lines.push(`Next: create_checkout with quote_id ${String(q.id)} for a web checkout link a person opens to pay; or create_review_link so a person can check the configuration first.`);
@@ -347,7 +351,7 @@ const createReviewLinkTool: ToolDef = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(env, args) {
     const link = (await write('create_review_link', 'designs', env, args, (input) => createReviewLink(env.ctx, env.caller, input as Static<typeof schemas.ReviewLinkRequest>))) as Record<string, unknown>;
-    return toolResult(`Review link ${String(link.id)}: send the person to ${String(link.review_url)} (open until ${String(link.expires_at)}). Afterwards call get_review_link with review_link_id ${String(link.id)} and quote its configuration again.`, link);
+    return toolResult(await withWebLinksNote(env, `Review link ${String(link.id)}: send the person to ${String(link.review_url)} (open until ${String(link.expires_at)}). Afterwards call get_review_link with review_link_id ${String(link.id)} and quote its configuration again.`), link);
   },
 };
 

@@ -24,7 +24,12 @@ export interface PaymentRoutesOptions {
 }
 
 // one small inline stylesheet, allowed by its hash; the session id in the URL is a credential: no referrer
-const STYLE = 'body{font:15px system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem}label{display:block;margin:.4rem 0}';
+const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:40rem;padding:0 1rem;color:#1d2433;background:#f6f7f9}'
+  + 'h1{font-size:1.5rem}form,p.box{background:#fff;border:1px solid #d5d9e0;border-radius:8px;padding:1rem 1.25rem}'
+  + 'label{display:flex;gap:.6rem;align-items:baseline;margin:.15rem 0;padding:.45rem .5rem;border-radius:6px;cursor:pointer}'
+  + 'label:hover{background:#eef2f8}code{font-size:.85em;color:#4a5568}'
+  + 'button{font:inherit;background:#1f5fbf;color:#fff;border:0;border-radius:6px;padding:.55rem 1.25rem;cursor:pointer}'
+  + 'button:focus-visible{outline:3px solid #f0b429;outline-offset:2px}';
 const HEADERS = {
   'content-security-policy': contentSecurityPolicy({ styles: [cspHash(STYLE)] }),
   'x-content-type-options': 'nosniff',

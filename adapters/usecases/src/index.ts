@@ -79,7 +79,7 @@ export const WEBHOOK_JOB_HANDLERS: Record<string, JobKindHandlers> = {
 };
 export * from './dropship/index.ts';
 export { listApiKeys, createApiKey, revokeApiKey, type ApiKeyView } from './identity/index.ts';
-export { partStock, partStockChoices, countersinkSize, type PartStockChoices, type StockChoice } from './designs/index.ts';
+export { partStock, partStockChoices, stockChoicesOf, countersinkSize, type PartStockChoices, type StockChoice } from './designs/index.ts';
 export { addressSubject, RateLimiter, boundedRateCounters, DEFAULT_RATE_LIMIT_KEYS, type RateLimit, type RateLimitState } from './core/index.ts';
 export { spoolUpload, removeSpooled, type SpooledFile, type UploadBytes } from './designs/index.ts';
 export { spoolDirOf } from './designs/index.ts';

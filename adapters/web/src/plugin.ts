@@ -243,7 +243,7 @@ export const webSite: FastifyPluginAsync<WebOptions> = async (app: FastifyInstan
     return page(reply, reviewPage(p, me ? { email: me.email, csrf: reply.generateCsrf() } : {}));
   });
 
-  const viewerCsp = contentSecurityPolicy({ styles: modelViewerStyleHashes() });
+  const viewerCsp = contentSecurityPolicy({ styles: modelViewerStyleHashes(), wasm: true });
   await shopRoutes(app, { ctx, person, page, signInFirst, viewerCsp, maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
 
   // ---- OAuth consent (authorize and device verification) ------------------------------------------

@@ -124,6 +124,8 @@ function partFields(p: PartChoice, many: boolean): Html {
  * quantity and accepted risks.
  */
 export function configureForm(o: {
+  /** the quote page: each acceptable risk's box sits beside its finding in the findings list (form="configure") */
+  risksInFindings?: boolean;
   csrf: string; designId: string; parts: PartChoice[]; finishes?: MaterialChoice[]; colors?: MaterialChoice[];
   selected: { finish_id?: string; color_id?: string; quantity?: number; accepted?: string[] }; risks?: Obj[];
 }): Html {
@@ -138,7 +140,7 @@ ${o.colors?.length ? html`<label for="powder_coat_color_id">Powder coat color (f
 ${o.finishes === undefined ? html`<p><small>Finishes and hole operations (taps, countersinks, hardware) are offered with the quote, once the check knows what fits each part.</small></p>` : raw('')}
 <label for="quantity">Quantity</label>
 <input id="quantity" name="quantity" type="number" min="1" max="100000" required value="${s.quantity ?? 1}">
-${riskBoxes(o.risks ?? [], s.accepted ?? [])}
+${o.risksInFindings ? raw('') : riskBoxes(o.risks ?? [], s.accepted ?? [])}
 <button type="submit">Get a quote</button>
 </form>`;
 }
@@ -160,12 +162,31 @@ ${o.parts.map(partSection)}
   });
 }
 
-const severityText = (s: string): string => (s === 'error' ? 'Blocks the order' : s === 'warning' ? 'Warning' : 'Note');
+const severityText = (s: string): string => (s === 'blocking' || s === 'error' ? 'Blocks the order' : s === 'warning' ? 'Risk' : 'Note');
 
 /** A part of the quoted item left out of the job: shown with its count, never priced. */
 export interface LeftOutLine { name: string; quantity: number; why: string }
 
-export function quotePage(o: Who & { quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[] }): string {
+/**
+ * The findings, one list numbered as the drawing's markers (each part's findings in report order):
+ * severity and message, and for a risk the customer may accept a box of its own, which belongs to the
+ * configure form below (the contract accepts a risk by its code, so boxes of one code go together).
+ */
+function findingsList(issues: Obj[], acceptable: readonly string[], accepted: readonly string[], partNames: Record<string, string>): Html {
+  const byPart = new Map<string, Obj[]>();
+  for (const i of issues) byPart.set(String(i.part_id), [...(byPart.get(String(i.part_id)) ?? []), i]);
+  let n = 0;
+  // each part's drawing numbers its own findings from 1, so each part gets its own list
+  return html`<div id="findings-list">${[...byPart].map(([partId, list]) => html`${byPart.size > 1 ? html`<h3>${partNames[partId] ?? partId}</h3>` : raw('')}<ol class="findings">${list.map((i) => {
+    const id = `finding-${++n}`;
+    const box = acceptable.includes(i.code)
+      ? html`<br><label><input type="checkbox" form="configure" name="accepted_risks" value="${i.code}" aria-describedby="${id}"${accepted.includes(i.code) || i.accepted ? raw(' checked') : raw('')}> I accept this risk</label>`
+      : raw('');
+    return html`<li><span id="${id}"><strong>${i.accepted ? 'Accepted' : severityText(i.severity)}:</strong> ${i.message}</span>${box}</li>`;
+  })}</ol>`)}</div>`;
+}
+
+export function quotePage(o: Who & { acceptable?: readonly string[]; accepted?: readonly string[]; quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[] }): string {
   const q = o.quote;
   const item: Obj = q.items?.[0] ?? {};
   const issues: Obj[] = (item.dfm?.parts ?? []).flatMap((p: Obj) => p.issues ?? []);
@@ -175,15 +196,13 @@ export function quotePage(o: Who & { quote: Obj; designName: string; partNames: 
   return layout(`Quote for ${o.designName}`, html`
 <p id="quote-status" role="status">${ready ? 'This quote is ready to order.' : q.status === 'blocked' ? 'This configuration cannot be ordered yet: see the findings below.' : `Quote status: ${q.status}`}</p>
 ${issues.length ? html`<section id="findings"><h2>Manufacturability findings</h2>
-${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="${o.partNames[im.partId] ?? im.partId} with the findings marked"></figure>`)}
-<table><thead><tr><th scope="col">Severity</th><th scope="col">Finding</th><th scope="col">Accepted</th></tr></thead><tbody>
-${issues.map((i) => html`<tr><td>${severityText(i.severity)}</td><td>${i.message}</td><td>${i.accepted ? 'yes' : 'no'}</td></tr>`)}
-</tbody></table></section>` : raw('')}
+${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="${o.partNames[im.partId] ?? im.partId} with the findings marked, numbered as in the list below"></figure>`)}
+${findingsList(issues, o.acceptable ?? [], o.accepted ?? [], o.partNames)}</section>` : raw('')}
 <section id="prices"><h2>Prices</h2>
 <table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
 ${(o.leftOut ?? []).map((l) => html`<tr class="left-out"><td>${l.name}</td><td>Left out: ${l.why}</td><td>${l.quantity}</td><td>-</td><td>not made here</td></tr>`)}
-</tbody><tfoot><tr><th scope="row" colspan="4">Subtotal (before shipping and tax)</th><td id="quote-subtotal">${money(q.amount_subtotal_cents)}</td></tr></tfoot></table>
+</tbody><tfoot><tr><th scope="row" colspan="4">Subtotal (before shipping and tax)</th><td id="quote-subtotal">${ready ? money(q.amount_subtotal_cents) : 'no total until the quote is ready'}</td></tr></tfoot></table>
 ${options.length ? html`<h3>Other quantities</h3><table id="quantity-options"><thead><tr><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${options.map((x) => html`<tr><td>${x.quantity}</td><td>${money(x.unit_amount_cents)}</td><td>${money(x.amount_cents)}</td></tr>`)}</tbody></table>` : raw('')}
 </section>
@@ -193,6 +212,25 @@ ${ready ? html`<form method="post" action="/quotes/${encodeURIComponent(q.id)}/c
 }
 
 const STATE_CODES = 'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(' ');
+
+/** A line's finish and powder-coat colour by name ("Powder coat, RAL 9005 Jet Black"); "None" without one. */
+function finishText(l: Obj, names: Record<string, string>): string {
+  const finish = l.finish_id ? names[l.finish_id] ?? l.finish_id : null;
+  const colour = l.powder_coat_color_id ? names[l.powder_coat_color_id] ?? l.powder_coat_color_id : null;
+  return [finish, colour].filter(Boolean).join(', ') || 'None';
+}
+
+/** What is pressed into or cut into a part's holes, from its item's configuration: "2 nuts, 4 taps"; "None" without any. */
+function hardwareText(quote: Obj | undefined, partId: string): string {
+  for (const item of (quote?.items ?? []) as Obj[]) {
+    const entry = ((item.dfm?.configuration?.parts ?? []) as Obj[]).find((p) => p.part_id === partId);
+    if (!entry) continue;
+    const counts = ['taps', 'studs', 'nuts', 'standoffs', 'countersinks']
+      .map((k) => [k, Array.isArray(entry[k]) ? entry[k].length : 0] as const).filter(([, n]) => n > 0);
+    if (counts.length) return counts.map(([k, n]) => `${n} ${n === 1 ? k.replace(/s$/, '') : k}`).join(', ');
+  }
+  return 'None';
+}
 
 export function checkoutPage(o: {
   who: Who | null; cart: Obj; token: string; signInUrl: string; account: Obj | null; partNames: Record<string, string>; stockNames: Record<string, string>; error?: string | null; notice?: string | null;
@@ -207,8 +245,8 @@ export function checkoutPage(o: {
   const open = c.status === 'open' && !c.checked_out;
   const field = (name: string, label: string, auto: string, extra = ' required') =>
     html`<label for="ship-${name}">${label}</label><input id="ship-${name}" name="${name}" autocomplete="${auto}" value="${s[name] ?? ''}"${raw(extra)}>`;
-  const items = html`<section id="items"><h2>Items</h2><table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
-${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+  const items = html`<section id="items"><h2>Items</h2><table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Finish</th><th scope="col">Hardware</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
+${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${finishText(l, o.stockNames)}</td><td>${hardwareText(c.quote, l.part_id)}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
 </tbody></table></section>`;
   const totals = html`<section id="totals"><h2>Totals</h2><table><tbody>
 <tr><th scope="row">Parts</th><td>${money(t.amount_subtotal_cents)}</td></tr>
@@ -247,7 +285,7 @@ ${totals}
 <section id="payment"><h2>Payment</h2>
 ${card ? html`<p>Saved card: <strong id="saved-card">${String(card.brand).toUpperCase()} ending ${card.last4}</strong>, expires ${card.exp_month}/${card.exp_year}.</p>
 ${ready ? html`<form method="post" action="${base}/pay">${csrfField(csrf)}<button type="submit" id="pay">Pay ${money(t.amount_total_cents)}</button></form>` : html`<p>Enter the address and choose shipping to pay.</p>`}`
-    : html`<p>No card is saved on your account.</p>${o.account?.payment_method_setup_url ? html`<p><a id="add-card" role="button" href="${o.account.payment_method_setup_url}">Add a card</a> (on the payment processor's page), then <a href="${base}">come back to this page</a>.</p>` : raw('')}`}
+    : html`<p>No card is saved on your account.</p>${o.account?.payment_method_setup_url ? html`<form method="post" action="${base}/card">${csrfField(csrf)}<button type="submit" id="add-card">Add a card</button> on the payment processor's page; saving it brings you back here.</form>` : raw('')}`}
 </section>`, o.who);
 }
 
@@ -265,15 +303,20 @@ ${o.orders.map((x) => html`<tr><td><a href="/orders/${encodeURIComponent(x.id)}"
     : html`<p>No orders yet. <a href="/designs/new">Upload a design</a> to get started.</p>`, o);
 }
 
-export function orderPage(o: Who & { order: Obj }): string {
+export function orderPage(o: Who & { order: Obj; catalogNames: Record<string, string> }): string {
   const x = o.order;
   const tr: Obj | null = x.tracking;
   const lines: Obj[] = x.line_items ?? [];
   return layout(`Order ${x.id}`, html`<p id="order-status" role="status">Status: <strong>${STATUS_TEXT[x.status] ?? x.status}</strong></p>
 <section><h2>Timeline</h2><ol class="timeline">${(x.events ?? []).map((e: Obj) => html`<li>${STATUS_TEXT[String(e.type).replace(/^order\./, '')] ?? String(e.type).replace(/_/g, ' ')} · ${when(e.at)}${e.reason ? html` · ${e.reason}` : raw('')}</li>`)}</ol></section>
 <section><h2>Tracking</h2>${tr ? html`<p>${String(tr.carrier).toUpperCase()} ${tr.number}${tr.url ? html` · <a href="${tr.url}" rel="noopener noreferrer">Track the package</a>` : raw('')}</p>` : html`<p>Tracking appears here once it ships.</p>`}</section>
-<section><h2>Items</h2><table><thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
-${lines.map((l) => html`<tr><td>${l.name}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
-</tbody><tfoot><tr><th scope="row" colspan="3">Total paid</th><td>${money(x.amount_total_cents)}</td></tr></tfoot></table></section>
+<section id="order-items"><h2>Items</h2><table><thead><tr><th scope="col">Item</th><th scope="col">Material</th><th scope="col">Finish</th><th scope="col">Hardware</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
+${lines.map((l) => {
+    const part = l.type === 'part';
+    const stock = l.material_id ?? l.tube_profile_id;
+    return html`<tr><td>${l.name}</td><td>${stock ? o.catalogNames[stock] ?? stock : ''}</td><td>${part ? finishText(l, o.catalogNames) : ''}</td><td>${part ? (l.hole_operation_count ? `${l.hole_operation_count} hole${l.hole_operation_count === 1 ? '' : 's'} with hardware, taps or countersinks` : 'None') : ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`;
+  })}
+</tbody></table><p>Total paid: <strong>${money(x.amount_total_cents)}</strong></p></section>
 <p><a href="/orders">All orders</a></p>`, o);
 }
+

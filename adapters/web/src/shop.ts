@@ -5,10 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
   UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
-  getPartModelUrl, getQuote, listOrders, payCart, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
+  getPartModelUrl, getQuote, listOrders, payCart, startCardSetup, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
 import { removeSpooled, spoolDirOf, spoolUpload, type SpooledFile } from '@kerf/usecases';
-import { statusOfKind, whileClientWaits } from '@kerf/http';
+import { contentSecurityPolicy, statusOfKind, whileClientWaits } from '@kerf/http';
 import {
   checkoutPage, configureForm, designPage, orderPage, ordersPage, quotePage, uploadPage, type HoleGroup, type MaterialChoice, type PartChoice, type PartView,
 } from './shop-pages.ts';
@@ -26,6 +26,8 @@ export interface ShopDeps {
   /** the site's CSP plus the 3D viewer's own <style> by hash, for pages that show it */
   viewerCsp: string;
 }
+
+const CHECKOUT_CSP = contentSecurityPolicy({ formAction: 'self-and-redirects' });
 
 const one = (v: unknown): string => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
 const many = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : []);
@@ -212,7 +214,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const quantity = Number.parseInt(one(form.quantity), 10);
     const finish = one(form.finish_id);
     const color = one(form.powder_coat_color_id);
-    const risks = many(form.accepted_risks).filter((r) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(r)) as Array<(typeof schemas.ACCEPTABLE_RISKS)[number]>;
+    const risks = [...new Set(many(form.accepted_risks))].filter((r) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(r)) as Array<(typeof schemas.ACCEPTABLE_RISKS)[number]>;
     const quote = await createQuote(ctx, me.caller, {
       items: [{
         design_id: (request.params as { id: string }).id,
@@ -242,7 +244,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const parts = await partChoices(ctx, me.caller, design, item.dfm, config);
     const stockNames = Object.fromEntries(parts.flatMap((p) => p.choices.map((c) => [c.id, c.name])));
     const configure = configureForm({
-      csrf: w.csrf, designId: design.id, parts,
+      csrf: w.csrf, designId: design.id, parts, risksInFindings: true,
       finishes: allowedChoices(quote, 'finish_id'), colors: allowedChoices(quote, 'powder_coat_color_id'), risks,
       selected: { finish_id: config.defaults?.finish_id ?? undefined, color_id: config.defaults?.powder_coat_color_id ?? undefined, quantity: item.quantity, accepted: config.accepted_risks ?? [] },
     });
@@ -258,7 +260,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       const why = part.bought_in && p.left_out.reason === 'bought_in' ? `bought-in ${[part.bought_in.size, String(part.bought_in.kind).replace(/_/g, ' ')].filter(Boolean).join(' ')}` : 'supplied by you';
       return { name: String(part.name ?? p.part_id), quantity: (part.instance_count ?? 1) * (item.quantity ?? 1), why };
     });
-    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, leftOut }));
+    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, leftOut, acceptable: schemas.ACCEPTABLE_RISKS, accepted: config.accepted_risks ?? [] }));
   });
 
   app.post('/quotes/:id/cart', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -267,6 +269,15 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const cart = await createCartFromQuote(ctx, me.caller, { quote_id: (request.params as { id: string }).id });
     return reply.redirect(new URL(cart.cart_url as string).pathname, 303);
   });
+
+  /** Every catalog entry's name by id (materials, profiles, finishes, colours): what a line shows for its selections. */
+  async function catalogNames(): Promise<Record<string, string>> {
+    const names: Record<string, string> = {};
+    for (const kind of ['materials', 'tube_profiles', 'finishes', 'powder_coat_colors'] as const) {
+      for (const e of await ctx.engine.catalog(kind) as Obj[]) names[String(e.id)] = String(e.name ?? e.display_name ?? e.id);
+    }
+    return names;
+  }
 
   // ---- checkout: the cart_url page ---------------------------------------------------------------
 
@@ -292,9 +303,12 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
         for (const c of design ? (await partStockChoices(ctx, me.caller, { design_id: id })).flatMap((x) => x.choices) : []) stockNames[c.id] = c.name;
       }
     }
-    const notice = (request.query as Form | undefined)?.updated ? 'Saved.' : null;
+    const q = request.query as Form | undefined;
+    const notice = q?.card === 'saved' ? 'The card was saved: you can pay now.' : q?.updated ? 'Saved.' : null;
+    // its "Add a card" form answers with a redirect to the processor's own page (Stripe's), which form-action governs
+    reply.header('content-security-policy', CHECKOUT_CSP);
     return page(reply, checkoutPage({
-      who: me ? who(me, reply) : null, cart, token, account, error, notice, partNames, stockNames,
+      who: me ? who(me, reply) : null, cart, token, account, error, notice, partNames, stockNames: { ...await catalogNames(), ...stockNames },
       signInUrl: `/signin?next=${encodeURIComponent(`/checkout/${token}`)}`,
     }), status);
   };
@@ -328,6 +342,15 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
   app.post('/checkout/:token/shipping', { preHandler: app.csrfProtection }, async (request, reply) =>
     changeCart(request, reply, { shipping_option_id: one((request.body as Form).shipping_option_id) }));
 
+  // the card is added on the processor's page, which sends the person back to this checkout
+  app.post('/checkout/:token/card', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const { token, me } = await checkout(request);
+    if (!me) return signInFirst(request, reply);
+    const back = `${request.protocol}://${request.host}/checkout/${encodeURIComponent(token)}?card=saved`;
+    const { url } = await startCardSetup(ctx, me.caller, { return_url: back });
+    return reply.redirect(url, 303);
+  });
+
   app.post('/checkout/:token/pay', { preHandler: app.csrfProtection }, async (request, reply) => {
     const { token, cart, me } = await checkout(request);
     if (!me) return signInFirst(request, reply);
@@ -355,6 +378,6 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const me = await signedIn(request, reply);
     if (!me) return reply;
     const order = await getOrder(ctx, me.caller, { order_id: (request.params as { id: string }).id });
-    return page(reply, orderPage({ ...who(me, reply), order: order as Obj }));
+    return page(reply, orderPage({ ...who(me, reply), order: order as Obj, catalogNames: await catalogNames() }));
   });
 }

@@ -38,9 +38,10 @@ const HELP: Record<CommandName, CommandHelp> = {
   },
   dfm: {
     summary: 'the DFM report of a STEP file under a configuration (as POST /v1/dfm)',
-    usage: `kerf dfm FILE ${DFM_CONFIG} [--images] [--compact] [--now ISO] [--base-url URL]`,
+    usage: `kerf dfm FILE ${DFM_CONFIG} [--json] [--images] [--compact] [--now ISO] [--base-url URL]`,
     options: [
       ['--configuration C', 'the configuration object, inline JSON or @file.json (docs/api.md)'],
+      ['--json', 'the full report as JSON also on a terminal (the default when stdout is not a terminal; a terminal gets a summary)'],
       ['--images', 'keep the inline SVG images in the report'],
       ['--compact', 'drop the capability lists (what each process could offer) from the report'],
       ['--now ISO', 'the clock for the run (same file, configuration and time: same ids)'],
@@ -50,12 +51,13 @@ const HELP: Record<CommandName, CommandHelp> = {
   },
   quote: {
     summary: 'price a STEP file, with each item\'s DFM report (as POST /v1/quotes)',
-    usage: `kerf quote FILE ${DFM_CONFIG} --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--images] [--compact] [--now ISO] [--base-url URL]`,
+    usage: `kerf quote FILE ${DFM_CONFIG} --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--json] [--images] [--compact] [--now ISO] [--base-url URL]`,
     options: [
       ['--configuration C', 'the configuration object, inline JSON or @file.json'],
       ['--quantity N', 'how many (a positive integer)'],
       ['--quantity-options a,b,c', 'further quantities to price'],
       ['--ship-to JSON', 'a US address {"country":"US","postal_code":"..."} for shipping and tax'],
+      ['--json', 'the full quote as JSON also on a terminal (the default when stdout is not a terminal; a terminal gets a summary)'],
       ['--images', 'keep the inline SVG images'],
       ['--compact', 'drop the capability lists from the DFM reports'],
       ['--now ISO', 'the clock for the run'],

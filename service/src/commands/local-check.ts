@@ -3,7 +3,7 @@
 // are the use cases', so bad input gives the error the API gives.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { stderr } from 'node:process';
+import { stderr, stdout } from 'node:process';
 import { restLinks } from '@kerf/rest/links';
 import { UseCaseError, type EngineContext } from '@kerf/usecases';
 import { LocalEngine } from '../engine-local.ts';
@@ -13,7 +13,7 @@ export class CliError extends Error {
   constructor(readonly code: string, message: string, readonly param?: string, readonly exitCode = 2) { super(message); }
 }
 
-export interface CommonArgs { file: string; configuration: unknown; baseUrl?: string; now?: string; images: boolean; compact: boolean; rest: Map<string, string[]> }
+export interface CommonArgs { file: string; configuration: unknown; baseUrl?: string; now?: string; images: boolean; compact: boolean; json: boolean; rest: Map<string, string[]> }
 
 /** Parses FILE and the options shared by dfm and quote; `extra` names further value options. */
 export async function parseCommon(args: string[], extra: string[], usage: string, command: 'dfm' | 'quote'): Promise<CommonArgs | 'help'> {
@@ -24,6 +24,7 @@ export async function parseCommon(args: string[], extra: string[], usage: string
   let now: string | undefined;
   let images = false;
   let compact = false;
+  let json = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const eq = a.indexOf('=');
@@ -40,6 +41,7 @@ export async function parseCommon(args: string[], extra: string[], usage: string
     else if (name === '--now') now = value();
     else if (name === '--images') images = true;
     else if (name === '--compact') compact = true;
+    else if (name === '--json') json = true;
     else if (extra.includes(name)) rest.set(name, [...(rest.get(name) ?? []), value()]);
     else if (a.startsWith('-')) throw new CliError('invalid_arguments', `unknown option '${a}'`);
     else if (file === undefined) file = a;
@@ -54,7 +56,7 @@ export async function parseCommon(args: string[], extra: string[], usage: string
       throw new CliError('invalid_configuration', `--configuration is not valid JSON: ${(e as Error).message}`, 'configuration');
     }
   }
-  return { file, configuration, baseUrl, now, images, compact, rest };
+  return { file, configuration, baseUrl, now, images, compact, json, rest };
 }
 
 async function readText(path: string): Promise<string> {
@@ -117,6 +119,11 @@ function withoutOptions(capability: unknown): unknown {
   if (typeof capability !== 'object' || capability === null || Array.isArray(capability)) return capability;
   const { options: _options, ...rest } = capability as Record<string, unknown>;
   return rest;
+}
+
+/** The summary for a person (a terminal, no --json), else the full JSON document as before. */
+export function humanOutput(args: Pick<CommonArgs, 'json'>): boolean {
+  return !args.json && Boolean(stdout.isTTY);
 }
 
 /**

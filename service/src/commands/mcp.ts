@@ -3,6 +3,7 @@
 // data directory (the one `kerf serve` uses by default, so links work once the service runs there).
 // No service needs to run: prepare_upload takes a local file path. Logs go to stderr; stdout is the
 // protocol's.
+import { resolve as resolvePath } from 'node:path';
 import { stderr, stdin } from 'node:process';
 import pino from 'pino';
 import { newId } from '@kerf/common';
@@ -43,6 +44,21 @@ async function localAccount(store: Store): Promise<Caller> {
   return { ...localCaller(), accountId: account!.id };
 }
 
+/** How long a link's service has to answer before the link is said to need one started. */
+const PROBE_MS = 1500;
+
+/**
+ * The web links this server hands out (checkout, review) open only where `kerf serve` runs on the
+ * same store: checked when a link is made, since the service may be started or stopped at any time.
+ */
+export async function webLinksNote(baseUrl: string, dataDir: string): Promise<string | null> {
+  try {
+    const r = await fetch(`${baseUrl}/v1/health`, { signal: AbortSignal.timeout(PROBE_MS) });
+    if (r.ok) return null;
+  } catch { /* nothing listens there */ }
+  return `No Kerf service answers at ${baseUrl} yet, so this link will not open until one runs on this data: start it with KERF_DATA_DIR=${dataDir} KERF_BASE_URL=${baseUrl} kerf serve (in a terminal, from the folder Kerf is installed in).`;
+}
+
 export async function run(args: string[]): Promise<number> {
   const parsed = parseArgs(args);
   if (parsed === 'help') return printHelp('mcp');
@@ -65,7 +81,9 @@ export async function run(args: string[]): Promise<number> {
   // analyses and production files run here, one at a time beside the protocol
   worker = new JobWorker(ctx, JOB_HANDLERS, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: 1 });
   worker.start();
-  const server = serveMcpStdio(ctx, await localAccount(store));
+  const baseUrl = parsed.baseUrl ?? config.baseUrl;
+  const dataDir = resolvePath(parsed.dataDir ?? config.dataDir);
+  const server = serveMcpStdio(ctx, await localAccount(store), () => webLinksNote(baseUrl, dataDir));
   // the client closing stdin ends the session (the MCP stdio binding): finish and exit
   await new Promise<void>((resolve) => { stdin.once('end', resolve); stdin.once('close', resolve); });
   await server.close();

@@ -3,10 +3,12 @@
 // report, from the same use cases as POST /v1/quotes. Bad input: a JSON error on stderr and a
 // non-zero exit.
 import { stdout } from 'node:process';
-import { localCaller, quoteFile } from '@kerf/usecases';
-import { CliError, localContext, parseCommon, readInput, reportError, forOutput } from './local-check.ts';
+import type { Design } from '@kerf/engine';
+import { localCaller, quoteFile, stockChoicesOf } from '@kerf/usecases';
+import { CliError, humanOutput, localContext, parseCommon, readInput, reportError, forOutput } from './local-check.ts';
+import { quoteSummary, refuseUnknownIds, useColour } from './summary.ts';
 
-const USAGE = 'usage: kerf quote FILE --configuration JSON|@file.json --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--base-url URL] [--now ISO] [--images]\n';
+const USAGE = 'usage: kerf quote FILE --configuration JSON|@file.json --quantity N [--quantity-options a,b,c] [--ship-to JSON] [--base-url URL] [--now ISO] [--images] [--json]\n';
 
 /** A whole number as a number, anything else as typed: the use case's schema judges both, as for the API. */
 function integer(text: string): number | string {
@@ -30,8 +32,16 @@ export async function run(args: string[]): Promise<number> {
     }
     const request = { quantity, ...(a.configuration !== undefined ? { configuration: a.configuration } : {}), ...(quantity_options ? { quantity_options } : {}), ...(ship_to !== undefined ? { ship_to } : {}) };
     const file = await readInput(a.file);
-    const quote = await quoteFile(localContext(a, file.bytes, request), localCaller(), { ...file, request, images: a.images });
-    stdout.write(JSON.stringify(forOutput(quote, a), null, 2) + '\n');
+    const ctx = localContext(a, file.bytes, request);
+    let design: Design | null = null;
+    const quote = await quoteFile(ctx, localCaller(), { ...file, request, images: a.images, onDesign: (d) => { design = d; } });
+    refuseUnknownIds(quote.items.map((it) => it.dfm), a.configuration);
+    if (humanOutput(a)) {
+      const parts = (design as Design | null)?.parts ?? [];
+      stdout.write(quoteSummary(quote, design, await stockChoicesOf(ctx, parts), useColour(stdout.isTTY)));
+    } else {
+      stdout.write(JSON.stringify(forOutput(quote, a), null, 2) + '\n');
+    }
     return 0;
   } catch (err) {
     return reportError(err);

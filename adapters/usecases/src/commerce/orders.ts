@@ -16,8 +16,18 @@ export type CommerceContext = Pick<UseCaseContext, 'store' | 'links' | 'now' | '
 /** What an order reads of a part's configuration in its item's DFM report (a JSON object to the quote record). */
 type PartSelections = { part_id?: string; powder_coat_color_id?: string; finish_id?: string; [selection: string]: unknown };
 
-/** The order's line items: each quoted part line, then shipping. */
-function lineItems(ctx: CommerceContext, cart: CartRecord): OrderLineItem[] {
+/** The parts' names of the cart's designs (the file's own names: what the customer calls them), by part id. */
+async function partNames(ctx: CommerceContext, accountId: string, cart: CartRecord): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const designId of new Set(cart.quote.items.map((i) => i.design_id).filter((d): d is string => typeof d === 'string'))) {
+    const rec = await ctx.store.designs.get(accountId, designId);
+    for (const p of (rec?.result as { parts?: Array<{ id: string; name?: string | null }> } | null)?.parts ?? []) if (p.name) names.set(p.id, p.name);
+  }
+  return names;
+}
+
+/** The order's line items: each quoted part line (named as in the design), then shipping. */
+function lineItems(ctx: CommerceContext, cart: CartRecord, names: ReadonlyMap<string, string>): OrderLineItem[] {
   const out: OrderLineItem[] = [];
   for (const item of cart.quote.items) {
     const parts = (item.dfm?.configuration as { parts?: PartSelections[] } | undefined)?.parts ?? [];
@@ -27,10 +37,11 @@ function lineItems(ctx: CommerceContext, cart: CartRecord): OrderLineItem[] {
       const type = line.process === 'assembly' ? 'assembly' : 'part';
       out.push({
         id: ctx.newId('oli'), type, part_id: line.part_id ?? null, design_id: item.design_id ?? null,
-        name: type === 'assembly' ? `Assembly of design ${item.design_id}` : `Part ${String(line.part_id)} (${line.process ?? 'part'})`,
+        name: type === 'assembly' ? `Assembly of design ${item.design_id}` : names.get(String(line.part_id)) ?? `Part ${String(line.part_id)} (${line.process ?? 'part'})`,
         quantity: line.quantity, unit_amount_cents: line.unit_amount_cents, amount_cents: line.amount_cents,
         material_id: line.material_id ?? null, tube_profile_id: line.tube_profile_id ?? null,
-        powder_coat_color_id: config.powder_coat_color_id ?? null, finish_id: config.finish_id ?? null,
+        // the priced line's own selections (the configuration's defaults resolved), else the part's entry
+        powder_coat_color_id: line.powder_coat_color_id ?? config.powder_coat_color_id ?? null, finish_id: line.finish_id ?? config.finish_id ?? null,
         hole_operation_count: holeOps,
       });
     }
@@ -66,7 +77,7 @@ export async function ensureOrder(ctx: CommerceContext, accountId: string, cart:
     delivered_at: null, po_number: null, client_reference_id: cart.client_reference_id ?? null,
     ship_to: cart.ship_to, shipping_option_id: cart.shipping_option_id,
     payment_intent_id: payment.id,
-    tracking: null, line_items: lineItems(ctx, cart), events: [{ type: 'received', at: now }],
+    tracking: null, line_items: lineItems(ctx, cart, await partNames(ctx, accountId, cart)), events: [{ type: 'received', at: now }],
     _payment_intent_id: payment.id,
   };
   try {

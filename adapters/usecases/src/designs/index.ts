@@ -4,5 +4,5 @@ export { analyzeDesign, type AnalyzeInput, getDesign, getDesignRow, isSharedRead
 export { designFileNames, getDesignImageUrl, getDesignModelUrl, getPartImageUrl, getPartModelUrl, getPartStepUrl } from './files.ts';
 export { removeSpooled, spoolDirOf, type SpooledFile, spoolUpload, sweepSpools, type UploadBytes } from './received-file.ts';
 export { newReviewLink } from './review-link-docs.ts';
-export { countersinkSize, partStock, partStockChoices, type PartStockChoices, type StockChoice } from './stock-choices.ts';
+export { countersinkSize, partStock, partStockChoices, stockChoicesOf, type PartStockChoices, type StockChoice } from './stock-choices.ts';
 export { getPendingUpload, MAX_PREPARED_UPLOAD_BYTES, type PendingUpload, type PreparedUpload, prepareUpload, receiveUpload, type ReceiveUploadInput, UPLOAD_TTL_MS } from './uploads.ts';

@@ -46,8 +46,13 @@ function stockFor(part: Part, materials: readonly CatalogEntry[], profiles: read
 export async function partStockChoices(ctx: UseCaseContext, caller: Caller, input: DesignInput): Promise<PartStockChoices[]> {
   const design = await getDesign(ctx, caller, input);
   if (design.status !== 'ready') return [];
+  return stockChoicesOf(ctx, design.parts as Part[]);
+}
+
+/** The same for parts at hand (a design analysed in this process: `kerf dfm`, `kerf quote`). */
+export async function stockChoicesOf(ctx: Pick<UseCaseContext, 'engine'>, parts: readonly Part[]): Promise<PartStockChoices[]> {
   const [materials, profiles] = await Promise.all([ctx.engine.catalog('materials'), ctx.engine.catalog('tube_profiles')]);
-  return design.parts.map((part) => {
+  return parts.map((part) => {
     const { field, entries } = stockFor(part as Part, materials, profiles);
     return { part_id: part.id, field, choices: entries.map((e) => ({ id: e.id, name: String((field === 'material_id' ? e.name : e.display_name) ?? e.id) })) };
   });

@@ -13,14 +13,16 @@ import { quoteOf } from './quotes.ts';
 
 interface FileAtHand { file_name: string; bytes: Uint8Array }
 /** images: each part's inline SVG is the DFM image the service serves (the findings on the real flat) */
-export interface CheckFileInput extends FileAtHand { configuration?: unknown; images?: boolean }
-export interface QuoteFileInput extends FileAtHand { request: unknown; images?: boolean }
+/** onDesign: the file's design once analysed (the CLI names parts, thicknesses and bends from it) */
+export interface CheckFileInput extends FileAtHand { configuration?: unknown; images?: boolean; onDesign?: (design: Design) => void }
+export interface QuoteFileInput extends FileAtHand { request: unknown; images?: boolean; onDesign?: (design: Design) => void }
 
 /** The DFM report of a file under a configuration. */
 export async function checkFile(ctx: EngineContext, caller: Caller, input: CheckFileInput): Promise<PresentedDfmReport> {
   requireScope(caller, 'dfm');
   const { configuration } = validateInput(FileDfmRequest, input.configuration === undefined ? {} : { configuration: input.configuration });
   const design = await analyzeFile(ctx, input, configuration);
+  input.onDesign?.(design);
   const report = await computeDfm(ctx, design, configuration ?? {}, { id: ctx.newId('dfm'), generateProductionFiles: false });
   return presentDfmReport(ctx.links, withFlatsUsed(input.images ? await drawParts(ctx, design, input, report) : report, design));
 }
@@ -30,6 +32,7 @@ export async function quoteFile(ctx: EngineContext, caller: Caller, input: Quote
   requireScope(caller, 'quotes');
   const { ship_to, ...item } = validateInput(FileQuoteRequest, input.request);
   const design = await analyzeFile(ctx, input, item.configuration);
+  input.onDesign?.(design);
   const priced = await quoteOf(ctx, ctx.newId('quo'), { items: [{ ...item, design_id: design.id }], ...(ship_to ? { ship_to } : {}) }, { [design.id]: design });
   // each item's DFM report states the flat it was priced with, as the service's quotes do
   const items = [];
