@@ -14,6 +14,8 @@ export type EndpointDoc<O extends EndpointObject = EndpointObject> = Omit<object
   _previous_secret?: string | null;
   _previous_secret_until?: string | null;
   _deleted_at?: string | null;
+  /** Why the service (not the account) ended it: 'failing' when every delivery failed for days. */
+  _disabled_reason?: 'failing';
 };
 
 export function endpoints(ctx: Pick<UseCaseContext, 'store'>): DocumentCollection<EndpointDoc> {
