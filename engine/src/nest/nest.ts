@@ -66,8 +66,6 @@ export interface NestResult {
 export const NEST_CELL_MM = 1;
 /** Whole nests the order search builds by default: the greedy orders and a few shuffles of the best. */
 export const NEST_DEFAULT_EVALUATIONS = 8;
-/** How far past a shape's lowest fit the nester looks for a tighter place, cells (at most its own size). */
-const SWEEP_CELLS = 64;
 /** Strip widths the last sheet is nested again in, as multiples of the side of a square of its pieces' area. */
 const STRIP_FACTORS = [0.8, 1, 1.2, 1.5, 2, 3];
 export const NEST_DEFAULT_ROTATIONS: readonly number[] = [0, 90, 180, 270];
@@ -316,12 +314,12 @@ export function nest(req: NestRequest): NestResult {
         const sheet = si < sheets.length ? sheets[si] : open();
         let best: { s: Shape; u: number; v: number; score: number[] } | null = null;
         for (const s of p.shapes) {
-          // the lowest fit along the length and the lowest across it: an L finds its partner's notch
+          // the lowest fit along the length and the lowest across it
           const a = lowestFit(sheet.cols, s.cols, s.rows.length, width, sheet.cursors, `u${s.key}`);
           const bv = lowestFit(sheet.rows, s.rows, s.cols.length, lengthCells, sheet.cursors, `v${s.key}`);
           const ats: Array<[number, number]> = [];
-          if (a) { ats.push(a); for (const f of fitsAfter(sheet.cols, s.cols, s.rows.length, width, a[0], Math.min(s.cols.length, SWEEP_CELLS))) ats.push(f); }
-          if (bv) { ats.push([bv[1], bv[0]]); for (const [v, u] of fitsAfter(sheet.rows, s.rows, s.cols.length, lengthCells, bv[0], Math.min(s.rows.length, SWEEP_CELLS))) ats.push([u, v]); }
+          if (a) ats.push(a);
+          if (bv) ats.push([bv[1], bv[0]]);
           for (const at of ats) {
             const [u, v] = at;
             const far = u + s.cols.length;
