@@ -24,8 +24,15 @@ export interface RateCard {
   tube_laser_cents_per_min: number;
   /** part-to-part spacing added to each side of the blank when nesting, mm */
   nest_spacing_mm: number;
-  /** fraction of the blank lost as skeleton and remnant */
+  /** fraction of the blank lost as skeleton and remnant (the bounding-box material price) */
   sheet_scrap_fraction: number;
+  /** least gap between a nested part and the sheet's edge, mm (the nest's spacing is 2 x nest_spacing_mm) */
+  nest_edge_margin_mm: number;
+  /**
+   * How the last sheet of a nest is charged: `fraction` (the rectangle its parts use; the rest is a
+   * clean offcut kept for later jobs) or `whole`.
+   */
+  nest_last_sheet: 'fraction' | 'whole';
   tube_scrap_fraction: number;
   /** program + machine set-up per part number per order */
   cut_setup_cents: number;

@@ -2,3 +2,4 @@
 export { nest, NEST_CELL_MM, NEST_DEFAULT_EVALUATIONS, NEST_DEFAULT_ROTATIONS } from './nest.ts';
 export type { NestItem, NestRequest, NestResult, NestSheet, NestFinding, Placement } from './nest.ts';
 export { outlineArea, rotateOutline, type Outline, type Point } from './raster.ts';
+export { partOutline } from './part-outline.ts';

@@ -90,6 +90,9 @@ interface Piece { itemIndex: number; shapes: Shape[]; area: number; boxLength: n
 interface SheetState {
   cols: Intervals[];
   rows: Intervals[];
+  /** the longest free run of each column and row, cells */
+  colGaps: Int32Array;
+  rowGaps: Int32Array;
   placements: Placement[];
   pieces: Piece[];
   /** per shape and scan direction: positions before it no longer fit (a sheet only fills up) */
@@ -99,9 +102,15 @@ interface SheetState {
   area: number;
 }
 
+/** The shape line that collided last: checked first next time (neighbouring positions collide alike). */
+let lastHit = 0;
+
 /** Next position worth trying across the lines when the shape collides at (a, b); -1 when it fits. */
 function collision(lines: Intervals[], shape: Intervals[], a: number, b: number): number {
-  for (let d = 0; d < shape.length; d++) {
+  const n = shape.length;
+  const first = lastHit < n ? lastHit : 0;
+  for (let i = 0; i < n; i++) {
+    const d = i === 0 ? first : (i <= first ? i - 1 : i);
     const runs = lines[a + d];
     if (runs.length === 0) continue;
     const ivs = shape[d];
@@ -110,7 +119,7 @@ function collision(lines: Intervals[], shape: Intervals[], a: number, b: number)
       // first run ending at or after lo
       let x = 0, y = runs.length / 2;
       while (x < y) { const m = (x + y) >> 1; if (runs[2 * m + 1] < lo) x = m + 1; else y = m; }
-      if (x < runs.length / 2 && runs[2 * x] <= hi) return runs[2 * x + 1] - ivs[k] + 1;
+      if (x < runs.length / 2 && runs[2 * x] <= hi) { lastHit = d; return runs[2 * x + 1] - ivs[k] + 1; }
     }
   }
   return -1;
@@ -120,10 +129,13 @@ function collision(lines: Intervals[], shape: Intervals[], a: number, b: number)
  * Lowest position (along the lines first, then across) where the shape fits, from its cursor on, or
  * null. `span` is the shape's extent across the lines.
  */
-function lowestFit(lines: Intervals[], shape: Intervals[], span: number, across: number, cursors: Map<string, [number, number]>, key: string): [number, number] | null {
+function lowestFit(lines: Intervals[], shape: Intervals[], span: number, across: number, cursors: Map<string, [number, number]>, key: string, gaps?: Int32Array): [number, number] | null {
   const start = cursors.get(key) ?? [0, 0];
   const aMax = lines.length - shape.length, bMax = across - span;
+  // a line whose widest free gap is narrower than the shape's widest run there cannot take it
+  const [wd, wl] = widest(shape);
   for (let a = start[0]; a <= aMax; a++) {
+    if (gaps && gaps[a + wd] < wl) continue;
     let b = a === start[0] ? start[1] : 0;
     while (b <= bMax) {
       const next = collision(lines, shape, a, b);
@@ -133,6 +145,25 @@ function lowestFit(lines: Intervals[], shape: Intervals[], span: number, across:
   }
   cursors.set(key, [aMax + 1, 0]);
   return null;
+}
+
+const widestOf = new WeakMap<Intervals[], [number, number]>();
+/** The shape's line with the longest run, and that run's length. */
+function widest(shape: Intervals[]): [number, number] {
+  let w = widestOf.get(shape);
+  if (!w) {
+    w = [0, 0];
+    shape.forEach((ivs, d) => { for (let k = 0; k < ivs.length; k += 2) if (ivs[k + 1] - ivs[k] + 1 > w![1]) w = [d, ivs[k + 1] - ivs[k] + 1]; });
+    widestOf.set(shape, w);
+  }
+  return w;
+}
+
+/** The longest free run of a line `across` cells long. */
+function freeGap(runs: Intervals, across: number): number {
+  let g = 0, at = 0;
+  for (let k = 0; k < runs.length; k += 2) { g = Math.max(g, runs[k] - at); at = runs[k + 1] + 1; }
+  return Math.max(g, across - at);
 }
 
 /**
@@ -156,14 +187,23 @@ function fitsAfter(lines: Intervals[], shape: Intervals[], span: number, across:
 
 function place(sheet: SheetState, s: Shape, u: number, v: number, id: string, area: number, cell: number): void {
   for (const m of s.members) sheet.placements.push({ id, rotation_deg: m.rotation, x_mm: round6((u + m.du) * cell + m.dx), y_mm: round6((v + m.dv) * cell + m.dy) });
-  for (let du = 0; du < s.cols.length; du++) for (let k = 0; k < s.cols[du].length; k += 2) addInterval(sheet.cols[u + du], v + s.cols[du][k], v + s.cols[du][k + 1]);
-  for (let dv = 0; dv < s.rows.length; dv++) for (let k = 0; k < s.rows[dv].length; k += 2) addInterval(sheet.rows[v + dv], u + s.rows[dv][k], u + s.rows[dv][k + 1]);
+  for (let du = 0; du < s.cols.length; du++) {
+    for (let k = 0; k < s.cols[du].length; k += 2) addInterval(sheet.cols[u + du], v + s.cols[du][k], v + s.cols[du][k + 1]);
+    sheet.colGaps[u + du] = freeGap(sheet.cols[u + du], sheet.rows.length);
+  }
+  for (let dv = 0; dv < s.rows.length; dv++) {
+    for (let k = 0; k < s.rows[dv].length; k += 2) addInterval(sheet.rows[v + dv], u + s.rows[dv][k], u + s.rows[dv][k + 1]);
+    sheet.rowGaps[v + dv] = freeGap(sheet.rows[v + dv], sheet.cols.length);
+  }
   sheet.usedU = Math.max(sheet.usedU, u + s.cols.length);
   sheet.usedV = Math.max(sheet.usedV, v + s.rows.length);
   sheet.area += area;
 }
 
-const emptySheet = (length: number, width: number): SheetState => ({ cols: Array.from({ length }, () => []), rows: Array.from({ length: width }, () => []), placements: [], pieces: [], cursors: new Map(), usedU: 0, usedV: 0, area: 0 });
+const emptySheet = (length: number, width: number): SheetState => ({
+  cols: Array.from({ length }, () => []), rows: Array.from({ length: width }, () => []), colGaps: new Int32Array(length).fill(width), rowGaps: new Int32Array(width).fill(length),
+  placements: [], pieces: [], cursors: new Map(), usedU: 0, usedV: 0, area: 0,
+});
 
 /** Pairs of pieces are placed as one shape when their rectangle is this much smaller than two boxes. */
 const PAIR_GAIN = 0.9;
@@ -315,8 +355,8 @@ export function nest(req: NestRequest): NestResult {
         let best: { s: Shape; u: number; v: number; score: number[] } | null = null;
         for (const s of p.shapes) {
           // the lowest fit along the length and the lowest across it
-          const a = lowestFit(sheet.cols, s.cols, s.rows.length, width, sheet.cursors, `u${s.key}`);
-          const bv = lowestFit(sheet.rows, s.rows, s.cols.length, lengthCells, sheet.cursors, `v${s.key}`);
+          const a = lowestFit(sheet.cols, s.cols, s.rows.length, width, sheet.cursors, `u${s.key}`, sheet.colGaps);
+          const bv = lowestFit(sheet.rows, s.rows, s.cols.length, lengthCells, sheet.cursors, `v${s.key}`, sheet.rowGaps);
           const ats: Array<[number, number]> = [];
           if (a) ats.push(a);
           if (bv) ats.push([bv[1], bv[0]]);
