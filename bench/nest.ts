@@ -4,7 +4,7 @@
 // against the bounding-box price (the nest must never be above it).
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze, defaultCatalog, indexCatalog, nest, nestMaterials, pricePart, type NestItem, type NestResult, type Part } from '@kerf/engine';
+import { analyze, defaultCatalog, indexCatalog, nest, nestMaterials, pricePart, type NestItem, type NestResult, type Part, type RateCard } from '@kerf/engine';
 
 type P = [number, number];
 const r2 = (x: number): number => Math.round(x * 100) / 100;
@@ -65,7 +65,8 @@ async function corpus(root: string, quick: boolean): Promise<object> {
   const ix = indexCatalog(catalog);
   const steels = catalog.materials.filter((m) => m.type === 'mild_steel');
   const rows: object[] = [];
-  let above = 0;
+  let above = 0, aboveLastFraction = 0;
+  const lastFraction: RateCard = { ...catalog.rates, nest_charge: 'last_fraction' };
   const files = readdirSync(dir).filter((f) => /\.(step|stp)$/i.test(f)).sort();
   for (const f of quick ? files.slice(0, 4) : files) {
     let parts: Part[];
@@ -81,24 +82,28 @@ async function corpus(root: string, quick: boolean): Promise<object> {
       const t0 = performance.now();
       const nested = nestMaterials(pieces, catalog.rates);
       const ms = performance.now() - t0;
-      let nestCents = 0, boxCents = 0;
+      const whole = nestMaterials(pieces, lastFraction);
+      let nestCents = 0, boxCents = 0, lastFractionCents = 0;
       for (const p of pieces) {
         const box = pricePart({ part: p.part, stock: { kind: 'sheet', material: p.material }, config: null, finish: null, color: null, quantity: p.count }, catalog, ix).breakdown.find((b) => b.type === 'material')!.unit_amount_cents;
         boxCents += box * p.count;
         nestCents += Math.round(nested.unitCents.get(p.key) ?? box) * p.count;
+        lastFractionCents += Math.round(whole.unitCents.get(p.key) ?? box) * p.count;
       }
       if (nestCents > boxCents) above++;
+      if (lastFractionCents > boxCents) aboveLastFraction++;
       const n = nested.nestOf.get(pieces[0].key);
-      rows.push({ file: f, quantity: q, pieces: pieces.reduce((a, p) => a + p.count, 0), nest_ms: r2(ms), nest_material_cents: nestCents, box_material_cents: boxCents, ratio: r3(nestCents / boxCents), sheets: n?.sheets ?? null, utilization: n?.utilization ?? null });
+      rows.push({ file: f, quantity: q, pieces: pieces.reduce((a, p) => a + p.count, 0), nest_ms: r2(ms), nest_material_cents: nestCents, box_material_cents: boxCents, ratio: r3(nestCents / boxCents), last_fraction_ratio: r3(lastFractionCents / boxCents), sheets: n?.sheets ?? null, utilization: n?.utilization ?? null });
     }
   }
-  return { rows, nest_above_box: above };
+  return { rows, nest_above_box: above, last_fraction_above_box: aboveLastFraction };
 }
 
 export async function benchNest(root: string, quick: boolean): Promise<object> {
   const out = { synthetic: synthetic(2000), corpus: await corpus(root, quick) };
   console.log(JSON.stringify(out.synthetic));
   for (const r of (out.corpus as { rows?: object[] }).rows ?? []) console.log(JSON.stringify(r));
-  console.log(`corpus quotes whose nest material is above the boxes': ${(out.corpus as { nest_above_box?: number }).nest_above_box}`);
+  const c = out.corpus as { nest_above_box?: number; last_fraction_above_box?: number; rows?: object[] };
+  console.log(`corpus quotes (of ${c.rows?.length ?? 0}) whose nest material is above the boxes': ${c.nest_above_box} (whole sheets and the last by fraction: ${c.last_fraction_above_box})`);
   return out;
 }

@@ -29,10 +29,11 @@ export interface RateCard {
   /** least gap between a nested part and the sheet's edge, mm (the nest's spacing is 2 x nest_spacing_mm) */
   nest_edge_margin_mm: number;
   /**
-   * How the last sheet of a nest is charged: `fraction` (the rectangle its parts use; the rest is a
-   * clean offcut kept for later jobs) or `whole`.
+   * How the sheets of a nest are charged: `used_rectangles` (each sheet by the rectangle from its
+   * corner that holds its parts; the rest is remnant stock the shop keeps), `last_fraction` (whole
+   * sheets, the last one by that rectangle) or `whole_sheets`.
    */
-  nest_last_sheet: 'fraction' | 'whole';
+  nest_charge: 'used_rectangles' | 'last_fraction' | 'whole_sheets';
   tube_scrap_fraction: number;
   /** program + machine set-up per part number per order */
   cut_setup_cents: number;

@@ -371,9 +371,8 @@ export function nest(req: NestRequest): NestResult {
         if (best) { place(sheet, best.s, best.u, best.v, req.items[p.itemIndex].id, p.area, cell); sheet.pieces.push(p); placed = true; }
       }
     }
-    // whole sheets but the last; the last by the rectangle it uses
-    const last = sheets[sheets.length - 1];
-    const cost = last ? (sheets.length - 1) * sheetArea + usedRect(last, cell).area : 0;
+    // the rectangles the sheets use (docs/nesting.md "Material cost": what is charged by default)
+    const cost = sheets.reduce((a, s) => a + usedRect(s, cell).area, 0);
     return { sheets, cost };
   };
 

@@ -16,7 +16,7 @@ export interface NestPiece { key: string; part: Part; material: Material; count:
 
 /** What a line shows of the nest its part is in (a LineItem's `nest`). */
 export interface LineNest {
-  /** sheets the nest of this material uses: whole sheets plus the fraction of the last one charged */
+  /** the sheet area charged, in sheets (3.4: three and four tenths of a sheet's area) */
   sheets: number;
   sheet_length_mm: number;
   sheet_width_mm: number;
@@ -69,9 +69,7 @@ export function nestMaterials(pieces: readonly NestPiece[], rates: RateCard, mem
     const nested = list.map((p, i) => ({ p, i })).filter(({ p }) => !left.has(p.key));
     if (!nested.length || !result.sheets.length) continue;
     const sheetArea = result.sheet.length_mm * result.sheet.width_mm;
-    const lastSheet = result.sheets[result.sheets.length - 1];
-    const lastArea = rates.nest_last_sheet === 'whole' ? sheetArea : lastSheet.used_length_mm * lastSheet.used_width_mm;
-    const sampleCharged = (result.sheets.length - 1) * sheetArea + lastArea;
+    const sampleCharged = chargedArea(result, rates.nest_charge);
     // what the nest charges, and each line's footprint in it, at the full counts
     const footprint = nested.map(({ p, i }) => outlineArea(p.outline) * counts[i]);
     const sampleFootprint = footprint.reduce((a, b) => a + b, 0);
@@ -90,6 +88,15 @@ export function nestMaterials(pieces: readonly NestPiece[], rates: RateCard, mem
     });
   }
   return { unitCents, nestOf };
+}
+
+/** The sheet area a nest is charged for under the rate card's `nest_charge`, mm². */
+export function chargedArea(result: NestResult, charge: RateCard['nest_charge']): number {
+  const sheetArea = result.sheet.length_mm * result.sheet.width_mm;
+  const used = (s: NestResult['sheets'][number]): number => s.used_length_mm * s.used_width_mm;
+  if (charge === 'whole_sheets') return result.sheets.length * sheetArea;
+  if (charge === 'last_fraction') return result.sheets.length ? (result.sheets.length - 1) * sheetArea + used(result.sheets[result.sheets.length - 1]) : 0;
+  return result.sheets.reduce((a, s) => a + used(s), 0);
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;

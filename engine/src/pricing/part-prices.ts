@@ -227,6 +227,24 @@ function nestQuote(items: readonly Priceable[], qs: readonly number[], catalog: 
   return nestMaterials(pieces, catalog.rates, memo);
 }
 
+/**
+ * The nest at quantity q with item `itemIndex`'s material per piece no more than at any smaller
+ * quantity the item lists: a larger quantity never costs more per piece (docs/nesting.md
+ * "Material cost"), though a nest of more pieces may leave more gaps.
+ */
+function floorNest(nestAt: ReadonlyMap<number, NestedMaterial>, q: number, itemIndex: number): NestedMaterial {
+  const at = nestAt.get(q)!;
+  const unitCents = new Map(at.unitCents);
+  const prefix = `${itemIndex}/`;
+  for (const [key, cents] of at.unitCents) {
+    if (!key.startsWith(prefix)) continue;
+    let least = cents;
+    for (const [q2, other] of nestAt) if (q2 < q) least = Math.min(least, other.unitCents.get(key) ?? least);
+    unitCents.set(key, least);
+  }
+  return { unitCents, nestOf: at.nestOf };
+}
+
 function worstStatus(s: DfmStatus[]): DfmStatus {
   return s.includes('blocked') ? 'blocked' : s.includes('requires_input') ? 'requires_input' : 'ready';
 }
@@ -263,14 +281,18 @@ export function priceItems(inputs: PricingInput[], catalog: Catalog, memo?: Nest
     opts.forEach((q, j) => quantityOf(q, `items[${i}].quantity_options[${j}]`));
     const report = it.dfm;
     const config = priceable[i].config;
-    const main = priceItem(it.design, config, report, it.quantity, catalog, mainNest, i);
+    let main = priceItem(it.design, config, report, it.quantity, catalog, mainNest, i);
     const itemUnit = (lines: LineItem[], q: number): number => lines.reduce((a, l) => a + l.amount_cents, 0) / q;
+    const optQs = main.priceable ? [...new Set(opts)] : [];
+    // each quantity option nests the quote again with this item at that quantity
+    const nestAt = new Map<number, NestedMaterial>([[it.quantity, mainNest]]);
+    for (const q of optQs) if (!nestAt.has(q)) nestAt.set(q, nestQuote(priceable, mainQs.map((m, j) => (j === i ? q : m)), catalog, memo));
+    if (nestAt.size > 1) main = priceItem(it.design, config, report, it.quantity, catalog, floorNest(nestAt, it.quantity, i), i);
     const unit = main.priceable ? itemUnit(main.lines, it.quantity) : null;
-    const options = main.priceable ? [...new Set(opts)].map((q) => {
-      const qs = mainQs.map((m, j) => (j === i ? q : m));
-      const u = itemUnit(priceItem(it.design, config, report, q, catalog, q === it.quantity ? mainNest : nestQuote(priceable, qs, catalog, memo), i).lines, q);
+    const options = optQs.map((q) => {
+      const u = itemUnit(priceItem(it.design, config, report, q, catalog, floorNest(nestAt, q, i), i).lines, q);
       return { quantity: q, unit_amount_cents: u, amount_cents: u * q };
-    }) : [];
+    });
     if (main.priceable) {
       shipment.push(...main.shipment);
       production.bends ||= main.work.bends; production.inserts ||= main.work.inserts; production.welds ||= main.work.welds;
