@@ -82,6 +82,9 @@ interface Shape {
   /** the same cells per cell row (across the width), as runs along the length */
   rows: Intervals[];
   key: string;
+  /** cursor keys of the two scan directions */
+  keyU?: string;
+  keyV?: string;
 }
 
 /** One thing to place: a piece (or a pair of pieces) in the shapes its rotations give. */
@@ -241,7 +244,7 @@ function pairUp(shapes: Shape[], lengthCells: number, widthCells: number): Shape
     const at = (m: Member, u0: number, v0: number): Member => ({ ...m, du: m.du + u0, dv: m.dv + v0 });
     out.push({
       itemIndex: a.itemIndex, members: [...a.members.map((m) => at(m, 0, 0)), ...best.b.members.map((m) => at(m, best!.u, best!.v))],
-      cols, rows: transpose({ columns: cols, height: best.hei }), key: `pair:${a.key}:${best.b.key}:${best.u}:${best.v}`,
+      cols, rows: transpose({ columns: cols, height: best.hei }), key: `pair:${a.key}:${best.b.key}`,
     });
   }
   return out;
@@ -311,6 +314,7 @@ export function nest(req: NestRequest): NestResult {
     const area = outlineArea(it.outline);
     const rotations = [...new Set(it.rotations ?? req.rotations ?? NEST_DEFAULT_ROTATIONS)];
     const shapes: Shape[] = [];
+    const seen = new Set<string>();
     for (const rotation of rotations) {
       const turned = rotateOutline(it.outline, rotation);
       const b = bounds(turned);
@@ -318,9 +322,11 @@ export function nest(req: NestRequest): NestResult {
       const raster = rasterize(translateOutline(turned, -b.minX, -b.minY), len, wid, grow, cell);
       if (raster.columns.length > lengthCells || raster.height > widthCells) continue;
       // two rotations with one raster (a symmetric part) are one shape
-      const key = `${itemIndex}:${JSON.stringify(raster.columns)}`;
-      if (shapes.some((s) => s.key === key)) continue;
-      shapes.push({ itemIndex, members: [{ rotation, du: 0, dv: 0, dx: origin + grow - b.minX, dy: origin + grow - b.minY }], cols: raster.columns, rows: transpose(raster), key });
+      const cells = JSON.stringify(raster.columns);
+      if (seen.has(cells)) continue;
+      seen.add(cells);
+      // a short key: cursors are looked up on every try
+      shapes.push({ itemIndex, members: [{ rotation, du: 0, dv: 0, dx: origin + grow - b.minX, dy: origin + grow - b.minY }], cols: raster.columns, rows: transpose(raster), key: `${itemIndex}:${rotation}` });
     }
     if (!shapes.length) {
       const b = bounds(it.outline);
@@ -355,8 +361,8 @@ export function nest(req: NestRequest): NestResult {
         let best: { s: Shape; u: number; v: number; score: number[] } | null = null;
         for (const s of p.shapes) {
           // the lowest fit along the length and the lowest across it
-          const a = lowestFit(sheet.cols, s.cols, s.rows.length, width, sheet.cursors, `u${s.key}`, sheet.colGaps);
-          const bv = lowestFit(sheet.rows, s.rows, s.cols.length, lengthCells, sheet.cursors, `v${s.key}`, sheet.rowGaps);
+          const a = lowestFit(sheet.cols, s.cols, s.rows.length, width, sheet.cursors, (s.keyU ??= `u${s.key}`), sheet.colGaps);
+          const bv = lowestFit(sheet.rows, s.rows, s.cols.length, lengthCells, sheet.cursors, (s.keyV ??= `v${s.key}`), sheet.rowGaps);
           const ats: Array<[number, number]> = [];
           if (a) ats.push(a);
           if (bv) ats.push([bv[1], bv[0]]);

@@ -7,7 +7,9 @@ import type { Material, RateCard } from '../catalog/types.ts';
 import { nest, partOutline, outlineArea, type NestRequest, type NestResult, type Outline } from '../nest/index.ts';
 
 /** More pieces than this of one material are nested as a proportional sample and scaled (docs/nesting.md). */
-export const NEST_MAX_PIECES = 400;
+export const NEST_MAX_PIECES = 200;
+/** Nor more sheets' worth of pieces (by their boxes): a sample this big shows how the sheets fill. */
+export const NEST_MAX_SHEETS = 6;
 /** The order search of a quote's nest: a few greedy orders (deterministic; no clock involved). */
 const QUOTE_NEST_EVALUATIONS = 4;
 
@@ -55,7 +57,9 @@ export function nestMaterials(pieces: readonly NestPiece[], rates: RateCard, mem
     const m = list[0].material;
     const total = list.reduce((a, p) => a + p.count, 0);
     // a sample in proportion when there are too many pieces to nest one by one
-    const scale = total > NEST_MAX_PIECES ? NEST_MAX_PIECES / total : 1;
+    const sheetArea0 = m.max_sheet_size_mm.length_mm * m.max_sheet_size_mm.width_mm;
+    const boxes = list.reduce((a, p) => a + (p.part.flat_pattern!.length_mm + 2 * rates.nest_spacing_mm) * (p.part.flat_pattern!.width_mm + 2 * rates.nest_spacing_mm) * p.count, 0);
+    const scale = Math.min(1, NEST_MAX_PIECES / total, (NEST_MAX_SHEETS * sheetArea0) / boxes);
     const counts = list.map((p) => (scale < 1 ? Math.max(1, Math.round(p.count * scale)) : p.count));
     const request: NestRequest = {
       items: list.map((p, i) => ({ id: p.key, outline: p.outline, count: counts[i] })),
