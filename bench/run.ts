@@ -1,4 +1,4 @@
-// `npm run bench [-- --only import,throughput,rss,idle-rss,assembly,real-assembly,files,cold,fairness,quotes,steady,brake] [--quick]`
+// `npm run bench [-- --only import,throughput,rss,idle-rss,assembly,real-assembly,files,cold,fairness,quotes,steady,brake,nest] [--quick]`
 // Prints each sub-bench and writes every figure to bench/results.json (sub-benches not run keep
 // their previous figures). Speed lives here, never in tests.
 import { availableParallelism, cpus } from 'node:os';
@@ -10,6 +10,7 @@ import { generatedAssembly } from './assembly.ts';
 import { benchFairness } from './fairness.ts';
 import { benchCold } from './cold-start.ts';
 import { benchQuotes } from './quotes.ts';
+import { benchNest } from './nest.ts';
 import { benchSteady } from './steady.ts';
 import { benchRealAssembly } from './real-assembly.ts';
 import { benchBrake } from './brake.ts';
@@ -17,7 +18,7 @@ import { benchIdleRss } from './idle-rss.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const RESULTS = join(ROOT, 'bench/results.json');
-const SUBS = ['import', 'throughput', 'rss', 'idle-rss', 'assembly', 'real-assembly', 'files', 'cold', 'fairness', 'quotes', 'steady', 'brake'] as const;
+const SUBS = ['import', 'throughput', 'rss', 'idle-rss', 'assembly', 'real-assembly', 'files', 'cold', 'fairness', 'quotes', 'steady', 'brake', 'nest'] as const;
 type Sub = (typeof SUBS)[number];
 
 function args(): { only: Set<Sub>; quick: boolean } {
@@ -178,7 +179,7 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
   results.environment = { node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', date: new Date().toISOString(), quick };
   const benches: Record<Sub, () => Promise<object>> = {
-    import: () => benchImport(quick), throughput: () => benchThroughput(quick), rss: () => benchRss(quick), 'idle-rss': () => benchIdleRss(ROOT, quick), assembly: () => benchAssembly(), 'real-assembly': () => benchRealAssembly(ROOT, quick), files: () => benchFiles(), cold: () => benchCold(ROOT, quick), fairness: () => benchFairness(quick), quotes: () => benchQuotes(quick), steady: () => benchSteady(ROOT, quick), brake: () => benchBrake(ROOT, quick),
+    import: () => benchImport(quick), throughput: () => benchThroughput(quick), rss: () => benchRss(quick), 'idle-rss': () => benchIdleRss(ROOT, quick), assembly: () => benchAssembly(), 'real-assembly': () => benchRealAssembly(ROOT, quick), files: () => benchFiles(), cold: () => benchCold(ROOT, quick), fairness: () => benchFairness(quick), quotes: () => benchQuotes(quick), steady: () => benchSteady(ROOT, quick), brake: () => benchBrake(ROOT, quick), nest: () => benchNest(ROOT, quick),
   };
   for (const s of SUBS) {
     if (!only.has(s)) continue;

@@ -18,6 +18,7 @@ export { flatToDxf } from './dxf/index.ts';
 export * from './catalog/index.ts';
 export * from './dfm/index.ts';
 export * from './pricing/index.ts';
+export * from './nest/index.ts';
 export { createEngine } from './pool/index.ts';
 export type { Engine, EngineOptions, EngineStats } from './pool/index.ts';
 export { analyzeWithFiles, generateProductionFiles, productionFilesForModel, writeProductionFiles, safeFolderName, fileNameOf } from './files/index.ts';

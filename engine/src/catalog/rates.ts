@@ -8,6 +8,8 @@ export const DEFAULT_RATES: RateCard = {
   tube_laser_cents_per_min: 300,
   nest_spacing_mm: 3, // half the 6 mm part-to-part gap on each side
   sheet_scrap_fraction: 0.15,
+  nest_edge_margin_mm: 10, // a fibre laser's clamps and edge: parts stay 10 mm inside the sheet
+  nest_charge: 'used_rectangles', // docs/nesting.md "Material cost"
   tube_scrap_fraction: 0.05,
   cut_setup_cents: 1500,
   bend_cents: 90,

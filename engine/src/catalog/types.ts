@@ -26,8 +26,16 @@ export interface RateCard {
   tube_laser_cents_per_min: number;
   /** part-to-part spacing added to each side of the blank when nesting, mm */
   nest_spacing_mm: number;
-  /** fraction of the blank lost as skeleton and remnant */
+  /** fraction of the blank lost as skeleton and remnant (the bounding-box material price) */
   sheet_scrap_fraction: number;
+  /** least gap between a nested part and the sheet's edge, mm (the nest's spacing is 2 x nest_spacing_mm) */
+  nest_edge_margin_mm: number;
+  /**
+   * How the sheets of a nest are charged: `used_rectangles` (each sheet by the rectangle from its
+   * corner that holds its parts; the rest is remnant stock the shop keeps), `last_fraction` (whole
+   * sheets, the last one by that rectangle) or `whole_sheets`.
+   */
+  nest_charge: 'used_rectangles' | 'last_fraction' | 'whole_sheets';
   tube_scrap_fraction: number;
   /** program + machine set-up per part number per order */
   cut_setup_cents: number;

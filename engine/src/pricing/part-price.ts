@@ -23,6 +23,11 @@ export interface PartPriceInput {
   color: PowderCoatColor | null;
   /** pieces of this part number in the order (item quantity x instance count) */
   quantity: number;
+  /**
+   * Sheet material per piece from the quote's nest (nest-material.ts), cents unrounded; without it
+   * the material is priced from the flat's bounding box.
+   */
+  nestedMaterialCents?: number;
 }
 
 /** Run-cost multiplier for a quantity: the last break at or below it. */
@@ -53,7 +58,7 @@ function costs(inp: PartPriceInput, rates: RateCard, ix: CatalogIndex): { run: P
     const W = fp?.width_mm ?? part.formed_dimensions.width_mm;
     const blankMm2 = (L + 2 * s) * (W + 2 * s);
     const kg = (blankMm2 * m.thickness_mm / 1000) * m.density_g_per_cm3 / 1000;
-    fixed.material = kg * (1 + rates.sheet_scrap_fraction) * m.price_per_kg_cents;
+    fixed.material = inp.nestedMaterialCents ?? kg * (1 + rates.sheet_scrap_fraction) * m.price_per_kg_cents;
     const cut = fp?.cut_length_mm ?? part.cut_length_mm ?? 2 * (L + W);
     const pierces = (fp?.pierce_count ?? part.hole_count) + 1; // +1: the outer contour is pierced too
     const minutes = cut / m.cut_speed_mm_per_min + (pierces * m.pierce_time_s) / 60;

@@ -10,6 +10,8 @@ import { indexCatalog } from '../catalog/index.ts';
 import { dfm, type DfmContext, type DfmReport, type DfmRequirement, type DfmStatus } from '../dfm/report.ts';
 import { InvalidConfigurationError, effectiveSelections, parseConfiguration, type Configuration, type ConfigurationInput } from '../dfm/configuration.ts';
 import { pricePart, partMassKg, volumeMultiplier, type BreakdownEntry, type StockForPrice } from './part-price.ts';
+import { nestMaterials, type LineNest, type NestMemo, type NestPiece, type NestedMaterial } from './nest-material.ts';
+import type { CatalogIndex } from '../catalog/index.ts';
 
 export interface PriceItemRequest { design_id: string; quantity: number; configuration?: ConfigurationInput; client_reference_id?: string | null; quantity_options?: number[] }
 export interface PriceRequest { items: PriceItemRequest[] }
@@ -25,6 +27,11 @@ export interface LineItem {
   finish_id: string | null;
   powder_coat_color_id: string | null;
   breakdown: BreakdownEntry[];
+  /**
+   * Sheet parts: the nest of the quote's pieces of this material the line's material is priced from
+   * (sheets used, the stock sheet, utilisation); null for tubes, assembly, and a part no sheet takes.
+   */
+  nest: LineNest | null;
 }
 export interface QuantityOption { quantity: number; unit_amount_cents: number; amount_cents: number }
 /** One priced item, its fields in the order a quote's item shows them (docs/api.md "Quotes"). */
@@ -102,6 +109,8 @@ export interface PriceContext {
    * process only: a function does not cross to a worker thread.
    */
   dfm?: (itemIndex: number, design: Design, configuration: ConfigurationInput | undefined, context: DfmContext) => DfmReport;
+  /** Keeps nests for reuse (the service's memo: the same flats and quantities give the same nest). In process only. */
+  nest?: NestMemo;
 }
 
 export const MAX_QUANTITY = 100000;
@@ -144,8 +153,14 @@ export function parsePriceRequest(request: PriceRequest): PriceRequest {
 
 interface PricedLines { lines: LineItem[]; priceable: boolean; shipment: ShipmentPart[]; work: ProductionWork }
 
-/** Line items of one item at quantity q (design units). */
-function priceItem(design: Design, config: Configuration, report: DfmReport, q: number, catalog: Catalog): PricedLines {
+/** The stock a part of an item is priced on, or null when it has none (or is not made). */
+function stockOf(pr: DfmReport['parts'][number], ix: CatalogIndex): StockForPrice | null {
+  return pr.material_id ? { kind: 'sheet', material: ix.materials.get(pr.material_id)! }
+    : pr.tube_profile_id ? { kind: 'tube', profile: ix.tube_profiles.get(pr.tube_profile_id)! } : null;
+}
+
+/** Line items of one item at quantity q (design units); `nested`: the quote's nests at these quantities, item `index`. */
+function priceItem(design: Design, config: Configuration, report: DfmReport, q: number, catalog: Catalog, nested?: NestedMaterial, index = 0): PricedLines {
   const ix = indexCatalog(catalog);
   const lines: LineItem[] = [];
   const shipment: ShipmentPart[] = [];
@@ -155,18 +170,18 @@ function priceItem(design: Design, config: Configuration, report: DfmReport, q: 
     const pr = report.parts.find((p) => p.part_id === part.id)!;
     // left out of the job: neither made nor priced, and no reason the rest cannot be
     if (pr.left_out) continue;
-    const stock: StockForPrice | null = pr.material_id ? { kind: 'sheet', material: ix.materials.get(pr.material_id)! }
-      : pr.tube_profile_id ? { kind: 'tube', profile: ix.tube_profiles.get(pr.tube_profile_id)! } : null;
+    const stock = stockOf(pr, ix);
     if (!part.manufacturable || !stock) { priceable = false; continue; }
     const { part: partCfg } = effectiveSelections(config, part.id);
     const finish = pr.finish_id ? ix.finishes.get(pr.finish_id) ?? null : null;
     const color = pr.powder_coat_color_id ? ix.powder_coat_colors.get(pr.powder_coat_color_id) ?? null : null;
     const quantity = q * part.instance_count;
-    const priced = pricePart({ part, stock, config: partCfg, finish, color, quantity }, catalog, ix);
+    const key = pieceKey(index, part.id);
+    const priced = pricePart({ part, stock, config: partCfg, finish, color, quantity, nestedMaterialCents: nested?.unitCents.get(key) }, catalog, ix);
     lines.push({
       part_id: part.id, process: part.suggested_process, quantity, unit_amount_cents: priced.unit_amount_cents, amount_cents: priced.amount_cents,
       material_id: pr.material_id, tube_profile_id: pr.tube_profile_id, finish_id: finish?.id ?? null, powder_coat_color_id: color?.id ?? null,
-      breakdown: priced.breakdown,
+      breakdown: priced.breakdown, nest: nested?.nestOf.get(key) ?? null,
     });
     shipment.push({ mass_kg: partMassKg(part, stock), quantity, dimensions_mm: [part.formed_dimensions.length_mm, part.formed_dimensions.width_mm, part.formed_dimensions.height_mm] });
     work.bends ||= part.bends.length > 0;
@@ -187,9 +202,47 @@ function priceItem(design: Design, config: Configuration, report: DfmReport, q: 
       { type: 'welding', unit_amount_cents: weld, amount_cents: weld * q },
       { type: 'weld_setup', unit_amount_cents: setup, amount_cents: setup * q },
     ];
-    lines.push({ part_id: null, process: 'assembly', quantity: q, unit_amount_cents: weld + setup, amount_cents: (weld + setup) * q, material_id: null, tube_profile_id: null, finish_id: null, powder_coat_color_id: null, breakdown });
+    lines.push({ part_id: null, process: 'assembly', quantity: q, unit_amount_cents: weld + setup, amount_cents: (weld + setup) * q, material_id: null, tube_profile_id: null, finish_id: null, powder_coat_color_id: null, breakdown, nest: null });
   }
   return { lines, priceable, shipment, work };
+}
+
+const pieceKey = (itemIndex: number, partId: string): string => `${itemIndex}/${partId}`;
+
+interface Priceable { design: Design; config: Configuration; report: DfmReport }
+
+/** The quote's sheet pieces at the items' quantities `qs`, nested per material. */
+function nestQuote(items: readonly Priceable[], qs: readonly number[], catalog: Catalog, memo?: NestMemo): NestedMaterial {
+  const ix = indexCatalog(catalog);
+  const pieces: NestPiece[] = [];
+  items.forEach((it, i) => {
+    for (const part of it.design.parts) {
+      const pr = it.report.parts.find((p) => p.part_id === part.id);
+      if (!pr || pr.left_out || !part.manufacturable) continue;
+      const stock = stockOf(pr, ix);
+      if (stock?.kind !== 'sheet') continue;
+      pieces.push({ key: pieceKey(i, part.id), part, material: stock.material, count: qs[i] * part.instance_count });
+    }
+  });
+  return nestMaterials(pieces, catalog.rates, memo);
+}
+
+/**
+ * The nest at quantity q with item `itemIndex`'s material per piece no more than at any smaller
+ * quantity the item lists: a larger quantity never costs more per piece (docs/nesting.md
+ * "Material cost"), though a nest of more pieces may leave more gaps.
+ */
+function floorNest(nestAt: ReadonlyMap<number, NestedMaterial>, q: number, itemIndex: number): NestedMaterial {
+  const at = nestAt.get(q)!;
+  const unitCents = new Map(at.unitCents);
+  const prefix = `${itemIndex}/`;
+  for (const [key, cents] of at.unitCents) {
+    if (!key.startsWith(prefix)) continue;
+    let least = cents;
+    for (const [q2, other] of nestAt) if (q2 < q) least = Math.min(least, other.unitCents.get(key) ?? least);
+    unitCents.set(key, least);
+  }
+  return { unitCents, nestOf: at.nestOf };
 }
 
 function worstStatus(s: DfmStatus[]): DfmStatus {
@@ -208,8 +261,17 @@ export interface PricingInput {
 }
 
 /** The prices of items whose DFM is done: line items, quantity options, the subtotal and what fulfillment needs. */
-export function priceItems(inputs: PricingInput[], catalog: Catalog): PartPrices {
+export function priceItems(inputs: PricingInput[], catalog: Catalog, memo?: NestMemo): PartPrices {
   const items: PricedItem[] = [];
+  // validated before anything is nested
+  inputs.forEach((it, i) => quantityOf(it.quantity, `items[${i}].quantity`));
+  const priceable: Priceable[] = inputs.map((it) => ({
+    design: it.design, report: it.dfm,
+    config: it.dfm.configuration && Array.isArray(it.dfm.configuration.parts) ? it.dfm.configuration : parseConfiguration(it.configuration),
+  }));
+  const mainQs = inputs.map((it) => it.quantity);
+  // one nest of every item's sheet parts at their quantities; a quantity option nests again with it
+  const mainNest = nestQuote(priceable, mainQs, catalog, memo);
   const shipment: ShipmentPart[] = [];
   const production: ProductionWork = { bends: false, inserts: false, welds: false, finish_lead_time_days: 0, pieces: 0 };
   inputs.forEach((it, i) => {
@@ -218,14 +280,19 @@ export function priceItems(inputs: PricingInput[], catalog: Catalog): PartPrices
     if (!Array.isArray(opts) || opts.length > MAX_QUANTITY_OPTIONS) fail(`items[${i}].quantity_options`, `at most ${MAX_QUANTITY_OPTIONS} quantity options`);
     opts.forEach((q, j) => quantityOf(q, `items[${i}].quantity_options[${j}]`));
     const report = it.dfm;
-    const config = report.configuration && Array.isArray(report.configuration.parts) ? report.configuration : parseConfiguration(it.configuration);
-    const main = priceItem(it.design, config, report, it.quantity, catalog);
+    const config = priceable[i].config;
+    let main = priceItem(it.design, config, report, it.quantity, catalog, mainNest, i);
     const itemUnit = (lines: LineItem[], q: number): number => lines.reduce((a, l) => a + l.amount_cents, 0) / q;
+    const optQs = main.priceable ? [...new Set(opts)] : [];
+    // each quantity option nests the quote again with this item at that quantity
+    const nestAt = new Map<number, NestedMaterial>([[it.quantity, mainNest]]);
+    for (const q of optQs) if (!nestAt.has(q)) nestAt.set(q, nestQuote(priceable, mainQs.map((m, j) => (j === i ? q : m)), catalog, memo));
+    if (nestAt.size > 1) main = priceItem(it.design, config, report, it.quantity, catalog, floorNest(nestAt, it.quantity, i), i);
     const unit = main.priceable ? itemUnit(main.lines, it.quantity) : null;
-    const options = main.priceable ? [...new Set(opts)].map((q) => {
-      const u = itemUnit(priceItem(it.design, config, report, q, catalog).lines, q);
+    const options = optQs.map((q) => {
+      const u = itemUnit(priceItem(it.design, config, report, q, catalog, floorNest(nestAt, q, i), i).lines, q);
       return { quantity: q, unit_amount_cents: u, amount_cents: u * q };
-    }) : [];
+    });
     if (main.priceable) {
       shipment.push(...main.shipment);
       production.bends ||= main.work.bends; production.inserts ||= main.work.inserts; production.welds ||= main.work.welds;
@@ -274,5 +341,5 @@ export function partPrices(request: PriceRequest, designs: ReadonlyMap<string, D
       throw e;
     }
   });
-  return priceItems(inputs, catalog);
+  return priceItems(inputs, catalog, ctx.nest);
 }

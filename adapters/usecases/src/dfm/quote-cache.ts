@@ -16,7 +16,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { BoundedMap } from '@kerf/common';
 import {
   deepFreeze, dfm, partPrices,
-  type Catalog, type ConfigurationInput, type DfmContext, type DfmReport, type Design, type PartPrices, type PriceContext, type PriceRequest,
+  type Catalog, type ConfigurationInput, type DfmContext, type DfmReport, type Design, type NestMemo, type NestResult, type PartPrices, type PriceContext, type PriceRequest,
 } from '@kerf/engine';
 import { isStoreError, type QuoteRecord } from '@kerf/store';
 import { type UseCaseContext, publicView, type Doc, type DfmOutcome, type AnalysisOutput, type PartPricesContext, canonical, quoteCaching } from '../core/index.ts';
@@ -96,6 +96,8 @@ const MAX_ENGINE_REPORTS = 256;
  * parts with the reports kept above.
  */
 const MAX_ENGINE_PRICES = 256;
+/** Nests kept: a nest of a few hundred pieces is some tens of KB of placements. */
+const MAX_ENGINE_NESTS = 64;
 
 /**
  * True for plain data as JSON.parse makes it (the API's requests), which JSON writes as the engine
@@ -142,6 +144,22 @@ function restamp(kept: PartPrices, stamp: PriceStamp): PartPrices {
 export class EngineMemo {
   private readonly reports = new BoundedMap<string, DfmReport>(MAX_ENGINE_REPORTS);
   private readonly prices = new BoundedMap<string, PartPrices>(MAX_ENGINE_PRICES);
+  private readonly nests = new BoundedMap<string, NestResult>(MAX_ENGINE_NESTS);
+
+  /**
+   * The nest of a request (flats, quantities, sheet and rates) made before, else the engine's, kept:
+   * nesting is most of the work of pricing a quantity, and quotes of one job repeat it (another
+   * finish, another item beside it, the same quantity option).
+   */
+  readonly nest: NestMemo = (request, make) => {
+    const key = createHash('sha256').update(JSON.stringify(request)).digest('hex');
+    let kept = this.nests.get(key);
+    if (!kept) {
+      kept = deepFreeze(make());
+      this.nests.set(key, kept);
+    }
+    return kept;
+  };
 
   /**
    * partPrices() of `request` under `stamp`: the kept prices for the same items, variants and catalog
@@ -152,7 +170,7 @@ export class EngineMemo {
   partPrices(request: PriceRequest, designs: Readonly<Record<string, Design>>, catalog: Catalog, stamp: PriceStamp): PartPrices {
     const { dfmKeys, ...context } = stamp;
     const report: PriceContext['dfm'] = (i, design, configuration, dfmContext) => this.report(dfmKeys[i], design, configuration, catalog, dfmContext);
-    const make = (): PartPrices => partPrices(request, designs, catalog, { ...context, dfm: report });
+    const make = (): PartPrices => partPrices(request, designs, catalog, { ...context, dfm: report, nest: this.nest });
     // a request JSON cannot write as the engine reads it is left to the engine: it refuses it, nothing to keep
     if (!Array.isArray(request.items) || !plainJson(request)) return make();
     const key = JSON.stringify([catalog.version, request.items.map((_, i) => dfmKeys[i]), request]);
