@@ -295,6 +295,8 @@ const less = (a: number[], b: number[]): boolean => {
  * a `part_larger_than_sheet` finding; everything else is placed.
  */
 export function nest(req: NestRequest): NestResult {
+  // the budget counts from the call: rasterising the outlines is part of the time a caller waits
+  const started = performance.now();
   const cell = req.cell_mm ?? NEST_CELL_MM;
   const L = Math.max(req.sheet.length_mm, req.sheet.width_mm), W = Math.min(req.sheet.length_mm, req.sheet.width_mm);
   if (!(cell > 0) || !(L > 0) || !(W > 0) || !(req.spacing_mm >= 0) || !(req.margin_mm >= 0)) throw new RangeError('nest: sheet, cell, spacing and margin must be positive numbers');
@@ -387,8 +389,13 @@ export function nest(req: NestRequest): NestResult {
   const byLength = [...pieces].sort((a, b) => b.boxLength - a.boxLength || b.area - a.area || a.itemIndex - b.itemIndex);
   const byBox = [...pieces].sort((a, b) => b.boxArea - a.boxArea || a.itemIndex - b.itemIndex);
   const maxEval = Math.max(1, req.max_evaluations ?? NEST_DEFAULT_EVALUATIONS);
-  const started = performance.now();
-  const outOfTime = (): boolean => req.time_budget_ms !== undefined && performance.now() - started > req.time_budget_ms;
+  // Out of time when one more evaluation, at the mean length of those done, would end past the
+  // budget: the search stops before the budget rather than one evaluation after it.
+  const outOfTime = (): boolean => {
+    if (req.time_budget_ms === undefined) return false;
+    const elapsed = performance.now() - started;
+    return elapsed + (evaluations > 0 ? elapsed / evaluations : 0) > req.time_budget_ms;
+  };
   const pairsFirst: Array<[Piece[], ScoreMode]> = anyPairs ? [[byAreaOf(paired), 'envelope'], [byAreaOf(paired), 'envelope_across']] : [];
   const candidates: Array<[Piece[], ScoreMode]> = [...pairsFirst, [byArea, 'envelope'], [byArea, 'envelope_across'], [byArea, 'far'], [byLength, 'envelope'], [byBox, 'envelope_across'], [byArea, 'envelope_sum']];
   let best: { built: Built; order: Piece[]; mode: ScoreMode } | null = null;
