@@ -3,6 +3,7 @@
 // adjacency tolerance exists.
 import type { ImportedSolid, Solid, Face, Edge, Vec3 } from './model.ts';
 import { weldExact, type Welded } from './weld.ts';
+import { HalfEdges } from './half-edges.ts';
 import { fitSurface, type FaceSample } from './fit.ts';
 import { sub, norm, point, hypot3 } from './vec.ts';
 
@@ -20,37 +21,6 @@ function meshMeasures(points: Float64Array, triangles: Uint32Array): { volume: n
     volume += (a0 * (b1 * c2 - b2 * c1) - a1 * (b0 * c2 - b2 * c0) + a2 * (b0 * c1 - b1 * c0)) / 6;
   }
   return { volume, area };
-}
-
-/** Directed edge a -> b to the triangle that has it (the last one, as a Map's set would keep):
- * open addressing over typed arrays, where a Map keyed by a * 2^26 + b hashes heap numbers. */
-class HalfEdges {
-  private readonly from: Int32Array;
-  private readonly to: Int32Array;
-  private readonly tri: Int32Array;
-  private readonly mask: number;
-  constructor(capacity: number) {
-    let size = 4;
-    while (size < 2 * capacity) size *= 2;
-    this.from = new Int32Array(size).fill(-1);
-    this.to = new Int32Array(size);
-    this.tri = new Int32Array(size);
-    this.mask = size - 1;
-  }
-  private slot(a: number, b: number): number {
-    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
-    while (this.from[h] >= 0 && (this.from[h] !== a || this.to[h] !== b)) h = (h + 1) & this.mask;
-    return h;
-  }
-  set(a: number, b: number, t: number): void {
-    const h = this.slot(a, b);
-    this.from[h] = a; this.to[h] = b; this.tri[h] = t;
-  }
-  /** the triangle with half-edge a -> b, or -1 */
-  get(a: number, b: number): number {
-    const h = this.slot(a, b);
-    return this.from[h] < 0 ? -1 : this.tri[h];
-  }
 }
 
 export function buildSolid(imported: ImportedSolid, index: number): Solid {
