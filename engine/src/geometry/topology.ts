@@ -27,7 +27,7 @@ export function buildSolid(imported: ImportedSolid, index: number): Solid {
   return buildWelded(imported, index, weldExact(imported.positions));
 }
 
-function buildWelded(imported: ImportedSolid, index: number, welded: Welded): Solid {
+function buildWelded(imported: ImportedSolid, index: number, welded: Welded, accuracyMm: number | null = null): Solid {
   const { points, remap } = welded;
   const triangles = new Uint32Array(imported.indices.length);
   for (let i = 0; i < triangles.length; i++) triangles[i] = remap[imported.indices[i]];
@@ -136,7 +136,7 @@ function buildWelded(imported: ImportedSolid, index: number, welded: Welded): So
     const vertices = Uint32Array.from(faceVertices).sort();
     const facePoints = new Float64Array(vertices.length * 3);
     vertices.forEach((v, i) => { facePoints[i * 3] = points[v * 3]; facePoints[i * 3 + 1] = points[v * 3 + 1]; facePoints[i * 3 + 2] = points[v * 3 + 2]; });
-    const { surface } = fitSurface({ points: facePoints, facets, loops: loops.map((l) => l.map((v) => point(points, v))), modelSize });
+    const { surface } = fitSurface({ points: facePoints, facets, loops: loops.map((l) => l.map((v) => point(points, v))), modelSize, ...(accuracyMm !== null ? { accuracyMm } : {}) });
     faces.push({ id: f, surface, area: faceArea, triangles: new Uint32Array(tris), vertices, loops, neighbours: [...neighbours].sort((x, y) => x - y) });
   }
   return { index, name: imported.name, points, triangles, faces, edges, volume, area, bbox, ...(imported.openEdges ? { openEdges: imported.openEdges } : {}) };
@@ -204,7 +204,12 @@ function sameArray(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
  * instance with the same triangles and face ranges, its vertices placed by one rigid motion. A body
  * that is not such a twin (other triangles, a mirror, vertices off the motion) is built on its own.
  */
-export function buildSolids(imported: ImportedSolid[]): Solid[] {
+export interface BuildOptions {
+  /** the distance accuracy the file declares, mm: vertices on edges may lie this far off their faces */
+  accuracyMm?: number | null;
+}
+
+export function buildSolids(imported: ImportedSolid[], opts: BuildOptions = {}): Solid[] {
   const out: Solid[] = [];
   const built: Array<{ imported: ImportedSolid; solid: Solid; remap: Uint32Array }> = [];
   imported.forEach((im, index) => {
@@ -218,7 +223,7 @@ export function buildSolids(imported: ImportedSolid[]): Solid[] {
       out.push(movedSolid(b.solid, m, points, index, im));
       return;
     }
-    const solid = buildWelded(im, index, welded);
+    const solid = buildWelded(im, index, welded, opts.accuracyMm ?? null);
     built.push({ imported: im, solid, remap });
     out.push(solid);
   });
