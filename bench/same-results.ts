@@ -3,7 +3,7 @@
 // under fixtures/ and the real-CAD corpus (DIRS below) with this checkout's engine and with the engine of
 // another checkout (a `git worktree` of an earlier commit, with node_modules linked in), and compares
 // the analyze() JSON and the production files (DXF, GLB, STEP but for the time stamp in its header)
-// byte for byte. Prints each differing file and exits 1 on any difference.
+// byte for byte (gzip-compressed STEP files, such as the real assemblies, included). Prints each differing file and exits 1 on any difference.
 // Each engine runs in a child process of its own (the two share no module state or WASM heap); a
 // child writes one SHA-256 per result, which the parent compares.
 import { spawn } from 'node:child_process';
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { argv } from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIRS = ['fixtures', '../shared/corpus/real'];
@@ -35,7 +36,7 @@ function stepFiles(only: string | undefined): string[] {
     for (const f of readdirSync(dir).sort()) {
       const p = join(dir, f);
       if (statSync(p).isDirectory()) walk(p);
-      else if (/\.(step|stp)$/i.test(f)) out.push(p);
+      else if (/\.(step|stp)(\.gz)?$/i.test(f)) out.push(p);
     }
   };
   for (const d of DIRS) if (existsSync(join(ROOT, d))) walk(join(ROOT, d));
@@ -49,7 +50,8 @@ async function emit(engineEntry: string, out: string, only: string | undefined):
   const E = (await import(engineEntry)) as typeof import('@kerf/engine');
   const hashes: Hashes = {};
   for (const path of stepFiles(only)) {
-    const bytes = new Uint8Array(readFileSync(path));
+    const raw = readFileSync(path);
+    const bytes = new Uint8Array(path.endsWith('.gz') ? gunzipSync(raw) : raw);
     const h: Record<string, string> = {};
     try {
       const model = await E.analyzeModel(bytes, ANALYZE_OPTIONS);

@@ -223,8 +223,8 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
   checkOptions(opts);
   if (!(bytes instanceof Uint8Array)) throw new EngineError('invalid_step', 'the input is not a byte array');
   const fileHash = hex(bytes);
-  const { solids: imported, origins } = await importStepDetailed(bytes);
-  const solids = buildSolids(imported);
+  const { solids: imported, origins, accuracyMm } = await importStepDetailed(bytes);
+  const solids = buildSolids(imported, { accuracyMm });
   const ignored: IgnoredBody[] = [];
   const closed: number[] = [], open: number[] = [];
   solids.forEach((s, i) => {

@@ -55,4 +55,9 @@ test('holes drilled 0.99 and 5 degrees off the sheet normal: round at the drill\
   const a = model.parts[0].analysis;
   assert.ok(a.kind === 'sheet');
   for (const c of a.flat.inner) assert.ok(c.length === 1 && c[0].kind === 'arc' && Math.abs(c[0].radius - 1.9) < 1e-6, JSON.stringify(c).slice(0, 200));
+  // only the 5 deg hole moves between the 2 mm skins by more than the 0.1 mm cutting tolerance (0.175 mm; the 0.99 deg one 0.035 mm)
+  const tilted = p.warnings.filter((w) => w.code === 'tilted_hole');
+  assert.equal(tilted.length, 1, JSON.stringify(p.warnings));
+  assert.match(tilted[0].message, /^hole \d is drilled 5\.00 deg off the sheet normal, so its ends on the two skins are 0\.175 mm apart: more than the 0\.1 mm cutting tolerance/);
+  assert.doesNotMatch(tilted[0].message, /0\.99 deg/);
 });

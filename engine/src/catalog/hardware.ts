@@ -3,6 +3,7 @@
 // published figures of the common FH / CLS / SO series (docs/dfm-rules.md "DFM rules" lists them).
 import type { CountersinkSize, HardwareGeometry, MaterialType, Nut, Standoff, Stud, Tap, ThreadStandard } from './types.ts';
 import { NUTS, STANDOFFS, STUDS } from '../hardware/press-in-rows.ts';
+import { threadNamed, threadSize } from '../hardware/threads.ts';
 
 const MM_PER_IN = 25.4;
 const r3 = (x: number): number => Number(x.toFixed(3));
@@ -21,46 +22,33 @@ const TAP_EDGE_DISTANCE_DIAMETERS = 1;
 /** Press-fit holes may be up to this much over the published mounting hole (laser kerf variation), mm. */
 const PRESS_FIT_HOLE_TOLERANCE_MM = 0.08;
 
-/**
- * Nominal size of a thread as clients name it: "M4" for M4x0.7, "#8-32" for a numbered unified size,
- * "1/4-20" for a fractional one.
- */
-function threadSize(thread: string, standard: ThreadStandard): string {
-  if (standard === 'metric') {
-    const m = /^M\d+(?:\.\d+)?/.exec(thread);
-    if (!m) throw new Error(`metric thread ${thread} does not start with M<diameter>`);
-    return m[0];
-  }
-  const t = thread.replace(/\s+UN[CFS]?$/, '');
-  return /^\d+-\d+$/.test(t) ? `#${t}` : t;
-}
-
-/** [id suffix, thread, standard, major mm, pitch mm, tap drill mm, price cents] */
-type TapRow = [string, string, ThreadStandard, number, number, number, number];
-const TAPS: TapRow[] = [
-  ['m2_5x0_45', 'M2.5x0.45', 'metric', 2.5, 0.45, 2.05, 150],
-  ['m3x0_5', 'M3x0.5', 'metric', 3.0, 0.5, 2.5, 150],
-  ['m4x0_7', 'M4x0.7', 'metric', 4.0, 0.7, 3.3, 175],
-  ['m5x0_8', 'M5x0.8', 'metric', 5.0, 0.8, 4.2, 175],
-  ['m6x1_0', 'M6x1.0', 'metric', 6.0, 1.0, 5.0, 200],
-  ['m8x1_25', 'M8x1.25', 'metric', 8.0, 1.25, 6.8, 250],
-  ['m10x1_5', 'M10x1.5', 'metric', 10.0, 1.5, 8.5, 300],
-  ['4_40', '4-40 UNC', 'unified', 0.112 * MM_PER_IN, MM_PER_IN / 40, 0.089 * MM_PER_IN, 150],
-  ['6_32', '6-32 UNC', 'unified', 0.138 * MM_PER_IN, MM_PER_IN / 32, 0.1065 * MM_PER_IN, 150],
-  ['8_32', '8-32 UNC', 'unified', 0.164 * MM_PER_IN, MM_PER_IN / 32, 0.136 * MM_PER_IN, 175],
-  ['10_24', '10-24 UNC', 'unified', 0.190 * MM_PER_IN, MM_PER_IN / 24, 0.1495 * MM_PER_IN, 175],
-  ['10_32', '10-32 UNF', 'unified', 0.190 * MM_PER_IN, MM_PER_IN / 32, 0.159 * MM_PER_IN, 175],
-  ['1_4_20', '1/4-20 UNC', 'unified', 0.250 * MM_PER_IN, MM_PER_IN / 20, 0.201 * MM_PER_IN, 200],
-  ['1_4_28', '1/4-28 UNF', 'unified', 0.250 * MM_PER_IN, MM_PER_IN / 28, 0.213 * MM_PER_IN, 200],
-  ['5_16_18', '5/16-18 UNC', 'unified', 0.3125 * MM_PER_IN, MM_PER_IN / 18, 0.257 * MM_PER_IN, 250],
+/** [id suffix, thread (a row of hardware/threads.ts), price cents] */
+const TAPS: Array<[string, string, number]> = [
+  ['m2_5x0_45', 'M2.5x0.45', 150],
+  ['m3x0_5', 'M3x0.5', 150],
+  ['m4x0_7', 'M4x0.7', 175],
+  ['m5x0_8', 'M5x0.8', 175],
+  ['m6x1_0', 'M6x1.0', 200],
+  ['m8x1_25', 'M8x1.25', 250],
+  ['m10x1_5', 'M10x1.5', 300],
+  ['4_40', '4-40 UNC', 150],
+  ['6_32', '6-32 UNC', 150],
+  ['8_32', '8-32 UNC', 175],
+  ['10_24', '10-24 UNC', 175],
+  ['10_32', '10-32 UNF', 175],
+  ['1_4_20', '1/4-20 UNC', 200],
+  ['1_4_28', '1/4-28 UNF', 200],
+  ['5_16_18', '5/16-18 UNC', 250],
 ];
 
 export function buildTaps(): Tap[] {
-  return TAPS.map(([suffix, thread, standard, major, pitch, drill, price]) => ({
+  return TAPS.map(([suffix, name, price]): Tap => {
+    const { thread, size, standard, majorMm: major, pitchMm: pitch, tapDrillMm: drill } = threadNamed(name);
+    return {
     id: `tap_${suffix}`,
     object: 'tap',
     name: `${thread} tapped hole`,
-    size: threadSize(thread, standard),
+    size,
     thread_standard: standard,
     // the hole the part is cut with: the tap drill (a hole modelled at the major diameter is cut at it)
     hole_diameter_mm: r3(drill),
@@ -76,7 +64,8 @@ export function buildTaps(): Tap[] {
     compatible_material_types: ALL_SHEET,
     unit_price_cents: price,
     available: true,
-  }));
+    };
+  });
 }
 
 /** Steel fasteners are harder than mild steel and aluminium but not than stainless: stainless sheet needs the

@@ -3,6 +3,7 @@
 // adjacency tolerance exists.
 import type { ImportedSolid, Solid, Face, Edge, Vec3 } from './model.ts';
 import { weldExact, type Welded } from './weld.ts';
+import { HalfEdges } from './half-edges.ts';
 import { fitSurface, type FaceSample } from './fit.ts';
 import { sub, norm, point, hypot3 } from './vec.ts';
 
@@ -22,42 +23,11 @@ function meshMeasures(points: Float64Array, triangles: Uint32Array): { volume: n
   return { volume, area };
 }
 
-/** Directed edge a -> b to the triangle that has it (the last one, as a Map's set would keep):
- * open addressing over typed arrays, where a Map keyed by a * 2^26 + b hashes heap numbers. */
-class HalfEdges {
-  private readonly from: Int32Array;
-  private readonly to: Int32Array;
-  private readonly tri: Int32Array;
-  private readonly mask: number;
-  constructor(capacity: number) {
-    let size = 4;
-    while (size < 2 * capacity) size *= 2;
-    this.from = new Int32Array(size).fill(-1);
-    this.to = new Int32Array(size);
-    this.tri = new Int32Array(size);
-    this.mask = size - 1;
-  }
-  private slot(a: number, b: number): number {
-    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
-    while (this.from[h] >= 0 && (this.from[h] !== a || this.to[h] !== b)) h = (h + 1) & this.mask;
-    return h;
-  }
-  set(a: number, b: number, t: number): void {
-    const h = this.slot(a, b);
-    this.from[h] = a; this.to[h] = b; this.tri[h] = t;
-  }
-  /** the triangle with half-edge a -> b, or -1 */
-  get(a: number, b: number): number {
-    const h = this.slot(a, b);
-    return this.from[h] < 0 ? -1 : this.tri[h];
-  }
-}
-
 export function buildSolid(imported: ImportedSolid, index: number): Solid {
   return buildWelded(imported, index, weldExact(imported.positions));
 }
 
-function buildWelded(imported: ImportedSolid, index: number, welded: Welded): Solid {
+function buildWelded(imported: ImportedSolid, index: number, welded: Welded, accuracyMm: number | null = null): Solid {
   const { points, remap } = welded;
   const triangles = new Uint32Array(imported.indices.length);
   for (let i = 0; i < triangles.length; i++) triangles[i] = remap[imported.indices[i]];
@@ -166,7 +136,7 @@ function buildWelded(imported: ImportedSolid, index: number, welded: Welded): So
     const vertices = Uint32Array.from(faceVertices).sort();
     const facePoints = new Float64Array(vertices.length * 3);
     vertices.forEach((v, i) => { facePoints[i * 3] = points[v * 3]; facePoints[i * 3 + 1] = points[v * 3 + 1]; facePoints[i * 3 + 2] = points[v * 3 + 2]; });
-    const { surface } = fitSurface({ points: facePoints, facets, loops: loops.map((l) => l.map((v) => point(points, v))), modelSize });
+    const { surface } = fitSurface({ points: facePoints, facets, loops: loops.map((l) => l.map((v) => point(points, v))), modelSize, ...(accuracyMm !== null ? { accuracyMm } : {}) });
     faces.push({ id: f, surface, area: faceArea, triangles: new Uint32Array(tris), vertices, loops, neighbours: [...neighbours].sort((x, y) => x - y) });
   }
   return { index, name: imported.name, points, triangles, faces, edges, volume, area, bbox, ...(imported.openEdges ? { openEdges: imported.openEdges } : {}) };
@@ -234,7 +204,12 @@ function sameArray(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
  * instance with the same triangles and face ranges, its vertices placed by one rigid motion. A body
  * that is not such a twin (other triangles, a mirror, vertices off the motion) is built on its own.
  */
-export function buildSolids(imported: ImportedSolid[]): Solid[] {
+export interface BuildOptions {
+  /** the distance accuracy the file declares, mm: vertices on edges may lie this far off their faces */
+  accuracyMm?: number | null;
+}
+
+export function buildSolids(imported: ImportedSolid[], opts: BuildOptions = {}): Solid[] {
   const out: Solid[] = [];
   const built: Array<{ imported: ImportedSolid; solid: Solid; remap: Uint32Array }> = [];
   imported.forEach((im, index) => {
@@ -248,7 +223,7 @@ export function buildSolids(imported: ImportedSolid[]): Solid[] {
       out.push(movedSolid(b.solid, m, points, index, im));
       return;
     }
-    const solid = buildWelded(im, index, welded);
+    const solid = buildWelded(im, index, welded, opts.accuracyMm ?? null);
     built.push({ imported: im, solid, remap });
     out.push(solid);
   });

@@ -7,6 +7,7 @@ import type { CylinderSurface, Solid, Vec3 } from '../geometry/model.ts';
 import { coaxialCylinders } from '../geometry/axes.ts';
 import { cross, dot, norm, point, sub } from '../geometry/vec.ts';
 import type { HardwareKind } from './kinds.ts';
+import { THREADS } from './threads.ts';
 
 /** Hardware is small: its longest side at most this, mm (an M24 bolt 100 mm long is not bought by shape alone). */
 export const MAX_HARDWARE_EXTENT_MM = 120;
@@ -25,30 +26,24 @@ const WASHER_THICKNESS_SHARE = 0.3;
 /** A plain bushing (round outside, bore, nothing else) is hardware only when its wall is at least this share of the bore radius (thinner: a piece of tube). */
 const BUSHING_MIN_WALL_SHARE = 0.35;
 
-/** [size, major diameter mm, tap drill mm]: ISO coarse and the common unified sizes. */
-const THREADS: Array<[string, number, number]> = [
-  ['M2', 2, 1.6], ['M2.5', 2.5, 2.05], ['M3', 3, 2.5], ['M4', 4, 3.3], ['M5', 5, 4.2], ['M6', 6, 5], ['M8', 8, 6.8],
-  ['M10', 10, 8.5], ['M12', 12, 10.2], ['M14', 14, 12], ['M16', 16, 14], ['M20', 20, 17.5], ['M24', 24, 21],
-  ['#4-40', 2.845, 2.26], ['#6-32', 3.505, 2.71], ['#8-32', 4.166, 3.45], ['#10-32', 4.826, 4.04], ['1/4-20', 6.35, 5.11],
-];
-
 /** The thread whose major diameter or tap drill this diameter is, or null. */
 export function threadOfDiameter(d: number, drillToo = true): string | null {
   // a bore is modelled at the tap drill more often than at the major diameter (2.5 mm: an M3 bore, not
   // an M2.5 cosmetic one); metric first, then unified
-  const metric = THREADS.filter(([s]) => s.startsWith('M')), unified = THREADS.filter(([s]) => !s.startsWith('M'));
-  for (const set of [metric, unified]) {
-    if (drillToo) for (const [size, , drill] of set) if (Math.abs(d - drill) <= THREAD_MATCH_MM) return size;
-    for (const [size, major] of set) if (Math.abs(d - major) <= THREAD_MATCH_MM) return size;
+  for (const set of [METRIC, UNIFIED]) {
+    if (drillToo) for (const t of set) if (Math.abs(d - t.tapDrillMm) <= THREAD_MATCH_MM) return t.size;
+    for (const t of set) if (Math.abs(d - t.majorMm) <= THREAD_MATCH_MM) return t.size;
     // a bore drawn between the tap drill and the major diameter (a thread's nominal minor): that thread
-    if (drillToo) for (const [size, major, drill] of set) if (d > drill && d < major) return size;
+    if (drillToo) for (const t of set) if (d > t.tapDrillMm && d < t.majorMm) return t.size;
   }
   return null;
 }
 
+const METRIC = THREADS.filter((t) => t.standard === 'metric'), UNIFIED = THREADS.filter((t) => t.standard === 'unified');
+
 /** Major diameter of a thread size the shape or name gave, mm. */
 export function majorDiameterOf(size: string): number | null {
-  return THREADS.find(([s]) => s === size)?.[1] ?? null;
+  return THREADS.find((t) => t.size === size)?.majorMm ?? null;
 }
 
 export interface ShapeMatch {

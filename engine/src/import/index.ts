@@ -2,6 +2,7 @@
 import { EngineError } from '../contract.ts';
 import type { ImportedSolid } from '../geometry/model.ts';
 import { loadOcct, resetOcct, type OcctParams, type OcctMesh } from './occt.ts';
+import { declaredAccuracyMm } from './accuracy.ts';
 import { assertStepBytes, declaredSolidCount, declaresSurfaceModel, declaresSurfacesOnly, unwrapStepBytes } from './sniff.ts';
 import { attachVoids, mergeShells, splitShells, type Shell } from './split.ts';
 import { loadExactKernel } from './exact-kernel.ts';
@@ -57,6 +58,8 @@ export interface ImportResult {
   solids: ImportedSolid[];
   /** per solid (same order): where it came from */
   origins: BodyOrigin[];
+  /** the distance accuracy the file declares for its geometry, mm (null: none declared) */
+  accuracyMm: number | null;
 }
 
 function checkMesh(name: string, positions: Float64Array, indices: Uint32Array): void {
@@ -89,7 +92,7 @@ export async function importStepDetailed(upload: Uint8Array): Promise<ImportResu
   if (declaresSurfaceModel(bytes)) {
     const sewn = await importSewn(bytes, read?.meshes ?? [], read ? meshNames(read, bytes) : []);
     if (sewn.solids.length === 0) throw noSolid(bytes);
-    return sewn;
+    return { ...sewn, accuracyMm: declaredAccuracyMm(bytes) };
   }
   if (!read) {
     if (declaredSolidCount(bytes) === 0) throw noSolid(bytes);
@@ -126,11 +129,11 @@ export async function importStepDetailed(upload: Uint8Array): Promise<ImportResu
   }
   // shells torn open beside readable solids are bodies of the design too, never dropped
   for (const s of open) { solids.push(s); origins.push({ kind: 'open_shell', faces: s.faceRanges.length, openEdges: s.openEdges ?? 0 }); }
-  return { solids, origins };
+  return { solids, origins, accuracyMm: declaredAccuracyMm(bytes) };
 }
 
 /** Surface-model files: the exact kernel reads every body, sews the open shells and meshes them. */
-async function importSewn(bytes: Uint8Array, meshes: OcctMesh[], names: string[]): Promise<ImportResult> {
+async function importSewn(bytes: Uint8Array, meshes: OcctMesh[], names: string[]): Promise<Omit<ImportResult, 'accuracyMm'>> {
   const oc = await loadExactKernel();
   const owned: Array<{ delete(): void }> = [];
   let exact: ExactBodies | null = null;

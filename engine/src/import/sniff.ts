@@ -88,22 +88,51 @@ export function assertStepEnds(head: Uint8Array, tail: Uint8Array, size: number)
   }
 }
 
+/** Bytes a regular expression's \\s matches in Latin-1 text: tab, line feed, vertical tab, form feed,
+ * carriage return, space and no-break space. */
+const SPACE_BYTES = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]);
+const EQUALS = 0x3d, OPEN_PARENTHESIS = 0x28;
+const isNameByte = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+
+/**
+ * How many entity instances of the named types (`= NAME (`, any case, any spacing) the STEP text
+ * declares, counting at most `limit`. Scans the bytes instead of decoding a multi-megabyte file to a
+ * string for a regular expression: the file is read once more on every import.
+ */
+function countEntities(bytes: Uint8Array, names: ReadonlySet<string>, limit = Infinity): number {
+  let count = 0;
+  for (let i = bytes.indexOf(EQUALS); i >= 0 && count < limit; i = bytes.indexOf(EQUALS, i + 1)) {
+    let j = i + 1;
+    while (j < bytes.length && SPACE_BYTES.has(bytes[j])) j++;
+    const start = j;
+    while (j < bytes.length && isNameByte(bytes[j])) j++;
+    if (j === start) continue;
+    let name = '';
+    for (let k = start; k < j; k++) name += String.fromCharCode(bytes[k]);
+    if (!names.has(name.toUpperCase())) continue;
+    while (j < bytes.length && SPACE_BYTES.has(bytes[j])) j++;
+    if (bytes[j] === OPEN_PARENTHESIS) count++;
+  }
+  return count;
+}
+
+const SOLID_ENTITIES = new Set(['MANIFOLD_SOLID_BREP', 'BREP_WITH_VOIDS', 'FACETED_BREP']);
+const SURFACE_ONLY_ENTITIES = new Set(['SHELL_BASED_SURFACE_MODEL', 'OPEN_SHELL', 'GEOMETRIC_CURVE_SET']);
+const SURFACE_MODEL_ENTITIES = new Set(['SHELL_BASED_SURFACE_MODEL', 'OPEN_SHELL']);
+
 /** Number of solid bodies the STEP text declares (B-rep solid entities), to tell a file without
  * solids from a corrupt one when the reader gets nothing out of it. */
 export function declaredSolidCount(bytes: Uint8Array): number {
-  const text = new TextDecoder('latin1').decode(bytes);
-  return (text.match(/=\s*(MANIFOLD_SOLID_BREP|BREP_WITH_VOIDS|FACETED_BREP)\s*\(/gi) ?? []).length;
+  return countEntities(bytes, SOLID_ENTITIES);
 }
 
 /** True when the STEP text declares surface models (open shells) but no solid. */
 export function declaresSurfacesOnly(bytes: Uint8Array): boolean {
-  const text = new TextDecoder('latin1').decode(bytes);
-  return /=\s*(SHELL_BASED_SURFACE_MODEL|OPEN_SHELL|GEOMETRIC_CURVE_SET)\s*\(/i.test(text);
+  return countEntities(bytes, SURFACE_ONLY_ENTITIES, 1) > 0;
 }
 
 /** True when the STEP text declares a surface model (open shells, shell-based models) at all, solids
  * or not: such bodies must be sewn before they can be counted (see sew.ts). */
 export function declaresSurfaceModel(bytes: Uint8Array): boolean {
-  const text = new TextDecoder('latin1').decode(bytes);
-  return /=\s*(SHELL_BASED_SURFACE_MODEL|OPEN_SHELL)\s*\(/i.test(text);
+  return countEntities(bytes, SURFACE_MODEL_ENTITIES, 1) > 0;
 }

@@ -2,7 +2,7 @@
 // motion (rotation + translation, no reflection) maps one onto the other. A mirror image is a
 // different part unless the part is itself mirror-symmetric (then a proper rotation maps it too).
 import type { Rigid, Solid, Surface, Vec3 } from '../geometry/model.ts';
-import { basisOf, cross, dot, norm, normalize, point, scale, sub } from '../geometry/vec.ts';
+import { basisOf, cross, dot, hypot3, norm, normalize, point, scale, sub } from '../geometry/vec.ts';
 import { massProperties, type MassProperties } from './mass.ts';
 import { applyRigid, IDENTITY, rotate } from './rigid.ts';
 import { bestRigid } from './align.ts';
@@ -37,11 +37,15 @@ export function signatureOf(solid: Solid): SolidSignature {
   const faces: FaceKey[] = solid.faces.map((f) => {
     const c: Vec3 = [0, 0, 0];
     let a = 0;
+    const pts = solid.points, tri = solid.triangles;
     for (const t of f.triangles) {
-      const p = point(solid.points, solid.triangles[t * 3]), q = point(solid.points, solid.triangles[t * 3 + 1]), r = point(solid.points, solid.triangles[t * 3 + 2]);
-      const w = norm(cross(sub(q, p), sub(r, p))) / 2;
+      const ip = 3 * tri[t * 3], iq = 3 * tri[t * 3 + 1], ir = 3 * tri[t * 3 + 2];
+      const p0 = pts[ip], p1 = pts[ip + 1], p2 = pts[ip + 2], q0 = pts[iq], q1 = pts[iq + 1], q2 = pts[iq + 2], r0 = pts[ir], r1 = pts[ir + 1], r2 = pts[ir + 2];
+      // norm(cross(q - p, r - p)) / 2 on scalars: the same operations in the same order
+      const u0 = q0 - p0, u1 = q1 - p1, u2 = q2 - p2, v0 = r0 - p0, v1 = r1 - p1, v2 = r2 - p2;
+      const w = hypot3(u1 * v2 - u2 * v1, u2 * v0 - u0 * v2, u0 * v1 - u1 * v0) / 2;
       a += w;
-      for (let k = 0; k < 3; k++) c[k] += (w * (p[k] + q[k] + r[k])) / 3;
+      c[0] += (w * (p0 + q0 + r0)) / 3; c[1] += (w * (p1 + q1 + r1)) / 3; c[2] += (w * (p2 + q2 + r2)) / 3;
     }
     return { kind: f.surface.kind, area: a, centroid: a > 0 ? scale(c, 1 / a) : [0, 0, 0], surface: f.surface };
   });

@@ -97,6 +97,29 @@ export function roundHoleContour(solid: Solid, c: Contour, sideFaces: number[]):
   return [{ kind: 'arc', center: shape.center, radius: wall ? wall.radius : fitted, startDegrees: 0, endDegrees: -360, ccw: false }];
 }
 
+/** How far a hole's ends on the two skins may be apart, mm: within the laser's cutting tolerance
+ * (+-0.1 mm, the usual published figure) a hole drilled off the normal is cut as a straight one. */
+export const HOLE_TILT_SHIFT_TOLERANCE_MM = 0.1;
+/** A wall more than this off the normal of every plane it meets is no hole drilled through the skin, degrees. */
+const MAX_HOLE_TILT_DEGREES = 30;
+
+/** A round hole's wall axis against the sheet normal (of a plane the wall meets): the tilt, degrees,
+ * and how far that moves the hole between the skins of a sheet `thickness` thick, mm; null without
+ * a cylindrical wall meeting a plane. */
+export function holeTilt(solid: Solid, sideFaces: number[], thickness: number): { degrees: number; shift: number } | null {
+  for (const f of sideFaces) {
+    const wall = solid.faces[f]?.surface;
+    if (wall?.kind !== 'cylinder') continue;
+    // the skin is the neighbouring plane most nearly across the wall (a side plane runs along it)
+    let cos = -1;
+    for (const g of solid.faces[f].neighbours) { const s = solid.faces[g].surface; if (s.kind === 'plane') cos = Math.max(cos, Math.abs(dot(wall.axis, s.normal))); }
+    if (cos < Math.cos(MAX_HOLE_TILT_DEGREES * Math.PI / 180)) continue;
+    const angle = Math.acos(Math.min(1, cos));
+    return { degrees: (angle * 180) / Math.PI, shift: thickness * Math.tan(angle) };
+  }
+  return null;
+}
+
 export interface Countersink { outerDiameter: number; angleDegrees: number; throughRadius: number | null; onSkin: boolean; wallFace: number | null }
 
 /** A cone coaxial with the hole wall (on this side or the far side) is a countersink. */

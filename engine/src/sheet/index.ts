@@ -6,7 +6,7 @@ import type { BlindFeature, BlindFeatureKind, Contour, FlatGeometry, Refusal, Re
 import { enclosingRectangle } from './align.ts';
 // flange lengths are measured one way for the engine and DFM (rays from the bend zone to the outline)
 import { flangeLengths } from './flange.ts';
-import { classifyHole, findCountersink, holeEdgeDistance, nearestBend, roundHoleContour } from './holes.ts';
+import { classifyHole, findCountersink, holeEdgeDistance, holeTilt, HOLE_TILT_SHIFT_TOLERANCE_MM, nearestBend, roundHoleContour } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';
 import { featuresOutsideSheet, type OutsideFeature } from './slab.ts';
@@ -297,6 +297,15 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   });
   holes.sort((a, b) => keyCompare(a.center, b.center));
   holes.forEach((h, i) => { h.id = i + 1; });
+  // a hole drilled off the sheet normal is cut straight at its wall's diameter; say so where the tilt
+  // moves it between the skins by more than the cut is accurate to
+  const tilted = holeInfo.flatMap((h, i) => {
+    const tilt = holeTilt(solid, h.loop.sideFaces, thickness);
+    return tilt && tilt.shift > HOLE_TILT_SHIFT_TOLERANCE_MM ? [{ id: holeOfLoop.get(i)!.id, ...tilt }] : [];
+  }).sort((a, b) => a.id - b.id);
+  if (tilted.length > 0) {
+    warnings.push({ code: 'tilted_hole', message: `${tilted.map((t) => `hole ${t.id} is drilled ${t.degrees.toFixed(2)} deg off the sheet normal, so its ends on the two skins are ${t.shift.toFixed(3)} mm apart`).join('; ')}: more than the ${HOLE_TILT_SHIFT_TOLERANCE_MM} mm cutting tolerance; the laser cuts it straight, normal to the sheet, at the wall's diameter` });
+  }
   for (const f of formed) {
     const own = new Set(f.faces);
     const at = holeInfo.findIndex((h) => h.loop.sideFaces.some((s) => own.has(s)));

@@ -5,6 +5,7 @@
 // vent crossing the bend) unrolls point by point into a tight polyline (bend-curve.ts).
 import type { Contour, Segment, Solid, Surface, Vec2, Vec3 } from '../geometry/model.ts';
 import { dot, point, hypot2 } from '../geometry/vec.ts';
+import { HalfEdges } from '../geometry/half-edges.ts';
 import { contourArea } from './segments.ts';
 import { flatPoint, type FaceMap, type Unfolding } from './unfold.ts';
 import { bendCurve } from './bend-curve.ts';
@@ -36,19 +37,27 @@ interface Step { from: number; to: number; face: number; side: number }
 function boundarySteps(solid: Solid, skin: Set<number>, seams: Set<string>): Step[] {
   const faceOfTri = new Int32Array(solid.triangles.length / 3).fill(-1);
   for (const f of solid.faces) for (const t of f.triangles) faceOfTri[t] = f.id;
-  const owner = new Map<number, number>();
-  const key = (a: number, b: number) => a * 67108864 + b;
+  const owner = new HalfEdges(solid.triangles.length);
   for (let t = 0; t < faceOfTri.length; t++) {
-    for (let k = 0; k < 3; k++) owner.set(key(solid.triangles[t * 3 + k], solid.triangles[t * 3 + ((k + 1) % 3)]), faceOfTri[t]);
+    for (let k = 0; k < 3; k++) owner.set(solid.triangles[t * 3 + k], solid.triangles[t * 3 + ((k + 1) % 3)], faceOfTri[t]);
   }
+  // whether the edge between skin faces f and side is a seam, asked once per pair (most edges are a
+  // face's own inner edges: f with itself)
+  const seamOf = new Map<number, boolean>();
+  const isSeam = (f: number, side: number): boolean => {
+    const key = f * solid.faces.length + side;
+    let s = seamOf.get(key);
+    if (s === undefined) seamOf.set(key, (s = seams.has(`${f}:${side}`)));
+    return s;
+  };
   const steps: Step[] = [];
   for (const f of skin) {
     for (const t of solid.faces[f].triangles) {
       for (let k = 0; k < 3; k++) {
         const a = solid.triangles[t * 3 + k], b = solid.triangles[t * 3 + ((k + 1) % 3)];
         if (a === b) continue;
-        const side = owner.get(key(b, a)) ?? -1;
-        if (side >= 0 && skin.has(side) && !seams.has(`${f}:${side}`)) continue;
+        const side = owner.get(b, a);
+        if (side >= 0 && skin.has(side) && !isSeam(f, side)) continue;
         steps.push({ from: a, to: b, face: f, side });
       }
     }

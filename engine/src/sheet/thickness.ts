@@ -23,7 +23,11 @@ const BOX_SLACK = 1e-3;
 
 type Tri2 = [number, number, number, number, number, number];
 
-interface Projected { face: Face; plane: PlaneSurface; e1: Vec3; e2: Vec3; tris: Tri2[]; centroids: Array<[number, number, number]>; min: [number, number]; max: [number, number] }
+interface Projected {
+  face: Face; plane: PlaneSurface; e1: Vec3; e2: Vec3; tris: Tri2[]; centroids: Array<[number, number, number]>; min: [number, number]; max: [number, number];
+  /** built on first use: most faces never meet an opposite one */
+  grid?: TriangleGrid;
+}
 
 function project(solid: Solid, face: Face, plane: PlaneSurface): Projected {
   // one basis per direction (not per normal sign), so opposite faces share it and their boxes compare
@@ -58,17 +62,45 @@ function inTriangle(x: number, y: number, t: Tri2): boolean {
   return !(neg && pos);
 }
 
+/** Cells per side of a face's triangle grid, per triangle: about one triangle per cell. */
+const GRID_CELLS_PER_TRIANGLE = 1;
+/** A triangle is listed in every cell its box touches, widened by this share of the face's box (plus
+ * this floor, mm): inTriangle accepts points a hair outside an edge (its relative tolerance above). */
+const GRID_SLACK_SHARE = 1e-6, GRID_SLACK_MIN = 1e-9;
+
+interface TriangleGrid { nx: number; ny: number; x0: number; y0: number; sx: number; sy: number; cells: number[][] }
+
+/** Buckets a face's projected triangles by box, so a point is tested only against the few triangles
+ * near it (the answer is the same as testing all of them: a point inside a triangle lies in its box). */
+function gridOf(a: Projected): TriangleGrid {
+  const side = Math.max(1, Math.round(Math.sqrt(a.tris.length * GRID_CELLS_PER_TRIANGLE)));
+  const w = a.max[0] - a.min[0], h = a.max[1] - a.min[1];
+  const nx = w > 0 ? side : 1, ny = h > 0 ? side : 1;
+  const sx = w > 0 ? w / nx : 1, sy = h > 0 ? h / ny : 1;
+  const slack = GRID_SLACK_SHARE * Math.max(w, h) + GRID_SLACK_MIN;
+  const cells: number[][] = Array.from({ length: nx * ny }, () => []);
+  const cell = (v: number, v0: number, s: number, n: number) => Math.min(n - 1, Math.max(0, Math.floor((v - v0) / s)));
+  a.tris.forEach((t, i) => {
+    const i0 = cell(Math.min(t[0], t[2], t[4]) - slack, a.min[0], sx, nx), i1 = cell(Math.max(t[0], t[2], t[4]) + slack, a.min[0], sx, nx);
+    const j0 = cell(Math.min(t[1], t[3], t[5]) - slack, a.min[1], sy, ny), j1 = cell(Math.max(t[1], t[3], t[5]) + slack, a.min[1], sy, ny);
+    for (let j = j0; j <= j1; j++) for (let k = i0; k <= i1; k++) cells[j * nx + k].push(i);
+  });
+  return { nx, ny, x0: a.min[0], y0: a.min[1], sx, sy, cells };
+}
+
 /** Area of b whose triangle centroids fall on a, both projected along a's normal. */
 function overlapArea(a: Projected, b: Projected): number {
   // b's basis differs (opposite normal): re-project b's centroids into a's basis via 3D
   let area = 0;
   const bx = b.e1, by = b.e2, off = b.plane.offset;
   const n = b.plane.normal;
+  const g = (a.grid ??= gridOf(a));
   for (const [x, y, w] of b.centroids) {
     const p: Vec3 = [bx[0] * x + by[0] * y + n[0] * off, bx[1] * x + by[1] * y + n[1] * off, bx[2] * x + by[2] * y + n[2] * off];
     const u = dot(p, a.e1), v = dot(p, a.e2);
     if (u < a.min[0] || u > a.max[0] || v < a.min[1] || v > a.max[1]) continue;
-    for (const t of a.tris) if (inTriangle(u, v, t)) { area += w; break; }
+    const k = Math.min(g.nx - 1, Math.floor((u - g.x0) / g.sx)), j = Math.min(g.ny - 1, Math.floor((v - g.y0) / g.sy));
+    for (const t of g.cells[j * g.nx + k]) if (inTriangle(u, v, a.tris[t])) { area += w; break; }
   }
   return area;
 }
