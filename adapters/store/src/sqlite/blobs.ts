@@ -102,7 +102,13 @@ export class FsBlobs implements BlobStore {
     }
     const contentType = opts.contentType ?? null;
     const now = this.ctx.now().toISOString();
-    await this.ctx.write(() => this.upsert.run({ key, size, sha256, contentType, now }));
+    try {
+      await this.ctx.write(() => this.upsert.run({ key, size, sha256, contentType, now }));
+    } catch (err) {
+      // the database may fill where the file fitted: no row, so no file either (never acknowledged)
+      await rm(target, { force: true });
+      throw asDiskFull(err);
+    }
     return { key, size, sha256, contentType };
   }
 
