@@ -9,6 +9,8 @@ const TEST_OPS: Record<string, JobHandler> = {
   echo: (x: unknown) => x,
   threadId: () => threadId,
   spin: () => { for (;;) { /* never returns: only a terminated thread ends this */ } },
+  // holds its thread for `ms`, then answers: a busy thread that ends on its own
+  block: (ms: number) => { const end = Date.now() + ms; while (Date.now() < end) { /* busy */ } return 'done'; },
   exhaustWasm: () => {
     const mem = new WebAssembly.Memory({ initial: 1, maximum: 65536 });
     for (;;) mem.grow(256); // 16 MB at a time until the guard refuses
