@@ -71,11 +71,15 @@ test('kerf dfm: no server-relative links without --base-url; --compact drops the
   assert.ok(compact.out.length < plain.out.length / 2, `${compact.out.length} vs ${plain.out.length}`);
 });
 
-test('README\'s command-line examples show kerf help, --version, --compact and --out with several files', () => {
+test('docs/cli.md\'s examples show kerf help, --version, --compact and --out with several files; the README names a few and links there', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const block = /### From the command line\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const first = /### From the command line\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  assert.ok(first.split('\n').some((l) => /^npx kerf help\b/.test(l)), 'the README shows kerf help');
+  assert.match(readme, /\(docs\/cli\.md\)/);
+  const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+  const block = /```sh\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
   const examples = block.split('\n').filter((l) => l.startsWith('npx kerf '));
-  assert.ok(examples.length > 5, 'README has a block of kerf examples');
+  assert.ok(examples.length > 5, 'docs/cli.md has a block of kerf examples');
   assert.ok(examples.some((l) => /^npx kerf help\b/.test(l)), 'kerf help');
   assert.ok(examples.some((l) => /kerf \w+ --help\b|kerf help \w+/.test(l)), 'one command\'s help page');
   assert.ok(examples.some((l) => /^npx kerf --version\b/.test(l)), 'kerf --version');
