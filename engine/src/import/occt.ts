@@ -40,6 +40,17 @@ export function useOcctModule(module: WebAssembly.Module): void {
   if (!modulePromise) modulePromise = Promise.resolve(module);
 }
 
+/**
+ * Lets go of this thread's compiled module when no OCCT instance of this thread uses it (the pool's
+ * thread, once its workers are retired), so the code V8 compiled for it, optimized code included, can
+ * be freed; the next compileOcct() compiles again. True if it was let go.
+ */
+export function releaseOcctModule(): boolean {
+  if (instances.fast || instances.stock || !modulePromise) return false;
+  modulePromise = null;
+  return true;
+}
+
 /** The glue each thread evaluates once: occt-import-js's own (`require`) or the faster equivalent
  * (see occt-glue.ts; the default, and the stock glue whenever the installed one is not 0.0.23's). */
 export type OcctGlue = 'fast' | 'stock';

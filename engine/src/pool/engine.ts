@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { EngineError, type Design } from '../contract.ts';
-import { compileOcct } from '../import/occt.ts';
+import { compileOcct, releaseOcctModule } from '../import/occt.ts';
 import type { AnalyzeOptions } from '../analyze.ts';
 import type { GenerateOptions, ProductionFileOptions, ProductionFiles } from '../files/generate.ts';
 import type { DesignFileOptions } from '../design-files.ts';
@@ -218,6 +218,8 @@ export class EnginePool {
         await worker.terminate();
         await gone;
       }));
+      // the workers holding instances of the compiled module are gone: the module goes too (below)
+      if (this.running === 0 && this.queue.length === 0 && releaseOcctModule()) this.occtModule = null;
     } finally {
       this.replacing--;
       this.pump();
