@@ -8,6 +8,10 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { webSession } from './helpers/web-session.ts';
 import { fixtureBytes } from './helpers/fixtures.ts';
 import { until } from './helpers/wait.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const L_BRACKET = new URL('../fixtures/sheet/l_t2_r2.step', import.meta.url).pathname;
 const STEEL_2MM = 'mat_mild_steel_2_0mm';
@@ -58,5 +62,42 @@ describe('web quote page: the sheet nest the material is priced from', () => {
     assert.equal(placed, QUANTITY, 'every piece of the quantity is placed on the sheets drawn');
     // nothing the CSP would refuse: no inline style, script or event handler
     assert.ok(svgs.every((s) => !/style=|<script|\son\w+=/i.test(s)));
+
+    // the shop's files of each sheet: signed download links, the DXF read back by ezdxf with a clean audit
+    const unescape = (h: string): string => h.replace(/&amp;/g, '&');
+    const dxfLinks = [...section.matchAll(/class="nest-dxf" href="([^"]+)"/g)].map((m) => unescape(m[1]));
+    const svgLinks = [...section.matchAll(/class="nest-svg" href="([^"]+)"/g)].map((m) => unescape(m[1]));
+    assert.equal(dxfLinks.length, svgs.length, 'a DXF per sheet drawn');
+    assert.equal(svgLinks.length, svgs.length, 'an SVG per sheet drawn');
+    // the link is the credential: no cookie sent
+    const svgFile = await fetch(new URL(svgLinks[0], t.url));
+    assert.equal(svgFile.status, 200);
+    assert.match(svgFile.headers.get('content-type') ?? '', /image\/svg\+xml/);
+    assert.equal(await svgFile.text(), svgs[0].replace(/^<svg role="img" aria-label="[^"]*" /, '<svg '));
+    const dxf = await fetch(new URL(dxfLinks[0], t.url));
+    assert.equal(dxf.status, 200);
+    const text = await dxf.text();
+    assert.match(text, /\$INSUNITS/);
+    const probe = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { encoding: 'utf8' });
+    if (probe.status !== 0) return; // python3-ezdxf not installed: the engine's nest-files test says so
+    const dir = mkdtempSync(join(tmpdir(), 'kerf-web-nest-'));
+    try {
+      const file = join(dir, 'sheet-1.dxf');
+      writeFileSync(file, text);
+      const script = [
+        'import sys, json, ezdxf',
+        'doc = ezdxf.readfile(sys.argv[1])',
+        'a = doc.audit()',
+        'by = {}',
+        'for e in doc.modelspace(): by[e.dxf.layer] = by.get(e.dxf.layer, 0) + 1',
+        'print(json.dumps({"errors": len(a.errors), "layers": by}))',
+      ].join('\n');
+      const r = spawnSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      const got = JSON.parse(r.stdout) as { errors: number; layers: Record<string, number> };
+      assert.equal(got.errors, 0, 'ezdxf audit');
+      assert.equal(got.layers.SHEET, 1);
+      assert.equal(got.layers.PART_IDS, (svgs[0].match(/<path /g) ?? []).length, 'a part id per piece on the first sheet');
+    } finally { rmSync(dir, { recursive: true, force: true }); }
   });
 });

@@ -187,7 +187,7 @@ function findingsList(issues: Obj[], acceptable: readonly string[], accepted: re
 }
 
 /** A material's nest as the quote page shows it (the use case's drawing of the nest the price came from). */
-export interface NestView { material_id: string; sheet_length_mm: number; sheet_width_mm: number; sheets: number; utilization: number; sampled: boolean; sheet_count: number; pictures: string[] }
+export interface NestView { material_id: string; sheet_length_mm: number; sheet_width_mm: number; sheets: number; utilization: number; sampled: boolean; sheet_count: number; pictures: string[]; files?: Array<{ dxf: string; svg: string }> }
 
 const percent = (x: number): string => `${Math.round(x * 1000) / 10} %`;
 
@@ -200,7 +200,7 @@ ${nests.map((n) => {
     const name = stockNames[n.material_id] ?? n.material_id;
     return html`<article class="nest" data-material-id="${n.material_id}"><h3>${name}</h3>
 <p><strong class="nest-utilization">Utilisation ${percent(n.utilization)}</strong>: ${n.sheets} of a ${mm(n.sheet_length_mm)} x ${mm(n.sheet_width_mm)} sheet's area charged${n.sampled ? ' (nested as a sample of the pieces in proportion, scaled)' : ''}.</p>
-${n.pictures.map((svg, i) => html`<figure>${raw(svg.replace('<svg ', html`<svg role="img" aria-label="${`Sheet ${i + 1} of ${n.sheet_count} of ${name}, with the flats placed`}" `.html))}<figcaption>Sheet ${i + 1} of ${n.sheet_count}</figcaption></figure>`)}
+${n.pictures.map((svg, i) => html`<figure>${raw(svg.replace('<svg ', html`<svg role="img" aria-label="${`Sheet ${i + 1} of ${n.sheet_count} of ${name}, with the flats placed`}" `.html))}<figcaption>Sheet ${i + 1} of ${n.sheet_count}${n.files?.[i] ? html`: <a class="nest-dxf" href="${n.files[i].dxf}">DXF for cutting</a>, <a class="nest-svg" href="${n.files[i].svg}">SVG</a>` : raw('')}</figcaption></figure>`)}
 ${n.sheet_count > n.pictures.length ? html`<p>${n.sheet_count - n.pictures.length} more sheets not drawn.</p>` : raw('')}</article>`;
   })}</section>`;
 }
