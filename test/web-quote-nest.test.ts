@@ -97,7 +97,7 @@ describe('web quote page: the sheet nest the material is priced from', () => {
       const got = JSON.parse(r.stdout) as { errors: number; layers: Record<string, number> };
       assert.equal(got.errors, 0, 'ezdxf audit');
       assert.equal(got.layers.SHEET, 1);
-      assert.equal(got.layers.PART_IDS, (svgs[0].match(/<path /g) ?? []).length, 'a part id per piece on the first sheet');
+      assert.equal(got.layers.PART_IDS, (svgs[0]!.match(/<path /g) ?? []).length, 'a part id per piece on the first sheet');
     } finally { rmSync(dir, { recursive: true, force: true }); }
   });
 });
