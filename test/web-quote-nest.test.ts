@@ -73,7 +73,7 @@ describe('web quote page: the sheet nest the material is priced from', () => {
     const svgFile = await fetch(new URL(svgLinks[0], t.url));
     assert.equal(svgFile.status, 200);
     assert.match(svgFile.headers.get('content-type') ?? '', /image\/svg\+xml/);
-    assert.equal(await svgFile.text(), svgs[0].replace(/^<svg role="img" aria-label="[^"]*" /, '<svg '));
+    assert.equal(await svgFile.text(), svgs[0]!.replace(/^<svg role="img" aria-label="[^"]*" /, '<svg '));
     const dxf = await fetch(new URL(dxfLinks[0], t.url));
     assert.equal(dxf.status, 200);
     const text = await dxf.text();
