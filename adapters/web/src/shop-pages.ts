@@ -186,7 +186,26 @@ function findingsList(issues: Obj[], acceptable: readonly string[], accepted: re
   })}</ol>`)}</div>`;
 }
 
-export function quotePage(o: Who & { acceptable?: readonly string[]; accepted?: readonly string[]; quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[] }): string {
+/** A material's nest as the quote page shows it (the use case's drawing of the nest the price came from). */
+export interface NestView { material_id: string; sheet_length_mm: number; sheet_width_mm: number; sheets: number; utilization: number; sampled: boolean; sheet_count: number; pictures: string[]; files?: Array<{ dxf: string; svg: string }> }
+
+const percent = (x: number): string => `${Math.round(x * 1000) / 10} %`;
+
+/** Per material: its utilisation, the sheet area charged and each sheet drawn with the flats placed. */
+function nestSection(nests: readonly NestView[], stockNames: Record<string, string>): Html {
+  if (!nests.length) return raw('');
+  return html`<section id="nest"><h2>Sheet nest</h2>
+<p>The sheet material is priced from this nest of the flats on the stock sheet; the area charged is the rectangle each sheet's parts take, the rest a remnant the shop keeps.</p>
+${nests.map((n) => {
+    const name = stockNames[n.material_id] ?? n.material_id;
+    return html`<article class="nest" data-material-id="${n.material_id}"><h3>${name}</h3>
+<p><strong class="nest-utilization">Utilisation ${percent(n.utilization)}</strong>: ${n.sheets} of a ${mm(n.sheet_length_mm)} x ${mm(n.sheet_width_mm)} sheet's area charged${n.sampled ? ' (nested as a sample of the pieces in proportion, scaled)' : ''}.</p>
+${n.pictures.map((svg, i) => html`<figure>${raw(svg.replace('<svg ', html`<svg role="img" aria-label="${`Sheet ${i + 1} of ${n.sheet_count} of ${name}, with the flats placed`}" `.html))}<figcaption>Sheet ${i + 1} of ${n.sheet_count}${n.files?.[i] ? html`: <a class="nest-dxf" href="${n.files[i].dxf}">DXF for cutting</a>, <a class="nest-svg" href="${n.files[i].svg}">SVG</a>` : raw('')}</figcaption></figure>`)}
+${n.sheet_count > n.pictures.length ? html`<p>${n.sheet_count - n.pictures.length} more sheets not drawn.</p>` : raw('')}</article>`;
+  })}</section>`;
+}
+
+export function quotePage(o: Who & { acceptable?: readonly string[]; accepted?: readonly string[]; quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[]; nests?: readonly NestView[] }): string {
   const q = o.quote;
   const item: Obj = q.items?.[0] ?? {};
   const issues: Obj[] = (item.dfm?.parts ?? []).flatMap((p: Obj) => p.issues ?? []);
@@ -206,6 +225,7 @@ ${(o.leftOut ?? []).map((l) => html`<tr class="left-out"><td>${l.name}</td><td>L
 ${options.length ? html`<h3>Other quantities</h3><table id="quantity-options"><thead><tr><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${options.map((x) => html`<tr><td>${x.quantity}</td><td>${money(x.unit_amount_cents)}</td><td>${money(x.amount_cents)}</td></tr>`)}</tbody></table>` : raw('')}
 </section>
+${nestSection(o.nests ?? [], o.stockNames)}
 ${ready ? html`<form method="post" action="/quotes/${encodeURIComponent(q.id)}/cart">${csrfField(o.csrf)}<button type="submit" id="add-to-cart">Add to cart</button></form>` : raw('')}
 <section><h2>Change the configuration</h2>${o.configure}</section>
 <p><a href="/designs/${encodeURIComponent(q.design_id ?? item.design_id ?? '')}">Back to the design</a></p>`, o);

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
   UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
-  getPartModelUrl, getQuote, listOrders, payCart, startCardSetup, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
+  getPartModelUrl, getQuote, getQuoteNests, listOrders, payCart, startCardSetup, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
 import { removeSpooled, spoolDirOf, spoolUpload, type SpooledFile } from '@kerf/usecases';
 import { contentSecurityPolicy, statusOfKind, whileClientWaits } from '@kerf/http';
@@ -260,7 +260,8 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       const why = part.bought_in && p.left_out.reason === 'bought_in' ? `bought-in ${[part.bought_in.size, String(part.bought_in.kind).replace(/_/g, ' ')].filter(Boolean).join(' ')}` : 'supplied by you';
       return { name: String(part.name ?? p.part_id), quantity: (part.instance_count ?? 1) * (item.quantity ?? 1), why };
     });
-    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, leftOut, acceptable: schemas.ACCEPTABLE_RISKS, accepted: config.accepted_risks ?? [] }));
+    const nests = await getQuoteNests(ctx, me.caller, { quote_id: quote.id });
+    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, leftOut, nests, acceptable: schemas.ACCEPTABLE_RISKS, accepted: config.accepted_risks ?? [] }));
   });
 
   app.post('/quotes/:id/cart', { preHandler: app.csrfProtection }, async (request, reply) => {

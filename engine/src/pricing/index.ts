@@ -7,4 +7,4 @@ export type {
 export { pricePart, partMassKg, volumeMultiplier } from './part-price.ts';
 export type { BreakdownEntry, BreakdownType } from './part-price.ts';
 export { nestMaterials, chargedArea, NEST_MAX_PIECES } from './nest-material.ts';
-export type { LineNest, NestMemo, NestPiece, NestedMaterial } from './nest-material.ts';
+export type { LineNest, MaterialNest, NestMemo, NestPiece, NestedMaterial } from './nest-material.ts';

@@ -26,11 +26,26 @@ export interface LineNest {
   utilization: number;
 }
 
+/** One material's nest as made: what the quote page draws and the shop's files are written from. */
+export interface MaterialNest {
+  material_id: string;
+  /** as each of its lines shows it */
+  line: LineNest;
+  /** true when the pieces were too many to nest one by one: the nest is a proportional sample */
+  sampled: boolean;
+  /** placements by part line key (`item index/part id`) */
+  result: NestResult;
+  /** part line key -> the outline placed */
+  outlines: Record<string, Outline>;
+}
+
 export interface NestedMaterial {
   /** part line key -> material cents per piece, unrounded */
   unitCents: Map<string, number>;
   /** part line key -> the nest it is in */
   nestOf: Map<string, LineNest>;
+  /** every material's nest, in the order their first piece came */
+  nests: MaterialNest[];
 }
 
 /** Reuses nests: the service keeps them (same flats, quantities and rates, same nest). */
@@ -45,6 +60,7 @@ const kgOf = (areaMm2: number, m: Material): number => (areaMm2 * m.thickness_mm
 export function nestMaterials(pieces: readonly NestPiece[], rates: RateCard, memo?: NestMemo): NestedMaterial {
   const unitCents = new Map<string, number>();
   const nestOf = new Map<string, LineNest>();
+  const nests: MaterialNest[] = [];
   const byMaterial = new Map<string, Array<NestPiece & { outline: Outline }>>();
   for (const p of pieces) {
     const outline = partOutline(p.part);
@@ -90,8 +106,9 @@ export function nestMaterials(pieces: readonly NestPiece[], rates: RateCard, mem
       unitCents.set(p.key, (cents * share) / p.count);
       nestOf.set(p.key, line);
     });
+    nests.push({ material_id: m.id, line, sampled: scale < 1, result, outlines: Object.fromEntries(nested.map(({ p }) => [p.key, p.outline])) });
   }
-  return { unitCents, nestOf };
+  return { unitCents, nestOf, nests };
 }
 
 /** The sheet area a nest is charged for under the rate card's `nest_charge`, mm². */

@@ -10,7 +10,7 @@ import { indexCatalog } from '../catalog/index.ts';
 import { dfm, type DfmContext, type DfmReport, type DfmRequirement, type DfmStatus } from '../dfm/report.ts';
 import { InvalidConfigurationError, effectiveSelections, parseConfiguration, type Configuration, type ConfigurationInput } from '../dfm/configuration.ts';
 import { pricePart, partMassKg, volumeMultiplier, type BreakdownEntry, type StockForPrice } from './part-price.ts';
-import { nestMaterials, type LineNest, type NestMemo, type NestPiece, type NestedMaterial } from './nest-material.ts';
+import { nestMaterials, type LineNest, type MaterialNest, type NestMemo, type NestPiece, type NestedMaterial } from './nest-material.ts';
 import type { CatalogIndex } from '../catalog/index.ts';
 
 export interface PriceItemRequest { design_id: string; quantity: number; configuration?: ConfigurationInput; client_reference_id?: string | null; quantity_options?: number[] }
@@ -96,6 +96,8 @@ export interface PartPrices {
   shipment: ShipmentPart[];
   catalog_version: string;
   terms: PriceTerms;
+  /** the nests of the items' sheet parts at their quantities, per material (docs/nesting.md "Files") */
+  nests?: MaterialNest[];
 }
 
 export interface PriceContext {
@@ -242,7 +244,7 @@ function floorNest(nestAt: ReadonlyMap<number, NestedMaterial>, q: number, itemI
     for (const [q2, other] of nestAt) if (q2 < q) least = Math.min(least, other.unitCents.get(key) ?? least);
     unitCents.set(key, least);
   }
-  return { unitCents, nestOf: at.nestOf };
+  return { unitCents, nestOf: at.nestOf, nests: at.nests };
 }
 
 function worstStatus(s: DfmStatus[]): DfmStatus {
@@ -317,6 +319,7 @@ export function priceItems(inputs: PricingInput[], catalog: Catalog, memo?: Nest
     shipment,
     catalog_version: catalog.version,
     terms: { valid_for_days: catalog.rates.quote_validity_days, expedite_fraction_per_day: catalog.rates.expedite_fraction_per_day },
+    nests: mainNest.nests.filter((n) => n.result.sheets.length),
   };
 }
 

@@ -29,7 +29,9 @@ export type QuoteRecord = Omit<Quote, 'items'> & {
    * `dfm` null (a settled report never changes, and is most of a quote's size)
    */
   _settled_dfm?: Record<string, string>;
+  /** the sheet nests the quote's material is priced from, per material (the engine's MaterialNest, kept whole) */
+  _nests?: object[];
 };
 
 /** A quote as callers see it (no `_` fields): what a cart keeps of its quote, every DFM report in place. */
-export type QuoteView = Omit<QuoteRecord, '_file_request' | '_design_id' | '_settled_dfm'>;
+export type QuoteView = Omit<QuoteRecord, '_file_request' | '_design_id' | '_settled_dfm' | '_nests'>;

@@ -1,7 +1,7 @@
 // The quote object (docs/api.md "Quotes"): the engine's part prices of the items with the
 // fulfillment, shipping and tax of the destination, under the quote's id and clock. The fields
 // are in the contract's order: clients and stored records see the same JSON, byte for byte.
-import type { DfmRequirement, ManufacturingWarning, PartPrices, PricedItem } from '@kerf/engine';
+import type { DfmRequirement, ManufacturingWarning, MaterialNest, PartPrices, PricedItem } from '@kerf/engine';
 import { type Links, type PresentedDfmReport, type PresentedRequirement, presentDfmReport, presentRequirement } from '../core/index.ts';
 import type { Fulfillment, QuoteFulfillment, QuoteTax } from '../fulfillment/index.ts';
 
@@ -32,6 +32,8 @@ export interface QuoteOutcome<Item = PricedItem, Requirement = DfmRequirement> {
   catalog_version: string;
   created_at: string;
   expires_at: string;
+  /** the nests the sheet material is priced from (internal: the quote page draws them, the order's files are written from them) */
+  _nests?: MaterialNest[];
 }
 
 /** A quote's item as the contract shows it. */
@@ -49,6 +51,7 @@ export function composeQuote(id: string, now: string, prices: PartPrices, shippe
     tax: shipped.tax, items: prices.items, requirements: prices.requirements, fulfillment: shipped.fulfillment,
     manufacturing_warnings: prices.manufacturing_warnings, production_files: { review_warning: null }, error: null, catalog_version: prices.catalog_version,
     created_at: now, expires_at: new Date(Date.parse(now) + prices.terms.valid_for_days * MS_PER_DAY).toISOString(),
+    ...(prices.nests?.length ? { _nests: prices.nests } : {}),
   };
 }
 

@@ -1,0 +1,78 @@
+// The nests a quote's sheet material is priced from, drawn (docs/nesting.md "Files"): per material
+// its stock sheet, the area charged and the utilisation its lines show, and each sheet as an SVG
+// picture of the placed flats. The quote keeps the nests it was priced from (its record's `_nests`),
+// so the picture is the nest the price came from, never a nest made again.
+import { nestSheetDxf, nestSheetSvg, type MaterialNest, type Outline } from '@kerf/engine';
+import { requireScope, type Caller, type UseCaseContext, notFound, QuoteInput, signedDownload, validateInput } from '../core/index.ts';
+
+/** Sheets drawn per material: a quote's nest is at most a few sheets (a larger quantity is a sample of them). */
+export const MAX_NEST_PICTURES = 6;
+/** Width of a sheet's picture, px. */
+const PICTURE_WIDTH_PX = 720;
+
+export interface QuoteNestView {
+  material_id: string;
+  sheet_length_mm: number;
+  sheet_width_mm: number;
+  /** the sheet area charged, in sheets */
+  sheets: number;
+  /** the flats' area over the sheet area charged, 0 to 1 */
+  utilization: number;
+  /** the nest is a proportional sample of the pieces (too many to nest one by one) */
+  sampled: boolean;
+  /** sheets in the nest drawn */
+  sheet_count: number;
+  /** SVG of each sheet, up to MAX_NEST_PICTURES */
+  pictures: string[];
+  /** signed download links of each drawn sheet's files for the shop: its DXF and its SVG */
+  files: Array<{ dxf: string; svg: string }>;
+}
+
+/** The nests a stored quote was priced from, or none (no sheet part, or a quote priced before nests were kept). */
+export function nestsOfRecord(record: { _nests?: object[] }): MaterialNest[] {
+  return (record._nests ?? []) as MaterialNest[];
+}
+
+export function drawNest(n: MaterialNest, maxPictures = MAX_NEST_PICTURES): Omit<QuoteNestView, 'files'> {
+  const outlines = new Map<string, Outline>(Object.entries(n.outlines));
+  const count = Math.min(maxPictures, n.result.sheets.length);
+  return {
+    material_id: n.material_id, sheet_length_mm: n.line.sheet_length_mm, sheet_width_mm: n.line.sheet_width_mm,
+    sheets: n.line.sheets, utilization: n.line.utilization, sampled: n.sampled, sheet_count: n.result.sheets.length,
+    pictures: Array.from({ length: count }, (_, i) => nestSheetSvg(n.result, outlines, i, PICTURE_WIDTH_PX)),
+  };
+}
+
+/**
+ * A sheet's file, stored once under the quote (the same nest gives the same bytes) and named for
+ * download: the signed link serves it like the other production files.
+ */
+async function sheetFile(ctx: UseCaseContext, quoteId: string, materialId: string, sheet: number, ext: 'dxf' | 'svg', make: () => string): Promise<string> {
+  const name = `${quoteId}-nest-${materialId}-sheet-${sheet + 1}.${ext}`;
+  const key = `quotes/${quoteId}/nest/${materialId}/sheet-${sheet + 1}.${ext}`;
+  const contentType = ext === 'dxf' ? 'application/dxf' : 'image/svg+xml';
+  if (!(await ctx.store.blobs.get(key))) await ctx.store.blobs.put(key, Buffer.from(make(), 'utf8'), { contentType });
+  return signedDownload(ctx, { k: key, t: contentType, n: name });
+}
+
+/** The quote's nests, drawn, with each drawn sheet's DXF and SVG for the shop: for its page. */
+export async function getQuoteNests(ctx: UseCaseContext, caller: Caller, input: QuoteInput): Promise<QuoteNestView[]> {
+  requireScope(caller, 'quotes');
+  const { quote_id } = validateInput(QuoteInput, input, { location: 'params' });
+  const rec = await ctx.store.quotes.get(caller.accountId, quote_id);
+  if (!rec) throw notFound('quote', quote_id, 'quote_id');
+  const out: QuoteNestView[] = [];
+  for (const n of nestsOfRecord(rec.data)) {
+    const drawn = drawNest(n);
+    const outlines = new Map<string, Outline>(Object.entries(n.outlines));
+    const files: QuoteNestView['files'] = [];
+    for (let i = 0; i < drawn.pictures.length; i++) {
+      files.push({
+        dxf: await sheetFile(ctx, quote_id, n.material_id, i, 'dxf', () => nestSheetDxf(n.result, outlines, i)),
+        svg: await sheetFile(ctx, quote_id, n.material_id, i, 'svg', () => drawn.pictures[i]),
+      });
+    }
+    out.push({ ...drawn, files });
+  }
+  return out;
+}
