@@ -40,6 +40,15 @@ describe('web quote page: the bend plan', () => {
     assert.deepEqual(rows.map((x) => Number(x[2])).sort(), [1, 2, 3, 4], 'each bend once');
     assert.deepEqual(rows.slice(0, 2).map((x) => Number(x[2])), [1, 4], 'the brims first');
     assert.match(rows[3][7], /^pun_gooseneck_88 \(\d+(\.\d)? mm\)$/, `the last wall on the gooseneck: ${rows.map((x) => x.slice(2).join(' | ')).join('\n')}`);
+    // beside the table, a picture of each step: the part on the die under the punch (an SVG from the engine)
+    const steps = [...section[1].matchAll(/<figure class="bend-step"><img src="data:image\/svg\+xml;base64,([^"]+)" alt="([^"]*)"/g)];
+    assert.equal(steps.length, 4, 'one picture per step');
+    steps.forEach((m, i) => {
+      const svg = Buffer.from(m[1], 'base64').toString();
+      assert.match(m[2], new RegExp(`step ${i + 1}: the part on the die`));
+      assert.ok(svg.startsWith('<svg') && svg.includes('class="punch"') && svg.includes('class="die"') && svg.includes('class="part"'), svg.slice(0, 200));
+      assert.ok(svg.includes(`Step ${i + 1}: bend ${rows[i][2]},`), `step ${i + 1} draws bend ${rows[i][2]}`);
+    });
     for (const x of rows) {
       assert.match(x[3], /^\d+(\.\d)?°$/);
       assert.match(x[8], /^die_v\d+_\d+$/);

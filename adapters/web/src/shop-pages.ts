@@ -191,7 +191,7 @@ const mmText = (x: unknown, unit = 'mm'): string => (typeof x === 'number' ? `${
 /**
  * Each bent part's press-brake plan (the DFM report's bend_plan, docs/press-brake.md): the bend table
  * in the order the brake bends it, or why no sequence was found. `stepImages`: part id -> the URL of
- * each step's picture (the part on the die), in step order, shown beside the table.
+ * each step's picture (the part on the die), in step order ('' for a step without one), shown beside the table.
  */
 function bendPlans(parts: Obj[], partNames: Record<string, string>, stepImages: Record<string, string[]>): Html {
   const planned = parts.filter((p) => p.bend_plan);
@@ -206,7 +206,7 @@ ${planned.map((p) => {
 <thead><tr><th scope="col">Step</th><th scope="col">Bend</th><th scope="col">Angle</th><th scope="col">Direction</th><th scope="col">Face up</th><th scope="col">Flange behind the punch</th><th scope="col">Punch</th><th scope="col">Die</th><th scope="col">Force</th><th scope="col">Back gauge</th></tr></thead><tbody>
 ${(plan.sequence as Obj[]).map((s) => html`<tr><td>${s.step}</td><td>${s.bend_id}</td><td>${Number(Number(s.angle_degrees).toFixed(1))}°</td><td>${s.direction}</td><td>${s.side_up}</td><td>${s.behind_punch}</td><td>${s.punch_id} (${mmText(s.punch_length_mm)})</td><td>${s.die_id}</td><td>${mmText(s.force_kn, 'kN')}</td><td>${mmText(s.back_gauge_mm)}</td></tr>`)}
 </tbody></table>
-${images.length ? html`<div class="bend-steps">${images.map((url, i) => html`<figure class="bend-step"><img src="${url}" alt="${name}, step ${i + 1}: the part on the die under the punch" width="240"><figcaption>Step ${i + 1}</figcaption></figure>`)}</div>` : raw('')}`;
+${images.length ? html`<div class="bend-steps">${images.map((url, i) => url === '' ? raw('') : html`<figure class="bend-step"><img src="${url}" alt="${name}, step ${i + 1}: the part on the die under the punch" width="240"><figcaption>Step ${i + 1}</figcaption></figure>`)}</div>` : raw('')}`;
   })}</section>`;
 }
 

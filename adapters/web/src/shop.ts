@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
-  UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
+  UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getBendStepImages, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
   getPartModelUrl, getQuote, listOrders, payCart, startCardSetup, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
 import { removeSpooled, spoolDirOf, spoolUpload, type SpooledFile } from '@kerf/usecases';
@@ -254,13 +254,18 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       const url = await fileOrNull(() => getDfmPartImageUrl(waiting, me.caller, { dfm_id: item.dfm.id, part_id: p.part_id, format: 'svg', width: 800 }));
       return url ? { partId: p.part_id as string, url } : null;
     }))).filter((x): x is { partId: string; url: string } => x !== null);
+    // each bent part's steps on the brake, drawn by the engine: shown inline (data: URLs) beside the bend table
+    const bendSteps: Record<string, string[]> = item.dfm?.id
+      ? await getBendStepImages(ctx, me.caller, { dfm_id: item.dfm.id }).catch((err) => { if (err instanceof UseCaseError && err.kind !== 'unauthenticated') return {}; throw err; })
+      : {};
+    const bendStepImages = Object.fromEntries(Object.entries(bendSteps).map(([id, svgs]) => [id, svgs.map((svg) => (svg ? `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` : ''))]));
     const partNames = Object.fromEntries((design.parts as Obj[]).map((p) => [p.id, p.name]));
     const leftOut = dfmParts.filter((p) => p.left_out).map((p) => {
       const part: Obj = (design.parts as Obj[]).find((x) => x.id === p.part_id) ?? {};
       const why = part.bought_in && p.left_out.reason === 'bought_in' ? `bought-in ${[part.bought_in.size, String(part.bought_in.kind).replace(/_/g, ' ')].filter(Boolean).join(' ')}` : 'supplied by you';
       return { name: String(part.name ?? p.part_id), quantity: (part.instance_count ?? 1) * (item.quantity ?? 1), why };
     });
-    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, leftOut, acceptable: schemas.ACCEPTABLE_RISKS, accepted: config.accepted_risks ?? [] }));
+    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, bendStepImages, leftOut, acceptable: schemas.ACCEPTABLE_RISKS, accepted: config.accepted_risks ?? [] }));
   });
 
   app.post('/quotes/:id/cart', { preHandler: app.csrfProtection }, async (request, reply) => {

@@ -71,6 +71,11 @@ export interface EngineApi {
    */
   materialKFactors(design: Design, configuration: Configuration): Promise<Record<string, number>>;
   catalog<K extends CatalogKind>(kind: K): Promise<CatalogEntries<K>>;
+  /**
+   * Part id -> one SVG per step of its press-brake bend plan under the configuration (the part on the
+   * die under the punch), for the bent sheet parts whose plan found a sequence. Pure.
+   */
+  bendStepImages(design: Design, configuration: Configuration): Promise<Record<string, string[]>>;
   /** Throws EngineError invalid_configuration (with `param`) for a malformed configuration. */
   dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome>;
   /**
