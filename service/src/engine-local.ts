@@ -4,7 +4,7 @@ import {
   analyze, analyzeModel, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
   isDesignFileName, materialKFactors, partPrices, productionFilesForModel, bendTablesOf, bendStepImagesOf,
   type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type Design, type Hardware,
-  type PartPrices, type PriceRequest, type ProductionFiles,
+  type PartPrices, type PressBrakeTooling, type PriceRequest, type ProductionFiles,
 } from '@kerf/engine';
 import {
   contentTypeOf, EngineMemo, type AnalysisOutput, type AnalyzeRequest, type CatalogEntries, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration,
@@ -104,6 +104,10 @@ export class LocalEngine implements EngineApi {
     const { partIds, kFactorByPart } = productionRequest(input.parts);
     const model = await analyzeModel(input.source, { fileName: input.design.name, kFactorByPart });
     return productionFilesOut(partIds, await productionFilesForModel(input.source, model.parts, { partIds, kinds: ['production'], bendTables: this.bendTables(input.design, input.configuration) }));
+  }
+
+  async pressBrakeTooling(): Promise<PressBrakeTooling | null> {
+    return this.catalogData.press_brake ?? null;
   }
 
   async bendStepImages(design: Design, configuration: Configuration): Promise<Record<string, string[]>> {

@@ -42,7 +42,7 @@ export { EngineMemo } from './dfm/index.ts';
 export { jsonPayload } from './dfm/index.ts';
 export { createQuote, createFileQuote, getQuote, waitForQuote, type FileQuoteInput } from './quotes/index.ts';
 export { createReviewLink, getReviewLink, getReviewPage, saveReviewConfiguration, type ReviewPage } from './dfm/index.ts';
-export { listCatalog, searchCatalog, getHardwareModelUrl } from './catalogs/index.ts';
+export { listCatalog, listPressBrake, searchCatalog, getHardwareModelUrl } from './catalogs/index.ts';
 export type { ListEnvelope } from './core/index.ts';
 export { checkFile, quoteFile, type CheckFileInput, type QuoteFileInput } from './quotes/index.ts';
 export {
