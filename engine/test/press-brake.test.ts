@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { defaultCatalog } from '../src/catalog/index.ts';
 import type { PressBrakeTooling } from '../src/catalog/press-brake.ts';
 import { planBends, bendSetup, forcePerMetre, ruleV, toolLength, searchSequence } from '../src/brake/index.ts';
-import { dfm, bendPlansOf, bendTablesOf } from '../src/dfm/index.ts';
+import { dfm, bendPlansOf, bendStepImagesOf, bendTablesOf } from '../src/dfm/index.ts';
 import { analyzeModel } from '../src/analyze.ts';
 import { productionFilesForModel } from '../src/files/index.ts';
 import { analyze } from '../src/analyze.ts';
@@ -289,5 +289,34 @@ describe('production files', () => {
     // without plans the file is as before
     const plain = await productionFilesForModel(bytes, model.parts, { kinds: ['production_bend_lines_dxf'] });
     assert.ok(!new TextDecoder().decode(plain[id].production_bend_lines_dxf).includes('BEND_TABLE'));
+  });
+});
+
+describe('step images', () => {
+  test('one SVG per step of the hat: the part on the die under the punch, the same every time', async () => {
+    const bytes = new Uint8Array(readFileSync(new URL('../../fixtures/sheet/hat_t2_r2.4.step', import.meta.url)));
+    const model = await analyzeModel(bytes);
+    const config = { defaults: { material_id: STEEL_2.id } };
+    const id = model.design.parts[0].id;
+    const plan = bendPlansOf(model.design, config, catalog)[id];
+    const svgs = bendStepImagesOf(model.design, config, catalog)[id];
+    assert.equal(svgs.length, plan.sequence.length);
+    assert.equal(svgs.length, 4);
+    plan.sequence.forEach((s, i) => {
+      const svg = svgs[i];
+      assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="[-\d. ]+"/);
+      for (const cls of ['punch', 'die', 'part']) assert.ok(svg.includes(`class="${cls}"`), `step ${i + 1}: ${cls}`);
+      const punch = tooling.punches.find((p) => p.id === s.punch_id)!;
+      assert.ok(svg.includes(`Step ${s.step}: bend ${s.bend_id},`) && svg.includes(punch.name), svg.slice(0, 400));
+      assert.ok(svg.length < 20_000, `step ${i + 1}: ${svg.length} bytes`);
+    });
+    // each step folds one more bend: the part's outline differs from step to step
+    const partPoints = svgs.map((x) => /class="part" points="([^"]+)"/.exec(x)![1]);
+    assert.equal(new Set(partPoints).size, 4);
+    // the part at the bottom of the stroke: its lowest point sits in the die's V, below the shoulders (z = 0)
+    for (const pts of partPoints) assert.ok(Math.max(...pts.split(' ').map((p) => Number(p.split(',')[1]))) > 0);
+    assert.deepEqual(bendStepImagesOf(model.design, config, catalog)[id], svgs, 'deterministic');
+    // a part without a sequence gets no pictures
+    assert.deepEqual(bendStepImagesOf(model.design, config, { ...catalog, press_brake: undefined }), {});
   });
 });

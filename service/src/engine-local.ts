@@ -2,9 +2,9 @@
 // version when it is available; the use cases cannot tell the difference.
 import {
   analyze, analyzeModel, defaultCatalog, designFileOf, dfm, dfmImage, dfmImages, EngineError, fileNameOf, findHardware, hardwareModelGlb,
-  isDesignFileName, materialKFactors, partPrices, productionFilesForModel, bendTablesOf,
+  isDesignFileName, materialKFactors, partPrices, productionFilesForModel, bendTablesOf, bendStepImagesOf,
   type AnalyzedModel, type Catalog, type DfmImageOptions, type DfmImagesOptions, type Design, type Hardware,
-  type PartPrices, type PriceRequest, type ProductionFiles,
+  type PartPrices, type PressBrakeTooling, type PriceRequest, type ProductionFiles,
 } from '@kerf/engine';
 import {
   contentTypeOf, EngineMemo, type AnalysisOutput, type AnalyzeRequest, type CatalogEntries, type CatalogKind, type DfmOutcome, type EngineApi, type EngineConfiguration as Configuration,
@@ -104,6 +104,14 @@ export class LocalEngine implements EngineApi {
     const { partIds, kFactorByPart } = productionRequest(input.parts);
     const model = await analyzeModel(input.source, { fileName: input.design.name, kFactorByPart });
     return productionFilesOut(partIds, await productionFilesForModel(input.source, model.parts, { partIds, kinds: ['production'], bendTables: this.bendTables(input.design, input.configuration) }));
+  }
+
+  async pressBrakeTooling(): Promise<PressBrakeTooling | null> {
+    return this.catalogData.press_brake ?? null;
+  }
+
+  async bendStepImages(design: Design, configuration: Configuration): Promise<Record<string, string[]>> {
+    return bendStepImagesOf(design, configuration, this.catalogData);
   }
 
   /** Each bent part's bend table (its press-brake plan under the configuration) for its bend-lines DXF. */

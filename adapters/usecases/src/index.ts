@@ -35,7 +35,7 @@ export { objects } from './core/index.ts';
 export { analyzeDesign, getDesign, waitForDesign, MAX_WAIT_SECONDS, type AnalyzeInput } from './designs/index.ts';
 export { getDesignModelUrl, getDesignImageUrl, getPartModelUrl, getPartStepUrl, getPartImageUrl, designFileNames } from './designs/index.ts';
 export { openDownload, contentTypeOf } from './core/index.ts';
-export { createDfmReport, getDfmReport, getDfmPartImageUrl, getProductionFileUrl } from './dfm/index.ts';
+export { createDfmReport, getBendStepImages, getDfmReport, getDfmPartImageUrl, getProductionFileUrl } from './dfm/index.ts';
 // the quote and DFM caches' in-process engine part: the service's in-process engine keeps its work in one
 export { EngineMemo } from './dfm/index.ts';
 // a response's JSON with the kept texts of the quote cache spliced in (the REST serializer)
@@ -43,7 +43,7 @@ export { jsonPayload } from './dfm/index.ts';
 export { createQuote, createFileQuote, getQuote, waitForQuote, type FileQuoteInput } from './quotes/index.ts';
 export { getQuoteNests, type QuoteNestView } from './quotes/index.ts';
 export { createReviewLink, getReviewLink, getReviewPage, saveReviewConfiguration, type ReviewPage } from './dfm/index.ts';
-export { listCatalog, searchCatalog, getHardwareModelUrl } from './catalogs/index.ts';
+export { listCatalog, listPressBrake, searchCatalog, getHardwareModelUrl } from './catalogs/index.ts';
 export type { ListEnvelope } from './core/index.ts';
 export { checkFile, quoteFile, type CheckFileInput, type QuoteFileInput } from './quotes/index.ts';
 export {

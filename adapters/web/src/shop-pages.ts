@@ -205,7 +205,32 @@ ${n.sheet_count > n.pictures.length ? html`<p>${n.sheet_count - n.pictures.lengt
   })}</section>`;
 }
 
-export function quotePage(o: Who & { acceptable?: readonly string[]; accepted?: readonly string[]; quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[]; nests?: readonly NestView[] }): string {
+
+const mmText = (x: unknown, unit = 'mm'): string => (typeof x === 'number' ? `${Number(x.toFixed(1))} ${unit}` : '-');
+
+/**
+ * Each bent part's press-brake plan (the DFM report's bend_plan, docs/press-brake.md): the bend table
+ * in the order the brake bends it, or why no sequence was found. `stepImages`: part id -> the URL of
+ * each step's picture (the part on the die), in step order ('' for a step without one), shown beside the table.
+ */
+function bendPlans(parts: Obj[], partNames: Record<string, string>, stepImages: Record<string, string[]>): Html {
+  const planned = parts.filter((p) => p.bend_plan);
+  if (!planned.length) return raw('');
+  return html`<section id="bend-plans"><h2>Press-brake bend sequence</h2>
+${planned.map((p) => {
+    const plan: Obj = p.bend_plan;
+    const name = partNames[p.part_id] ?? p.part_id;
+    if (plan.status !== 'found') return html`<h3>${name}</h3><p class="bend-plan-none"><strong>No bend sequence${plan.status === 'stopped' ? ' (the search stopped)' : ''}:</strong> ${plan.message ?? 'not checked'}</p>`;
+    const images = stepImages[p.part_id] ?? [];
+    return html`<h3>${name}</h3><table class="bend-plan" data-part-id="${p.part_id}"><caption>${name}: bends in the order the brake makes them (brake ${plan.brake_id})</caption>
+<thead><tr><th scope="col">Step</th><th scope="col">Bend</th><th scope="col">Angle</th><th scope="col">Direction</th><th scope="col">Face up</th><th scope="col">Flange behind the punch</th><th scope="col">Punch</th><th scope="col">Die</th><th scope="col">Force</th><th scope="col">Back gauge</th></tr></thead><tbody>
+${(plan.sequence as Obj[]).map((s) => html`<tr><td>${s.step}</td><td>${s.bend_id}</td><td>${Number(Number(s.angle_degrees).toFixed(1))}°</td><td>${s.direction}</td><td>${s.side_up}</td><td>${s.behind_punch}</td><td>${s.punch_id} (${mmText(s.punch_length_mm)})</td><td>${s.die_id}</td><td>${mmText(s.force_kn, 'kN')}</td><td>${mmText(s.back_gauge_mm)}</td></tr>`)}
+</tbody></table>
+${images.length ? html`<div class="bend-steps">${images.map((url, i) => url === '' ? raw('') : html`<figure class="bend-step"><img src="${url}" alt="${name}, step ${i + 1}: the part on the die under the punch" width="240"><figcaption>Step ${i + 1}</figcaption></figure>`)}</div>` : raw('')}`;
+  })}</section>`;
+}
+
+export function quotePage(o: Who & { acceptable?: readonly string[]; accepted?: readonly string[]; quote: Obj; designName: string; partNames: Record<string, string>; stockNames: Record<string, string>; configure: Html; issueImages: Array<{ partId: string; url: string }>; leftOut?: LeftOutLine[]; nests?: readonly NestView[]; bendStepImages?: Record<string, string[]> }): string {
   const q = o.quote;
   const item: Obj = q.items?.[0] ?? {};
   const issues: Obj[] = (item.dfm?.parts ?? []).flatMap((p: Obj) => p.issues ?? []);
@@ -217,6 +242,7 @@ export function quotePage(o: Who & { acceptable?: readonly string[]; accepted?: 
 ${issues.length ? html`<section id="findings"><h2>Manufacturability findings</h2>
 ${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="${o.partNames[im.partId] ?? im.partId} with the findings marked, numbered as in the list below"></figure>`)}
 ${findingsList(issues, o.acceptable ?? [], o.accepted ?? [], o.partNames)}</section>` : raw('')}
+${bendPlans(item.dfm?.parts ?? [], o.partNames, o.bendStepImages ?? {})}
 <section id="prices"><h2>Prices</h2>
 <table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}

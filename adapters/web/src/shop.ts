@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
-  UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
+  UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getBendStepImages, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
   getPartModelUrl, getQuote, getQuoteNests, listOrders, payCart, startCardSetup, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
 import { removeSpooled, spoolDirOf, spoolUpload, type SpooledFile } from '@kerf/usecases';
@@ -254,6 +254,11 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       const url = await fileOrNull(() => getDfmPartImageUrl(waiting, me.caller, { dfm_id: item.dfm.id, part_id: p.part_id, format: 'svg', width: 800 }));
       return url ? { partId: p.part_id as string, url } : null;
     }))).filter((x): x is { partId: string; url: string } => x !== null);
+    // each bent part's steps on the brake, drawn by the engine: shown inline (data: URLs) beside the bend table
+    const bendSteps: Record<string, string[]> = item.dfm?.id
+      ? await getBendStepImages(ctx, me.caller, { dfm_id: item.dfm.id }).catch((err) => { if (err instanceof UseCaseError && err.kind !== 'unauthenticated') return {}; throw err; })
+      : {};
+    const bendStepImages = Object.fromEntries(Object.entries(bendSteps).map(([id, svgs]) => [id, svgs.map((svg) => (svg ? `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` : ''))]));
     const partNames = Object.fromEntries((design.parts as Obj[]).map((p) => [p.id, p.name]));
     const leftOut = dfmParts.filter((p) => p.left_out).map((p) => {
       const part: Obj = (design.parts as Obj[]).find((x) => x.id === p.part_id) ?? {};
@@ -261,7 +266,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       return { name: String(part.name ?? p.part_id), quantity: (part.instance_count ?? 1) * (item.quantity ?? 1), why };
     });
     const nests = await getQuoteNests(ctx, me.caller, { quote_id: quote.id });
-    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, leftOut, nests, acceptable: schemas.ACCEPTABLE_RISKS, accepted: config.accepted_risks ?? [] }));
+    return page(reply, quotePage({ ...w, quote, designName: design.name, partNames, stockNames, configure, issueImages, bendStepImages, leftOut, nests, acceptable: schemas.ACCEPTABLE_RISKS, accepted: config.accepted_risks ?? [] }));
   });
 
   app.post('/quotes/:id/cart', { preHandler: app.csrfProtection }, async (request, reply) => {

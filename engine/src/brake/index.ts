@@ -15,6 +15,7 @@ export { bendSetup, flangeNeeded, forcePerMetre, ruleV } from './per-bend.ts';
 export { searchSequence, toolLength, MAX_CHECKS } from './sequence.ts';
 export type { BendSetup } from './per-bend.ts';
 export { bendTableRows, BEND_TABLE_HEADER } from './table.ts';
+export { bendStepSvgs } from './step-svg.ts';
 
 /** A die radius that moves the flat by more than this across a bend is reported, mm (a common +-0.25 mm bent-part tolerance). */
 export const FLAT_CHANGE_TOL_MM = 0.25;

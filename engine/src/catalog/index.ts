@@ -11,6 +11,8 @@ import type { Catalog, CatalogKind, Hardware, HardwareKind } from './types.ts';
 export * from './types.ts';
 export { hardwareModelGlb, revolve, hardwareProfile } from './hardware-model.ts';
 export { DEFAULT_RATES } from './rates.ts';
+export { PressBrakeMachine, PressBrakePunch, PressBrakeDie } from './press-brake-entries.ts';
+export type { PressBrakeTooling } from './press-brake.ts';
 
 /** Bump when any entry or rate changes: reports and quotes carry it so old answers stay explainable. */
 export const CATALOG_VERSION = '2026-11-28.1';

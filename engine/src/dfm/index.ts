@@ -13,5 +13,5 @@ export { partKFactor, materialKFactors } from './k-factor.ts';
 export { thicknessTolerance } from './rules.ts';
 export { tubeProfileFits } from './tube-stock.ts';
 export { withFlatsUsed } from './flats-used.ts';
-export { bendPlansOf, bendTablesOf } from './bend-plans.ts';
+export { bendPlansOf, bendStepImagesOf, bendTablesOf } from './bend-plans.ts';
 export type { BendPlan as BendPlanObject, BendPlanStep, BendPlanBend } from './contract.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { getHardwareModelUrl, listCatalog, objects, schemas, type CatalogName, type UseCaseContext } from '@kerf/usecases';
+import { getHardwareModelUrl, listCatalog, listPressBrake, objects, schemas, type CatalogName, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
 import { errorResponses, redirectResponse } from '../openapi.ts';
 
@@ -27,6 +27,13 @@ export async function catalogRoutes(app: FastifyInstance, ctx: UseCaseContext): 
     app.get(c.path, {
       schema: { tags: ['catalogs'], summary: c.summary, querystring: queryOf(c.catalog), response: { 200: objects.listOf(objects.CATALOG_ENTRIES[c.catalog]), ...errorResponses() } },
     }, async (request) => listCatalog(ctx, callerOf(request), { ...(request.query as object), catalog: c.catalog }));
+  }
+
+  const pressBrakeQuery = Type.Omit(schemas.ListPressBrakeInput, ['list']);
+  for (const list of schemas.PRESS_BRAKE_LISTS) {
+    app.get(`/v1/press-brake/${list}`, {
+      schema: { tags: ['catalogs'], summary: `List the press-brake ${list === 'brakes' ? 'brakes' : list === 'punches' ? 'punches' : 'V-dies'} (tooling of the bend simulation)`, querystring: pressBrakeQuery, response: { 200: objects.listOf(objects.PRESS_BRAKE_ENTRIES[list]), ...errorResponses() } },
+    }, async (request) => listPressBrake(ctx, callerOf(request), { ...(request.query as object), list }));
   }
 
   app.get('/v1/hardware/:kind/:item_id/model', {

@@ -3,7 +3,7 @@
 import { thicknessTolerance } from '@kerf/engine';
 import {
   type Caller, type EngineContext, type UseCaseContext, type CatalogEntry, invalid, malformed, notFound, signedDownload,
-  insertAfter, type ListEnvelope, CatalogSearchInput, HardwareModelInput, ListCatalogInput, validateInput,
+  insertAfter, type ListEnvelope, CatalogSearchInput, HardwareModelInput, ListCatalogInput, ListPressBrakeInput, validateInput,
 } from '../core/index.ts';
 import { rankByThickness, thicknessInQuery, wantedMm } from './rank.ts';
 
@@ -124,4 +124,20 @@ export async function searchCatalog(ctx: EngineContext, caller: Caller, input: C
   // a gauge is read off the whole catalog: "aluminum 14 ga" still ranks by 14 gauge's thickness
   const found = wanted ? rankByThickness(matching, wanted, wantedMm(wanted, all)) : matching;
   return { object: 'list', data: found.slice(0, q.limit), has_more: found.length > q.limit!, next_cursor: null };
+}
+
+/**
+ * A page of the press-brake tooling: the brake, its punches or its V-dies, each with its `object`
+ * name; an empty list when the catalog has no tooling. Readable by every caller, like the catalogs.
+ */
+export async function listPressBrake(ctx: EngineContext, _caller: Caller, input: ListPressBrakeInput): Promise<ListEnvelope<CatalogEntry>> {
+  const query = validateInput(ListPressBrakeInput, input, { location: 'querystring' });
+  const tooling = await ctx.engine.pressBrakeTooling();
+  // the id first, then the object's type name, as every catalog entry reads
+  const named = (object: string) => ({ id, ...rest }: { id: string }): CatalogEntry => ({ id, object, ...rest });
+  const entries: CatalogEntry[] = !tooling ? []
+    : query.list === 'brakes' ? [named('press_brake')(tooling.brake)]
+      : query.list === 'punches' ? tooling.punches.map(named('press_brake_punch'))
+        : tooling.dies.map(named('press_brake_die'));
+  return paginate(`press_brake_${query.list}`, entries, query);
 }

@@ -1,2 +1,2 @@
-export { getHardwareModelUrl, listCatalog, searchCatalog } from './catalogs.ts';
+export { getHardwareModelUrl, listCatalog, listPressBrake, searchCatalog } from './catalogs.ts';
 export { rankByThickness, thicknessInQuery, type WantedThickness } from './rank.ts';

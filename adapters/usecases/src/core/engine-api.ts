@@ -1,7 +1,7 @@
 // The engine as the use cases see it. The service composes it from the worker pool (or in-process
 // functions); use cases and routes never load WASM themselves.
 import type {
-  Catalog, ConfigurationInput, Design, DfmImageOptions, DfmImagePart, DfmReport, IgnoredBody, Part, PartInstance, PartPrices, PriceRequest, Dimensions, SuggestedProcess,
+  Catalog, PressBrakeTooling, ConfigurationInput, Design, DfmImageOptions, DfmImagePart, DfmReport, IgnoredBody, Part, PartInstance, PartPrices, PriceRequest, Dimensions, SuggestedProcess,
 } from '@kerf/engine';
 import type { CatalogName } from './links.ts';
 import type { ProductionFileKind } from './schemas.ts';
@@ -71,6 +71,13 @@ export interface EngineApi {
    */
   materialKFactors(design: Design, configuration: Configuration): Promise<Record<string, number>>;
   catalog<K extends CatalogKind>(kind: K): Promise<CatalogEntries<K>>;
+  /**
+   * Part id -> one SVG per step of its press-brake bend plan under the configuration (the part on the
+   * die under the punch), for the bent sheet parts whose plan found a sequence. Pure.
+   */
+  bendStepImages(design: Design, configuration: Configuration): Promise<Record<string, string[]>>;
+  /** The catalog's press-brake tooling, or null when it has none (no bend is simulated then). */
+  pressBrakeTooling(): Promise<PressBrakeTooling | null>;
   /** Throws EngineError invalid_configuration (with `param`) for a malformed configuration. */
   dfm(design: Design, configuration: Configuration, context: { id: string; now: string; generateProductionFiles: boolean }): Promise<DfmOutcome>;
   /**

@@ -39,6 +39,15 @@ export const ListCatalogInput = Type.Object({
 }, strict);
 export type ListCatalogInput = Static<typeof ListCatalogInput>;
 
+/** The press-brake tooling's lists (docs/press-brake.md): the brake, its punches, its V-dies. */
+export const PRESS_BRAKE_LISTS = ['brakes', 'punches', 'dies'] as const;
+export const ListPressBrakeInput = Type.Object({
+  list: enumOf(PRESS_BRAKE_LISTS, { description: 'Which list: `brakes`, `punches` or `dies`.' }),
+  limit: Type.Optional(Limit(500, 100)),
+  cursor: Type.Optional(Cursor(200)),
+}, strict);
+export type ListPressBrakeInput = Static<typeof ListPressBrakeInput>;
+
 export const HardwareModelInput = Type.Object({
   kind: enumOf(HARDWARE_MODEL_KINDS, { description: 'The hardware catalog: `studs`, `nuts` or `standoffs`.' }),
   item_id: PathId('The hardware item\'s id from its catalog list.'),

@@ -7,4 +7,4 @@ export { ErrorEnvelope, listOf, type ListEnvelope, Health } from './common.ts';
 export { DesignView, DfmReportView, DfmPartView, Requirement, ReviewLink, Quote, QuoteItem, Cart, CartPayment, CartTotals, ShipToView, Order, OrderLineItem, ORDER_STATUSES, type OrderStatus, Tracking, Account, withAccount } from '@kerf/contract';
 export { WebhookEndpoint, WebhookDelivery, DropshipEndpoint, withSecret } from './webhooks.ts';
 export { DropshipItem, DropshipOrder, DropshipAccount, DropshipOrderEnvelope, DropshipOrderPage, DropshipItemList, DropshipEndpointList } from './dropship.ts';
-export { CATALOG_ENTRIES } from './catalogs.ts';
+export { CATALOG_ENTRIES, PRESS_BRAKE_ENTRIES } from './catalogs.ts';
