@@ -264,6 +264,22 @@ test('a hole label sits beside its hole, however large the hole: within LABEL_BE
   }
 });
 
+test('legend: false leaves the findings list out of the DFM image: the numbered markers stay, the drawing keeps its 3:4 size', async () => {
+  const { model, report } = await fixture('sheet/l_t2_holes_near_bend.step');
+  const p = report.parts[0];
+  assert.ok(p.issues.length >= 1, 'the part has findings');
+  const draw = async (legend?: boolean): Promise<El> => parse(new TextDecoder().decode((await dfmImageOf(model, { partId: p.part_id, view: 'flat', format: 'svg', issues: p.issues, configuration: report.configuration, width: 800, ...(legend === undefined ? {} : { legend }) }))!)) as El;
+  const withLegend = await draw(), without = await draw(false);
+  const legendTexts = (doc: El): El[] => all(doc, 'text').filter((t) => String(t.class).startsWith('legend'));
+  assert.ok(legendTexts(withLegend).length > p.issues.length, 'by default the legend lists every finding');
+  assert.equal(legendTexts(without).length, 0, 'no legend');
+  assert.equal(all(without, 'g').concat(all(without, 'circle')).filter((e) => String(e.class).startsWith('legend')).length, 0, 'no legend markers');
+  const numbers = (doc: El): string[] => all(doc, 'text').filter((t) => t.class === 'finding').map((t) => String(t['#text'])).sort();
+  assert.deepEqual(numbers(without), numbers(withLegend), 'the same numbered markers on the drawing');
+  assert.ok(numbers(without).length >= 1);
+  assert.equal(Number((without as { svg: El }).svg.height), 600, 'the drawing alone, 3:4 of its width');
+});
+
 test('the flat is dimensioned: overall width and height match the flat pattern, bends give angle and direction', async () => {
   for (const name of ['sheet/tray_t1.2_r1.2_flange_holes.step', 'sheet/l_t2_holes_near_bend.step', 'sheet/mixed_angles_t2_r2.step']) {
     const { model } = await fixture(name);
