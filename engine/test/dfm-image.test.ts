@@ -268,16 +268,13 @@ test('legend: false leaves the findings list out of the DFM image: the numbered 
   const { model, report } = await fixture('sheet/l_t2_holes_near_bend.step');
   const p = report.parts[0];
   assert.ok(p.issues.length >= 1, 'the part has findings');
-  const draw = async (legend?: boolean): Promise<El> => parse(new TextDecoder().decode((await dfmImageOf(model, { partId: p.part_id, view: 'flat', format: 'svg', issues: p.issues, configuration: report.configuration, width: 800, ...(legend === undefined ? {} : { legend }) }))!)) as El;
+  const draw = async (legend?: boolean): Promise<string> => new TextDecoder().decode((await dfmImageOf(model, { partId: p.part_id, view: 'flat', format: 'svg', issues: p.issues, configuration: report.configuration, width: 800, ...(legend === undefined ? {} : { legend }) }))!);
   const withLegend = await draw(), without = await draw(false);
-  const legendTexts = (doc: El): El[] => all(doc, 'text').filter((t) => String(t.class).startsWith('legend'));
-  assert.ok(legendTexts(withLegend).length > p.issues.length, 'by default the legend lists every finding');
-  assert.equal(legendTexts(without).length, 0, 'no legend');
-  assert.equal(all(without, 'g').concat(all(without, 'circle')).filter((e) => String(e.class).startsWith('legend')).length, 0, 'no legend markers');
-  const numbers = (doc: El): string[] => all(doc, 'text').filter((t) => t.class === 'finding').map((t) => String(t['#text'])).sort();
-  assert.deepEqual(numbers(without), numbers(withLegend), 'the same numbered markers on the drawing');
-  assert.ok(numbers(without).length >= 1);
-  assert.equal(Number((without as { svg: El }).svg.height), 600, 'the drawing alone, 3:4 of its width');
+  const count = (svg: string, re: RegExp): number => (svg.match(re) ?? []).length;
+  assert.ok(count(withLegend, /class="legend/g) > p.issues.length, 'by default the legend lists every finding');
+  assert.equal(count(without, /class="legend/g), 0, 'no legend');
+  assert.equal(count(without, /class="finding"/g), count(withLegend, /class="finding"/g), 'the same findings marked on the drawing');
+  assert.match(without, /<svg[^>]* height="600"/, 'the drawing alone, 3:4 of its width');
 });
 
 test('the flat is dimensioned: overall width and height match the flat pattern, bends give angle and direction', async () => {
