@@ -89,6 +89,11 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     await shot('quote-findings');
     // one findings list, numbered as the drawing's markers, a box beside each risk the customer may accept
     assert.equal(await page.locator('#findings table').count(), 0, 'the findings are listed once');
+    // ... and the drawing above the list carries only the numbered markers, not a second list (its legend)
+    const drawing = await page.request.get(new URL(String(await page.locator('#findings figure img').first().getAttribute('src')), page.url()).href);
+    const markersOnly = await drawing.text();
+    assert.match(markersOnly, /class="finding"/, 'the findings are marked on the drawing');
+    assert.doesNotMatch(markersOnly, /class="legend/, 'the drawing has no legend of its own');
     const findings = page.locator('#findings-list li');
     assert.ok((await findings.count()) > 0, 'the part has findings');
     const risks = page.locator('#findings-list input[name=accepted_risks]');

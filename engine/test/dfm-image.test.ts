@@ -163,6 +163,30 @@ test('formed-view DFM images mark hole findings where the holes are', async () =
   for (const i of holeIssues) assert.ok(rings.some((r) => r['data-hole-id'] === String(i.hole_id)), `hole ${i.hole_id} ringed in the iso view`);
 });
 
+/** Whether any edge of a closed loop crosses or lies in a box (Liang-Barsky clipping). */
+function loopTouchesBox(loop: number[][], b: Box): boolean {
+  return loop.some((a, k) => {
+    const c = loop[(k + 1) % loop.length];
+    let t0 = 0, t1 = 1;
+    const dx = c[0] - a[0], dy = c[1] - a[1];
+    for (const [p, q] of [[-dx, a[0] - b[0]], [dx, b[0] + b[2] - a[0]], [-dy, a[1] - b[1]], [dy, b[1] + b[3] - a[1]]]) {
+      if (p === 0) { if (q < 0) return false; continue; }
+      const r = q / p;
+      if (p < 0) { if (r > t1) return false; if (r > t0) t0 = r; } else { if (r < t0) return false; if (r < t1) t1 = r; }
+    }
+    return true;
+  });
+}
+/** Point in a closed loop (even-odd). */
+function insideLoop(loop: number[][], p: number[]): boolean {
+  let inside = false;
+  for (let k = 0, j = loop.length - 1; k < loop.length; j = k++) {
+    const [xi, yi] = loop[k], [xj, yj] = loop[j];
+    if ((yi > p[1]) !== (yj > p[1]) && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
 /** Label boxes, hole centres and the "+N more" note of a labelled view. */
 function labelLayout(svg: string): { boxes: Array<{ ref: string; box: Box }>; holeCentres: Array<{ ref: string; at: number[] }>; more: string | null; doc: unknown } {
   const doc = parse(svg);
@@ -175,14 +199,14 @@ function labelLayout(svg: string): { boxes: Array<{ ref: string; box: Box }>; ho
 
 function assertLayout(name: string, svg: string, holeIds: number[]): void {
   const { boxes, holeCentres, more, doc } = labelLayout(svg);
-  // on a flat, no label overlaps the box of any cut-out (every loop of the part's path but the outer)
+  // on a flat, no label covers a cut-out (every loop of the part's path but the outer): no edge of
+  // the cut crosses the label's box and the box is not inside the cut
   if ((doc as { svg: Record<string, string> }).svg['data-view'] === 'flat') {
     const part = all(doc, 'path').find((p) => !p.class)!;
-    const cuts = loopsOf(String(part.d)).slice(1).map((l): Box => {
-      const xs = l.map((p) => p[0]), ys = l.map((p) => p[1]);
-      return [Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)];
-    });
-    for (const b of boxes) for (const c of cuts) assert.ok(!overlaps(b.box, c), `${name}: label ${b.ref} covers a cut-out at ${c.map((v) => v.toFixed(0))}`);
+    for (const b of boxes) for (const cut of loopsOf(String(part.d)).slice(1)) {
+      const centre = [b.box[0] + b.box[2] / 2, b.box[1] + b.box[3] / 2];
+      assert.ok(!loopTouchesBox(cut, b.box) && !insideLoop(cut, centre), `${name}: label ${b.ref} covers a cut-out at ${cut[0].map((v) => v.toFixed(0))}`);
+    }
   }
   for (let i = 0; i < boxes.length; i++) {
     assert.equal(boxes[i].box.length, 4, `${name}: ${boxes[i].ref} has its box`);
@@ -207,6 +231,50 @@ test('labels never overlap each other or cover a hole centre; crowded drawings t
     assertLayout(`${name} iso`, new TextDecoder().decode(files.image_iso_svg!), holes);
     assertLayout(`${name} dfm flat`, await dfmSvg(model, report), holes);
   }
+});
+
+/** How far a label without a leader may sit from its hole's edge, mm: beside it, not across the part. */
+const LABEL_BESIDE_MM = 1.5;
+
+test('a hole label sits beside its hole, however large the hole: within LABEL_BESIDE_MM of its edge, in every direction', { skip: !HAS_CORPUS && 'no corpus' }, async () => {
+  // real parts with one large round hole (30.4, 52 x 80 window + 10, 24, 23 mm) among small ones
+  for (const file of ['ender3-support-frame.step', 'ender3-lcd-support.step', 'ender3-y-motor-holder.step', 'ender3-x-motor-bracket.step']) {
+    const { model, report } = await fixture(corpusPath(file));
+    const mp = model.parts[0];
+    const doc = parse(await dfmSvg(model, report));
+    // px per mm: the overall width dimension's line against the millimetres it states
+    const widthMm = Number(all(doc, 'text').find((t) => t.class === 'dimension' && t['data-dimension'] === 'width')!['data-mm']);
+    const widthPx = Math.max(...all(doc, 'line').filter((l) => l['data-dimension'] === 'width').map((l) => Math.abs(Number(l.x2) - Number(l.x1))));
+    const scale = widthPx / widthMm;
+    const leaders = all(doc, 'line').filter((l) => l.class === 'leader').map((l) => [Number(l.x2), Number(l.y2)]);
+    let large = 0;
+    for (const t of all(doc, 'text').filter((t) => String(t['data-ref']).startsWith('hole-'))) {
+      const hole = mp.part.holes.find((h) => `hole-${h.id}` === t['data-ref'])!;
+      if (hole.shape !== 'round') continue;
+      const box = nums(t['data-box']) as Box, at = nums(t['data-anchor']);
+      const near = [Math.min(Math.max(at[0], box[0]), box[0] + box[2]), Math.min(Math.max(at[1], box[1]), box[1] + box[3])];
+      const gapMm = Math.hypot(near[0] - at[0], near[1] - at[1]) / scale - hole.diameter_mm / 2;
+      assert.ok(gapMm >= 0, `${file}: H${hole.id} covers its own hole (${gapMm.toFixed(2)} mm)`);
+      // a label moved away for want of room has a leader ending on it; every other one is beside its hole
+      if (leaders.some((p) => Math.abs(p[0] - near[0]) < 1 && Math.abs(p[1] - near[1]) < 1 || contains([box[0] - 1, box[1] - 1, box[2] + 2, box[3] + 2], p))) continue;
+      assert.ok(gapMm <= LABEL_BESIDE_MM, `${file}: H${hole.id} (${hole.diameter_mm} mm) is ${gapMm.toFixed(1)} mm from its hole, over ${LABEL_BESIDE_MM} mm`);
+      if (hole.diameter_mm >= 20) large++;
+    }
+    assert.ok(large >= 1 || file === 'ender3-lcd-support.step', `${file}: its large hole is labelled beside it`);
+  }
+});
+
+test('legend: false leaves the findings list out of the DFM image: the numbered markers stay, the drawing keeps its 3:4 size', async () => {
+  const { model, report } = await fixture('sheet/l_t2_holes_near_bend.step');
+  const p = report.parts[0];
+  assert.ok(p.issues.length >= 1, 'the part has findings');
+  const draw = async (legend?: boolean): Promise<string> => new TextDecoder().decode((await dfmImageOf(model, { partId: p.part_id, view: 'flat', format: 'svg', issues: p.issues, configuration: report.configuration, width: 800, ...(legend === undefined ? {} : { legend }) }))!);
+  const withLegend = await draw(), without = await draw(false);
+  const count = (svg: string, re: RegExp): number => (svg.match(re) ?? []).length;
+  assert.ok(count(withLegend, /class="legend/g) > p.issues.length, 'by default the legend lists every finding');
+  assert.equal(count(without, /class="legend/g), 0, 'no legend');
+  assert.equal(count(without, /class="finding"/g), count(withLegend, /class="finding"/g), 'the same findings marked on the drawing');
+  assert.match(without, /<svg[^>]* height="600"/, 'the drawing alone, 3:4 of its width');
 });
 
 test('the flat is dimensioned: overall width and height match the flat pattern, bends give angle and direction', async () => {

@@ -37,6 +37,7 @@ export function dfmImageOptions(input: DfmImageRequest): DfmImageOptions {
 export function dfmImagesOptions(input: DfmImagesRequest): DfmImagesOptions {
   return {
     view: input.view, format: input.format, width: input.width, configuration: input.configuration, fileName: input.design.name,
+    ...(input.legend === false ? { legend: false } : {}),
     parts: input.parts.map((p) => ({ partId: p.part_id, issues: p.issues, kFactor: p.k_factor })),
   };
 }

@@ -248,10 +248,11 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       finishes: allowedChoices(quote, 'finish_id'), colors: allowedChoices(quote, 'powder_coat_color_id'), risks,
       selected: { finish_id: config.defaults?.finish_id ?? undefined, color_id: config.defaults?.powder_coat_color_id ?? undefined, quantity: item.quantity, accepted: config.accepted_risks ?? [] },
     });
-    // the findings drawn on each part that has any (the DFM report's annotated image), while the page waits
+    // the findings drawn on each part that has any (the DFM report's annotated image), while the page
+    // waits: numbered markers only, the page's one list of findings below the image is their legend
     const waiting = whileClientWaits(ctx, reply.raw);
     const issueImages = (await Promise.all(dfmParts.filter((p) => (p.issues ?? []).length && item.dfm?.id).map(async (p) => {
-      const url = await fileOrNull(() => getDfmPartImageUrl(waiting, me.caller, { dfm_id: item.dfm.id, part_id: p.part_id, format: 'svg', width: 800 }));
+      const url = await fileOrNull(() => getDfmPartImageUrl(waiting, me.caller, { dfm_id: item.dfm.id, part_id: p.part_id, format: 'svg', width: 800 }, { legend: false }));
       return url ? { partId: p.part_id as string, url } : null;
     }))).filter((x): x is { partId: string; url: string } => x !== null);
     // each bent part's steps on the brake, drawn by the engine: shown inline (data: URLs) beside the bend table

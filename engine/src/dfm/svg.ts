@@ -2,8 +2,8 @@
 // image_svg when dfm() is given the analyzed model): the part's own view (the real flat with every
 // cut-out as cut, or a formed view; a part with no flat shows its iso view) with each finding drawn
 // where it is: the hole's real contour or the bend line highlighted in the finding's colour and a
-// numbered marker beside it, and a legend under the drawing listing each number with its severity,
-// code and message.
+// numbered marker beside it, and (unless turned off) a legend under the drawing listing each number
+// with its severity, code and message.
 import type { AnalyzedPart } from '../analyze.ts';
 import type { Vec2 } from '../geometry/model.ts';
 import { layoutLabels } from '../files/labels.ts';
@@ -22,6 +22,9 @@ export interface DfmDrawingOptions {
   issues: SvgIssue[];
   /** the report's configuration (operations on holes are named on the drawing) */
   configuration?: unknown;
+  /** the legend under the drawing (default true): false for a page that lists the findings itself
+   * beside the image, which then carries only the numbered markers */
+  legend?: boolean;
 }
 
 const COLORS = { blocking: '#d32f2f', warning: '#ef6c00', accepted: '#2e7d32', text: '#263238' } as const;
@@ -144,6 +147,7 @@ export function dfmImageSvg(mp: AnalyzedPart, options: DfmDrawingOptions): strin
     }
   }
   layoutLabels(scene, { bounds: [2, 2, width - 4, height - 4] });
+  if (options.legend === false) return sceneToSvg(scene);
 
   // the legend, under the drawing: the part, then each finding's number, severity, code and message
   const texts: SceneText[] = (scene.texts ??= []);

@@ -27,6 +27,8 @@ const LEADER_COLOR = '#7f8c8d';
 const NOTE_FONT_PX = 11;
 /** Labels named in the "+N more" note before it is cut short. */
 const NOTE_NAMES = 6;
+/** Bisection steps of circleReach (the reach to well under 0.01 px). */
+const REACH_STEPS = 30;
 
 type Box = Vec2Box;
 const overlaps = (a: Box, b: Box): boolean => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
@@ -55,6 +57,28 @@ function segmentHitsBox(a: Vec2, c: Vec2, b: Box): boolean {
 /** Where the nearest point of a box is from p. */
 function nearestOnBox(b: Box, p: Vec2): Vec2 {
   return [Math.min(Math.max(p[0], b[0]), b[0] + b[2]), Math.min(Math.max(p[1], b[1]), b[1] + b[3])];
+}
+
+/** Distance from p to the nearest point of a box (0 inside it). */
+export function boxDistance(b: Box, p: Vec2): number {
+  const q = nearestOnBox(b, p);
+  return Math.hypot(q[0] - p[0], q[1] - p[1]);
+}
+
+type Feature = { box: Box } | { centre: Vec2; r: number };
+
+/** Least distance d along the unit direction (dx, dy) at which a box of half size hw x hh centred at
+ * d (dx, dy) from a circle's centre keeps `clear` from it: the box's nearest point, not its centre
+ * or its far corner, is what touches the circle (so a label on a diagonal of a large hole sits as
+ * close as one beside it). */
+export function circleReach(clear: number, dx: number, dy: number, hw: number, hh: number): number {
+  const ax = Math.abs(dx), ay = Math.abs(dy);
+  const dist = (d: number): number => Math.hypot(Math.max(0, d * ax - hw), Math.max(0, d * ay - hh));
+  // dist grows with d (from 0 while the centre is inside the box): bisect between 0 and a reach
+  // surely far enough (the centre's own distance plus the box's half diagonal)
+  let lo = 0, hi = clear + Math.hypot(hw, hh);
+  for (let k = 0; k < REACH_STEPS; k++) { const mid = (lo + hi) / 2; if (dist(mid) >= clear) hi = mid; else lo = mid; }
+  return hi;
 }
 
 export interface LayoutOptions {
@@ -98,10 +122,13 @@ function layoutOnce(scene: Scene, labels: SceneLabel[], bounds: Box, reserved: B
   const anchors: Box[] = [...markers.map((m) => m.anchor!), ...labels.map((l) => l.anchor!)]
     .map((a) => [a[0] - ANCHOR_CLEAR_PX, a[1] - ANCHOR_CLEAR_PX, 2 * ANCHOR_CLEAR_PX, 2 * ANCHOR_CLEAR_PX]);
   // the features themselves (a hole's circle or a slot's box): a label never covers one
-  const features: Box[] = [...markers, ...labels].flatMap((item) => {
-    const a = item.anchor!, [hw, hh] = item.keepOut ?? [item.clearPx ?? 0, item.clearPx ?? 0];
-    return hw > 0 || hh > 0 ? [[a[0] - hw, a[1] - hh, 2 * hw, 2 * hh] as Box] : [];
+  // (a round hole is its circle, not the square around it: a label may sit in the square's corner)
+  const features: Feature[] = [...markers, ...labels].flatMap((item): Feature[] => {
+    const a = item.anchor!;
+    if (item.keepOut) { const [hw, hh] = item.keepOut; return hw > 0 || hh > 0 ? [{ box: [a[0] - hw, a[1] - hh, 2 * hw, 2 * hh] }] : []; }
+    return (item.clearPx ?? 0) > 0 ? [{ centre: a, r: item.clearPx! }] : [];
   });
+  const coversFeature = (box: Box): boolean => features.some((f) => ('box' in f ? overlaps(f.box, box) : boxDistance(box, f.centre) < f.r));
   const placed: Box[] = [...(scene.texts ?? []).map(textBox), ...(reserved ? [reserved] : [])];
   const leaders: SceneLine[] = [];
 
@@ -114,7 +141,7 @@ function layoutOnce(scene: Scene, labels: SceneLabel[], bounds: Box, reserved: B
     const k = item.keepOut;
     if (k) return (dx, dy, w, h) => Math.min(Math.abs(dx) > 1e-9 ? (k[0] + w / 2 + GAP_PX) / Math.abs(dx) : Infinity, Math.abs(dy) > 1e-9 ? (k[1] + h / 2 + GAP_PX) / Math.abs(dy) : Infinity);
     const r = item.clearPx ?? 0;
-    return (dx, dy, w, h) => r + GAP_PX + Math.abs(dx) * w / 2 + Math.abs(dy) * h / 2;
+    return (dx, dy, w, h) => circleReach(r + GAP_PX, dx, dy, w / 2, h / 2);
   };
   const place = (anchor: Vec2, reach: Reach, w: number, h: number): { box: Box; centre: Vec2; ring: number } | null => {
     for (const avoidLines of [true, false]) {
@@ -131,7 +158,7 @@ function layoutOnce(scene: Scene, labels: SceneLabel[], bounds: Box, reserved: B
         const d = reach(dx, dy, w, h) + ring * RING_STEP_PX;
         const centre: Vec2 = [anchor[0] + dx * d, anchor[1] + dy * d];
         const box: Box = [centre[0] - w / 2, centre[1] - h / 2, w, h];
-        if (!inside(box) || placed.some((b) => overlaps(b, box)) || anchors.some((b) => overlaps(b, box)) || features.some((b) => overlaps(b, box))) continue;
+        if (!inside(box) || placed.some((b) => overlaps(b, box)) || anchors.some((b) => overlaps(b, box)) || coversFeature(box)) continue;
         if (avoidLines && segments.some(([p, q]) => segmentHitsBox(p, q, box))) continue;
         return { box, centre, ring };
       }

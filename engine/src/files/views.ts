@@ -257,10 +257,12 @@ export function flatView(flat: FlatGeometry, analysis: SheetAnalysis | null, nam
   const labels: SceneLabel[] = [];
   const inner = loops.slice(1);
   for (const h of analysis?.holes ?? []) {
-    // the label keeps clear of the hole's own cut (a slot's length, a keyhole's lobe), not just its width
+    // the label keeps clear of the hole's own cut (a slot's length, a keyhole's lobe), not just its width;
+    // a round hole keeps its circle (clearPx), so a label sits beside it in every direction
     const i = holeLoopIndex(h.center, inner);
     const outline = i >= 0 ? loopsPx[i + 1] : undefined;
-    labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * scalePx, ...(outline ? { keepOut: halfBoxAround(outline, toPx(h.center)), outline } : {}) });
+    const keepOut = outline && h.shape !== 'round' ? { keepOut: halfBoxAround(outline, toPx(h.center)) } : {};
+    labels.push({ at: toPx(h.center), text: `H${h.id}`, color: HOLE_LABEL_COLOR, ref: { kind: 'hole', id: h.id }, clearPx: (h.diameter / 2) * scalePx, ...keepOut, ...(outline ? { outline } : {}) });
   }
   for (const b of flat.bendLines) labels.push({ at: toPx([(b.a[0] + b.b[0]) / 2, (b.a[1] + b.b[1]) / 2]), text: bendText(b), color: BEND_LABEL_COLOR, ref: { kind: 'bend' as const, id: b.bendId } });
   return { view: 'flat', width, height, background: '#ffffff', polygons, lines, labels, texts: dims.texts, title: `${name} - flat`, toPx: { flat: toPx } };

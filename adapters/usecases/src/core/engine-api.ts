@@ -120,6 +120,8 @@ export interface DfmImageRequest {
   configuration: Configuration | null;
   /** the K-factor the report's flat used */
   k_factor: number | null;
+  /** the legend of the findings under the drawing (default true; the web's quote page lists them itself) */
+  legend?: boolean;
   signal?: AbortSignal;
 }
 

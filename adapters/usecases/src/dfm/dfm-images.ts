@@ -5,8 +5,9 @@ import { type UseCaseContext, fileUnavailable, signedDownload, type ImageFormat,
 import { requireReadyDesign } from '../designs/index.ts';
 import type { DfmDoc } from './dfm-doc.ts';
 
-export async function dfmImageUrl(ctx: UseCaseContext, accountId: string, doc: DfmDoc, partId: string, view: ImageView, format: ImageFormat, width: number): Promise<string> {
-  const name = `image-${view}-${width}.${format}`;
+export async function dfmImageUrl(ctx: UseCaseContext, accountId: string, doc: DfmDoc, partId: string, view: ImageView, format: ImageFormat, width: number, legend = true): Promise<string> {
+  // the image without its legend (the web page's, which lists the findings itself) is kept apart
+  const name = `image-${view}-${width}${legend ? '' : '-markers'}.${format}`;
   const key = `dfm/${doc.id}/parts/${partId}/${name}`;
   const contentType = format === 'svg' ? 'image/svg+xml' : 'image/png';
   if (!(await ctx.store.blobs.exists(key))) {
@@ -17,7 +18,7 @@ export async function dfmImageUrl(ctx: UseCaseContext, accountId: string, doc: D
     const file = await ctx.engine.dfmImage({
       design, source: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), part_id: partId, view, format, width,
       // records kept before a report had every field still draw
-      issues: part.issues ?? [], configuration: doc.configuration ?? null, k_factor: part.k_factor ?? null, signal: ctx.signal,
+      issues: part.issues ?? [], configuration: doc.configuration ?? null, k_factor: part.k_factor ?? null, ...(legend ? {} : { legend: false }), signal: ctx.signal,
     });
     if (!file) throw fileUnavailable(`Part '${partId}' has no ${view} DFM image.`, 'view');
     await ctx.store.blobs.put(key, file.bytes, { contentType });

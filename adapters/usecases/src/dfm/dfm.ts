@@ -100,13 +100,14 @@ function requireReportPart(doc: DfmDoc, partId: string): void {
 }
 
 /** A DFM part image: the part's findings on its real flat (or the formed view asked for), with a
- * legend; the SVG and the PNG of one URL are the same drawing. */
-export async function getDfmPartImageUrl(ctx: UseCaseContext, caller: Caller, input: DfmPartImageInput): Promise<string> {
+ * legend (`legend: false`: the numbered markers only, for a page that lists the findings itself);
+ * the SVG and the PNG of one URL are the same drawing. */
+export async function getDfmPartImageUrl(ctx: UseCaseContext, caller: Caller, input: DfmPartImageInput, options: { legend?: boolean } = {}): Promise<string> {
   requireScope(caller, 'dfm');
   const q = validateInput(DfmPartImageInput, input, { location: 'querystring' });
   const doc = await getDfmDoc(ctx, caller.accountId, q.dfm_id);
   requireReportPart(doc, q.part_id);
-  return dfmImageUrl(ctx, caller.accountId, doc, q.part_id, q.view!, q.format!, q.width!);
+  return dfmImageUrl(ctx, caller.accountId, doc, q.part_id, q.view!, q.format!, q.width!, options.legend ?? true);
 }
 
 export async function getProductionFileUrl(ctx: UseCaseContext, caller: Caller, input: ProductionFileInput): Promise<string> {
