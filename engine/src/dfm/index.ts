@@ -14,4 +14,4 @@ export { thicknessTolerance } from './rules.ts';
 export { tubeProfileFits } from './tube-stock.ts';
 export { withFlatsUsed } from './flats-used.ts';
 export { bendPlansOf, bendStepImagesOf, bendTablesOf } from './bend-plans.ts';
-export type { BendPlan as BendPlanObject, BendPlanStep, BendPlanBend } from './contract.ts';
+export type { BendPlan as BendPlanObject, BendPlanStep, BendPlanBend } from '../brake/plan.ts';
