@@ -55,21 +55,30 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     await page.locator('#configure').waitFor({ timeout: 180_000 });
     assert.match(await page.locator('#design-status').innerText(), /1 unique part/);
     await page.waitForFunction(() => (document.querySelector('model-viewer') as any)?.loaded === true, null, { timeout: 60_000 });
-    const drawn = await page.evaluate(async (delta) => {
+    // 'loaded' comes before the first frame: until model-viewer finds the model visible, toDataURL
+    // returns its blank 2D canvas. Wait for visibility, then read frames until one is drawn.
+    await page.waitForFunction(() => (document.querySelector('model-viewer') as any)?.modelIsVisible === true, null, { timeout: 60_000 });
+    const drawn = await page.evaluate(async ({ delta, patienceMs }) => {
+      // (no named inner functions: the test's TypeScript loader would wrap them in a helper the page lacks)
       const viewer = document.querySelector('model-viewer') as any;
-      const img = new Image();
-      img.src = await viewer.toDataURL('image/png');
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.width; canvas.height = img.height;
-      const c2d = canvas.getContext('2d')!;
-      c2d.drawImage(img, 0, 0);
-      const px = c2d.getImageData(0, 0, canvas.width, canvas.height).data;
-      const bg = [px[0], px[1], px[2]];
-      let n = 0;
-      for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - bg[0]) + Math.abs(px[i + 1] - bg[1]) + Math.abs(px[i + 2] - bg[2]) > delta) n++;
-      return { n, total: px.length / 4 };
-    }, DRAWN_DELTA);
+      const until = Date.now() + patienceMs;
+      for (;;) {
+        const img = new Image();
+        img.src = await viewer.toDataURL('image/png');
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width; canvas.height = img.height;
+        const c2d = canvas.getContext('2d')!;
+        c2d.drawImage(img, 0, 0);
+        const px = c2d.getImageData(0, 0, canvas.width, canvas.height).data;
+        const bg = [px[0], px[1], px[2]];
+        let n = 0;
+        for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - bg[0]) + Math.abs(px[i + 1] - bg[1]) + Math.abs(px[i + 2] - bg[2]) > delta) n++;
+        const total = px.length / 4;
+        if (n > total * 0.01 || Date.now() > until) return { n, total };
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)));
+      }
+    }, { delta: DRAWN_DELTA, patienceMs: 30_000 });
     assert.ok(drawn.n > drawn.total * 0.01, `the 3D viewer draws the part (${drawn.n} of ${drawn.total} pixels)`);
     assert.ok(await page.locator('.flat img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the flat pattern SVG loads');
     await accessible('design page');
