@@ -1,11 +1,12 @@
 // People on the web site: accounts with an email and a password (scrypt), sign-in throttling, and
 // sessions. A session token is shown to the browser once (its cookie); the store keeps its sha256.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { isStoreError, type Account } from '@kerf/store';
+import { isStoreError, type Account, type DocumentRecord, type Store } from '@kerf/store';
 import {
   SCOPES, type Caller, type UseCaseContext, UseCaseError, invalid, SignInInput, SignUpInput, validateInput, addressSubject,
 } from '../core/index.ts';
 import { oauthDocId as sha256Id } from './oauth-records.ts';
+import { type PruneCursors, sweepOwned } from './owned-sweep.ts';
 
 /** What these use cases need: the store and a clock (the admin CLI has no engine). */
 export type AccountsContext = Pick<UseCaseContext, 'store' | 'now'>;
@@ -185,6 +186,7 @@ export async function signIn(ctx: AccountsContext, input: unknown): Promise<{ se
   const sessionToken = randomBytes(32).toString('base64url');
   const expiresAt = new Date(ctx.now().getTime() + SESSION_TTL_MS).toISOString();
   await ctx.store.documents<SessionDoc>(SESSIONS).create(account.id, { expiresAt }, { id: sha256Id(sessionToken) });
+  await dropExpiredSessions(ctx, account.id);
   return { sessionToken, accountId: account.id, expiresAt };
 }
 
@@ -203,4 +205,35 @@ export async function signOut(ctx: AccountsContext, sessionToken: string | null 
   const docs = ctx.store.documents<SessionDoc>(SESSIONS);
   const doc = await docs.getUnscoped(sha256Id(sessionToken));
   if (doc) await docs.delete(doc.accountId, doc.id);
+}
+
+/** Expired sessions of one account looked at per sign-in (a sign-in adds one; this keeps the count bounded). */
+const EXPIRED_SESSIONS_PER_SIGN_IN = 100;
+
+/** A session nobody signed out of stays until it expires; each sign-in removes the account's expired ones. */
+async function dropExpiredSessions(ctx: AccountsContext, accountId: string): Promise<void> {
+  const docs = ctx.store.documents<SessionDoc>(SESSIONS);
+  const page = await docs.list(accountId, { limit: EXPIRED_SESSIONS_PER_SIGN_IN, order: 'asc' });
+  const now = ctx.now().getTime();
+  for (const doc of page.items) if (Date.parse(doc.data.expiresAt) <= now) await docs.delete(accountId, doc.id);
+}
+
+/** Whether a throttle record no longer holds anything back at `now` (ms): its windows and waits are over. */
+function throttleStale(doc: DocumentRecord<FailureDoc | KnownDoc>, now: number): boolean {
+  const d = doc.data as Partial<FailureDoc & KnownDoc>;
+  if (d.at !== undefined) return Date.parse(d.at) + SIGN_IN_LIMITS.knownAddressMs <= now;
+  const since = Date.parse(d.since ?? '');
+  const last = Date.parse(d.last ?? d.since ?? '');
+  if (Number.isNaN(since) || Number.isNaN(last)) return true;
+  return since + SIGN_IN_LIMITS.windowMs <= now && last + Math.max(SIGN_IN_LIMITS.forgetMs, SIGN_IN_LIMITS.maxWaitMs) <= now;
+}
+
+/**
+ * One janitor pass over the sign-in throttle: failures whose window and wait are over, and addresses
+ * an account last signed in from longer ago than knownAddressMs. Without it every guessed email and
+ * every address that ever failed would stay in the store for good.
+ */
+export async function pruneSignInRecords(store: Store, now: Date, cursors: PruneCursors = new Map()): Promise<number> {
+  const at = now.getTime();
+  return sweepOwned(THROTTLE, store.documents<FailureDoc | KnownDoc>(THROTTLE), SYSTEM, cursors, (doc) => throttleStale(doc, at));
 }
