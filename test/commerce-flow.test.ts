@@ -34,7 +34,7 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
   let t: TestService;
   let a: Client;
   let b: Client;
-  let design: { id: string; parts: Array<{ id: string; detected_thickness_mm: number }> };
+  let design: { id: string; parts: Array<{ id: string; name: string | null; detected_thickness_mm: number }> };
   let items: unknown[];
   let optionId: string;
 
@@ -410,5 +410,11 @@ describe('commerce: account, carts, pay, orders, operator actions', () => {
     assert.ok(checkedOut, 'cart.checked_out');
     assert.equal(checkedOut.data.status, 'checked_out');
     assert.deepEqual(events.filter((e) => e.type === 'order.status_changed' && e.data.id === orderId).map((e) => e.data.status).sort(), ['delivered', 'in_production', 'shipped']);
+    // the order event says what was bought as the order's JSON does: the part by its name, its material
+    const delivered = events.find((e) => e.type === 'order.status_changed' && e.data.id === orderId && e.data.status === 'delivered') as unknown as { data: typeof order };
+    assert.deepEqual(delivered.data.line_items, order.line_items, 'the event carries the line items GET returns');
+    const partLine = order.line_items.find((l: { type: string }) => l.type === 'part');
+    assert.equal(partLine.name, design.parts[0].name, 'named as in the design');
+    assert.equal(partLine.material_id, (items[0] as { configuration: { defaults: { material_id: string } } }).configuration.defaults.material_id);
   });
 });
