@@ -33,6 +33,7 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     page.on('console', (m) => { if (/Content.Security.Policy|Refused to/i.test(m.text())) cspErrors.push(`${page.url()} (${m.location().url}:${m.location().lineNumber}:${m.location().columnNumber}): ${m.text()}`); });
     // a refused WebAssembly compile surfaces as an uncaught error (model-viewer's mesh decoder), not only on the console
+    page.on('console', (m) => { if (/WebGL|GPU|context lost/i.test(m.text())) console.log('BROWSER:', m.text()); });
     page.on('pageerror', (e) => { if (/Content.Security.Policy|WebAssembly|wasm/i.test(String(e.message))) cspErrors.push(`${page.url()}: ${e.message}`); });
   });
   after(async () => { await browser?.close(); await t?.close(); });
@@ -75,11 +76,15 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
         let n = 0;
         for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - bg[0]) + Math.abs(px[i + 1] - bg[1]) + Math.abs(px[i + 2] - bg[2]) > delta) n++;
         const total = px.length / 4;
-        if (n > total * 0.01 || Date.now() > until) return { n, total };
+        if (n > total * 0.01 || Date.now() > until) {
+          // what the viewer was in, for a failure's message
+          const canvases = [...(viewer.shadowRoot?.querySelectorAll('canvas') ?? [])].map((c: any) => `${c.width}x${c.height}${c.getContext('webgl2')?.isContextLost?.() ? ' context lost' : ''}`);
+          return { n, total, state: `visible=${viewer.modelIsVisible} loaded=${viewer.loaded} bg=${bg.join(',')} canvases=${canvases.join(' ')}` };
+        }
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)));
       }
     }, { delta: DRAWN_DELTA, patienceMs: 30_000 });
-    assert.ok(drawn.n > drawn.total * 0.01, `the 3D viewer draws the part (${drawn.n} of ${drawn.total} pixels)`);
+    assert.ok(drawn.n > drawn.total * 0.01, `the 3D viewer draws the part (${drawn.n} of ${drawn.total} pixels; ${drawn.state})`);
     assert.ok(await page.locator('.flat img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the flat pattern SVG loads');
     await accessible('design page');
     await shot('design-3d');
@@ -120,6 +125,7 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     assert.equal(await page.getByLabel('Finish', { exact: true }).inputValue(), 'fin_deburr', 'the quote keeps the chosen finish');
     assert.match(await page.locator('#quote-status').innerText(), /ready to order/);
     assert.match(await page.locator('#quote-subtotal').innerText(), /^\$\d/, 'a ready quote shows its total');
+    assert.match(await page.locator('#prices tbody').first().innerText(), /Deburr \(tumble\)/, 'the price table names the finish priced');
     assert.ok((await page.locator('#findings-list input[name=accepted_risks]:checked').count()) > 0, 'the accepted risks stay checked');
     assert.ok((await page.locator('#quantity-options tbody tr').count()) > 0, 'other quantities with unit prices');
     await shot('quote-ready');

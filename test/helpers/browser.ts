@@ -14,7 +14,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 }
 
 /** WebGL on a machine without a GPU: Chromium's software renderer. */
-export const WEBGL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
+export const WEBGL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-gpu-watchdog'];
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -244,10 +244,10 @@ ${o.issueImages.map((im) => html`<figure class="flat"><img src="${im.url}" alt="
 ${findingsList(issues, o.acceptable ?? [], o.accepted ?? [], o.partNames)}</section>` : raw('')}
 ${bendPlans(item.dfm?.parts ?? [], o.partNames, o.bendStepImages ?? {})}
 <section id="prices"><h2>Prices</h2>
-<table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
-${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
-${(o.leftOut ?? []).map((l) => html`<tr class="left-out"><td>${l.name}</td><td>Left out: ${l.why}</td><td>${l.quantity}</td><td>-</td><td>not made here</td></tr>`)}
-</tbody><tfoot><tr><th scope="row" colspan="4">Subtotal (before shipping and tax)</th><td id="quote-subtotal">${ready ? money(q.amount_subtotal_cents) : 'no total until the quote is ready'}</td></tr></tfoot></table>
+<table><thead><tr><th scope="col">Part</th><th scope="col">Material</th><th scope="col">Finish</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
+${lines.map((l) => html`<tr><td>${o.partNames[l.part_id] ?? l.part_id}</td><td>${o.stockNames[l.material_id ?? l.tube_profile_id ?? ''] ?? l.material_id ?? l.tube_profile_id ?? ''}</td><td>${finishText(l, o.stockNames)}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`)}
+${(o.leftOut ?? []).map((l) => html`<tr class="left-out"><td>${l.name}</td><td colspan="2">Left out: ${l.why}</td><td>${l.quantity}</td><td>-</td><td>not made here</td></tr>`)}
+</tbody><tfoot><tr><th scope="row" colspan="5">Subtotal (before shipping and tax)</th><td id="quote-subtotal">${ready ? money(q.amount_subtotal_cents) : 'no total until the quote is ready'}</td></tr></tfoot></table>
 ${options.length ? html`<h3>Other quantities</h3><table id="quantity-options"><thead><tr><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Amount</th></tr></thead><tbody>
 ${options.map((x) => html`<tr><td>${x.quantity}</td><td>${money(x.unit_amount_cents)}</td><td>${money(x.amount_cents)}</td></tr>`)}</tbody></table>` : raw('')}
 </section>

@@ -242,10 +242,12 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const config: Obj = item.dfm?.configuration ?? {};
     const risks = dfmParts.flatMap((p) => p.issues ?? []).filter((i: Obj) => (schemas.ACCEPTABLE_RISKS as readonly string[]).includes(i.code));
     const parts = await partChoices(ctx, me.caller, design, item.dfm, config);
-    const stockNames = Object.fromEntries(parts.flatMap((p) => p.choices.map((c) => [c.id, c.name])));
+    const finishes = allowedChoices(quote, 'finish_id');
+    const colors = allowedChoices(quote, 'powder_coat_color_id');
+    // materials, finishes and colours by name, for the price table's lines
+    const stockNames = Object.fromEntries([...parts.flatMap((p) => p.choices), ...finishes, ...colors].map((c) => [c.id, c.name]));
     const configure = configureForm({
-      csrf: w.csrf, designId: design.id, parts, risksInFindings: true,
-      finishes: allowedChoices(quote, 'finish_id'), colors: allowedChoices(quote, 'powder_coat_color_id'), risks,
+      csrf: w.csrf, designId: design.id, parts, risksInFindings: true, finishes, colors, risks,
       selected: { finish_id: config.defaults?.finish_id ?? undefined, color_id: config.defaults?.powder_coat_color_id ?? undefined, quantity: item.quantity, accepted: config.accepted_risks ?? [] },
     });
     // the findings drawn on each part that has any (the DFM report's annotated image), while the page
