@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { analyzeModel } from '../src/analyze.ts';
 import { productionFilesForModel } from '../src/files/generate.ts';
-import { PRODUCTION_STEP_TIME_STAMP } from '../src/files/occt-exact.ts';
+import { PRODUCTION_STEP_TIME_STAMP, writeFlatStep } from '../src/files/occt-exact.ts';
+import { plateFlat } from './files-helpers.ts';
 import { createEngine } from '../src/pool/engine.ts';
 import { decodeStepName, encodeStepString } from '../src/import/step-string.ts';
 import { importStep } from '../src/import/index.ts';
@@ -76,4 +77,12 @@ test('encodeStepString writes 7-bit STEP strings that decodeStepName reads back'
   assert.equal(encodeStepString("a'b"), "a''b");
   assert.equal(encodeStepString('Гa'), '\\X2\\0413\\X0\\a');
   assert.equal(encodeStepString('line\nbreak'), 'line break', 'control characters become spaces');
+});
+
+test('a part name with quotes, a backslash and Cyrillic is written 7-bit and read back as it was', async () => {
+  const name = "Кронштейн 'L' 2\\3";
+  const { flat } = plateFlat();
+  const { step } = await writeFlatStep(flat.outer, flat.inner, 2, name);
+  assert.ok(step.every((b) => b < 0x80), 'the file is 7-bit');
+  assert.equal((await importStep(step))[0].name, name);
 });
