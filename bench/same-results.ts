@@ -1,11 +1,18 @@
-// `node --import tsx bench/same-results.ts --before <checkout> [--only <substring>]`
+// `node --import tsx bench/same-results.ts --before <checkout> [--only <substring>] [--reverse] [--loose-step-header]`
 // Checks that a change to the engine leaves its results byte-identical: analyses every STEP file
 // under fixtures/ and the real-CAD corpus (DIRS below) with this checkout's engine and with the engine of
 // another checkout (a `git worktree` of an earlier commit, with node_modules linked in), and compares
-// the analyze() JSON and the production files (DXF, GLB, STEP but for the time stamp in its header)
-// byte for byte (gzip-compressed STEP files, such as the real assemblies, included). Prints each differing file and exits 1 on any difference.
+// the analyze() JSON and the production files (DXF, GLB, STEP) byte for byte (gzip-compressed STEP
+// files, such as the real assemblies, included). Prints each differing file and exits 1 on any difference.
 // Each engine runs in a child process of its own (the two share no module state or WASM heap); a
 // child writes one SHA-256 per result, which the parent compares.
+// --reverse: the other checkout's child takes the files in reverse order, so a result that depends on
+// what the process did before it (state left in the engine or its WASM) differs; `--before .` with
+// --reverse checks this checkout against itself.
+// --loose-step-header: for a checkout from before production STEP files were made history-free
+// (historyFree() in engine/src/files/occt-exact.ts), which wrote the time of writing in FILE_NAME and
+// named the PRODUCT by a per-thread counter: both are blanked before hashing. Since then neither
+// varies, so by default STEP files are compared whole.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -20,8 +27,10 @@ const DIRS = ['fixtures', '../shared/corpus/real'];
 const ENGINE_ENTRY = 'engine/src/index.ts';
 // fixed so that two runs write the same design JSON (the engine stamps the current time otherwise)
 const ANALYZE_OPTIONS = { createdAt: '2026-01-01T00:00:00.000Z', fileName: 'model.step' };
-// STEP's FILE_NAME('name','2026-11-25T06:50:00', ...) carries the time of writing
+// what --loose-step-header blanks: FILE_NAME's time stamp, the PRODUCT entity's name and id
 const STEP_TIME_STAMP = /FILE_NAME\('([^']*)','[^']*'/;
+const STEP_PRODUCT = /^(#\d+) = PRODUCT\([^;]*;/m;
+const looseStepHeader = (step: string): string => step.replace(STEP_TIME_STAMP, "FILE_NAME('$1',''").replace(STEP_PRODUCT, '$1 = PRODUCT();');
 
 type Hashes = Record<string, Record<string, string>>;
 
@@ -46,10 +55,11 @@ function stepFiles(only: string | undefined): string[] {
 const sha = (b: string | Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
 /** Child: hashes of every result of one engine, written as JSON to `out`. */
-async function emit(engineEntry: string, out: string, only: string | undefined): Promise<void> {
+async function emit(engineEntry: string, out: string, only: string | undefined, reverse: boolean, loose: boolean): Promise<void> {
   const E = (await import(engineEntry)) as typeof import('@kerf/engine');
   const hashes: Hashes = {};
-  for (const path of stepFiles(only)) {
+  const paths = stepFiles(only);
+  for (const path of reverse ? paths.reverse() : paths) {
     const raw = readFileSync(path);
     const bytes = new Uint8Array(path.endsWith('.gz') ? gunzipSync(raw) : raw);
     const h: Record<string, string> = {};
@@ -60,7 +70,7 @@ async function emit(engineEntry: string, out: string, only: string | undefined):
         const files = await E.productionFilesForModel(bytes, model.parts, { kinds: ['production'] });
         for (const pid of Object.keys(files).sort()) {
           for (const [kind, data] of Object.entries(files[pid]).sort(([a], [b]) => a.localeCompare(b))) {
-            h[`${pid}.${kind}`] = sha(kind.endsWith('step') ? new TextDecoder().decode(data).replace(STEP_TIME_STAMP, "FILE_NAME('$1',''") : data!);
+            h[`${pid}.${kind}`] = sha(loose && kind.endsWith('step') ? looseStepHeader(new TextDecoder().decode(data)) : data!);
           }
         }
       } catch (e) { h.files_error = sha(`${(e as { code?: string }).code}:${(e as Error).message}`); }
@@ -70,8 +80,8 @@ async function emit(engineEntry: string, out: string, only: string | undefined):
   writeFileSync(out, JSON.stringify(hashes));
 }
 
-function runChild(engineEntry: string, out: string, only: string | undefined): Promise<void> {
-  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--emit', engineEntry, '--out', out, ...(only ? ['--only', only] : [])];
+function runChild(engineEntry: string, out: string, only: string | undefined, flags: string[]): Promise<void> {
+  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--emit', engineEntry, '--out', out, ...(only ? ['--only', only] : []), ...flags];
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', fail);
@@ -81,9 +91,12 @@ function runChild(engineEntry: string, out: string, only: string | undefined): P
 
 async function main(): Promise<number> {
   const only = arg('--only');
-  if (arg('--emit')) { await emit(arg('--emit')!, arg('--out')!, only); return 0; }
+  const loose = argv.includes('--loose-step-header');
+  if (arg('--emit')) { await emit(arg('--emit')!, arg('--out')!, only, argv.includes('--reverse'), loose); return 0; }
   const before = arg('--before');
-  if (!before) { console.error('usage: node --import tsx bench/same-results.ts --before <checkout> [--only <substring>]'); return 2; }
+  const usage = 'usage: node --import tsx bench/same-results.ts --before <checkout> [--only <substring>] [--reverse] [--loose-step-header]\n(see the comment at the top of bench/same-results.ts)';
+  if (argv.includes('--help')) { console.log(usage); return 0; }
+  if (!before) { console.error(usage); return 2; }
   const beforeEntry = resolve(before, ENGINE_ENTRY);
   if (!existsSync(beforeEntry)) { console.error(`no engine at ${beforeEntry}`); return 2; }
   if (!existsSync(resolve(before, 'node_modules'))) { console.error(`${before} has no node_modules (ln -s ${join(ROOT, 'node_modules')} ${resolve(before, 'node_modules')})`); return 2; }
@@ -92,7 +105,8 @@ async function main(): Promise<number> {
     const t0 = performance.now();
     const [nowOut, beforeOut] = [join(tmp, 'now.json'), join(tmp, 'before.json')];
     // the two engines run side by side: each is one core's work
-    await Promise.all([runChild(join(ROOT, ENGINE_ENTRY), nowOut, only), runChild(beforeEntry, beforeOut, only)]);
+    const shared = loose ? ['--loose-step-header'] : [];
+    await Promise.all([runChild(join(ROOT, ENGINE_ENTRY), nowOut, only, shared), runChild(beforeEntry, beforeOut, only, argv.includes('--reverse') ? [...shared, '--reverse'] : shared)]);
     const now = JSON.parse(readFileSync(nowOut, 'utf8')) as Hashes, then = JSON.parse(readFileSync(beforeOut, 'utf8')) as Hashes;
     let differing = 0, results = 0;
     for (const file of Object.keys(now)) {
@@ -102,7 +116,7 @@ async function main(): Promise<number> {
       if (diff.length) { differing++; console.log(`DIFFERS ${file}: ${diff.join(', ')}`); }
     }
     const files = Object.keys(now).length;
-    console.log(`${files} files, ${results} results (analyze() JSON, DXF, STEP, GLB): ${differing ? `${differing} files differ` : 'all byte-identical'} to ${before} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    console.log(`${files} files, ${results} results (analyze() JSON, DXF, STEP, GLB): ${differing ? `${differing} files differ` : 'all byte-identical'} to ${before}${argv.includes('--reverse') ? ' run in reverse order' : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     return differing || files === 0 ? 1 : 0;
   } finally { rmSync(tmp, { recursive: true, force: true }); }
 }

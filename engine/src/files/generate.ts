@@ -107,11 +107,11 @@ export async function productionFilesForModel(stepBytes: Uint8Array, parts: Mode
         const target = { volume: mp.solid.volume, centroid: meshCentroid(mp.solid), bboxMin: mp.solid.bbox.min, bboxMax: mp.solid.bbox.max };
         const match = matchSolid(exact, target);
         if (!match) throw new EngineError('analysis_failed', `part ${mp.part.id}: no exact solid of the STEP file matches the analyzed solid`);
-        return writeTransformedStep(match, frame);
+        return writeTransformedStep(match, frame, mp.part.name);
       });
       await emit('production_model', () => writeGlb(formedMesh(mp.solid, frame), { name: mp.part.name }));
       if (sheet) {
-        await emit('production_flat_step', async () => (await writeFlatStep(sheet.flat.outer, sheet.flat.inner, sheet.thickness)).step);
+        await emit('production_flat_step', async () => (await writeFlatStep(sheet.flat.outer, sheet.flat.inner, sheet.thickness, `${mp.part.name} flat`)).step);
         await emit('production_flat_model', async () => writeGlb(await flatMesh(sheet.flat, sheet.thickness), { name: `${mp.part.name} flat` }));
         const dxf = await import('../dxf/index.ts');
         await emit('production_dxf', () => enc.encode(dxf.flatToDxf(sheet.flat, { bendLines: false })));

@@ -8,6 +8,7 @@ import { kernelEdges } from './kernel-contour.ts';
 import { loadExactKernel, scratchName, type OC } from '../import/exact-kernel.ts';
 import { exactBodies, readStepShape, type ExactBodies } from '../import/sew.ts';
 import { unwrapStepBytes } from '../import/sniff.ts';
+import { encodeStepString } from '../import/step-string.ts';
 
 export interface ExactSolid {
   /** TopoDS_Shape; owned by the caller's ExactModel, released by its dispose() */
@@ -73,27 +74,56 @@ export function matchSolid(model: ExactModel, target: { volume: number; centroid
 /** Relative volume + centroid + box mismatch above which no exact solid is the part */
 const MATCH_SCORE_LIMIT = 0.05;
 
-function writeShape(oc: OC, shape: unknown): Uint8Array {
+/**
+ * FILE_NAME's time stamp in every production STEP file. OCCT writes the time of writing; a fixed one
+ * makes the same part the same bytes every time, so a fab shop can diff a reorder's files against
+ * the last ones (the part's source file and its revision are what date it, not the writing).
+ */
+export const PRODUCTION_STEP_TIME_STAMP = '1970-01-01T00:00:00';
+
+// What OCCT's writer says about the part, rewritten into what is the same on every write:
+// - PRODUCT is named by OCCT "Open CASCADE STEP translator 8.0 <n>", n counting every shape the
+//   thread's WASM instance ever wrote (its STEP writing actor is one per instance and is never reset,
+//   and the bindings reach neither it nor the product entity), so a file depended on the files
+//   written before it in that thread. Its name and id become the part's name; its entity is re-spelt
+//   on one line, since OCCT breaks lines by their length, which the counter's digits change.
+// - FILE_NAME's time stamp (above).
+const OCCT_PRODUCT = /^(#\d+) = PRODUCT\(\s*'[^']*'\s*,\s*'[^']*'\s*,\s*'([^']*)'\s*,\s*\(([^)]*)\)\s*\);/m;
+const OCCT_FILE_NAME_TIME = /^(FILE_NAME\(\s*'(?:[^']|'')*'\s*,\s*)'[^']*'/m;
+
+function historyFree(step: string, productName: string): string {
+  if (!OCCT_PRODUCT.test(step) || !OCCT_FILE_NAME_TIME.test(step)) {
+    throw new EngineError('analysis_failed', 'the exact kernel wrote a STEP file without the PRODUCT or FILE_NAME it always writes');
+  }
+  const name = encodeStepString(productName);
+  return step
+    .replace(OCCT_PRODUCT, (_, id: string, description: string, contexts: string) => `${id} = PRODUCT('${name}','${name}','${description}',(${contexts.replace(/\s+/g, '')}));`)
+    .replace(OCCT_FILE_NAME_TIME, `$1'${PRODUCTION_STEP_TIME_STAMP}'`);
+}
+
+/** The shape as a STEP file whose PRODUCT is `productName`, the same bytes whatever was written before. */
+function writeShape(oc: OC, shape: unknown, productName: string): Uint8Array {
   const name = scratchName('step');
   const writer = new oc.STEPControl_Writer();
   const progress = new oc.Message_ProgressRange();
   try {
-    oc.Interface_Static.SetIVal('write.step.schema', 5); // AP214IS: read by every CAD tool
+    oc.Interface_Static.SetIVal('write.step.schema', 5); // 5 is AP242 (OCCT's numbering; 4 would be AP214 IS)
     oc.Interface_Static.SetCVal('write.step.unit', 'MM');
     const t = writer.Transfer(shape, oc.STEPControl_StepModelType.STEPControl_AsIs, true, progress);
     if (t !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) throw new EngineError('analysis_failed', 'the exact kernel could not translate the part to STEP');
     const w = writer.Write(name);
     if (w !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) throw new EngineError('analysis_failed', 'the exact kernel could not write the STEP file');
-    const bytes: Uint8Array = oc.FS.readFile(name);
-    return new Uint8Array(bytes); // copy out of the WASM filesystem
+    // OCCT writes 7-bit text (the product name is escaped to 7 bits too): latin1 maps it byte for byte
+    const written = Buffer.from(oc.FS.readFile(name) as Uint8Array).toString('latin1');
+    return new Uint8Array(Buffer.from(historyFree(written, productName), 'latin1'));
   } finally {
     writer.delete(); progress.delete();
     try { oc.FS.unlink(name); } catch { /* never written */ }
   }
 }
 
-/** STEP of one exact solid moved by a rigid motion (source -> normalized frame). */
-export async function writeTransformedStep(solid: ExactSolid, frame: Rigid): Promise<Uint8Array> {
+/** STEP of one exact solid moved by a rigid motion (source -> normalized frame), its PRODUCT named `productName`. */
+export async function writeTransformedStep(solid: ExactSolid, frame: Rigid, productName: string): Promise<Uint8Array> {
   const oc = await loadExactKernel();
   const trsf = new oc.gp_Trsf();
   const [r0, r1, r2] = frame.rotation, t = frame.translation;
@@ -101,7 +131,7 @@ export async function writeTransformedStep(solid: ExactSolid, frame: Rigid): Pro
   const op = new oc.BRepBuilderAPI_Transform(solid.shape, trsf, true, false);
   try {
     const moved = op.Shape();
-    try { return writeShape(oc, moved); } finally { moved.delete(); }
+    try { return writeShape(oc, moved, productName); } finally { moved.delete(); }
   } finally { op.delete(); trsf.delete(); }
 }
 
@@ -137,8 +167,8 @@ function makeWire(oc: OC, contour: Contour, owned: Array<{ delete(): void }>): u
   return wire;
 }
 
-/** The flat pattern as an exact solid (planar face with true arcs, extruded by the thickness), as STEP. */
-export async function writeFlatStep(outer: Contour, inner: Contour[], thickness: number): Promise<{ step: Uint8Array; volume: number }> {
+/** The flat pattern as an exact solid (planar face with true arcs, extruded by the thickness), as STEP with its PRODUCT named `productName`. */
+export async function writeFlatStep(outer: Contour, inner: Contour[], thickness: number, productName = 'flat'): Promise<{ step: Uint8Array; volume: number }> {
   const oc = await loadExactKernel();
   const owned: Array<{ delete(): void }> = [];
   try {
@@ -172,7 +202,7 @@ export async function writeFlatStep(outer: Contour, inner: Contour[], thickness:
     const solid = prism.Shape();
     owned.push(solid);
     const { volume } = measure(oc, solid);
-    return { step: writeShape(oc, solid), volume };
+    return { step: writeShape(oc, solid, productName), volume };
   } finally {
     for (const o of owned.reverse()) { try { o.delete(); } catch { /* already released with its parent */ } }
   }

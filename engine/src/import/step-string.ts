@@ -5,7 +5,8 @@
 // the writer's own code page: UTF-8 when they form it, else Windows-1251 when they read as Cyrillic
 // words, else ISO 8859-1. A reader that already took them for ISO 8859-1 (occt-import-js does) hands
 // them over as characters U+0080..U+00FF: the same rule repairs those. Decoding uses the platform's
-// WHATWG TextDecoder (full ICU in Node), not hand-written code tables.
+// WHATWG TextDecoder (full ICU in Node), not hand-written code tables. encodeStepString() writes text
+// back as a 7-bit STEP string (the production STEP files' product names).
 
 /** A run of letters this long or longer made only of 8-bit letters is a word of a non-Latin script, chars. */
 const NON_LATIN_WORD_MIN = 2;
@@ -95,4 +96,27 @@ export function decodeStepName(raw: string): string {
   const { text, raw: hasRaw } = unescape(raw);
   // escaped ISO 8859-1 characters are what the writer meant; only raw bytes (or a reader's Latin-1 of them) are re-read
   return (hasRaw ? recode(text) : text).normalize('NFC');
+}
+
+const hex = (n: number, width: number) => n.toString(16).toUpperCase().padStart(width, '0');
+
+/**
+ * Text as the content of a STEP string (between its quotes), 7-bit as ISO 10303-21 wants it: `'` and
+ * `\` doubled, characters beyond ASCII as `\X2\hhhh..\X0\` (UCS-2) or, above U+FFFF,
+ * `\X4\hhhhhhhh..\X0\`; control characters as spaces. decodeStepName() reads it back.
+ */
+export function encodeStepString(text: string): string {
+  let out = '', run = '', runWidth = 0;
+  const flush = () => { if (run) out += `\\X${runWidth / 2}\\${run}\\X0\\`; run = ''; runWidth = 0; };
+  for (const ch of text.normalize('NFC')) {
+    const c = ch.codePointAt(0)!;
+    if (c >= 0x20 && c < 0x7f) { flush(); out += ch === "'" ? "''" : ch === '\\' ? '\\\\' : ch; continue; }
+    if (c < 0xa0) { flush(); out += ' '; continue; } // C0, DEL and C1 controls
+    const width = c > 0xffff ? 8 : 4;
+    if (width !== runWidth) flush();
+    runWidth = width;
+    run += hex(c, width);
+  }
+  flush();
+  return out;
 }
