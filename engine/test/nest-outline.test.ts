@@ -11,6 +11,7 @@ import { partPrices, type LineItem } from '../src/pricing/index.ts';
 import { FLAT_OUTLINE_TOLERANCE_MM, simplifyLoop } from '../src/nest/flat-outline.ts';
 import { outlineArea, partOutline } from '../src/nest/index.ts';
 import type { Design, Part } from '../src/contract.ts';
+import { designOf, sheetPart as sheetPartOf } from './helpers/examples.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const bytesOf = (p: string): Uint8Array => readFileSync(root + p);
@@ -85,4 +86,21 @@ test('an L flat from STEP quoted at 20 nests tighter than its bounding boxes', a
   assert.ok(shape.nest.utilization > box.nest.utilization + 0.15, `true shape ${shape.nest.utilization} vs boxes ${box.nest.utilization}`);
   assert.ok(shape.nest.sheets < box.nest.sheets, `${shape.nest.sheets} vs ${box.nest.sheets} sheets`);
   assert.ok(material(shape) < material(box), `material ${material(shape)} vs ${material(box)} cents`);
+});
+
+test('a shape that nests worse than its rectangle is charged the rectangle\'s nest (it holds the true flat)', () => {
+  // a 190 mm square with 55 mm corners cut: the greedy placement tiles its squares tighter
+  const S = 190, c = 55;
+  const outer: Array<[number, number]> = [[c, 0], [S - c, 0], [S, c], [S, S - c], [S - c, S], [c, S], [0, S - c], [0, c]];
+  const flat = { k_factor: 0.42, length_mm: S, width_mm: S, area_mm2: S * S - 2 * c * c, cut_length_mm: 4 * (S - 2 * c) + 4 * c * Math.SQRT2, pierce_count: 0 };
+  const octagon = sheetPartOf({ id: 'prt_octagon', holes: [], hole_count: 0, flat_pattern: flat, flat_pattern_dimensions: { length_mm: S, width_mm: S, height_mm: 2 }, detected_thickness_mm: 2, _flat_outline: { outer, holes: [] } });
+  const { _flat_outline: _o, ...square } = octagon;
+  const quote = (p: Part): LineItem => {
+    const d = designOf([p], `des_${p._flat_outline ? 'shape' : 'box'}`);
+    return partPrices({ items: [{ design_id: d.id, quantity: 10, configuration: { defaults: { material_id: STEEL_2MM } } }] }, { [d.id]: d }, catalog, { now: '2026-11-28T15:00:00.000Z', dfmIds: ['dfm_0'] }).items[0].line_items[0];
+  };
+  const shape = quote(octagon), box = quote(square as Part);
+  assert.ok(shape.nest && box.nest);
+  assert.ok(shape.nest.sheets <= box.nest.sheets, `${shape.nest.sheets} vs ${box.nest.sheets} sheets`);
+  assert.ok(shape.nest.utilization >= box.nest.utilization);
 });

@@ -28,8 +28,21 @@ function usable(o: FlatOutline | undefined, L: number, W: number): o is FlatOutl
 export function partOutline(part: Part): Outline | null {
   const fp = part.flat_pattern;
   if (!fp || !(fp.length_mm > 0) || !(fp.width_mm > 0)) return null;
+  if (usable(part._flat_outline, fp.length_mm, fp.width_mm)) return { outer: part._flat_outline.outer, holes: part._flat_outline.holes };
+  return boxOutline(part);
+}
+
+/** Whether the part is nested as its kept cut contours (not as its rectangle less its round holes). */
+export function hasTrueOutline(part: Part): boolean {
+  const fp = part.flat_pattern;
+  return !!fp && fp.length_mm > 0 && fp.width_mm > 0 && usable(part._flat_outline, fp.length_mm, fp.width_mm);
+}
+
+/** The flat's rectangle less its round holes: it contains the true flat, so its nests are valid ones. */
+export function boxOutline(part: Part): Outline | null {
+  const fp = part.flat_pattern;
+  if (!fp || !(fp.length_mm > 0) || !(fp.width_mm > 0)) return null;
   const L = fp.length_mm, W = fp.width_mm;
-  if (usable(part._flat_outline, L, W)) return { outer: part._flat_outline.outer, holes: part._flat_outline.holes };
   const holes: Point[][] = [];
   const kept: Array<[number, number, number]> = [];
   for (const h of part.holes) {
