@@ -70,7 +70,8 @@ async function corpus(root: string, quick: boolean): Promise<object> {
   const files = readdirSync(dir).filter((f) => /\.(step|stp)$/i.test(f)).sort();
   for (const f of quick ? files.slice(0, 4) : files) {
     let parts: Part[];
-    try { parts = (await analyze(new Uint8Array(readFileSync(join(dir, f))), { fileName: f })).parts; } catch { continue; }
+    // with each flat's cut contours, as the service keeps them: the corpus nested as its true shapes
+    try { parts = (await analyze(new Uint8Array(readFileSync(join(dir, f))), { fileName: f, flatOutlines: true })).parts; } catch { continue; }
     const sheet = parts.filter((p) => p.manufacturable && p.flat_pattern && p.detected_thickness_mm);
     if (!sheet.length) continue;
     for (const q of [1, 10, 100]) {

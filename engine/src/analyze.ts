@@ -16,6 +16,7 @@ import { recognizeSheet, type SheetRecognition } from './sheet/index.ts';
 import { recognizeBoughtIn, type BoughtInRecognition } from './hardware/index.ts';
 import { seatHardware } from './hardware/seating.ts';
 import { modelledSeats } from './sheet/hardware-holes.ts';
+import { flatOutline } from './nest/flat-outline.ts';
 
 /** ANSI K-factor range accepted as an explicit option (neutral axis between inner skin and middle). */
 export const K_FACTOR_MIN = 0;
@@ -31,6 +32,11 @@ export interface AnalyzeOptions {
   kFactorByPart?: Record<string, number>;
   /** ISO timestamp for created_at (default now) */
   createdAt?: string;
+  /**
+   * Keep each sheet flat's cut contours on its part as `_flat_outline` (polygons within 0.1 mm, the
+   * nester's input: docs/nesting.md "Part outlines"); not part of the public design, off by default.
+   */
+  flatOutlines?: boolean;
 }
 
 /** A sheet analysis whose bends carry their flat line and flange lengths (what Part.bends maps). */
@@ -156,6 +162,8 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
     base.flat_pattern = { k_factor: round(f.kFactor), length_mm: round(f.length), width_mm: round(f.width), area_mm2: round(f.area), cut_length_mm: round(f.cutLength), pierce_count: f.pierceCount };
     base.flat_pattern_dimensions = { length_mm: round(f.length), width_mm: round(f.width), height_mm: round(analysis.thickness) };
     base.cut_length_mm = round(f.cutLength);
+    // what the nester places (docs/nesting.md "Part outlines"); never in a served design
+    base._flat_outline = flatOutline(f);
   } else if (analysis.kind === 'tube') {
     base.detected_thickness_mm = round(analysis.wall);
     base.cut_length_mm = round(analysis.cutLength);
@@ -283,5 +291,7 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
 }
 
 export async function analyze(bytes: Uint8Array, opts: AnalyzeOptions = {}): Promise<Design> {
-  return (await analyzeModel(bytes, opts)).design;
+  const design = (await analyzeModel(bytes, opts)).design;
+  if (opts.flatOutlines) return design;
+  return { ...design, parts: design.parts.map(({ _flat_outline: _o, ...p }) => p) };
 }

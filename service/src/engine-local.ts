@@ -74,7 +74,8 @@ export class LocalEngine implements EngineApi {
   private readonly memo = new EngineMemo();
 
   async analyze(bytes: Uint8Array, options: AnalyzeRequest): Promise<AnalysisOutput> {
-    const d = await analyze(bytes, options);
+    // the stored design keeps each flat's cut contours for nesting; no served view shows them (docs/nesting.md "Part outlines")
+    const d = await analyze(bytes, { ...options, flatOutlines: true });
     return { engine_design_id: d.id, suggested_process: d.suggested_process, formed_dimensions: d.formed_dimensions, parts: d.parts, part_instances: d.part_instances, ignored_bodies: d.ignored_bodies };
   }
 

@@ -278,6 +278,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /v1/carts/:cart_id/pay': 'payCart',
   'GET /v1/orders': 'listOrders',
   'GET /v1/orders/:order_id': 'getOrder',
+  'GET /v1/orders/:order_id/production-files': 'listOrderProductionFiles',
   'GET /v1/admin/orders/:order_id': 'adminGetOrder',
   'POST /v1/admin/orders/:order_id/status': 'adminUpdateOrderStatus',
 };

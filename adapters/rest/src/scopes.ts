@@ -41,6 +41,7 @@ const OPERATION_SCOPES: Record<string, OperationAccess> = {
   'POST /v1/carts/{cart_id}/pay': ['carts', 'payments'],
   'GET /v1/orders': 'orders',
   'GET /v1/orders/{order_id}': 'orders',
+  'GET /v1/orders/{order_id}/production-files': 'orders',
   'GET /v1/webhook-endpoints': 'webhooks',
   'POST /v1/webhook-endpoints': 'webhooks',
   'GET /v1/webhook-endpoints/{endpoint_id}': 'webhooks',

@@ -169,7 +169,18 @@ export const Part = Type.Object({
   flat_pattern_model_url: orNull<string>({ type: 'string', description: 'The flat pattern\'s 3D model (GLB), or null when not sheet.' }),
   image_url: orNull<string>({ type: 'string', description: 'An image of the part (307 to the file).' }),
 });
-export type Part = Static<typeof Part>;
+/**
+ * A sheet flat's cut contours as polygons, mm, in the flat's frame (that of `holes[].center_mm`):
+ * within 0.1 mm of the true contours (engine/src/nest/flat-outline.ts). What the nester places.
+ */
+export interface FlatOutline { outer: Array<[number, number]>; holes: Array<Array<[number, number]>> }
+
+/**
+ * The contract's part, plus what the analysis keeps for the engine's own later use and no public
+ * view shows: `_flat_outline`, the sheet flat's cut contours (the service keeps it in the stored
+ * design and strips it from every design it serves; docs/nesting.md "Part outlines").
+ */
+export type Part = Static<typeof Part> & { _flat_outline?: FlatOutline };
 
 export const PartInstance = Type.Object({
   id: Type.String({ description: 'Unique id of this occurrence (`pin_...`).' }),
@@ -209,4 +220,5 @@ export const Design = Type.Object({
   }), 'Why the analysis failed, or null.'),
   ignored_bodies: Type.Array(IgnoredBody, { description: 'Bodies of the file that are not parts, each with why. Every body of the file is either a part (open shells included, as parts refused `open_shell`) or listed here.' }),
 });
-export type Design = Static<typeof Design>;
+/** The contract's design; its parts may carry the engine's `_flat_outline` (see Part). */
+export type Design = Omit<Static<typeof Design>, 'parts'> & { parts: Part[] };

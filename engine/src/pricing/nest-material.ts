@@ -5,6 +5,7 @@
 import type { Part } from '../contract.ts';
 import type { Material, RateCard } from '../catalog/types.ts';
 import { nest, partOutline, outlineArea, type NestRequest, type NestResult, type Outline } from '../nest/index.ts';
+import { boxOutline, hasTrueOutline } from '../nest/part-outline.ts';
 
 /** More pieces than this of one material are nested as a proportional sample and scaled (docs/nesting.md). */
 export const NEST_MAX_PIECES = 200;
@@ -84,7 +85,15 @@ export function nestMaterials(pieces: readonly NestPiece[], rates: RateCard, mem
       margin_mm: rates.nest_edge_margin_mm,
       max_evaluations: QUOTE_NEST_EVALUATIONS,
     };
-    const result = memo ? memo(request, () => nest(request)) : nest(request);
+    const run = (r: NestRequest): NestResult => (memo ? memo(r, () => nest(r)) : nest(r));
+    let result = run(request);
+    // The greedy placement is a heuristic: a shape can nest worse than the rectangle holding it (a
+    // near-square plate with cut corners tiles best as squares). That rectangle contains the true
+    // flat, so its nest is valid too: the cheaper of the two is kept (docs/nesting.md "Part outlines").
+    if (list.some((p) => hasTrueOutline(p.part))) {
+      const boxed = run({ ...request, items: list.map((p, i) => ({ id: p.key, outline: boxOutline(p.part) ?? p.outline, count: counts[i] })) });
+      if (boxed.findings.length <= result.findings.length && chargedArea(boxed, rates.nest_charge) < chargedArea(result, rates.nest_charge)) result = boxed;
+    }
     const left = new Set(result.findings.map((f) => f.part_id));
     const nested = list.map((p, i) => ({ p, i })).filter(({ p }) => !left.has(p.key));
     if (!nested.length || !result.sheets.length) continue;

@@ -21,8 +21,10 @@ export function fileKey(designId: string, name: string): string { return `design
 export type DesignState = Pick<DesignRow, 'id' | 'status' | 'name' | 'createdAt' | 'result' | 'error'>;
 
 function publicPart(ctx: Pick<EngineContext, 'links'>, designId: string, part: Part): Part {
+  // the flat's cut contours are the engine's nesting input, kept in the stored design only
+  const { _flat_outline: _outline, ...shown } = part;
   return {
-    ...part,
+    ...shown,
     model_url: ctx.links.partModel(designId, part.id, 'formed'),
     flat_pattern_model_url: part.flat_pattern ? ctx.links.partModel(designId, part.id, 'flat') : null,
     image_url: ctx.links.partImage(designId, part.id),
@@ -54,4 +56,16 @@ export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignSta
     // designs analysed before bodies were accounted for have none recorded
     ignored_bodies: r?.ignored_bodies ?? [],
   };
+}
+
+/**
+ * The design as the engine is given it (DFM, prices, files): the public view with each sheet part's
+ * flat cut contours (`_flat_outline`, docs/nesting.md "Part outlines") that the stored design keeps
+ * and no served view shows. Never serve it.
+ */
+export function toEngineDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignState): DesignView {
+  const view = toPublicDesign(ctx, rec);
+  const kept = new Map((rec.status === 'ready' ? rec.result?.parts ?? [] : []).filter((p) => p._flat_outline).map((p) => [p.id, p._flat_outline!]));
+  if (kept.size === 0) return view;
+  return { ...view, parts: view.parts.map((p) => (kept.has(p.id) ? { ...p, _flat_outline: kept.get(p.id)! } : p)) };
 }

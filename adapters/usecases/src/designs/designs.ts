@@ -6,7 +6,7 @@ import {
   admitCustomerJob, asOverLimit, customerJobLimit, ANALYZE_JOB, DesignInput, validateInput, PerStore, newEvent,
 } from '../core/index.ts';
 import { designReviewLink } from './review-link-docs.ts';
-import { sourceKey, toPublicDesign, type DesignResult, type DesignRow, type DesignState, type DesignView } from './design-view.ts';
+import { sourceKey, toEngineDesign, toPublicDesign, type DesignResult, type DesignRow, type DesignState, type DesignView } from './design-view.ts';
 import { indexContent, reuseAnalysis } from './design-reuse.ts';
 import { assertExpandedSize, assertStepUpload, measureUpload, uploadData, uploadLimits, type UploadBytes } from './received-file.ts';
 
@@ -168,10 +168,10 @@ async function readDesignRow(ctx: UseCaseContext, accountId: string, designId: s
 const readyViews = new WeakMap<DesignRow, { links: EngineContext['links']; design: Design }>();
 
 function readyView(ctx: UseCaseContext, row: DesignRow): Design {
-  if (!isSharedReadyRow(row)) return toPublicDesign(ctx, row);
+  if (!isSharedReadyRow(row)) return toEngineDesign(ctx, row);
   const known = readyViews.get(row);
   if (known?.links === ctx.links) return known.design;
-  const design = deepFreeze(toPublicDesign(ctx, row));
+  const design = deepFreeze(toEngineDesign(ctx, row));
   readyViews.set(row, { links: ctx.links, design });
   return design;
 }

@@ -1,5 +1,5 @@
 export { analysisJob } from './analysis-job.ts';
-export { type DesignResult, type DesignRow, sourceKey, toPublicDesign } from './design-view.ts';
+export { type DesignResult, type DesignRow, sourceKey, toPublicDesign, toEngineDesign } from './design-view.ts';
 export { analyzeDesign, type AnalyzeInput, getDesign, getDesignRow, isSharedReadyRow, MAX_WAIT_SECONDS, requireReadyDesign, submitDesign, waitForDesign } from './designs.ts';
 export { designFileNames, getDesignImageUrl, getDesignModelUrl, getPartImageUrl, getPartModelUrl, getPartStepUrl } from './files.ts';
 export { removeSpooled, spoolDirOf, type SpooledFile, spoolUpload, sweepSpools, type UploadBytes } from './received-file.ts';

@@ -5,7 +5,7 @@
 // in the store, so each distinct configuration costs one analysis, in the worker pool.
 import { EngineError, type Design } from '@kerf/engine';
 import { type UseCaseContext, type AnalysisOutput, type Configuration, fileUnavailable, unavailable } from '../core/index.ts';
-import { toPublicDesign, type DesignResult, type DesignRow, isSharedReadyRow } from '../designs/index.ts';
+import { toEngineDesign, type DesignResult, type DesignRow, isSharedReadyRow } from '../designs/index.ts';
 import { type ConfiguredDesign, kMapKey, type MaterialAnalysis, quoteCacheOf } from './quote-cache.ts';
 
 export function materialFlatKey(designId: string, kFactorByPart: Record<string, number>): string {
@@ -58,5 +58,5 @@ async function configureDesign(ctx: UseCaseContext, row: DesignRow, design: Desi
   }
   cache.keepMaterialAnalysis(key, analysis);
   const result: DesignResult = { ...(row.result as DesignResult), ...analysis };
-  return { design: toPublicDesign(ctx, { ...row, result }), kFactorByPart };
+  return { design: toEngineDesign(ctx, { ...row, result }), kFactorByPart };
 }

@@ -6,7 +6,7 @@ import {
   requireScope, type Caller, type EngineContext, type AnalysisOutput, type Configuration, type DfmOutcome, type PresentedDfmReport,
   invalid, presentDfmReport, FileDfmRequest, FileQuoteRequest, validateInput,
 } from '../core/index.ts';
-import { toPublicDesign } from '../designs/index.ts';
+import { toEngineDesign } from '../designs/index.ts';
 import { computeDfm } from '../dfm/index.ts';
 import { presentQuote, type Quote } from './quote-object.ts';
 import { quoteOf } from './quotes.ts';
@@ -68,7 +68,7 @@ async function analyzeFile(ctx: EngineContext, file: FileAtHand, configuration: 
   const id = first.engine_design_id ?? ctx.newId('des');
   const createdAt = ctx.now().toISOString();
   const view = ({ engine_design_id: _id, ...out }: AnalysisOutput): Design =>
-    toPublicDesign(ctx, { id, status: 'ready', name: file.file_name, createdAt, result: { ...out, fileKeys: {} }, error: null });
+    toEngineDesign(ctx, { id, status: 'ready', name: file.file_name, createdAt, result: { ...out, fileKeys: {} }, error: null });
   const design = view(first);
   const kFactorByPart = await ctx.engine.materialKFactors(design, configuration ?? {});
   if (Object.keys(kFactorByPart).length === 0) return design;

@@ -48,11 +48,26 @@ export function drawNest(n: MaterialNest, maxPictures = MAX_NEST_PICTURES): Omit
  * download: the signed link serves it like the other production files.
  */
 async function sheetFile(ctx: UseCaseContext, quoteId: string, materialId: string, sheet: number, ext: 'dxf' | 'svg', make: () => string): Promise<string> {
-  const name = `${quoteId}-nest-${materialId}-sheet-${sheet + 1}.${ext}`;
+  const name = nestSheetFileName(quoteId, materialId, sheet, ext);
   const key = `quotes/${quoteId}/nest/${materialId}/sheet-${sheet + 1}.${ext}`;
   const contentType = ext === 'dxf' ? 'application/dxf' : 'image/svg+xml';
   if (!(await ctx.store.blobs.get(key))) await ctx.store.blobs.put(key, Buffer.from(make(), 'utf8'), { contentType });
   return signedDownload(ctx, { k: key, t: contentType, n: name });
+}
+
+/** Sheet `sheet` (from 0) of a quote's nest: signed links of its DXF and its SVG picture, each stored once. */
+export async function nestSheetLinks(ctx: UseCaseContext, quoteId: string, n: MaterialNest, sheet: number): Promise<{ dxf: string; svg: string }> {
+  const outlines = new Map<string, Outline>(Object.entries(n.outlines));
+  return {
+    dxf: await sheetFile(ctx, quoteId, n.material_id, sheet, 'dxf', () => nestSheetDxf(n.result, outlines, sheet)),
+    // the picture the quote page draws (the same width): the page and the file show the same drawing
+    svg: await sheetFile(ctx, quoteId, n.material_id, sheet, 'svg', () => nestSheetSvg(n.result, outlines, sheet, PICTURE_WIDTH_PX)),
+  };
+}
+
+/** The file name a sheet's file downloads as. */
+export function nestSheetFileName(quoteId: string, materialId: string, sheet: number, ext: 'dxf' | 'svg'): string {
+  return `${quoteId}-nest-${materialId}-sheet-${sheet + 1}.${ext}`;
 }
 
 /** The quote's nests, drawn, with each drawn sheet's DXF and SVG for the shop: for its page. */
@@ -64,14 +79,8 @@ export async function getQuoteNests(ctx: UseCaseContext, caller: Caller, input: 
   const out: QuoteNestView[] = [];
   for (const n of nestsOfRecord(rec.data)) {
     const drawn = drawNest(n);
-    const outlines = new Map<string, Outline>(Object.entries(n.outlines));
     const files: QuoteNestView['files'] = [];
-    for (let i = 0; i < drawn.pictures.length; i++) {
-      files.push({
-        dxf: await sheetFile(ctx, quote_id, n.material_id, i, 'dxf', () => nestSheetDxf(n.result, outlines, i)),
-        svg: await sheetFile(ctx, quote_id, n.material_id, i, 'svg', () => drawn.pictures[i]),
-      });
-    }
+    for (let i = 0; i < drawn.pictures.length; i++) files.push(await nestSheetLinks(ctx, quote_id, n, i));
     out.push({ ...drawn, files });
   }
   return out;

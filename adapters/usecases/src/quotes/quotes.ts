@@ -8,7 +8,7 @@ import {
   invalid, notFound, type JobKindHandlers, FILE_QUOTE_JOB, FileQuoteRequest, QuoteInput,
   QuoteRequest, type QuoteItemRequest, validateInput, newLazyEvent, quoteCaching,
 } from '../core/index.ts';
-import { toPublicDesign, type DesignRow, getDesignRow, requireReadyDesign, submitDesign, type UploadBytes } from '../designs/index.ts';
+import { toEngineDesign, type DesignRow, getDesignRow, requireReadyDesign, submitDesign, type UploadBytes } from '../designs/index.ts';
 import { computeDfm, storeDfmReport, reuseDfmReport, designForConfiguration, kMapKey, sharedParts } from '../dfm/index.ts';
 import { fulfill, usShipTo } from '../fulfillment/index.ts';
 import { composeQuote, presentQuote, type QuoteOutcome } from './quote-object.ts';
@@ -209,7 +209,7 @@ export const fileQuoteJob: JobKindHandlers = {
     } else if (row.status !== 'ready') {
       return; // not settled yet; the analysis job enqueues us again when it is
     } else {
-      const design = toPublicDesign(ctx, row);
+      const design = toEngineDesign(ctx, row);
       if (design.parts.length > 1) {
         next = await multiPartQuote(ctx, job.accountId, doc, row, design);
       } else {
