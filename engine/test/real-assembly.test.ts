@@ -96,6 +96,9 @@ test('real: the Printalyzer enclosure (two folded parts, 13 PEM parts) unfolds t
   assert.deepEqual([...new Set(asDrawn.parts.flatMap((p) => p.issues.filter((i) => i.severity === 'blocking' || i.code === 'hole_too_close_to_bend').map((i) => i.code)))], ['hole_too_close_to_bend']);
   const config = { parts, accepted_risks: ['hole_too_close_to_bend'] };
   const report = dfm(d, config, catalog, ctx);
+  // Not yet checked here: the PEM parts are not seated in their holes (their shapes are not read as
+  // hardware, so engine/src/hardware/seating.ts finds no axis); seated, they would become the holes'
+  // catalog selections, and the base's six M4 nuts sit 6.35 mm from an edge (the catalog's CLS-M4 asks 6.9).
   assert.equal(report.status, 'ready', JSON.stringify(report.parts.filter((p) => p.status !== 'ready')));
   assert.equal(report.parts.filter((p) => p.left_out?.reason === 'bought_in').length, pz.hardware.length);
   const prices = partPrices({ items: [{ design_id: d.id, quantity: 1, configuration: config }] }, new Map([[d.id, d]]), catalog, { now: ctx.now, dfmIds: ['dfm_q'] });
