@@ -555,3 +555,83 @@ function lazyTorusHint(sample: FaceSample, points: Vec3[]): Surface {
   });
   return surface;
 }
+
+/** The strict fit tolerance of a model this size, mm: a face whose worst vertex is further off was
+ * fitted loosely (some vertices on loose intersection edges). */
+export function strictFitTolerance(modelSize: number): number {
+  return SURFACE_FIT_TOLERANCE_MM + SURFACE_FIT_RELATIVE_TOLERANCE * modelSize;
+}
+
+/** A plane counts as tangent to a loosely fitted cylinder when it is this parallel to the axis (|n.a|) ... */
+const TANGENT_AXIS_TOLERANCE = 2e-3;
+/** ... and lies this close to the radius from the axis, mm (a loose fit is off by up to 0.02 mm). */
+const TANGENT_GAP_TOLERANCE_MM = 0.05;
+/** The two tangent planes must meet at least at this angle (sine) to fix the axis direction. */
+const MIN_TANGENT_PLANES_SINE = Math.sin(1 / RAD);
+const TANGENT_RADIUS_ITERATIONS = 40;
+
+/**
+ * Refits a loosely fitted cylinder (a bend face whose vertices all lie on loose edges: Autodesk Fusion
+ * writes them up to its declared 0.01 mm off) as the cylinder tangent to two exactly fitted planes it
+ * meets. A free five-parameter fit through a few loose vertices tilts the axis or misses the radius by
+ * 0.01 mm and more (measured: r 4.013 for a 4 mm bend), enough to break the tangency with the flanges
+ * and the pairing with the opposite skin. Two tangent planes fix the axis direction and leave one
+ * parameter, the radius, which a least-squares fit over every vertex gets far better than the loose
+ * edges' deviation. Returns null unless two such planes exist and every vertex lies within `loose`.
+ */
+export function refitTangentCylinder(sample: FaceSample, fitted: CylinderSurface, planes: PlaneSurface[]): FitResult | null {
+  const points = pts(sample);
+  const loose = edgeDeviation(sample);
+  const tangent = planes.filter((p) => Math.abs(dot(p.normal, fitted.axis)) <= TANGENT_AXIS_TOLERANCE
+    && Math.abs(Math.abs(dot(p.normal, fitted.origin) - p.offset) - fitted.radius) <= TANGENT_GAP_TOLERANCE_MM);
+  let pair: [PlaneSurface, PlaneSurface] | null = null, best = MIN_TANGENT_PLANES_SINE;
+  for (let i = 0; i < tangent.length; i++) {
+    for (let j = i + 1; j < tangent.length; j++) {
+      const s = norm(cross(tangent[i].normal, tangent[j].normal));
+      if (s > best) { best = s; pair = [tangent[i], tangent[j]]; }
+    }
+  }
+  if (!pair) return null;
+  let axis = normalize(cross(pair[0].normal, pair[1].normal));
+  if (dot(axis, fitted.axis) < 0) axis = scale(axis, -1);
+  // the axis lies at the radius from each plane, on the side the fit found: n.c = d + side r
+  const side = pair.map((p) => Math.sign(dot(p.normal, fitted.origin) - p.offset));
+  const rows = [[...pair[0].normal], [...pair[1].normal], [...axis]];
+  const base = solveLinear(rows, [pair[0].offset, pair[1].offset, dot(axis, fitted.origin)]);
+  const per = solveLinear(rows, [side[0], side[1], 0]);
+  if (!base || !per) return null;
+  const flat = (v: Vec3): Vec3 => sub(v, scale(axis, dot(v, axis)));
+  const q = points.map((p) => flat(sub(p, base as Vec3)));
+  const w = flat(per as Vec3);
+  // Gauss-Newton on the radius: e_i(r) = |q_i - r w| - r
+  let r = fitted.radius;
+  for (let it = 0; it < TANGENT_RADIUS_ITERATIONS; it++) {
+    let jj = 0, je = 0;
+    for (const qi of q) {
+      const v = sub(qi, scale(w, r));
+      const len = norm(v);
+      if (len === 0) continue;
+      const e = len - r, j = -dot(v, w) / len - 1;
+      jj += j * j; je += j * e;
+    }
+    if (!(jj > 0)) return null;
+    const step = -je / jj;
+    r += step;
+    if (Math.abs(step) < 1e-13) break;
+  }
+  if (!(r > 0)) return null;
+  let residual = 0;
+  for (const qi of q) residual = Math.max(residual, Math.abs(norm(sub(qi, scale(w, r))) - r));
+  if (!(residual <= loose)) return null;
+  const onAxis = add(base as Vec3, scale(w, r));
+  const c0 = centroidOf(points);
+  const origin = add(onAxis, scale(axis, dot(sub(c0, onAxis), axis)));
+  const k = Math.abs(axis[0]) > 1e-9 ? 0 : Math.abs(axis[1]) > 1e-9 ? 1 : 2;
+  if (axis[k] < 0) axis = scale(axis, -1);
+  let axialMin = Infinity, axialMax = -Infinity;
+  for (const p of points) { const h = dot(sub(p, origin), axis); axialMin = Math.min(axialMin, h); axialMax = Math.max(axialMax, h); }
+  return {
+    surface: { kind: 'cylinder', axis, origin, radius: r, spanDegrees: angularSpan(sample, points, origin, axis), convex: fitted.convex, axialMin, axialMax },
+    residual,
+  };
+}

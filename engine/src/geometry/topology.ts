@@ -4,7 +4,8 @@
 import type { ImportedSolid, Solid, Face, Edge, Vec3 } from './model.ts';
 import { weldExact, type Welded } from './weld.ts';
 import { HalfEdges } from './half-edges.ts';
-import { fitSurface, type FaceSample } from './fit.ts';
+import { fitSurface, refitTangentCylinder, strictFitTolerance, type FaceSample } from './fit.ts';
+import type { PlaneSurface, CylinderSurface } from './model.ts';
 import { sub, norm, point, hypot3 } from './vec.ts';
 
 /** Signed volume and area of a triangle mesh (float64). */
@@ -59,6 +60,10 @@ function buildWelded(imported: ImportedSolid, index: number, welded: Welded, acc
 
   const faces: Face[] = [];
   const edges: Edge[] = [];
+  const residuals: number[] = [];
+  const strict = strictFitTolerance(modelSize);
+  // cylinders fitted loosely (every vertex on loose edges): refitted against their tangent planes below
+  const looseCylinders: Array<{ f: number; sample: FaceSample }> = [];
   for (let f = 0; f < imported.faceRanges.length; f++) {
     const r = imported.faceRanges[f];
     const tris: number[] = [];
@@ -136,8 +141,16 @@ function buildWelded(imported: ImportedSolid, index: number, welded: Welded, acc
     const vertices = Uint32Array.from(faceVertices).sort();
     const facePoints = new Float64Array(vertices.length * 3);
     vertices.forEach((v, i) => { facePoints[i * 3] = points[v * 3]; facePoints[i * 3 + 1] = points[v * 3 + 1]; facePoints[i * 3 + 2] = points[v * 3 + 2]; });
-    const { surface } = fitSurface({ points: facePoints, facets, loops: loops.map((l) => l.map((v) => point(points, v))), modelSize, ...(accuracyMm !== null ? { accuracyMm } : {}) });
+    const sample: FaceSample = { points: facePoints, facets, loops: loops.map((l) => l.map((v) => point(points, v))), modelSize, ...(accuracyMm !== null ? { accuracyMm } : {}) };
+    const { surface, residual } = fitSurface(sample);
+    residuals.push(residual);
+    if (surface.kind === 'cylinder' && residual > strict) looseCylinders.push({ f, sample });
     faces.push({ id: f, surface, area: faceArea, triangles: new Uint32Array(tris), vertices, loops, neighbours: [...neighbours].sort((x, y) => x - y) });
+  }
+  for (const { f, sample } of looseCylinders) {
+    const planes = faces[f].neighbours.filter((g) => faces[g].surface.kind === 'plane' && residuals[g] <= strict).map((g) => faces[g].surface as PlaneSurface);
+    const refit = refitTangentCylinder(sample, faces[f].surface as CylinderSurface, planes);
+    if (refit) faces[f].surface = refit.surface;
   }
   return { index, name: imported.name, points, triangles, faces, edges, volume, area, bbox, ...(imported.openEdges ? { openEdges: imported.openEdges } : {}) };
 }
