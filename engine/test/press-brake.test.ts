@@ -138,6 +138,30 @@ describe('bend sequence with collision checks', () => {
     assert.equal(refused.plan.status, 'none');
     assert.match(refused.findings.find((x) => x.code === 'no_bend_sequence')!.message, /Bend 3 after bends 1 and 2: the flanges already standing at its ends leave 133 mm/);
   });
+  test('tray whose side flanges would hit the punch holder: the 3D check refuses it (the sections cannot see them); a taller box punch takes it', () => {
+    const tray = boxPart({ t: 2, r: 2, a: 300, b: 200, h: 60 });
+    const r = planBends(tray, STEEL_2, tooling);
+    assert.equal(r.plan.status, 'none');
+    const f = r.findings.find((x) => x.code === 'no_bend_sequence')!;
+    assert.equal(f.severity, 'blocking');
+    assert.equal(f.message, 'No bend sequence avoids a collision. Bend 3 after bends 1 and 2: the 60 mm flange beyond bend 1 reaches above the punch (Straight punch 88 deg R1, 100 mm high) into the upper beam.');
+    // every punch, both ways round, meets the holder with the standing side flange
+    const hits = f.details.punch_hits as Array<{ punch_id: string; obstacle: string; strip: { between: number[] } }>;
+    assert.ok(hits.some((h) => h.punch_id === 'pun_box_88'));
+    assert.ok(hits.every((h) => h.obstacle === 'upper_beam' && h.strip.between.length === 1), JSON.stringify(hits));
+    assert.equal(f.details.solid, true);
+    // a box punch 100 mm taller leaves the side flanges under its holder
+    const tall = { ...tooling, punches: tooling.punches.map((p) => (p.id !== 'pun_box_88' ? p : { ...p, height_mm: p.height_mm + 100, profile_mm: p.profile_mm.map(([x, z]) => [x, z > 20 ? z + 100 : z] as const) })) };
+    const made = planBends(tray, STEEL_2, tall);
+    assert.equal(made.plan.status, 'found');
+    assert.deepEqual(punches(made), ['pun_straight_88', 'pun_straight_88', 'pun_box_88', 'pun_box_88']);
+    // a shallower tray clears the standard tools
+    assert.equal(planBends(boxPart({ t: 2, r: 2, a: 300, b: 200, h: 40 }), STEEL_2, tooling).plan.status, 'found');
+  });
+  test('a profile (every bend line parallel) is checked in sections only: the same checks as before the 3D check', () => {
+    const hat = profilePart({ t: 2, r: 2, length: 200, strips: [20, 30, 40, 30, 20], bends: [up, down, down, up] });
+    assert.equal(planBends(hat, STEEL_2, tooling).plan.checks, 14);
+  });
   test('hat section: the brims first; the walls first collide', () => {
     const hat = profilePart({ t: 2, r: 2, length: 200, strips: [20, 30, 40, 30, 20], bends: [up, down, down, up] });
     const r = planBends(hat, STEEL_2, tooling);
