@@ -295,6 +295,22 @@ describe('real bent parts', () => {
     assert.ok(pcie.findings.some((x) => x.code === 'flange_off_die' && /is 0\.4 mm long/.test(x.message)));
     assert.deepEqual(order(await planOf(corpusPath('ender3-support-frame.step'))), [1, 2, 3]);
   });
+  test('real corpus: the support frame\'s end flange stands 1 mm inside the ends of the long bends, where the end rule does not look; the 3D check sees it across a full-length punch', { skip: !HAS_CORPUS }, async () => {
+    const r = await planOf(corpusPath('ender3-support-frame.step'));
+    assert.deepEqual(order(r), [1, 2, 3]);
+    assert.deepEqual(punches(r), ['pun_straight_88', 'pun_box_88', 'pun_box_88']);
+    // the straight punch for bend 2 after bend 1 (the order found): the end flange hits it
+    const d = await analyze(new Uint8Array(readFileSync(corpusPath('ender3-support-frame.step'))));
+    const part = d.parts.find((x) => x.bends.length > 0)!;
+    const m = catalog.materials.filter((x) => x.type === 'mild_steel').sort((a, b) => Math.abs(a.thickness_mm - part.detected_thickness_mm!) - Math.abs(b.thickness_mm - part.detected_thickness_mm!))[0];
+    const setups = new Map(part.bends.map((b) => [b.id, bendSetup(b, m, tooling)]));
+    const straight = searchSequence(part.bends, setups, without('pun_box_88'), m.thickness_mm, part.flat_pattern!.k_factor, undefined, [1, 2, 3]);
+    assert.equal(straight.status, 'none');
+    assert.equal(straight.failure!.bend_id, 2);
+    assert.equal(straight.failure!.obstacle, 'punch');
+    assert.deepEqual(straight.failure!.strip!.between, [1]);
+    assert.equal(straight.failure!.detail.solid, true);
+  });
 });
 
 describe('production files', () => {

@@ -213,17 +213,29 @@ function solidCheck(ctx: Ctx, b: BendInfo, done: Set<number>, die: Die, punch: P
   const baseSide: 1 | -1 = own.away[0] * bf.n[0] + own.away[1] * bf.n[1] > 0 ? -1 : 1;
   const flip: 1 | -1 = b.direction === 'up' ? 1 : -1;
   const dieLen = maxDie === null ? ctx.tooling.brake.bed_length_mm : toolLength(die.segment_lengths_mm, minLen, maxDie) ?? b.length_mm;
-  const c = bf.length / 2;
-  const span = { punch: [c - punchLen / 2, c + punchLen / 2] as [number, number], die: [c - dieLen / 2, c + dieLen / 2] as [number, number] };
-  for (const fr of STROKE_AT) {
-    const { pieces, depth } = foldAndPlace(mid, done, b.id, fr, ctx.t, die.v_opening_mm, mirror);
-    const place = basePlacement(mid, pieces, b.id, baseSide, flip, mirror);
-    if (!place) return null;
-    ctx.checks++;
-    const h = solidHit(standing, bf, place, { punch, die, brake: ctx.tooling.brake }, depth, ctx.t, span);
-    if (h) return { obstacle: h.obstacle, strip: { length_mm: Number(h.flange.length.toFixed(1)), between: [h.flange.bend.id] }, punch, detail: { stroke_fraction: Number(fr.toFixed(2)), solid: true, flange_of: h.flange.bend.id } };
+  const L = bf.length, c = L / 2;
+  const die_: [number, number] = [c - dieLen / 2, c + dieLen / 2];
+  // the punch centred on the line; one shorter than the line may also sit flush with either end of it
+  const placements: Array<[number, number]> = [[c - punchLen / 2, c + punchLen / 2]];
+  if (punchLen < L) placements.push([0, punchLen], [L - punchLen, L]);
+  let first: Omit<Failure, 'after' | 'bend_id'> | null = null;
+  for (const at of placements) {
+    let hit: Omit<Failure, 'after' | 'bend_id'> | null = null;
+    for (const fr of STROKE_AT) {
+      const { pieces, depth } = foldAndPlace(mid, done, b.id, fr, ctx.t, die.v_opening_mm, mirror);
+      const place = basePlacement(mid, pieces, b.id, baseSide, flip, mirror);
+      if (!place) return null;
+      ctx.checks++;
+      const h = solidHit(standing, bf, place, { punch, die, brake: ctx.tooling.brake }, depth, ctx.t, { punch: at, die: die_ });
+      if (h) {
+        hit = { obstacle: h.obstacle, strip: { length_mm: Number(h.flange.length.toFixed(1)), between: [h.flange.bend.id] }, punch, detail: { stroke_fraction: Number(fr.toFixed(2)), solid: true, flange_of: h.flange.bend.id } };
+        break;
+      }
+    }
+    if (!hit) return null;
+    first ??= hit;
   }
-  return null;
+  return first;
 }
 
 /**
