@@ -26,6 +26,18 @@ function corrugated12(template: Design): Design {
   return { ...template, parts: [part], part_instances: [{ id: 'pin_c12', part_id: part.id, instance_index: 0 }] };
 }
 
+/** A four-sided tray (a base a x b, sides h, all up 90 deg; corner reliefs), 2 mm: bends on two axes, so the 3D check runs. */
+function tray(template: Design, a: number, b: number, h: number): Design {
+  const t = 2, r = 2, k = 0.4, z = (Math.PI / 2) * (r + k * t);
+  const x0 = h + z / 2, x1 = h + z + a + z / 2, y0 = h + z / 2, y1 = h + z + b + z / 2, s = h + z;
+  const bend = (id: number, len: number, fl: [number, number], line: [[number, number], [number, number]]) => ({ id, angle_degrees: 90, radius_mm: r, length_mm: len, direction: 'up' as const, flange_lengths_mm: fl, line_mm: line });
+  const bends = [bend(1, b, [h, a], [[x0, s], [x0, s + b]]), bend(2, b, [a, h], [[x1, s], [x1, s + b]]), bend(3, a, [b, h], [[s, y0], [s + a, y0]]), bend(4, a, [h, b], [[s, y1], [s + a, y1]])];
+  const base = template.parts[0];
+  const part: Part = { ...base, id: `prt_tray_${h}`, name: `tray ${a}x${b}x${h}`, detected_thickness_mm: t, bends, bend_count: 4, holes: [], hole_count: 0, blind_features: [],
+    flat_pattern: base.flat_pattern ? { ...base.flat_pattern, k_factor: k } : null };
+  return { ...template, parts: [part], part_instances: [{ id: `pin_tray_${h}`, part_id: part.id, instance_index: 0 }] };
+}
+
 export async function benchBrake(root: string, quick: boolean): Promise<object> {
   const catalog = defaultCatalog();
   const { press_brake: _, ...rest } = catalog;
@@ -37,7 +49,12 @@ export async function benchBrake(root: string, quick: boolean): Promise<object> 
     const t = d.parts[0].detected_thickness_mm ?? 2;
     const m = catalog.materials.filter((x) => x.type === 'mild_steel').sort((a, b) => Math.abs(a.thickness_mm - t) - Math.abs(b.thickness_mm - t))[0];
     designs.push({ name: f, design: d, material: m.id });
-    if (f.endsWith('l_t2_r2.step')) designs.push({ name: 'synthetic/corrugated_12_bends', design: corrugated12(d), material: 'mat_mild_steel_2_0mm' });
+    if (f.endsWith('l_t2_r2.step')) {
+      designs.push({ name: 'synthetic/corrugated_12_bends', design: corrugated12(d), material: 'mat_mild_steel_2_0mm' });
+      // boxes and trays take the 3D check: one that is made, one refused after every order
+      designs.push({ name: 'synthetic/tray_300x200x40', design: tray(d, 300, 200, 40), material: 'mat_mild_steel_2_0mm' });
+      designs.push({ name: 'synthetic/tray_300x200x60', design: tray(d, 300, 200, 60), material: 'mat_mild_steel_2_0mm' });
+    }
   }
   const ctx = { id: 'dfm_bench', now: '2026-01-01T00:00:00.000Z' };
   const rows = designs.map(({ name, design, material }) => {

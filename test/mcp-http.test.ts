@@ -179,6 +179,21 @@ describe('hosted MCP server', () => {
     assert.deepEqual(plan.sequence.map((s) => s.bend_id), [1, 2, 3]);
     const gotText = got.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
     assert.match(gotText, /bend sequence of prt_\w+: bend 1 \(pun_straight_88 on die_v\d+_88.*\), then bend 2/);
+    // the bend table, a line per step naming its picture's URL, and the pictures themselves (SVG under that URL)
+    const steps = (got.structuredContent as { parts: Array<{ part_id: string; bend_plan: { sequence: Array<{ step: number; bend_id: number; image_url: string }> } }> }).parts[0];
+    assert.match(gotText, /Bend table of prt_\w+ \(step: bend, angle/);
+    for (const s of steps.bend_plan.sequence) {
+      assert.equal(s.image_url, `${t.url}/v1/dfm/${dfm.id}/parts/${steps.part_id}/bend-steps/${s.step}/image`);
+      assert.ok(gotText.includes(`  ${s.step}: bend ${s.bend_id}, `) && gotText.includes(s.image_url), `step ${s.step} in the table`);
+    }
+    const pictures = got.content.filter((c) => c.type === 'resource') as Array<{ resource: { uri: string; mimeType: string; text: string } }>;
+    assert.deepEqual(pictures.map((c) => c.resource.uri), steps.bend_plan.sequence.map((s) => s.image_url), 'one picture per step');
+    pictures.forEach((c, i) => {
+      assert.equal(c.resource.mimeType, 'image/svg+xml');
+      assert.ok(c.resource.text.startsWith('<svg') && c.resource.text.includes(`Step ${i + 1}: bend ${steps.bend_plan.sequence[i].bend_id},`), c.resource.text.slice(0, 200));
+    });
+    const bare = await call(a, 'get_dfm', { dfm_id: dfm.id, include_bend_steps: false });
+    assert.equal(bare.content.filter((c) => c.type === 'resource').length, 0, 'pictures on request only');
 
     const quoteKey = randomUUID();
     const quote = await ok(a, 'quote_designs', { items: [{ design_id: designId, quantity: 2, configuration }], operation_key: quoteKey });

@@ -21,7 +21,7 @@ async function tokenWith(store: Store, accountId: string, scopes: readonly strin
   return token;
 }
 
-const PATH_VALUES: Record<string, string> = { kind: 'studs', item_id: 'nothing', design_id: 'des_none', part_id: 'prt_none', dfm_id: 'dfm_none', quote_id: 'quo_none', review_link_id: 'rvl_none', cart_id: 'crt_none', order_id: 'ord_none', endpoint_id: 'whe_none' };
+const PATH_VALUES: Record<string, string> = { kind: 'studs', item_id: 'nothing', design_id: 'des_none', part_id: 'prt_none', dfm_id: 'dfm_none', quote_id: 'quo_none', review_link_id: 'rvl_none', cart_id: 'crt_none', order_id: 'ord_none', endpoint_id: 'whe_none', step: '1' };
 const QUERIES: Record<string, string> = { 'GET /v1/dfm/{dfm_id}/parts/{part_id}/file': '?kind=production_dxf' };
 const ITEMS = { items: [{ design_id: 'des_none', quantity: 1 }] };
 const BODIES: Record<string, unknown> = {

@@ -138,6 +138,30 @@ describe('bend sequence with collision checks', () => {
     assert.equal(refused.plan.status, 'none');
     assert.match(refused.findings.find((x) => x.code === 'no_bend_sequence')!.message, /Bend 3 after bends 1 and 2: the flanges already standing at its ends leave 133 mm/);
   });
+  test('tray whose side flanges would hit the punch holder: the 3D check refuses it (the sections cannot see them); a taller box punch takes it', () => {
+    const tray = boxPart({ t: 2, r: 2, a: 300, b: 200, h: 60 });
+    const r = planBends(tray, STEEL_2, tooling);
+    assert.equal(r.plan.status, 'none');
+    const f = r.findings.find((x) => x.code === 'no_bend_sequence')!;
+    assert.equal(f.severity, 'blocking');
+    assert.equal(f.message, 'No bend sequence avoids a collision. Bend 3 after bends 1 and 2: the 60 mm flange beyond bend 1 reaches above the punch (Straight punch 88 deg R1, 100 mm high) into the upper beam.');
+    // every punch, both ways round, meets the holder with the standing side flange
+    const hits = f.details.punch_hits as Array<{ punch_id: string; obstacle: string; strip: { between: number[] } }>;
+    assert.ok(hits.some((h) => h.punch_id === 'pun_box_88'));
+    assert.ok(hits.every((h) => h.obstacle === 'upper_beam' && h.strip.between.length === 1), JSON.stringify(hits));
+    assert.equal(f.details.solid, true);
+    // a box punch 100 mm taller leaves the side flanges under its holder
+    const tall = { ...tooling, punches: tooling.punches.map((p) => (p.id !== 'pun_box_88' ? p : { ...p, height_mm: p.height_mm + 100, profile_mm: p.profile_mm.map(([x, z]) => [x, z > 20 ? z + 100 : z] as const) })) };
+    const made = planBends(tray, STEEL_2, tall);
+    assert.equal(made.plan.status, 'found');
+    assert.deepEqual(punches(made), ['pun_straight_88', 'pun_straight_88', 'pun_box_88', 'pun_box_88']);
+    // a shallower tray clears the standard tools
+    assert.equal(planBends(boxPart({ t: 2, r: 2, a: 300, b: 200, h: 40 }), STEEL_2, tooling).plan.status, 'found');
+  });
+  test('a profile (every bend line parallel) is checked in sections only: the same checks as before the 3D check', () => {
+    const hat = profilePart({ t: 2, r: 2, length: 200, strips: [20, 30, 40, 30, 20], bends: [up, down, down, up] });
+    assert.equal(planBends(hat, STEEL_2, tooling).plan.checks, 14);
+  });
   test('hat section: the brims first; the walls first collide', () => {
     const hat = profilePart({ t: 2, r: 2, length: 200, strips: [20, 30, 40, 30, 20], bends: [up, down, down, up] });
     const r = planBends(hat, STEEL_2, tooling);
@@ -270,6 +294,22 @@ describe('real bent parts', () => {
     const pcie = await planOf(corpusPath('thunderscope-pcie-bracket.step'));
     assert.ok(pcie.findings.some((x) => x.code === 'flange_off_die' && /is 0\.4 mm long/.test(x.message)));
     assert.deepEqual(order(await planOf(corpusPath('ender3-support-frame.step'))), [1, 2, 3]);
+  });
+  test('real corpus: the support frame\'s end flange stands 1 mm inside the ends of the long bends, where the end rule does not look; the 3D check sees it across a full-length punch', { skip: !HAS_CORPUS }, async () => {
+    const r = await planOf(corpusPath('ender3-support-frame.step'));
+    assert.deepEqual(order(r), [1, 2, 3]);
+    assert.deepEqual(punches(r), ['pun_straight_88', 'pun_box_88', 'pun_box_88']);
+    // the straight punch for bend 2 after bend 1 (the order found): the end flange hits it
+    const d = await analyze(new Uint8Array(readFileSync(corpusPath('ender3-support-frame.step'))));
+    const part = d.parts.find((x) => x.bends.length > 0)!;
+    const m = catalog.materials.filter((x) => x.type === 'mild_steel').sort((a, b) => Math.abs(a.thickness_mm - part.detected_thickness_mm!) - Math.abs(b.thickness_mm - part.detected_thickness_mm!))[0];
+    const setups = new Map(part.bends.map((b) => [b.id, bendSetup(b, m, tooling)]));
+    const straight = searchSequence(part.bends, setups, without('pun_box_88'), m.thickness_mm, part.flat_pattern!.k_factor, undefined, [1, 2, 3]);
+    assert.equal(straight.status, 'none');
+    assert.equal(straight.failure!.bend_id, 2);
+    assert.equal(straight.failure!.obstacle, 'punch');
+    assert.deepEqual(straight.failure!.strip!.between, [1]);
+    assert.equal(straight.failure!.detail.solid, true);
   });
 });
 

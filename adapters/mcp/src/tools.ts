@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  createDfmReport, createQuote, createReviewLink, getDesign, getDfmReport, getPendingUpload, getQuote, getReviewLink, listCatalog, partStock, searchCatalog,
+  bendStepPictures, type BendStepPicture, createDfmReport, createQuote, createReviewLink, getDesign, getDfmReport, getPendingUpload, getQuote, getReviewLink, listCatalog, partStock, searchCatalog,
   MAX_PREPARED_UPLOAD_BYTES, prepareUpload, previewDesign, previewDfm, receiveUpload, runOnce, schemas, UseCaseError, waitForDesign, waitForQuote,
   type PreparedUpload, type PreviewImage, type Scope,
 } from '@kerf/usecases';
@@ -226,8 +226,11 @@ async function partStockResult(env: ToolEnv, catalog: string, designId: string |
 
 interface Issue { code: string; message: string; severity: string; part_id: string | null }
 interface Requirement { code: string; message: string; part_id: string | null; field: string | null }
-interface BendStepLike { bend_id: number; punch_id: string; die_id: string; side_up: string }
-interface DfmLike { id: string; status: string; design_id: string; review_url: string | null; requirements: Requirement[]; parts: Array<{ part_id: string; status: string; issues: Issue[]; bend_plan?: { status: string; sequence: BendStepLike[] } | null }> }
+interface BendStepLike {
+  step: number; bend_id: number; angle_degrees: number; direction: string; side_up: string; behind_punch: string; punch_id: string; punch_length_mm: number; die_id: string;
+  back_gauge_mm: number | null; force_kn: number | null; image_url?: string | null;
+}
+interface DfmLike { id: string; status: string; design_id: string; review_url: string | null; requirements: Requirement[]; parts: Array<{ part_id: string; status: string; issues: Issue[]; bend_plan?: { status: string; message: string | null; sequence: BendStepLike[] } | null }> }
 
 function findings(dfm: DfmLike): string[] {
   const out = dfm.requirements.map((r) => `- required: ${r.message}${r.field ? ` (${r.field})` : ''}`);
@@ -240,6 +243,29 @@ function bendSequences(dfm: DfmLike): string[] {
   return dfm.parts.filter((p) => p.bend_plan?.status === 'found').map((p) =>
     `- bend sequence of ${p.part_id}: ${p.bend_plan!.sequence.map((s) => `bend ${s.bend_id} (${s.punch_id} on ${s.die_id}${s.side_up === 'bottom' ? ', turned over' : ''})`).join(', then ')}`);
 }
+
+const mm = (v: number | null): string => (v === null ? 'n/a' : `${v} mm`);
+
+/** The bend table of each bent part (docs/press-brake.md "The bend table"), a line per step with its picture's URL; or why there is none. */
+function bendTables(dfm: DfmLike): string[] {
+  const out: string[] = [];
+  for (const p of dfm.parts) {
+    const plan = p.bend_plan;
+    if (!plan) continue;
+    if (plan.status !== 'found') { out.push(`- no bend sequence for ${p.part_id} (${plan.status})${plan.message ? `: ${plan.message}` : ''}`); continue; }
+    out.push(`Bend table of ${p.part_id} (step: bend, angle and direction, face up, side of the bend line behind the punch, punch and set-up length, die, force, back gauge, picture):`);
+    for (const s of plan.sequence) {
+      out.push(`  ${s.step}: bend ${s.bend_id}, ${s.angle_degrees}° ${s.direction}, ${s.side_up} up, ${s.behind_punch} behind the punch, ${s.punch_id} (${mm(s.punch_length_mm)}) on ${s.die_id}, ${s.force_kn === null ? 'n/a' : `${s.force_kn} kN`}, back gauge ${mm(s.back_gauge_mm)}${s.image_url ? `, ${s.image_url}` : ''}`);
+    }
+  }
+  return out;
+}
+
+/** Each step's picture as MCP content: SVG text under the URL the API serves it at, like the DFM images. */
+const bendStepContent = (pics: BendStepPicture[]): CallToolResult['content'] => pics.flatMap((pic) => [
+  { type: 'text' as const, text: `Bend step ${pic.step} of part ${pic.part_id}: bend ${pic.bend_id}, the part on the die under the punch at the bottom of the stroke` },
+  { type: 'resource' as const, resource: { uri: pic.url ?? `kerf:bend-step/${pic.part_id}/${pic.step}`, mimeType: 'image/svg+xml', text: pic.svg } },
+]);
 
 export function quoteText(q: Record<string, unknown>): string {
   const items = (q.items as Array<{ design_id: string; status: string; quantity: number; amount_cents: number | null; dfm?: DfmLike }>) ?? [];
@@ -325,13 +351,18 @@ const getQuoteTool: ToolDef = {
 const getDfmTool: ToolDef = {
   name: 'get_dfm',
   title: 'Get a DFM report',
-  description: 'A DFM report by id (from configure_design or a quote item): findings, requirements, capabilities and the production files status.',
-  input: Type.Object({ dfm_id: Type.String({ minLength: 1, maxLength: 100, description: 'A DFM report id (dfm_...).' }) }, strict),
+  description: 'A DFM report by id (from configure_design or a quote item): findings, requirements, capabilities, the production files status, and each bent part\'s press-brake bend table with a picture (SVG) of every step.',
+  input: Type.Object({
+    dfm_id: Type.String({ minLength: 1, maxLength: 100, description: 'A DFM report id (dfm_...).' }),
+    include_bend_steps: Type.Optional(Type.Boolean({ default: true, description: 'Return the pictures (SVG) of each bend step of up to 4 bent parts: the part on the die under the punch.' })),
+  }, strict),
   scopes: ['dfm'],
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
     const dfm = await getDfmReport(env.ctx, env.caller, { dfm_id: String(args.dfm_id) });
-    return toolResult([`DFM report ${dfm.id} of design ${dfm.design_id}: ${dfm.status}; production files ${dfm.production_files.status}.`, ...findings(dfm), ...bendSequences(dfm)].join('\n'), dfm);
+    const pictures = args.include_bend_steps === false ? [] : await bendStepPictures(env.ctx, env.caller, { dfm_id: dfm.id });
+    const text = [`DFM report ${dfm.id} of design ${dfm.design_id}: ${dfm.status}; production files ${dfm.production_files.status}.`, ...findings(dfm), ...bendSequences(dfm), ...bendTables(dfm)].join('\n');
+    return toolResult(text, dfm, bendStepContent(pictures));
   },
 };
 

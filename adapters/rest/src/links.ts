@@ -22,6 +22,7 @@ export function restLinks(baseUrl: string, websiteUrl = baseUrl): Links {
     partModel: (id, partId, view) => `${design(id)}/parts/${partId}/model${view === 'flat' ? '?view=flat' : ''}`,
     partImage: (id, partId) => `${design(id)}/parts/${partId}/image`,
     dfmPartImage: (dfmId, partId) => `${base}/v1/dfm/${dfmId}/parts/${partId}/image`,
+    dfmBendStepImage: (dfmId, partId, step) => `${base}/v1/dfm/${dfmId}/parts/${partId}/bend-steps/${step}/image`,
     quote: (id) => `${base}/v1/quotes/${id}`,
     catalog: (name) => `${base}${CATALOG_PATHS[name]}`,
     hardwareModel: (kind, itemId) => `${base}/v1/hardware/${kind}/${itemId}/model`,

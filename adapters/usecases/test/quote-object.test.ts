@@ -16,7 +16,7 @@ const base = 'https://kerf.test';
 const links: Links = {
   design: (d) => `${base}/designs/${d}`, designModel: (d) => `${base}/designs/${d}/model`, designImage: (d) => `${base}/designs/${d}/image`,
   partModel: (d, p, v) => `${base}/designs/${d}/parts/${p}/model?view=${v}`, partImage: (d, p) => `${base}/designs/${d}/parts/${p}/image`,
-  dfmPartImage: (r, p) => `${base}/dfm/${r}/parts/${p}/image`, quote: (q) => `${base}/quotes/${q}`, catalog: (c) => `${base}/${c}`,
+  dfmPartImage: (r, p) => `${base}/dfm/${r}/parts/${p}/image`, dfmBendStepImage: (r, p, n) => `${base}/dfm/${r}/parts/${p}/bend-steps/${n}/image`, quote: (q) => `${base}/quotes/${q}`, catalog: (c) => `${base}/${c}`,
   hardwareModel: (k, i) => `${base}/${k}/${i}/model`, download: (t) => `${base}/downloads/${t}`, reviewPage: (r) => `${base}/review/${r}`,
   cart: (c) => `${base}/carts/${c}`, cartPage: (t) => `${base}/checkout/${t}`, order: (o) => `${base}/orders/${o}`,
 };

@@ -99,7 +99,7 @@ export function planBends(part: Part, m: Material, tooling: PressBrakeTooling, f
     const b = part.bends.find((x) => x.id === s.bend_id)!;
     return {
       step: i + 1, bend_id: s.bend_id, angle_degrees: b.angle_degrees, direction: b.direction, side_up: s.flipped ? 'bottom' : 'top', behind_punch: s.behind,
-      punch_id: s.punch.id, punch_length_mm: s.punch_length_mm, die_id: s.die.id, back_gauge_mm: s.back_gauge_mm, force_kn: setups.get(s.bend_id)!.force_kn,
+      punch_id: s.punch.id, punch_length_mm: s.punch_length_mm, die_id: s.die.id, back_gauge_mm: s.back_gauge_mm, force_kn: setups.get(s.bend_id)!.force_kn, image_url: null,
     };
   });
   let message: string | null = null;

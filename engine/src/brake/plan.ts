@@ -19,6 +19,7 @@ export const BendPlanStep = Type.Object({
   die_id: Type.String({ description: 'The V-die (tooling catalog).' }),
   back_gauge_mm: NumOrNull('Distance from the bend line to the part\'s rearmost point before the stroke, in the section across the bend\'s middle, mm.'),
   force_kn: NumOrNull('Press force for the bend\'s length, kN.'),
+  image_url: Type.Optional(orNull<string>({ type: 'string', description: 'A picture of the step (SVG, 307 to the file): the part\'s section across the bend at the bottom of the stroke, on the die under the punch. The engine leaves it null; the API fills it.' })),
 });
 export type BendPlanStep = Static<typeof BendPlanStep>;
 

@@ -9,6 +9,7 @@ import type { Die, PressBrakeTooling, Punch } from '../catalog/press-brake.ts';
 import { collision, type Obstacle } from './collide.ts';
 import { foldAndPlace, lineFrame, parallel, sectionAcross, zoneWidth, type LineFrame, type Section } from './section.ts';
 import type { BendSetup } from './per-bend.ts';
+import { basePlacement, singleLevelFlanges, solidHit, type Flange } from './solid.ts';
 
 /** Sections are taken across each bend at these fractions of its line. */
 const SECTION_AT = [0.15, 0.5, 0.85];
@@ -66,6 +67,10 @@ interface Ctx {
   k: number;
   /** collision checks made so far */
   checks: number;
+  /** a box or tray (bends on more than one axis, one level): its flanges, for the 3D check; null for a profile */
+  flanges: Map<number, Flange> | null;
+  /** per bend, the bends whose flanges its sections do not see (checked in 3D once they stand) */
+  unseen: Map<number, number[]>;
 }
 
 /** The shortest sum of `segments` (any number of each) that is at least `min`, or null above `max`. */
@@ -175,6 +180,7 @@ function tryBend(ctx: Ctx, b: BendInfo, done: Set<number>): Try {
           }
         }
       }
+      hit ??= solidCheck(ctx, b, done, die, punch, len, minLen, constrainedDie ? maxDie : null, mirror);
       if (hit) { if (!mirror) fail(hit); else hits.push({ punch_id: punch.id, mirrored: true, obstacle: hit.obstacle, strip: hit.strip }); continue; }
       const mid = secs[Math.floor(secs.length / 2)];
       let gauge: number | null = null;
@@ -191,11 +197,53 @@ function tryBend(ctx: Ctx, b: BendInfo, done: Set<number>): Try {
 }
 
 /**
+ * The 3D check of a try (./solid.ts): the flanges already standing that the sections do not see,
+ * on the base as the middle section places it, against the punch and the die over their set-up
+ * lengths (centred on the bend's line) and the beams. Only for a box or tray; a profile's sections
+ * see it whole.
+ */
+function solidCheck(ctx: Ctx, b: BendInfo, done: Set<number>, die: Die, punch: Punch, punchLen: number, minLen: number, maxDie: number | null, mirror: boolean): Omit<Failure, 'after' | 'bend_id'> | null {
+  if (!ctx.flanges) return null;
+  const standing = (ctx.unseen.get(b.id) ?? []).filter((id) => done.has(id)).map((id) => ctx.flanges!.get(id)!);
+  const own = ctx.flanges.get(b.id)!;
+  const secs = ctx.sections.get(b.id) ?? [];
+  const mid = secs[Math.floor(secs.length / 2)];
+  if (!standing.length || !mid) return null;
+  const bf = own.frame;
+  const baseSide: 1 | -1 = own.away[0] * bf.n[0] + own.away[1] * bf.n[1] > 0 ? -1 : 1;
+  const flip: 1 | -1 = b.direction === 'up' ? 1 : -1;
+  const dieLen = maxDie === null ? ctx.tooling.brake.bed_length_mm : toolLength(die.segment_lengths_mm, minLen, maxDie) ?? b.length_mm;
+  const L = bf.length, c = L / 2;
+  const die_: [number, number] = [c - dieLen / 2, c + dieLen / 2];
+  // the punch centred on the line; one shorter than the line may also sit flush with either end of it
+  const placements: Array<[number, number]> = [[c - punchLen / 2, c + punchLen / 2]];
+  if (punchLen < L) placements.push([0, punchLen], [L - punchLen, L]);
+  let first: Omit<Failure, 'after' | 'bend_id'> | null = null;
+  for (const at of placements) {
+    let hit: Omit<Failure, 'after' | 'bend_id'> | null = null;
+    for (const fr of STROKE_AT) {
+      const { pieces, depth } = foldAndPlace(mid, done, b.id, fr, ctx.t, die.v_opening_mm, mirror);
+      const place = basePlacement(mid, pieces, b.id, baseSide, flip, mirror);
+      if (!place) return null;
+      ctx.checks++;
+      const h = solidHit(standing, bf, place, { punch, die, brake: ctx.tooling.brake }, depth, ctx.t, { punch: at, die: die_ });
+      if (h) {
+        hit = { obstacle: h.obstacle, strip: { length_mm: Number(h.flange.length.toFixed(1)), between: [h.flange.bend.id] }, punch, detail: { stroke_fraction: Number(fr.toFixed(2)), solid: true, flange_of: h.flange.bend.id } };
+        break;
+      }
+    }
+    if (!hit) return null;
+    first ??= hit;
+  }
+  return first;
+}
+
+/**
  * Searches for a sequence; with `fixedOrder` only that order is tried (to check a given sequence).
  */
 export function searchSequence(bends: BendInfo[], setups: Map<number, BendSetup>, tooling: PressBrakeTooling, t: number, k: number, maxChecks = MAX_CHECKS, fixedOrder?: number[]): SearchResult {
   const frames = new Map(bends.map((b) => [b.id, lineFrame(b)] as const));
-  const ctx: Ctx = { bends, byId: new Map(bends.map((b) => [b.id, b])), frames, sections: new Map(), relevant: new Map(), setups, tooling, t, k, checks: 0 };
+  const ctx: Ctx = { bends, byId: new Map(bends.map((b) => [b.id, b])), frames, sections: new Map(), relevant: new Map(), setups, tooling, t, k, checks: 0, flanges: singleLevelFlanges(bends, frames, t, k), unseen: new Map() };
   for (const b of bends) {
     const secs: Section[] = [];
     const seen = new Set<string>();
@@ -209,6 +257,12 @@ export function searchSequence(bends: BendInfo[], setups: Map<number, BendSetup>
     const rel = new Set<number>();
     for (const s of secs) for (const x of s.bends) if (x.id !== b.id) rel.add(x.id);
     for (const { c } of endBends(ctx, b)) rel.add(c.id);
+    if (ctx.flanges) {
+      const seen = new Set(secs.flatMap((x) => x.bends.map((y) => y.id)));
+      const unseen = bends.filter((c) => !seen.has(c.id)).map((c) => c.id);
+      ctx.unseen.set(b.id, unseen);
+      for (const id of unseen) rel.add(id);
+    }
     ctx.relevant.set(b.id, [...rel].sort((x, y) => x - y));
   }
   // outer bends first: the flat distance from the bend to the nearer end of its middle section

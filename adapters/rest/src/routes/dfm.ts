@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createDfmReport, getDfmPartImageUrl, getDfmReport, getProductionFileUrl, objects, schemas, type UseCaseContext } from '@kerf/usecases';
+import { createDfmReport, getBendStepImageUrl, getDfmPartImageUrl, getDfmReport, getProductionFileUrl, objects, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
 import { whileClientWaits } from '../client-gone.ts';
 import { errorResponses, pathAndQuery, redirectResponse } from '../openapi.ts';
@@ -35,4 +35,11 @@ export async function dfmRoutes(app: FastifyInstance, ctx: UseCaseContext): Prom
       response: { 307: redirectResponse, ...errorResponses(422) },
     },
   }, async (request, reply) => reply.redirect(await getDfmPartImageUrl(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)), 307));
+
+  app.get('/v1/dfm/:dfm_id/parts/:part_id/bend-steps/:step/image', {
+    schema: {
+      tags: ['dfm'], summary: 'Picture of one step of a part\'s press-brake bend sequence (307 to an SVG)', params: schemas.DfmBendStepImageInput,
+      response: { 307: redirectResponse, ...errorResponses() },
+    },
+  }, async (request, reply) => reply.redirect(await getBendStepImageUrl(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)), 307));
 }

@@ -18,6 +18,8 @@ export interface Links {
   partModel(designId: string, partId: string, view: 'formed' | 'flat'): string;
   partImage(designId: string, partId: string): string;
   dfmPartImage(dfmId: string, partId: string): string;
+  /** the picture of one step of a part's press-brake sequence (`step` from 1) */
+  dfmBendStepImage(dfmId: string, partId: string, step: number): string;
   quote(quoteId: string): string;
   catalog(name: CatalogName): string;
   hardwareModel(kind: 'studs' | 'nuts' | 'standoffs', itemId: string): string;

@@ -37,11 +37,18 @@ export function presentRequirement(links: Links, r: DfmRequirement): PresentedRe
   return { ...rest, allowed_values_url: name ? links.catalog(name) : null };
 }
 
-/** A DFM report as the contract shows it: part image URLs and requirement catalog URLs. */
+/** A part's bend plan with the URL of each step's picture. */
+function presentBendPlan(links: Links, reportId: string, p: DfmPartReport): DfmPartReport['bend_plan'] {
+  const plan = p.bend_plan;
+  if (!plan) return plan;
+  return { ...plan, sequence: plan.sequence.map((s) => ({ ...s, image_url: links.dfmBendStepImage(reportId, p.part_id, s.step) })) };
+}
+
+/** A DFM report as the contract shows it: part and bend-step image URLs, requirement catalog URLs. */
 export function presentDfmReport(links: Links, report: DfmReport): PresentedDfmReport {
   return {
     ...report,
-    parts: report.parts.map((p) => ({ ...p, image_url: links.dfmPartImage(report.id, p.part_id) })),
+    parts: report.parts.map((p) => ({ ...p, image_url: links.dfmPartImage(report.id, p.part_id), ...(p.bend_plan ? { bend_plan: presentBendPlan(links, report.id, p) } : {}) })),
     requirements: report.requirements.map((r) => presentRequirement(links, r)),
   };
 }

@@ -112,6 +112,12 @@ export type ProductionFileInput = Static<typeof ProductionFileInput>;
 // the DFM image draws the findings on the flat unless a formed view is asked for
 export const DfmPartImageInput = Type.Object({ dfm_id: DfmPathId, part_id: PartPathId, ...imageOptions, view: Type.Optional(enumOf(IMAGE_VIEWS, { default: 'flat', description: VIEWS })) }, strict);
 export type DfmPartImageInput = Static<typeof DfmPartImageInput>;
+/** One step's picture of a part's press-brake sequence (docs/press-brake.md "Step images"). */
+export const DfmBendStepImageInput = Type.Object({
+  dfm_id: DfmPathId, part_id: PartPathId,
+  step: Type.Integer({ minimum: 1, maximum: 1000, description: 'The step of the part\'s bend sequence (`bend_plan.sequence[].step`, from 1).' }),
+}, strict);
+export type DfmBendStepImageInput = Static<typeof DfmBendStepImageInput>;
 
 // ---- quotes -----------------------------------------------------------------------------------
 
