@@ -3,7 +3,7 @@
 // within a few tenths of a micron identifies the analytic surface; normals only seed the fits
 // (they are averaged and float32 in OCCT's output, and facet normals are chords on coarse meshes).
 import type { Vec3, Surface, PlaneSurface, CylinderSurface, ConeSurface } from './model.ts';
-import { sub, add, scale, dot, cross, norm, normalize, basisOf, eigenSym3, symmetricEigen, hypot2 } from './vec.ts';
+import { sub, add, scale, dot, cross, norm, normalize, basisOf, eigenSym3, symmetricEigen, hypot2, hypot3 } from './vec.ts';
 import { levenbergMarquardt, solveLinear } from './leastsquares.ts';
 
 /** Largest vertex distance from the fitted surface that still counts as on it, mm. */
@@ -137,9 +137,11 @@ function fitPlane(points: Vec3[], outward: Vec3): { surface: PlaneSurface; resid
   return { surface: { kind: 'plane', normal: n, offset: dot(n, c) }, residual };
 }
 
+// on scalars: norm(sub(d, scale(a, dot(d, a)))) with d = p - o, the same operations in the same order
 function distanceToAxis(p: Vec3, o: Vec3, a: Vec3): number {
-  const d = sub(p, o);
-  return norm(sub(d, scale(a, dot(d, a))));
+  const d0 = p[0] - o[0], d1 = p[1] - o[1], d2 = p[2] - o[2];
+  const h = d0 * a[0] + d1 * a[1] + d2 * a[2];
+  return hypot3(d0 - a[0] * h, d1 - a[1] * h, d2 - a[2] * h);
 }
 
 /** Circle through 2D points: algebraic (Kasa) fit, good enough to seed the 3D refinement. */
@@ -185,13 +187,15 @@ function refineCylinder(points: Vec3[], seed: CylinderParams): CylinderParams {
   for (let it = 0; it < CYLINDER_LM_ITERATIONS; it++) {
     const [e1, e2] = basisOf(cur.axis);
     for (let i = 0; i < 5; i++) { jtr[i] = 0; for (let j = 0; j < 5; j++) jtj[i][j] = 0; }
+    const o = cur.origin, a = cur.axis;
     for (const p of points) {
-      const d = sub(p, cur.origin);
-      const h = dot(d, cur.axis);
-      const w = sub(d, scale(cur.axis, h));
-      const rho = norm(w);
+      // d = p - o, h = d.a, w = d - a h, rho = |w| on scalars (same operations in the same order)
+      const d0 = p[0] - o[0], d1 = p[1] - o[1], d2 = p[2] - o[2];
+      const h = d0 * a[0] + d1 * a[1] + d2 * a[2];
+      const w0 = d0 - a[0] * h, w1 = d1 - a[1] * h, w2 = d2 - a[2] * h;
+      const rho = hypot3(w0, w1, w2);
       if (rho === 0) continue;
-      const n1 = dot(w, e1) / rho, n2 = dot(w, e2) / rho;
+      const n1 = (w0 * e1[0] + w1 * e1[1] + w2 * e1[2]) / rho, n2 = (w0 * e2[0] + w1 * e2[1] + w2 * e2[2]) / rho;
       const r = rho - cur.radius;
       row[0] = -h * n1; row[1] = -h * n2; row[2] = -n1; row[3] = -n2; row[4] = -1;
       for (let i = 0; i < 5; i++) { jtr[i] -= row[i] * r; for (let j = 0; j < 5; j++) jtj[i][j] += row[i] * row[j]; }
@@ -299,14 +303,23 @@ function fitCylinder(sample: FaceSample, points: Vec3[], tolerance: number, loos
   };
 }
 
-interface ConeParams { apex: Vec3; axis: Vec3; half: number }
+/** A cone by apex, unit axis and half angle (radians), with the half angle's cosine and sine. */
+interface ConeParams { apex: Vec3; axis: Vec3; half: number; cos: number; sin: number }
 
-function coneDistance(p: Vec3, c: ConeParams): number {
-  const d = sub(p, c.apex);
-  const h = dot(d, c.axis);
-  const rho = norm(sub(d, scale(c.axis, h)));
-  return rho * Math.cos(c.half) - h * Math.sin(c.half);
+const coneParams = (apex: Vec3, axis: Vec3, half: number): ConeParams => ({ apex, axis, half, cos: Math.cos(half), sin: Math.sin(half) });
+
+/** Signed distance of (x, y, z) from the cone, on scalars: the cone fits evaluate it some hundred
+ * thousand times per face, and the vector helpers' arrays were most of that (same operations in the
+ * same order as sub, dot, scale and norm). */
+function coneDistanceXyz(x: number, y: number, z: number, c: ConeParams): number {
+  const a = c.axis;
+  const d0 = x - c.apex[0], d1 = y - c.apex[1], d2 = z - c.apex[2];
+  const h = d0 * a[0] + d1 * a[1] + d2 * a[2];
+  const rho = hypot3(d0 - a[0] * h, d1 - a[1] * h, d2 - a[2] * h);
+  return rho * c.cos - h * c.sin;
 }
+
+function coneDistance(p: Vec3, c: ConeParams): number { return coneDistanceXyz(p[0], p[1], p[2], c); }
 
 function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = EDGE_DEVIATION_TOLERANCE_MM): { surface: ConeSurface; residual: number } | null {
   if (points.length < 6 || sample.facets.length < 3) return null;
@@ -356,19 +369,26 @@ function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = 
   if (Math.abs(slope) < 1e-9) return null;
   let apex = add(q, scale(axis, -intercept / slope));
   if (slope < 0) { axis = scale(axis, -1); slope = -slope; }
-  let cone: ConeParams = { apex, axis, half: Math.atan(slope) };
+  let cone = coneParams(apex, axis, Math.atan(slope));
   const refineCone = (pts: Vec3[], seed: ConeParams): ConeParams => {
     const fitPts = subsample(pts, MAX_NUMERIC_FIT_POINTS);
+    const n = fitPts.length, xyz = new Float64Array(3 * n);
+    for (let i = 0; i < n; i++) { xyz[3 * i] = fitPts[i][0]; xyz[3 * i + 1] = fitPts[i][1]; xyz[3 * i + 2] = fitPts[i][2]; }
     let c0 = seed;
     for (let round = 0; round < 2; round++) {
       const [e1, e2] = basisOf(c0.axis);
       const base = c0;
-      const param = (t: number[]): ConeParams => ({
-        apex: add(base.apex, [t[2], t[3], t[4]]),
-        axis: normalize(add(base.axis, add(scale(e1, t[0]), scale(e2, t[1])))),
-        half: base.half + t[5],
-      });
-      const res = (t: number[]): Float64Array => { const c = param(t); const out = new Float64Array(fitPts.length); fitPts.forEach((p, i) => { out[i] = coneDistance(p, c); }); return out; };
+      const param = (t: number[]): ConeParams => coneParams(
+        add(base.apex, [t[2], t[3], t[4]]),
+        normalize(add(base.axis, add(scale(e1, t[0]), scale(e2, t[1])))),
+        base.half + t[5],
+      );
+      const res = (t: number[]): Float64Array => {
+        const c = param(t);
+        const out = new Float64Array(n);
+        for (let i = 0; i < n; i++) out[i] = coneDistanceXyz(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], c);
+        return out;
+      };
       const h = 1e-6 * Math.max(size, 1);
       c0 = param(levenbergMarquardt(res, [0, 0, 0, 0, 0, 0], { steps: [1e-7, 1e-7, h, h, h, 1e-7] }));
     }

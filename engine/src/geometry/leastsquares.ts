@@ -29,19 +29,25 @@ export function levenbergMarquardt(residuals: (theta: number[]) => Float64Array,
   let cost = sumSq(r);
   let lambda = 1e-3;
   const iterations = opts.iterations ?? 30;
+  // The Jacobian's columns, the normal equations and the probe vector are allocated once per call
+  // (the cone fits run this some hundred times per part, 30 iterations each); `residuals` must not
+  // keep the theta it is handed, which is overwritten by the next probe.
+  const jac: Float64Array[] = Array.from({ length: k }, () => new Float64Array(r.length));
+  const jtj: number[][] = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+  const jtr = new Array<number>(k).fill(0);
+  const probe = theta.slice();
   for (let it = 0; it < iterations; it++) {
-    const jac: Float64Array[] = [];
+    for (let j = 0; j < k; j++) probe[j] = theta[j];
     for (let j = 0; j < k; j++) {
       const h = opts.steps[j];
-      const tp = theta.slice(); tp[j] += h;
-      const tm = theta.slice(); tm[j] -= h;
-      const rp = residuals(tp), rm = residuals(tm);
-      const col = new Float64Array(r.length);
+      probe[j] = theta[j] + h;
+      const rp = residuals(probe);
+      probe[j] = theta[j] - h;
+      const rm = residuals(probe);
+      probe[j] = theta[j];
+      const col = jac[j];
       for (let i = 0; i < r.length; i++) col[i] = (rp[i] - rm[i]) / (2 * h);
-      jac.push(col);
     }
-    const jtj: number[][] = Array.from({ length: k }, () => new Array<number>(k).fill(0));
-    const jtr = new Array<number>(k).fill(0);
     for (let a = 0; a < k; a++) {
       for (let b = a; b < k; b++) {
         let s = 0;

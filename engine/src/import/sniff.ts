@@ -100,13 +100,17 @@ const isNameByte = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x4
  * string for a regular expression: the file is read once more on every import.
  */
 function countEntities(bytes: Uint8Array, names: ReadonlySet<string>, limit = Infinity): number {
+  // a name of another length, or starting with another letter (either case), is none of them: no
+  // string is built for the tens of thousands of points, edges and faces of an assembly
+  const lengths = new Set([...names].map((n) => n.length));
+  const firsts = new Set([...names].flatMap((n) => [n.charCodeAt(0), n.toLowerCase().charCodeAt(0)]));
   let count = 0;
   for (let i = bytes.indexOf(EQUALS); i >= 0 && count < limit; i = bytes.indexOf(EQUALS, i + 1)) {
     let j = i + 1;
     while (j < bytes.length && SPACE_BYTES.has(bytes[j])) j++;
     const start = j;
     while (j < bytes.length && isNameByte(bytes[j])) j++;
-    if (j === start) continue;
+    if (j === start || !lengths.has(j - start) || !firsts.has(bytes[start])) continue;
     let name = '';
     for (let k = start; k < j; k++) name += String.fromCharCode(bytes[k]);
     if (!names.has(name.toUpperCase())) continue;

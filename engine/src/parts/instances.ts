@@ -37,8 +37,9 @@ export function signatureOf(solid: Solid): SolidSignature {
   const faces: FaceKey[] = solid.faces.map((f) => {
     const c: Vec3 = [0, 0, 0];
     let a = 0;
-    const pts = solid.points, tri = solid.triangles;
-    for (const t of f.triangles) {
+    const pts = solid.points, tri = solid.triangles, fts = f.triangles;
+    for (let i = 0; i < fts.length; i++) {
+      const t = fts[i];
       const ip = 3 * tri[t * 3], iq = 3 * tri[t * 3 + 1], ir = 3 * tri[t * 3 + 2];
       const p0 = pts[ip], p1 = pts[ip + 1], p2 = pts[ip + 2], q0 = pts[iq], q1 = pts[iq + 1], q2 = pts[iq + 2], r0 = pts[ir], r1 = pts[ir + 1], r2 = pts[ir + 2];
       // norm(cross(q - p, r - p)) / 2 on scalars: the same operations in the same order
@@ -49,10 +50,12 @@ export function signatureOf(solid: Solid): SolidSignature {
     }
     return { kind: f.surface.kind, area: a, centroid: a > 0 ? scale(c, 1 / a) : [0, 0, 0], surface: f.surface };
   });
-  const faceCountOf = new Map<number, number>();
-  for (const f of solid.faces) for (const v of f.vertices) faceCountOf.set(v, (faceCountOf.get(v) ?? 0) + 1);
+  // faces per welded vertex, counted in a typed array (a Map and a sort of its entries cost more than
+  // the rest of the signature); corners in ascending vertex order
+  const faceCountOf = new Uint32Array(solid.points.length / 3);
+  for (const f of solid.faces) { const vs = f.vertices; for (let i = 0; i < vs.length; i++) faceCountOf[vs[i]]++; }
   const corners: Vec3[] = [];
-  for (const [v, n] of [...faceCountOf].sort((x, y) => x[0] - y[0])) if (n >= 3) corners.push(point(solid.points, v));
+  for (let v = 0; v < faceCountOf.length; v++) if (faceCountOf[v] >= 3) corners.push(point(solid.points, v));
   return { mass: massProperties(solid), area: solid.area, faceCount: solid.faces.length, faces, corners, size: norm(sub(solid.bbox.max, solid.bbox.min)) };
 }
 

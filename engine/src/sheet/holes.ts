@@ -152,19 +152,20 @@ export function findCountersink(solid: Solid, sideFaces: number[]): Countersink 
   return null;
 }
 
-/** The outline's samples, taken once per outline: every hole of a part measures against the same one. */
-const sampledOutlines = new WeakMap<Contour, Vec2[]>();
+/** A contour's samples for the distance measures below: taken once per contour by the caller, since
+ * a hole is measured against the outline and against every bend, and every hole of a part against the
+ * same outline (a small hole's arc is some hundred points, each a sine and a cosine). */
+export function distanceSamples(c: Contour): Vec2[] { return sampleContour(c, DISTANCE_SAGITTA); }
 
-export function holeEdgeDistance(hole: Contour, outer: Contour): number {
-  let ring = sampledOutlines.get(outer);
-  if (!ring) sampledOutlines.set(outer, (ring = sampleContour(outer, DISTANCE_SAGITTA)));
-  return polylineDistance(sampleContour(hole, DISTANCE_SAGITTA), ring);
+/** Distance from a hole to the outline, both as distanceSamples. */
+export function holeEdgeDistance(hole: Vec2[], outer: Vec2[]): number {
+  return polylineDistance(hole, outer);
 }
 
 export interface BendZone { index: number; line: [Vec2, Vec2]; allowance: number }
 
-export function nearestBend(hole: Contour, bends: BendZone[]): { index: number; distance: number } | null {
-  const pts = sampleContour(hole, DISTANCE_SAGITTA);
+/** The bend zone nearest a hole (its distanceSamples). */
+export function nearestBend(pts: Vec2[], bends: BendZone[]): { index: number; distance: number } | null {
   let best: { index: number; distance: number } | null = null;
   for (const b of bends) {
     let d = Infinity;

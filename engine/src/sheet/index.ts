@@ -6,7 +6,7 @@ import type { BlindFeature, BlindFeatureKind, Contour, FlatGeometry, Refusal, Re
 import { enclosingRectangle } from './align.ts';
 // flange lengths are measured one way for the engine and DFM (rays from the bend zone to the outline)
 import { flangeLengths } from './flange.ts';
-import { classifyHole, findCountersink, holeEdgeDistance, holeTilt, HOLE_TILT_SHIFT_TOLERANCE_MM, nearestBend, roundHoleContour } from './holes.ts';
+import { classifyHole, distanceSamples, findCountersink, holeEdgeDistance, holeTilt, HOLE_TILT_SHIFT_TOLERANCE_MM, nearestBend, roundHoleContour } from './holes.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';
 import { featuresOutsideSheet, type OutsideFeature } from './slab.ts';
@@ -281,14 +281,16 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   }));
 
   const holeOfLoop = new Map<number, SheetHole>();
+  let outerSamples: Vec2[] | null = null;
   const holes: SheetHole[] = holeInfo.map((h, i) => {
     const shape = classifyHole(placedInner[i]);
-    const near = nearestBend(placedInner[i], zones);
+    const samples = distanceSamples(placedInner[i]);
+    const near = nearestBend(samples, zones);
     const wall = h.countersink?.wallFace ?? h.loop.sideFaces.find((f) => solid.faces[f].surface.kind === 'cylinder') ?? h.loop.sideFaces[0] ?? -1;
     const hole: SheetHole = {
       id: 0, shape: shape.shape, diameter: shape.diameter, faceId: wall, center: shape.center,
       countersink: h.countersink ? { outerDiameter: h.countersink.outerDiameter, angleDegrees: h.countersink.angleDegrees } : null,
-      nearestBendId: near ? near.index : null, distanceToNearestEdge: holeEdgeDistance(placedInner[i], outer),
+      nearestBendId: near ? near.index : null, distanceToNearestEdge: holeEdgeDistance(samples, outerSamples ??= distanceSamples(outer)),
       distanceToNearestBend: near ? near.distance : null,
       ...(shape.slotLength !== undefined ? { slotLength: shape.slotLength } : {}),
     };

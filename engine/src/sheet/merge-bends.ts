@@ -49,7 +49,10 @@ export type MergedBend = UnfoldBend & { /** the line's number when it has severa
  * where either side of the gap is outside it (two tabs). Without an outline every collinear piece is joined.
  */
 export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): MergedBend[] {
-  const ring = outer ? sampleContour(outer) : null;
+  // sampled when a gap between two pieces is first probed: most parts have none, and the outline's
+  // arcs at this sagitta are thousands of points
+  let sampled: Vec2[] | null = null;
+  const ring = (): Vec2[] => (sampled ??= sampleContour(outer!));
   const lines: UnfoldBend[][] = [];
   for (const b of bends) {
     const line = lines.find((l) => sameLine(l[0], b));
@@ -66,7 +69,7 @@ export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): Merge
     const reach = pieces[0].allowance / 2 + SIDE_PROBE_MM;
     const across = (t: number): boolean => {
       const m = at(t);
-      return ring !== null && inside([m[0] - u[1] * reach, m[1] + u[0] * reach], ring) && inside([m[0] + u[1] * reach, m[1] - u[0] * reach], ring);
+      return !!outer && inside([m[0] - u[1] * reach, m[1] + u[0] * reach], ring()) && inside([m[0] + u[1] * reach, m[1] - u[0] * reach], ring());
     };
     const span = (b: UnfoldBend) => {
       const t0 = (b.line[0][0] - a[0]) * u[0] + (b.line[0][1] - a[1]) * u[1], t1 = (b.line[1][0] - a[0]) * u[0] + (b.line[1][1] - a[1]) * u[1];
@@ -81,7 +84,7 @@ export function mergeCollinearBends(bends: UnfoldBend[], outer?: Contour): Merge
         : { ...cur.first, faces: cur.faces, line: [cur.first.line[0], cur.first.line[1]], lineGroup: null });
     };
     for (const s of sorted) {
-      const bridged = cur !== null && (s.lo <= cur.hi || !ring || across((cur.hi + s.lo) / 2));
+      const bridged = cur !== null && (s.lo <= cur.hi || !outer || across((cur.hi + s.lo) / 2));
       if (cur && bridged) {
         cur.hi = Math.max(cur.hi, s.hi);
         cur.faces.push(...s.b.faces);
