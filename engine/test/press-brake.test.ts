@@ -23,7 +23,9 @@ const material = (id: string) => catalog.materials.find((m) => m.id === id)!;
 const STEEL_2 = material('mat_mild_steel_2_0mm');
 const up = { angle: 90, direction: 'up' as const };
 const down = { angle: 90, direction: 'down' as const };
-const without = (punchId: string): PressBrakeTooling => ({ ...tooling, punches: tooling.punches.filter((p) => p.id !== punchId) });
+const without = (...punchIds: string[]): PressBrakeTooling => ({ ...tooling, punches: tooling.punches.filter((p) => !punchIds.includes(p.id)) });
+/** The built-in tooling without its sectionalised (box) punches. */
+const NO_BOX_PUNCHES = ['pun_box_88', 'pun_box_tall_88'];
 const codes = (fs: Array<{ code: string }>): string[] => fs.map((f) => f.code);
 const order = (r: ReturnType<typeof planBends>): number[] => r.plan.sequence.map((s) => s.bend_id);
 const punches = (r: ReturnType<typeof planBends>): string[] => r.plan.sequence.map((s) => s.punch_id);
@@ -31,7 +33,8 @@ const punches = (r: ReturnType<typeof planBends>): string[] => r.plan.sequence.m
 describe('tooling catalog', () => {
   test('the built-in catalog has a brake, straight, gooseneck, acute and sectionalised punches, and V-dies', () => {
     assert.equal(tooling.brake.bed_length_mm, 3100);
-    assert.deepEqual(tooling.punches.map((p) => p.style).sort(), ['acute', 'gooseneck', 'straight', 'straight']);
+    assert.deepEqual(tooling.punches.map((p) => p.style).sort(), ['acute', 'gooseneck', 'straight', 'straight', 'straight']);
+    assert.deepEqual(tooling.punches.filter((p) => p.segment_lengths_mm.includes(10)).map((p) => p.height_mm), [120, 220], 'sectionalised box punches, 120 and 220 mm high');
     assert.ok(tooling.dies.length >= 10);
     for (const p of [...tooling.punches.map((x) => x.profile_mm), ...tooling.dies.map((x) => x.profile_mm)]) assert.ok(p.length >= 3);
     // the punch tip and the die's V middle are the origins of their profiles
@@ -134,13 +137,13 @@ describe('bend sequence with collision checks', () => {
     assert.deepEqual(punches(r), ['pun_straight_88', 'pun_straight_88', 'pun_box_88', 'pun_box_88']);
     // the box punch is built to fit between the standing sides: 133 mm side, 5 mm steps
     assert.equal(r.plan.sequence[2].punch_length_mm, 125);
-    const refused = planBends(box, STEEL_2, without('pun_box_88'));
+    const refused = planBends(box, STEEL_2, without(...NO_BOX_PUNCHES));
     assert.equal(refused.plan.status, 'none');
     assert.match(refused.findings.find((x) => x.code === 'no_bend_sequence')!.message, /Bend 3 after bends 1 and 2: the flanges already standing at its ends leave 133 mm/);
   });
-  test('tray whose side flanges would hit the punch holder: the 3D check refuses it (the sections cannot see them); a taller box punch takes it', () => {
+  test('tray whose side flanges would hit the punch holder: the 3D check refuses it on the 120 mm tools (the sections cannot see them); the tall box punch takes it', () => {
     const tray = boxPart({ t: 2, r: 2, a: 300, b: 200, h: 60 });
-    const r = planBends(tray, STEEL_2, tooling);
+    const r = planBends(tray, STEEL_2, without('pun_box_tall_88'));
     assert.equal(r.plan.status, 'none');
     const f = r.findings.find((x) => x.code === 'no_bend_sequence')!;
     assert.equal(f.severity, 'blocking');
@@ -150,13 +153,13 @@ describe('bend sequence with collision checks', () => {
     assert.ok(hits.some((h) => h.punch_id === 'pun_box_88'));
     assert.ok(hits.every((h) => h.obstacle === 'upper_beam' && h.strip.between.length === 1), JSON.stringify(hits));
     assert.equal(f.details.solid, true);
-    // a box punch 100 mm taller leaves the side flanges under its holder
-    const tall = { ...tooling, punches: tooling.punches.map((p) => (p.id !== 'pun_box_88' ? p : { ...p, height_mm: p.height_mm + 100, profile_mm: p.profile_mm.map(([x, z]) => [x, z > 20 ? z + 100 : z] as const) })) };
-    const made = planBends(tray, STEEL_2, tall);
+    // the built-in tall box punch (220 mm) leaves the side flanges under its holder
+    const made = planBends(tray, STEEL_2, tooling);
     assert.equal(made.plan.status, 'found');
-    assert.deepEqual(punches(made), ['pun_straight_88', 'pun_straight_88', 'pun_box_88', 'pun_box_88']);
-    // a shallower tray clears the standard tools
-    assert.equal(planBends(boxPart({ t: 2, r: 2, a: 300, b: 200, h: 40 }), STEEL_2, tooling).plan.status, 'found');
+    assert.deepEqual(punches(made), ['pun_straight_88', 'pun_straight_88', 'pun_box_tall_88', 'pun_box_tall_88']);
+    // a shallower tray clears the 120 mm tools; a deep one passes no punch of the catalog
+    assert.equal(planBends(boxPart({ t: 2, r: 2, a: 300, b: 200, h: 40 }), STEEL_2, without('pun_box_tall_88')).plan.status, 'found');
+    assert.equal(planBends(boxPart({ t: 2, r: 2, a: 300, b: 200, h: 150 }), STEEL_2, tooling).plan.status, 'none');
   });
   test('a profile (every bend line parallel) is checked in sections only: the same checks as before the 3D check', () => {
     const hat = profilePart({ t: 2, r: 2, length: 200, strips: [20, 30, 40, 30, 20], bends: [up, down, down, up] });
@@ -264,7 +267,7 @@ describe('real bent parts', () => {
     const r = await planOf(fixture('tray_t1.5_r1.5.step'));
     assert.equal(r.plan.status, 'found');
     assert.ok(punches(r).includes('pun_box_88'));
-    const refused = await planOf(fixture('tray_t1.5_r1.5.step'), undefined, without('pun_box_88'));
+    const refused = await planOf(fixture('tray_t1.5_r1.5.step'), undefined, without(...NO_BOX_PUNCHES));
     assert.equal(refused.plan.status, 'none');
   });
   test('U with 60 mm flanges on a 20 mm base: only the gooseneck clears the return flange', async () => {
@@ -304,7 +307,7 @@ describe('real bent parts', () => {
     const part = d.parts.find((x) => x.bends.length > 0)!;
     const m = catalog.materials.filter((x) => x.type === 'mild_steel').sort((a, b) => Math.abs(a.thickness_mm - part.detected_thickness_mm!) - Math.abs(b.thickness_mm - part.detected_thickness_mm!))[0];
     const setups = new Map(part.bends.map((b) => [b.id, bendSetup(b, m, tooling)]));
-    const straight = searchSequence(part.bends, setups, without('pun_box_88'), m.thickness_mm, part.flat_pattern!.k_factor, undefined, [1, 2, 3]);
+    const straight = searchSequence(part.bends, setups, without(...NO_BOX_PUNCHES), m.thickness_mm, part.flat_pattern!.k_factor, undefined, [1, 2, 3]);
     assert.equal(straight.status, 'none');
     assert.equal(straight.failure!.bend_id, 2);
     assert.equal(straight.failure!.obstacle, 'punch');
