@@ -12,7 +12,7 @@ import { checkPart, type PartCheckResult } from './part-checks.ts';
 import type { DfmIssue, DfmPartReport, DfmReport, DfmRequirement, DfmStatus, IssueSource, ProductionFilesState } from './contract.ts';
 import { partKFactor } from './k-factor.ts';
 import { dfmImageSvg } from './svg.ts';
-import { isAcceptableRisk } from './rules.ts';
+import { acceptableRiskOf, isAcceptableRisk } from './rules.ts';
 import { isAutomaticCorrection } from './corrections.ts';
 import { isLeftOut, leftOutReason, withLeftOutDefaults } from './left-out.ts';
 
@@ -134,7 +134,7 @@ export function dfm(designOrModel: Design | AnalyzedModel, configuration: unknow
     const issues: DfmIssue[] = r.findings.map((f) => ({
       code: f.code, message: f.message, severity: f.severity,
       // only an acceptable risk can be accepted (and only a warning is one)
-      accepted: f.severity === 'warning' && isAcceptableRisk(f.code) && accepted.has(f.code),
+      accepted: f.severity === 'warning' && accepted.has(acceptableRiskOf(f.code) ?? ''),
       source: f.source,
       part_id: part.id, hole_id: f.hole_id, bend_id: f.bend_id ?? null, operation: f.operation, details: f.details,
     }));
