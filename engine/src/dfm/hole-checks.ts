@@ -8,7 +8,7 @@ import type { BendInfo, HoleInfo, Part } from '../contract.ts';
 import type { CountersinkSize, Hardware, Material, Tap } from '../catalog/types.ts';
 import {
   COUNTERSINK_BEND_T_RATIO, COUNTERSINK_EDGE_T_RATIO, COUNTERSINK_HOLE_MATCH_MM, COUNTERSINK_MIN_STEP_MM,
-  HARDWARE_BEND_EXTRA_T_RATIO, HARDWARE_HEAD_ON_SHEET, HOLE_BEND_T_RATIO, HOLE_EDGE_MIN_ABS_MM, HOLE_EDGE_T_RATIO, SHARP_BEND_RADIUS_MM,
+  HARDWARE_BEND_EXTRA_T_RATIO, HARDWARE_HEAD_ON_SHEET, RISK_ACCEPTED_AS, HOLE_BEND_T_RATIO, HOLE_EDGE_MIN_ABS_MM, HOLE_EDGE_T_RATIO, SHARP_BEND_RADIUS_MM,
   countersinkDepth,
 } from './rules.ts';
 import type { IssueSource, Severity } from './contract.ts';
@@ -152,7 +152,8 @@ export function hardwareHoleFit(item: Hardware, h: HoleInfo, ctx: SheetContext):
         message: off
           ? `Hole ${h.id} centre is ${mm(cb)} from bend ${bend.id}; the head of ${item.name} (Ø${mm(item.geometry.head_diameter_mm)}) would reach into the bend, and it needs ${mm(min)} (edge distance + thickness + radius) of flat sheet for the press and the clinch.`
           : `Hole ${h.id} centre is ${mm(cb)} from bend ${bend.id}; below ${mm(min)} (edge distance + thickness + radius) the bend may distort the hole of ${item.name}. Accept the risk (accepted_risks: hole_too_close_to_bend) or move the hole.`,
-        details: { id: item.id, center_to_bend_mm: cb, min_center_to_bend_mm: min } });
+        // the accepted_risks value that accepts it, for clients that offer acceptance by finding
+        details: { id: item.id, center_to_bend_mm: cb, min_center_to_bend_mm: min, ...(off ? {} : { accepted_as: RISK_ACCEPTED_AS.hardware_too_close_to_bend }) } });
     }
   }
   return out;
