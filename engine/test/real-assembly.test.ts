@@ -142,6 +142,17 @@ test('real: the Printalyzer\'s 13 PEM parts (recognised by name) are seated in t
   // the M4 nuts 6.35 mm (centre) from an edge, below the CLS-M4's 6.9: the edge may bulge, a warning
   assert.ok(basePart.issues.some((i) => i.code === 'hardware_too_close_to_edge' && i.severity === 'warning' && i.details.center_to_edge_mm === 6.35));
   assert.ok(basePart.issues.filter((i) => i.code === 'hardware_too_close_to_bend').every((i) => i.severity === 'warning' && i.accepted));
+  // priced with the base: its nine press-in parts installed (the cover left out of this quote: its
+  // bend sequence is the press-brake check's to answer, see the test above)
+  const baseOnly = { parts: [parts.find((p) => p.part_id === base.id)!, { part_id: cover.id, left_out: true }], accepted_risks: ['hole_too_close_to_bend'] };
+  const prices = partPrices({ items: [{ design_id: d.id, quantity: 1, configuration: baseOnly }] }, new Map([[d.id, d]]), catalog, { now: ctx.now, dfmIds: ['dfm_q'] });
+  assert.equal(prices.items[0].status, 'ready', JSON.stringify(prices.items[0].requirements));
+  assert.deepEqual(prices.items[0].line_items.map((l) => l.part_id), [base.id]);
+  const hardware = prices.items[0].line_items[0].breakdown.filter((b) => /nut|stud|standoff|hardware/.test(b.type));
+  // six M4 nuts, two 8 mm blind standoffs and the M3 stud, each at its catalog price plus installation
+  const all = [...catalog.nuts, ...catalog.studs, ...catalog.standoffs];
+  const each = (id: string): number => { const h = all.find((x) => x.id === id)!; return h.unit_price_cents + h.install_price_cents; };
+  assert.deepEqual(hardware.map((b) => [b.type, b.amount_cents]), [['hardware', 6 * each('nut_cls_m4') + 2 * each('sto_bso_m3_8') + each('std_fh_m3_12')]]);
   // a catalog without blind standoffs installs no thru-threaded or wrong-length one in their place:
   // they stay out, and the report names the part number
   const noBlind = { ...catalog, standoffs: catalog.standoffs.filter((s) => s.thru) };
