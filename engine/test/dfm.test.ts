@@ -216,9 +216,27 @@ describe('hole operations', () => {
     () => op({ nuts: [{ hole_id: 4, nut_id: 'nut_cls_m3', side: 'top' }] }),
     () => op({ nuts: [{ hole_id: 3, nut_id: 'nut_cls_m3', side: 'bottom' }] }));
   rule('hardware_too_close_to_edge',
-    // centre to edge = 2.5 + 1.5 = 4.0 < 5.6
-    () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 3.0, [4, 40], 2.5)] })),
+    // centre to edge = 0.7 + 1.5 = 2.2: the Ø4.6 head would overhang the edge
+    () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 3.0, [2.2, 40], 0.7)] })),
     () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 3.0, [6, 40], 4.2)] })));
+  test('hardware_too_close_to_edge: below the maker\'s minimum with the head on the sheet, a warning (the edge may bulge)', () => {
+    // centre to edge = 2.5 + 1.5 = 4.0 < 5.6, head radius 2.3
+    const r = op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 3.0, [4, 40], 2.5)] }));
+    const issue = r.parts[0].issues.find((i) => i.code === 'hardware_too_close_to_edge')!;
+    assert.deepEqual([issue.severity, issue.accepted, r.status], ['warning', false, 'ready']);
+    assertIssueShapes(r);
+  });
+  test('hardware_too_close_to_bend: with the head on flat sheet, a risk accepted as hole_too_close_to_bend; reaching into the bend, blocking', () => {
+    const at = (distance: number, accepted_risks: string[] = []): DfmReport => run([sheetPart({ holes: [hole(1, 3.0, [40, 40], 20, { id: 1, distance })] })],
+      { defaults: { material_id: STEEL }, parts: [partCfg({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] })], accepted_risks });
+    const find = (r: DfmReport) => r.parts[0].issues.find((i) => i.code === 'hardware_too_close_to_bend')!;
+    // centre 7.5 from the bend, 8.64 needed: the bend may distort the hole
+    assert.deepEqual([find(at(6)).severity, find(at(6)).details.accepted_as, at(6).status], ['warning', 'hole_too_close_to_bend', 'blocked']);
+    assert.deepEqual([find(at(6, ['hole_too_close_to_bend'])).accepted, at(6, ['hole_too_close_to_bend']).status], [true, 'ready']);
+    // centre 2.2 from the bend's tangent line: the Ø4.6 head lies on the bend; no acceptance makes it
+    const off = at(0.7, ['hole_too_close_to_bend']);
+    assert.deepEqual([find(off).severity, find(off).accepted, off.status], ['blocking', false, 'blocked']);
+  });
   rule('hardware_too_close_to_bend',
     // needs 5.6 + 1.524 + 1.52 = 8.64 centre to bend; 6 + 1.5 = 7.5
     () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m3_8', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 3.0, [40, 40], 20, { id: 1, distance: 6 })] })),

@@ -68,8 +68,12 @@ const pz: {
   hardware: Array<{ name: string; instance_count: number; kind: string; size: string }>;
 } = JSON.parse(readFileSync(`${FIXTURES}real/printalyzer-enclosure-truth.json`, 'utf8'));
 
+/** Analysed once for the Printalyzer tests. */
+let pzDesign: Promise<Design> | null = null;
+const printalyzer = (): Promise<Design> => (pzDesign ??= analyze(new Uint8Array(readFileSync(`${FIXTURES}real/printalyzer-enclosure-assembly.step.gz`)), { kFactor: 0.44, createdAt: ctx.now }));
+
 test('real: the Printalyzer enclosure (two folded parts, 13 PEM parts) unfolds to its author\'s DXFs and quotes whole', async () => {
-  const d = await analyze(new Uint8Array(readFileSync(`${FIXTURES}real/printalyzer-enclosure-assembly.step.gz`)), { kFactor: 0.44, createdAt: ctx.now });
+  const d = await printalyzer();
   for (const h of pz.hardware) {
     const p = d.parts.find((x) => x.name === h.name);
     assert.ok(p, h.name);
@@ -92,16 +96,68 @@ test('real: the Printalyzer enclosure (two folded parts, 13 PEM parts) unfolds t
   }
   const parts = sheets.map((p) => ({ part_id: p.id, material_id: 'mat_mild_steel_1_2mm' }));
   const asDrawn = dfm(d, { parts }, catalog, ctx);
-  // two M4 nut holes on the base's fold-up tabs sit 4.09 mm from their bends (below 2.5 t + r = 4.2 mm)
-  assert.deepEqual([...new Set(asDrawn.parts.flatMap((p) => p.issues.filter((i) => i.severity === 'blocking' || i.code === 'hole_too_close_to_bend').map((i) => i.code)))], ['hole_too_close_to_bend']);
+  // two M4 nut holes on the base's fold-up tabs sit 4.09 mm from their bends (below 2.5 t + r = 4.2
+  // mm), and the six M4 nuts 6.8 to 7.05 mm (centre) from their bends (below the 9.3 mm the CLS-M4
+  // asks): risks the buyer accepts as hole_too_close_to_bend; nothing else blocks
+  const blocking = (r: ReturnType<typeof dfm>): string[] => [...new Set(r.parts.flatMap((p) => p.issues.filter((i) => i.severity === 'blocking' || (i.code.endsWith('_too_close_to_bend') && !i.accepted)).map((i) => i.code)))].sort();
+  assert.deepEqual(blocking(asDrawn), ['hardware_too_close_to_bend', 'hole_too_close_to_bend']);
   const config = { parts, accepted_risks: ['hole_too_close_to_bend'] };
   const report = dfm(d, config, catalog, ctx);
-  // Not yet checked here: the PEM parts are not seated in their holes (their shapes are not read as
-  // hardware, so engine/src/hardware/seating.ts finds no axis); seated, they would become the holes'
-  // catalog selections, and the base's six M4 nuts sit 6.35 mm from an edge (the catalog's CLS-M4 asks 6.9).
-  assert.equal(report.status, 'ready', JSON.stringify(report.parts.filter((p) => p.status !== 'ready')));
+  assert.equal(report.status, 'ready', JSON.stringify(report.parts.filter((p) => p.status !== 'ready').map((p) => [p.part_id, p.issues.filter((i) => i.severity === 'blocking').map((i) => i.message)])));
   assert.equal(report.parts.filter((p) => p.left_out?.reason === 'bought_in').length, pz.hardware.length);
   const prices = partPrices({ items: [{ design_id: d.id, quantity: 1, configuration: config }] }, new Map([[d.id, d]]), catalog, { now: ctx.now, dfmIds: ['dfm_q'] });
   assert.equal(prices.items[0].status, 'ready');
   assert.deepEqual(prices.items[0].line_items.map((l) => l.part_id).sort(), sheets.map((p) => p.id).sort(), 'the two folded parts are priced, the PEM parts are not invented');
+});
+
+/** The catalog item the author's fabrication notes' PEM part becomes, by the truth's part name. */
+const PZ_CATALOG_ID: Record<string, string> = {
+  'BSO-M3-8ZI v2': 'sto_bso_m3_8', 'FH-M3-12ZI v4': 'std_fh_m3_12', 'S-M4-1ZI v2': 'nut_cls_m4', 'BSO-M3-10ZI v1': 'sto_bso_m3_10',
+};
+
+test('real: the Printalyzer\'s 13 PEM parts (recognised by name) are seated in their holes and installed as the catalog part of their type, thread and length', async () => {
+  const d = await printalyzer();
+  const sheets = d.parts.filter((p) => !p.bought_in);
+  const parts = sheets.map((p) => ({ part_id: p.id, material_id: 'mat_mild_steel_1_2mm' }));
+  const report = dfm(d, { parts, accepted_risks: ['hole_too_close_to_bend'] }, catalog, ctx);
+  const installed = (r: ReturnType<typeof dfm>): Array<[string, number, string]> => r.configuration.parts.flatMap((e) => {
+    const holder = d.parts.find((p) => p.id === e.part_id)!;
+    const diameter = (hole: number): number => holder.holes.find((h) => h.id === hole)!.diameter_mm;
+    return [...e.nuts.map((n) => [n.nut_id, n.hole_id] as const), ...e.studs.map((n) => [n.stud_id, n.hole_id] as const), ...e.standoffs.map((n) => [n.standoff_id, n.hole_id] as const)]
+      .map(([id, hole]): [string, number, string] => [id, diameter(hole), holder.id]);
+  });
+  // every PEM part of the author's notes, instance for instance, in a hole of its mounting size
+  const expected = pz.hardware.flatMap((h) => Array.from({ length: h.instance_count }, () => PZ_CATALOG_ID[h.name])).sort();
+  assert.deepEqual(installed(report).map(([id]) => id).sort(), expected, JSON.stringify(installed(report)));
+  for (const [id, diameter] of installed(report)) {
+    const item = [...catalog.nuts, ...catalog.studs, ...catalog.standoffs].find((h) => h.id === id)!;
+    assert.ok(Math.abs(diameter - item.mounting_hole_mm) <= item.mounting_hole_tolerance_mm, `${id} in a Ø${diameter} hole`);
+  }
+  // the base (five bends) holds the two 8 mm and the M4 nuts, the cover (three) the four 10 mm standoffs
+  const base = sheets.find((p) => p.bend_count === 5)!, cover = sheets.find((p) => p.bend_count === 3)!;
+  assert.deepEqual(installed(report).filter(([id]) => id.startsWith('sto_')).map(([id, , on]) => [id, on === base.id ? 'base' : on === cover.id ? 'cover' : on]).sort(),
+    [['sto_bso_m3_10', 'cover'], ['sto_bso_m3_10', 'cover'], ['sto_bso_m3_10', 'cover'], ['sto_bso_m3_10', 'cover'], ['sto_bso_m3_8', 'base'], ['sto_bso_m3_8', 'base']]);
+  const basePart = report.parts.find((p) => p.part_id === base.id)!;
+  assert.equal(basePart.status, 'ready', JSON.stringify(basePart.issues.filter((i) => i.severity === 'blocking')));
+  // the M4 nuts 6.35 mm (centre) from an edge, below the CLS-M4's 6.9: the edge may bulge, a warning
+  assert.ok(basePart.issues.some((i) => i.code === 'hardware_too_close_to_edge' && i.severity === 'warning' && i.details.center_to_edge_mm === 6.35));
+  assert.ok(basePart.issues.filter((i) => i.code === 'hardware_too_close_to_bend').every((i) => i.severity === 'warning' && i.accepted));
+  // priced with the base: its nine press-in parts installed (the cover left out of this quote: its
+  // bend sequence is the press-brake check's to answer, see the test above)
+  const baseOnly = { parts: [parts.find((p) => p.part_id === base.id)!, { part_id: cover.id, left_out: true }], accepted_risks: ['hole_too_close_to_bend'] };
+  const prices = partPrices({ items: [{ design_id: d.id, quantity: 1, configuration: baseOnly }] }, new Map([[d.id, d]]), catalog, { now: ctx.now, dfmIds: ['dfm_q'] });
+  assert.equal(prices.items[0].status, 'ready', JSON.stringify(prices.items[0].requirements));
+  assert.deepEqual(prices.items[0].line_items.map((l) => l.part_id), [base.id]);
+  const hardware = prices.items[0].line_items[0].breakdown.filter((b) => /nut|stud|standoff|hardware/.test(b.type));
+  // six M4 nuts, two 8 mm blind standoffs and the M3 stud, each at its catalog price plus installation
+  const all = [...catalog.nuts, ...catalog.studs, ...catalog.standoffs];
+  const each = (id: string): number => { const h = all.find((x) => x.id === id)!; return h.unit_price_cents + h.install_price_cents; };
+  assert.deepEqual(hardware.map((b) => [b.type, b.amount_cents]), [['hardware', 6 * each('nut_cls_m4') + 2 * each('sto_bso_m3_8') + each('std_fh_m3_12')]]);
+  // a catalog without blind standoffs installs no thru-threaded or wrong-length one in their place:
+  // they stay out, and the report names the part number
+  const noBlind = { ...catalog, standoffs: catalog.standoffs.filter((s) => s.thru) };
+  const without = dfm(d, { parts, accepted_risks: ['hole_too_close_to_bend'] }, noBlind, ctx);
+  assert.deepEqual(installed(without).filter(([id]) => id.startsWith('sto_')), []);
+  const bso8 = without.parts.find((p) => p.part_id === d.parts.find((x) => x.name === 'BSO-M3-8ZI v2')!.id)!;
+  assert.match(bso8.issues[0].message, /catalog has no BSO-M3-8 \(M3 blind-threaded standoff x 8 mm\).*not installed/);
 });

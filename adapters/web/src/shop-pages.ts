@@ -179,8 +179,10 @@ function findingsList(issues: Obj[], acceptable: readonly string[], accepted: re
   // each part's drawing numbers its own findings from 1, so each part gets its own list
   return html`<div id="findings-list">${[...byPart].map(([partId, list]) => html`${byPart.size > 1 ? html`<h3>${partNames[partId] ?? partId}</h3>` : raw('')}<ol class="findings">${list.map((i) => {
     const id = `finding-${++n}`;
-    const box = acceptable.includes(i.code)
-      ? html`<br><label><input type="checkbox" form="configure" name="accepted_risks" value="${i.code}" aria-describedby="${id}"${accepted.includes(i.code) || i.accepted ? raw(' checked') : raw('')}> I accept this risk</label>`
+    // a finding accepted through another code's value (press-in hardware near a bend: hole_too_close_to_bend) names it in details.accepted_as
+    const risk = acceptable.includes(i.code) ? i.code : acceptable.includes(i.details?.accepted_as) ? String(i.details.accepted_as) : null;
+    const box = risk
+      ? html`<br><label><input type="checkbox" form="configure" name="accepted_risks" value="${risk}" aria-describedby="${id}"${accepted.includes(risk) || i.accepted ? raw(' checked') : raw('')}> I accept this risk</label>`
       : raw('');
     return html`<li><span id="${id}"><strong>${i.accepted ? 'Accepted' : severityText(i.severity)}:</strong> ${i.message}</span>${box}</li>`;
   })}</ol>`)}</div>`;

@@ -2,7 +2,7 @@
 // Self-clinching figures (mounting hole, minimum sheet, minimum hole-centre-to-edge) are the
 // published figures of the common FH / CLS / SO series (docs/dfm-rules.md "DFM rules" lists them).
 import type { CountersinkSize, HardwareGeometry, MaterialType, Nut, Standoff, Stud, Tap, ThreadStandard } from './types.ts';
-import { NUTS, STANDOFFS, STUDS } from '../hardware/press-in-rows.ts';
+import { BLIND_STANDOFFS, NUTS, STANDOFFS, STUDS, type StandoffRow } from '../hardware/press-in-rows.ts';
 import { threadNamed, threadSize } from '../hardware/threads.ts';
 
 const MM_PER_IN = 25.4;
@@ -129,21 +129,26 @@ export function buildNuts(): Nut[] {
 
 
 export function buildStandoffs(): Standoff[] {
+  return [...standoffsOf(STANDOFFS, true), ...standoffsOf(BLIND_STANDOFFS, false)];
+}
+
+/** Catalog entries of thru-threaded (SO) or blind-threaded (BSO) standoff rows, steel and stainless. */
+function standoffsOf(rows: StandoffRow[], thru: boolean): Standoff[] {
   const out: Standoff[] = [];
-  for (const [tid, thread, standard, hole, minSheet, edge, bodyD, lengths, price] of STANDOFFS) {
+  for (const [tid, thread, standard, hole, minSheet, edge, bodyD, lengths, price] of rows) {
     for (const v of VARIANTS) {
       for (const len of lengths) {
-        const series = `SO${v.suffix.toUpperCase()}`;
+        const series = `${thru ? '' : 'B'}SO${v.suffix.toUpperCase()}`;
         out.push({
           id: `sto_${series.toLowerCase()}_${tid}_${lengthId(len, standard)}`,
-          object: 'standoff', name: `${series} thru-threaded standoff ${thread} x ${lengthText(len, standard)} (${v.body})`,
+          object: 'standoff', name: `${series} ${thru ? 'thru' : 'blind'}-threaded standoff ${thread} x ${lengthText(len, standard)} (${v.body})`,
           size: threadSize(thread, standard), thread_standard: standard, hole_diameter_mm: hole,
           thread, standard, series, body_material: v.body,
           mounting_hole_mm: hole, mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
           min_sheet_thickness_mm: minSheet, min_center_to_edge_mm: edge,
           compatible_material_types: v.compat, unit_price_cents: price + v.priceAdd, install_price_cents: 50,
           geometry: { head_diameter_mm: r3(bodyD + 1.6), head_height_mm: 1.0, body_diameter_mm: bodyD, body_length_mm: r3(len), bore_diameter_mm: THREAD_BORE[tid] },
-          available: true, length_mm: r3(len), thru: true,
+          available: true, length_mm: r3(len), thru,
         });
       }
     }

@@ -15,7 +15,7 @@ export { PressBrakeMachine, PressBrakePunch, PressBrakeDie } from './press-brake
 export type { PressBrakeTooling } from './press-brake.ts';
 
 /** Bump when any entry or rate changes: reports and quotes carry it so old answers stay explainable. */
-export const CATALOG_VERSION = '2026-11-28.1';
+export const CATALOG_VERSION = '2026-11-28.2';
 
 let cached: Catalog | null = null;
 

@@ -8,7 +8,7 @@ import type { BendInfo, HoleInfo, Part } from '../contract.ts';
 import type { CountersinkSize, Hardware, Material, Tap } from '../catalog/types.ts';
 import {
   COUNTERSINK_BEND_T_RATIO, COUNTERSINK_EDGE_T_RATIO, COUNTERSINK_HOLE_MATCH_MM, COUNTERSINK_MIN_STEP_MM,
-  HARDWARE_BEND_EXTRA_T_RATIO, HOLE_BEND_T_RATIO, HOLE_EDGE_MIN_ABS_MM, HOLE_EDGE_T_RATIO, SHARP_BEND_RADIUS_MM,
+  HARDWARE_BEND_EXTRA_T_RATIO, HARDWARE_HEAD_ON_SHEET, RISK_ACCEPTED_AS, HOLE_BEND_T_RATIO, HOLE_EDGE_MIN_ABS_MM, HOLE_EDGE_T_RATIO, SHARP_BEND_RADIUS_MM,
   countersinkDepth,
 } from './rules.ts';
 import type { IssueSource, Severity } from './contract.ts';
@@ -129,20 +129,31 @@ export function hardwareHoleFit(item: Hardware, h: HoleInfo, ctx: SheetContext):
       message: `Hole ${h.id} (${h.shape}, ${mm(h.diameter_mm)}) does not fit ${item.name}: it presses into a round ${mm(item.mounting_hole_mm)} hole (+${item.mounting_hole_tolerance_mm} mm).`,
       details: { id: item.id, diameter_mm: h.diameter_mm, mounting_hole_mm: item.mounting_hole_mm } });
   }
+  // closer than the maker's minimum the sheet may bulge or the bend distort the hole: risks an
+  // estimator quotes; a head or collar off the flat sheet is not (rules.ts HARDWARE_HEAD_ON_SHEET)
+  const head = HARDWARE_HEAD_ON_SHEET * item.geometry.head_diameter_mm / 2;
   const c = holeCenterToEdge(h);
   if (c < item.min_center_to_edge_mm) {
-    out.push({ code: 'hardware_too_close_to_edge', severity: 'blocking',
-      message: `Hole ${h.id} centre is ${mm(c)} from the edge; ${item.name} needs ${mm(item.min_center_to_edge_mm)} or the sheet bulges.`,
+    const off = c < head;
+    out.push({ code: 'hardware_too_close_to_edge', severity: off ? 'blocking' : 'warning',
+      message: off
+        ? `Hole ${h.id} centre is ${mm(c)} from the edge; the head of ${item.name} (Ø${mm(item.geometry.head_diameter_mm)}) would overhang it, and it needs ${mm(item.min_center_to_edge_mm)}.`
+        : `Hole ${h.id} centre is ${mm(c)} from the edge; below ${mm(item.min_center_to_edge_mm)} (the maker's minimum for ${item.name}) the edge may bulge when it is pressed in; move the hole if the edge must stay straight.`,
       details: { id: item.id, center_to_edge_mm: c, min_center_to_edge_mm: item.min_center_to_edge_mm } });
   }
   const bend = nearestBend(ctx, h);
   const cb = holeCenterToBend(h);
   if (bend && cb !== null) {
-    const min = item.min_center_to_edge_mm + HARDWARE_BEND_EXTRA_T_RATIO * ctx.thickness + madeRadius(bend, ctx.material);
+    const r = madeRadius(bend, ctx.material);
+    const min = item.min_center_to_edge_mm + HARDWARE_BEND_EXTRA_T_RATIO * ctx.thickness + r;
     if (cb < min) {
-      out.push({ code: 'hardware_too_close_to_bend', severity: 'blocking', bend_id: bend.id,
-        message: `Hole ${h.id} centre is ${mm(cb)} from bend ${bend.id}; ${item.name} needs ${mm(min)} (edge distance + thickness + radius) of flat sheet for the press and the clinch.`,
-        details: { id: item.id, center_to_bend_mm: cb, min_center_to_bend_mm: min } });
+      const off = cb < head;
+      out.push({ code: 'hardware_too_close_to_bend', severity: off ? 'blocking' : 'warning', bend_id: bend.id,
+        message: off
+          ? `Hole ${h.id} centre is ${mm(cb)} from bend ${bend.id}; the head of ${item.name} (Ø${mm(item.geometry.head_diameter_mm)}) would reach into the bend, and it needs ${mm(min)} (edge distance + thickness + radius) of flat sheet for the press and the clinch.`
+          : `Hole ${h.id} centre is ${mm(cb)} from bend ${bend.id}; below ${mm(min)} (edge distance + thickness + radius) the bend may distort the hole of ${item.name}. Accept the risk (accepted_risks: hole_too_close_to_bend) or move the hole.`,
+        // the accepted_risks value that accepts it, for clients that offer acceptance by finding
+        details: { id: item.id, center_to_bend_mm: cb, min_center_to_bend_mm: min, ...(off ? {} : { accepted_as: RISK_ACCEPTED_AS.hardware_too_close_to_bend }) } });
     }
   }
   return out;

@@ -7,6 +7,10 @@ import type { Design, Part, SeatedHardware } from '../contract.ts';
 import type { Catalog, Hardware } from '../catalog/types.ts';
 import type { CatalogIndex } from '../catalog/index.ts';
 import { effectiveSelections, type Configuration, type PartConfiguration } from './configuration.ts';
+import { pemPartNumber, type PemPartNumber } from '../hardware/names.ts';
+
+/** A catalog length is the part number's length within this, mm (lengths are whole or half mm). */
+const LENGTH_MATCH_MM = 0.01;
 
 /** Whether the part is left out of the job under its configuration entry. */
 export function isLeftOut(part: Part, cfg: PartConfiguration | null | undefined): boolean {
@@ -14,10 +18,10 @@ export function isLeftOut(part: Part, cfg: PartConfiguration | null | undefined)
 }
 
 /** Why a part is left out, in words, for its DFM report. */
-export function leftOutReason(part: Part, cfg: PartConfiguration | null | undefined): { reason: 'bought_in' | 'customer_supplied'; message: string } {
+export function leftOutReason(part: Part, cfg: PartConfiguration | null | undefined, notInstalled?: string): { reason: 'bought_in' | 'customer_supplied'; message: string } {
   const n = part.instance_count;
   if (part.bought_in) {
-    return { reason: 'bought_in', message: `${part.name} (x${n} per assembly) is left out of the job: ${part.bought_in.message}.` };
+    return { reason: 'bought_in', message: `${part.name} (x${n} per assembly) is left out of the job: ${part.bought_in.message}${notInstalled ? `; ${notInstalled}` : ''}.` };
   }
   return { reason: 'customer_supplied', message: `${part.name} (x${n} per assembly) is left out of the job (its configuration entry sets left_out: true: supplied by the customer or bought elsewhere): not made, not priced.` };
 }
@@ -28,23 +32,39 @@ const emptyEntry = (part_id: string): PartConfiguration => ({ part_id, taps: [],
 const holeTaken = (cfg: PartConfiguration, holeId: number): boolean =>
   [cfg.taps, cfg.studs, cfg.nuts, cfg.standoffs, cfg.countersinks].some((l) => l.some((x) => x.hole_id === holeId));
 
-/** The catalog part a seat is installed from: its size, pressing into this hole, for this material, nearest in length. */
-function catalogPart(seat: SeatedHardware, holeDiameter: number, materialType: string | null, catalog: Catalog): Hardware | null {
+/**
+ * The catalog part a seat is installed from: its size, pressing into this hole, for this material.
+ * When the seated part's name is a maker's part number of a standoff or stud (BSO-M3-8), only the
+ * catalog item of that type (blind or thru-threaded) and length will do, or none: a wrong part is
+ * never installed. Otherwise the length nearest the seat's.
+ */
+function catalogPart(seat: SeatedHardware, holeDiameter: number, materialType: string | null, catalog: Catalog, pem: PemPartNumber | null): Hardware | null {
   const list: readonly Hardware[] = seat.kind === 'nut' ? catalog.nuts : seat.kind === 'stud' ? catalog.studs : catalog.standoffs;
+  const length = (h: Hardware): number => ('length_mm' in h && typeof h.length_mm === 'number' ? h.length_mm : 0);
+  const exact = seat.kind === 'nut' ? null : pem;
   const fits = list.filter((h) => h.available && h.size === seat.size
-    && holeDiameter >= h.mounting_hole_mm - 0.01 && holeDiameter <= h.mounting_hole_mm + h.mounting_hole_tolerance_mm);
+    && holeDiameter >= h.mounting_hole_mm - 0.01 && holeDiameter <= h.mounting_hole_mm + h.mounting_hole_tolerance_mm
+    && (!exact || exact.blind === null || ('thru' in h && h.thru === !exact.blind))
+    && (!exact || exact.length_mm === null || Math.abs(length(h) - exact.length_mm) <= LENGTH_MATCH_MM));
   const usable = materialType ? fits.filter((h) => (h.compatible_material_types as readonly string[]).includes(materialType)) : fits;
   const pool = usable.length ? usable : fits;
   if (pool.length === 0) return null;
-  const length = (h: Hardware): number => ('length_mm' in h && typeof h.length_mm === 'number' ? h.length_mm : 0);
   return seat.length_mm === null ? pool[0] : pool.reduce((a, b) => (Math.abs(length(b) - seat.length_mm!) < Math.abs(length(a) - seat.length_mm!) ? b : a));
+}
+
+/** Seated hardware the catalog has no part for, by the bought-in part's id (filled by withLeftOutDefaults). */
+export type NotInstalled = Map<string, { holes: number[]; on: string; what: string; kind: string; hole_mm: number }>;
+
+/** Why seated hardware was not installed, in words. */
+export function notInstalledText(n: NonNullable<ReturnType<NotInstalled['get']>>): string {
+  return `it sits in hole${n.holes.length > 1 ? 's' : ''} ${n.holes.join(', ')} of ${n.on}, but the catalog has no ${n.what} for a Ø${n.hole_mm} mm hole, so it is not installed (no other part is put in its place): supply it, or select a catalog ${n.kind} for the hole`;
 }
 
 /**
  * The configuration as the report checks it: every bought-in part's entry says `left_out`, and seated
  * press-in hardware is its hole's selection where the caller chose nothing for the hole.
  */
-export function withLeftOutDefaults(design: Design, config: Configuration, catalog: Catalog, ix: CatalogIndex): Configuration {
+export function withLeftOutDefaults(design: Design, config: Configuration, catalog: Catalog, ix: CatalogIndex, notInstalled?: NotInstalled): Configuration {
   if (!design.parts.some((p) => p.bought_in || p.seated_hardware?.length)) return config;
   const entries = new Map(config.parts.map((p) => [p.part_id, { ...p, taps: [...p.taps], studs: [...p.studs], nuts: [...p.nuts], standoffs: [...p.standoffs], countersinks: [...p.countersinks] }]));
   const entry = (id: string): PartConfiguration => { let e = entries.get(id); if (!e) entries.set(id, (e = emptyEntry(id))); return e; };
@@ -60,8 +80,17 @@ export function withLeftOutDefaults(design: Design, config: Configuration, catal
       const hole = part.holes.find((h) => h.id === seat.hole_id);
       const own = entries.get(part.id);
       if (!hole || (own && holeTaken(own, hole.id))) continue;
-      const item = catalogPart(seat, hole.diameter_mm, materialType, catalog);
-      if (!item) continue;
+      const pem = hw ? pemPartNumber(hw.name) : null;
+      const item = catalogPart(seat, hole.diameter_mm, materialType, catalog, pem);
+      if (!item) {
+        if (hw && notInstalled) {
+          const what = pem ? `${pem.text} (${seat.size} ${pem.blind === null ? '' : pem.blind ? 'blind-threaded ' : 'thru-threaded '}${seat.kind}${pem.length_mm === null ? '' : ` x ${pem.length_mm} mm`})` : `${seat.size} ${seat.kind}${seat.length_mm === null ? '' : ` of ${seat.length_mm} mm`}`;
+          const n = notInstalled.get(hw.id) ?? { holes: [], on: part.name, what, kind: seat.kind, hole_mm: hole.diameter_mm };
+          n.holes = [...n.holes, hole.id].sort((a, b) => a - b);
+          notInstalled.set(hw.id, n);
+        }
+        continue;
+      }
       const e = entry(part.id);
       if (seat.kind === 'nut') e.nuts.push({ hole_id: hole.id, nut_id: item.id, side: seat.side });
       else if (seat.kind === 'stud') e.studs.push({ hole_id: hole.id, stud_id: item.id, side: seat.side });

@@ -12,9 +12,9 @@ import { checkPart, type PartCheckResult } from './part-checks.ts';
 import type { DfmIssue, DfmPartReport, DfmReport, DfmRequirement, DfmStatus, IssueSource, ProductionFilesState } from './contract.ts';
 import { partKFactor } from './k-factor.ts';
 import { dfmImageSvg } from './svg.ts';
-import { isAcceptableRisk } from './rules.ts';
+import { acceptableRiskOf, isAcceptableRisk } from './rules.ts';
 import { isAutomaticCorrection } from './corrections.ts';
-import { isLeftOut, leftOutReason, withLeftOutDefaults } from './left-out.ts';
+import { isLeftOut, leftOutReason, withLeftOutDefaults, notInstalledText, type NotInstalled } from './left-out.ts';
 
 export type { DfmIssue, DfmPartReport, DfmReport, DfmRequirement, DfmStatus, IssueSource, ProductionFilesState };
 
@@ -87,8 +87,8 @@ function drawing(model: AnalyzedModel, partId: string, issues: DfmIssue[], confi
 /**
  * A part left out of the job: not checked, not priced, never blocking; one warning says so and why.
  */
-function leftOutReport(part: Design['parts'][number], cfg: Configuration['parts'][number] | null, catalog: Catalog, svg: string | undefined): DfmPartReport {
-  const why = leftOutReason(part, cfg);
+function leftOutReport(part: Design['parts'][number], cfg: Configuration['parts'][number] | null, catalog: Catalog, svg: string | undefined, notInstalled?: string): DfmPartReport {
+  const why = leftOutReason(part, cfg, notInstalled);
   const issue: DfmIssue = {
     code: 'part_left_out', message: why.message, severity: 'warning', accepted: false, source: 'configuration',
     part_id: part.id, hole_id: null, bend_id: null, operation: null,
@@ -122,19 +122,21 @@ export function dfm(designOrModel: Design | AnalyzedModel, configuration: unknow
     }
   });
   const ix = indexCatalog(catalog);
-  const config = withLeftOutDefaults(design, parsed, catalog, ix);
+  const notInstalled: NotInstalled = new Map();
+  const config = withLeftOutDefaults(design, parsed, catalog, ix, notInstalled);
   const accepted = new Set(config.accepted_risks);
   const results = new Map<string, PartCheckResult>();
   const requirements: DfmRequirement[] = [];
   const parts: DfmPartReport[] = design.parts.map((part) => {
     const { part: partCfg, selections } = effectiveSelections(config, part.id);
-    if (isLeftOut(part, partCfg)) return leftOutReport(part, partCfg, catalog, model ? drawing(model, part.id, [], config) : undefined);
+    const missing = notInstalled.get(part.id);
+    if (isLeftOut(part, partCfg)) return leftOutReport(part, partCfg, catalog, model ? drawing(model, part.id, [], config) : undefined, missing && notInstalledText(missing));
     const r = checkPart(part, selections, partCfg, catalog, ix);
     results.set(part.id, r);
     const issues: DfmIssue[] = r.findings.map((f) => ({
       code: f.code, message: f.message, severity: f.severity,
       // only an acceptable risk can be accepted (and only a warning is one)
-      accepted: f.severity === 'warning' && isAcceptableRisk(f.code) && accepted.has(f.code),
+      accepted: f.severity === 'warning' && accepted.has(acceptableRiskOf(f.code) ?? ''),
       source: f.source,
       part_id: part.id, hole_id: f.hole_id, bend_id: f.bend_id ?? null, operation: f.operation, details: f.details,
     }));

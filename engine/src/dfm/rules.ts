@@ -44,8 +44,16 @@ export const COUNTERSINK_MIN_STEP_MM = 0.2;
 /** A standard countersink fits a hole when the hole is within this of its nominal clearance hole, mm. */
 export const COUNTERSINK_HOLE_MATCH_MM = 0.15;
 
-/** Self-clinching hardware: centre to bend >= the part's min centre-to-edge + t + R (flat support under the head). */
+/**
+ * Self-clinching hardware: centre to bend >= the part's min centre-to-edge + t + R (flat support under
+ * the head). Closer, the bend may distort the clinched hole: a hole too close to a bend, accepted as
+ * `hole_too_close_to_bend` (RISK_ACCEPTED_AS). The maker's centre-to-edge minimum is where the edge
+ * stops bulging: closer is a warning that needs no acceptance, like a countersink near an edge. Both
+ * are hard limits only where the head or collar would not lie on flat sheet (HARDWARE_HEAD_ON_SHEET).
+ */
 export const HARDWARE_BEND_EXTRA_T_RATIO = 1;
+/** The head or collar of press-in hardware must lie on flat sheet: its centre at least this many head radii from the edge and from the bend's tangent line (where the sheet starts to curve). Inserted flat before bending, closer than the maker's minimum is a risk, not an impossibility. */
+export const HARDWARE_HEAD_ON_SHEET = 1;
 
 /** Tube: hole >= wall (published) and <= the inner size of the face it is cut in. */
 export const TUBE_HOLE_MIN_WALL_RATIO = 1;
@@ -63,14 +71,27 @@ export const TUBE_CORNER_RADIUS_TOL_WALLS = 0.4;
  * The risks a customer must accept (configuration.accepted_risks) before the part can be made: a
  * finding with one of these codes blocks until accepted. Exactly these two: clients of the live API
  * validate accepted_risks as a two-value enum (docs/api.md "Conventions"), so a third value would
- * break them. Every other finding is either `blocking` (the design or configuration must change) or
- * a `warning` that is reported and never blocks (e.g. countersink_too_close_to_edge).
+ * break them. A few other findings are accepted through one of them (RISK_ACCEPTED_AS); every other
+ * finding is either `blocking` (the design or configuration must change) or a `warning` that is
+ * reported and never blocks (e.g. countersink_too_close_to_edge).
  */
 export const ACCEPTABLE_RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend'] as const;
 export type AcceptableRisk = (typeof ACCEPTABLE_RISKS)[number];
 
-export function isAcceptableRisk(code: string): code is AcceptableRisk {
-  return (ACCEPTABLE_RISKS as readonly string[]).includes(code);
+/**
+ * Findings accepted through another acceptable risk's value: press-in hardware too close to a bend is
+ * a hole too close to a bend with hardware in it (the bend may distort it), so accepting
+ * `hole_too_close_to_bend` accepts it too; accepted_risks keeps its two values.
+ */
+export const RISK_ACCEPTED_AS: Readonly<Record<string, AcceptableRisk>> = { hardware_too_close_to_bend: 'hole_too_close_to_bend' };
+
+/** The accepted_risks value that accepts a finding of this code, or null when it cannot be accepted. */
+export function acceptableRiskOf(code: string): AcceptableRisk | null {
+  return (ACCEPTABLE_RISKS as readonly string[]).includes(code) ? (code as AcceptableRisk) : RISK_ACCEPTED_AS[code] ?? null;
+}
+
+export function isAcceptableRisk(code: string): boolean {
+  return acceptableRiskOf(code) !== null;
 }
 
 /** Thickness tolerance band of a material, mm. */

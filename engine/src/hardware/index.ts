@@ -8,7 +8,7 @@ import { hardwareFromName } from './names.ts';
 import { hardwareFromShape, MAX_HARDWARE_EXTENT_MM, type ShapeMatch } from './shape.ts';
 
 export { HARDWARE_KINDS, KIND_WORDS, catalogKindOf, type HardwareKind } from './kinds.ts';
-export { hardwareFromName, type NameMatch } from './names.ts';
+export { hardwareFromName, pemPartNumber, type NameMatch, type PemPartNumber } from './names.ts';
 export { hardwareFromShape, threadOfDiameter, majorDiameterOf, type ShapeMatch } from './shape.ts';
 
 export interface BoughtInRecognition {

@@ -72,3 +72,30 @@ export function hardwareFromName(name: string): NameMatch | null {
   }
   return null;
 }
+
+export interface PemPartNumber {
+  /** the part number as the name writes it, "BSO-M3-8" */
+  text: string;
+  /** type and material letters, "BSO", "SO", "FH", "CLS" */
+  series: string;
+  /** standoffs: blind-threaded (B... types) or thru-threaded; null for studs and nuts */
+  blind: boolean | null;
+  /** studs and standoffs of a metric thread: the length code, mm; null for unified threads (their codes count fractions of an inch that differ by type) */
+  length_mm: number | null;
+}
+
+/** PEM standoff and stud types, whose last number is the length code (a nut's is its shank code). */
+const PEM_LENGTHED = /\b((B?SO[SA4]?|B?SON|FH[SA4]?|NFH|HFH|TFH))-(M\d(?:\.\d)?|\d{3,4})-(\d+)/i;
+
+/** The maker's part number a name carries for a PEM standoff or stud ("BSO-M3-8ZI v2"), else null. */
+export function pemPartNumber(name: string): PemPartNumber | null {
+  const m = PEM_LENGTHED.exec(name.replace(/[_]+/g, ' '));
+  if (!m) return null;
+  const series = m[2].toUpperCase(), metric = /^M/i.test(m[3]), n = Number(m[4]);
+  const standoff = /SO/.test(series);
+  return {
+    text: `${series}-${m[3].toUpperCase()}-${m[4]}`, series,
+    blind: standoff ? series.startsWith('B') : null,
+    length_mm: metric ? n : null,
+  };
+}

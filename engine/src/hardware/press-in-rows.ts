@@ -46,6 +46,17 @@ export const STANDOFFS: StandoffRow[] = [
   ['6_32', '6-32', 'unified', 4.22, 1.02, 6.0, 5.4, [0.25 * MM_PER_IN, 0.5 * MM_PER_IN], 36],
 ];
 
+/**
+ * Blind-threaded standoffs (PEM BSO): the same mounting hole, minimum sheet and centre-to-edge as the
+ * thru-threaded SO of the thread (one table in the maker's bulletin), closed at the far end; lengths
+ * are the installed height above the sheet, as the part number's length code gives them (BSO-M3-8: 8 mm).
+ * [id thread, thread, standard, mounting hole, min sheet, min edge, body dia, lengths, price]
+ */
+export const BLIND_STANDOFFS: StandoffRow[] = [
+  ['m3', 'M3x0.5', 'metric', 4.22, 1.02, 6.0, 5.4, [6, 8, 10, 12], 38],
+  ['m4', 'M4x0.7', 'metric', 5.41, 1.27, 6.9, 7.1, [8, 10, 12], 45],
+];
+
 /** Nominal size of a row's thread as the catalog names it: "M4", "#8-32", "1/4-20". */
 function rowSize(thread: string, standard: ThreadStandard): string {
   if (standard === 'metric') return /^M\d+(?:\.\d+)?/.exec(thread)?.[0] ?? thread;

@@ -5,7 +5,7 @@
 import type { Part, SeatedHardware } from '../contract.ts';
 import type { CylinderSurface, Rigid, Solid, Vec3 } from '../geometry/model.ts';
 import { cross, dot, norm, sub } from '../geometry/vec.ts';
-import { hardwareFromShape } from './shape.ts';
+import { hardwareFromShape, mainAxisOf } from './shape.ts';
 import type { BoughtInRecognition } from './index.ts';
 import type { HardwareKind } from './kinds.ts';
 
@@ -45,7 +45,10 @@ export function seatHardware(parts: SeatingPart[], solids: Solid[]): void {
     const kind = hw.boughtIn ? SEAT_KIND[hw.boughtIn.kind] : undefined;
     if (!hw.boughtIn || !kind || !hw.boughtIn.size) continue;
     for (const inst of hw.instances) {
-      const m = hardwareFromShape(solids[inst.solidIndex]);
+      // a part recognised by its name only (its shape not read as hardware): the axis of its main
+      // cylinder, which a press-in part's shank, body or barrel gives
+      const solid = solids[inst.solidIndex];
+      const m = hardwareFromShape(solid) ?? (hw.boughtIn.by.includes('name') ? mainAxisOf(solid) : null);
       if (!m) continue;
       const mid = (m.axialMin + m.axialMax) / 2;
       const centre: Vec3 = [0, 1, 2].map((k) => m.origin[k] + m.axis[k] * mid) as Vec3;

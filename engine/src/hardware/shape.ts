@@ -76,6 +76,22 @@ function mainAxis(solid: Solid): CylinderSurface | null {
   return best?.c ?? null;
 }
 
+/**
+ * The axis of a part the name already says is press-in hardware, when its shape is not read as such
+ * (a maker's model with a knurl, undercut and chamfers in surfaces the shape reader does not take):
+ * the axis of its largest coaxial round area and its extent along it. Null without a cylinder.
+ */
+export function mainAxisOf(solid: Solid): Pick<ShapeMatch, 'axis' | 'origin' | 'axialMin' | 'axialMax'> | null {
+  const c = mainAxis(solid);
+  if (!c) return null;
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < solid.points.length / 3; i++) {
+    const a = dot(sub(point(solid.points, i), c.origin), c.axis);
+    lo = Math.min(lo, a); hi = Math.max(hi, a);
+  }
+  return Number.isFinite(lo) ? { axis: c.axis, origin: c.origin, axialMin: lo, axialMax: hi } : null;
+}
+
 /** What the shape says, when it is a small solid of revolution that looks like hardware; else null. */
 export function hardwareFromShape(solid: Solid): ShapeMatch | null {
   const box = sub(solid.bbox.max, solid.bbox.min);
