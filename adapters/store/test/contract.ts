@@ -363,8 +363,9 @@ export function runStoreContract(label: string, harness: StoreHarness): void {
           (e: unknown) => isStoreError(e, 'limit_reached'));
         assert.equal((await store.designs.list(a.id, { limit: 100 })).items.length, 0);
         // finishing one frees its slot for one more
-        const running = await store.jobs.claim('w', 60_000, { kinds: [kind] });
-        assert.ok(running);
+        // (a's job: b's own job would free a slot under b's limit, not a's)
+        const running = await store.jobs.claim('w', 60_000, { kinds: [kind], excludeAccounts: [b.id] });
+        assert.equal(running?.accountId, a.id);
         assert.equal(await store.jobs.complete(running.id, 'w'), true);
         const again = await Promise.allSettled([0, 1, 2].map((i) => store.jobs.enqueue({ kind, resourceId: `again${i}`, accountId: running.accountId, limit })));
         assert.equal(again.filter((t) => t.status === 'fulfilled').length, 1);

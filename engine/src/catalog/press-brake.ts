@@ -145,7 +145,7 @@ export function buildPressBrakeTooling(): PressBrakeTooling {
       punch('pun_gooseneck_88', 'Gooseneck punch 88 deg R1', 'gooseneck', 88, 120, 600, STANDARD_SEGMENTS_MM),
       punch('pun_acute_30', 'Acute punch 30 deg R1', 'acute', 30, 100, 500, STANDARD_SEGMENTS_MM),
       punch('pun_box_88', 'Sectionalised box punch 88 deg R1', 'straight', 88, 120, 800, BOX_SEGMENTS_MM),
-      // for deep boxes and trays: the standing sides pass under the beam (docs/press-brake.md "3D check")
+      // for deep boxes and trays: the standing sides pass under the beam (docs/press-brake.md "What is checked")
       punch('pun_box_tall_88', 'Tall sectionalised box punch 88 deg R1', 'straight', 88, 220, 600, BOX_SEGMENTS_MM),
     ],
     dies: [
