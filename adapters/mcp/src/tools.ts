@@ -360,7 +360,7 @@ const getDfmTool: ToolDef = {
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
     const dfm = await getDfmReport(env.ctx, env.caller, { dfm_id: String(args.dfm_id) });
-    const pictures = args.include_bend_steps === false ? [] : await bendStepPictures(env.ctx, env.caller, { dfm_id: dfm.id });
+    const pictures = args.include_bend_steps === false ? [] : await bendStepPictures(env.ctx, env.caller, { dfm_id: dfm.id, max_parts: 4 });
     const text = [`DFM report ${dfm.id} of design ${dfm.design_id}: ${dfm.status}; production files ${dfm.production_files.status}.`, ...findings(dfm), ...bendSequences(dfm), ...bendTables(dfm)].join('\n');
     return toolResult(text, dfm, bendStepContent(pictures));
   },

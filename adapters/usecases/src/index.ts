@@ -35,7 +35,7 @@ export { objects } from './core/index.ts';
 export { analyzeDesign, getDesign, waitForDesign, MAX_WAIT_SECONDS, type AnalyzeInput } from './designs/index.ts';
 export { getDesignModelUrl, getDesignImageUrl, getPartModelUrl, getPartStepUrl, getPartImageUrl, designFileNames } from './designs/index.ts';
 export { openDownload, contentTypeOf } from './core/index.ts';
-export { bendStepPictures, type BendStepPicture, createDfmReport, getBendStepImages, getBendStepImageUrl, getDfmReport, getDfmPartImageUrl, getProductionFileUrl } from './dfm/index.ts';
+export { bendStepPictures, type BendStepPicture, createDfmReport, getBendStepImageUrl, getDfmReport, getDfmPartImageUrl, getProductionFileUrl } from './dfm/index.ts';
 // the quote and DFM caches' in-process engine part: the service's in-process engine keeps its work in one
 export { EngineMemo } from './dfm/index.ts';
 // a response's JSON with the kept texts of the quote cache spliced in (the REST serializer)

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
-  UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, getBendStepImages, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
+  UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, bendStepPictures, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
   getPartModelUrl, getQuote, getQuoteNests, listOrders, payCart, startCardSetup, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
 import { removeSpooled, spoolDirOf, spoolUpload, type SpooledFile } from '@kerf/usecases';
@@ -257,11 +257,13 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
       const url = await fileOrNull(() => getDfmPartImageUrl(waiting, me.caller, { dfm_id: item.dfm.id, part_id: p.part_id, format: 'svg', width: 800 }, { legend: false }));
       return url ? { partId: p.part_id as string, url } : null;
     }))).filter((x): x is { partId: string; url: string } => x !== null);
-    // each bent part's steps on the brake, drawn by the engine: shown inline (data: URLs) beside the bend table
-    const bendSteps: Record<string, string[]> = item.dfm?.id
-      ? await getBendStepImages(ctx, me.caller, { dfm_id: item.dfm.id }).catch((err) => { if (err instanceof UseCaseError && err.kind !== 'unauthenticated') return {}; throw err; })
-      : {};
-    const bendStepImages = Object.fromEntries(Object.entries(bendSteps).map(([id, svgs]) => [id, svgs.map((svg) => (svg ? `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` : ''))]));
+    // each bent part's steps on the brake, drawn once per report and kept with it: shown inline (data: URLs) beside the bend table
+    const pictures = item.dfm?.id
+      ? await bendStepPictures(ctx, me.caller, { dfm_id: item.dfm.id }).catch((err) => { if (err instanceof UseCaseError && err.kind !== 'unauthenticated') return []; throw err; })
+      : [];
+    const bendStepImages: Record<string, string[]> = {};
+    for (const pic of pictures) (bendStepImages[pic.part_id] ??= [])[pic.step - 1] = `data:image/svg+xml;base64,${Buffer.from(pic.svg).toString('base64')}`;
+    for (const [id, urls] of Object.entries(bendStepImages)) bendStepImages[id] = Array.from(urls, (u) => u ?? ''); // a step without a picture
     const partNames = Object.fromEntries((design.parts as Obj[]).map((p) => [p.id, p.name]));
     const leftOut = dfmParts.filter((p) => p.left_out).map((p) => {
       const part: Obj = (design.parts as Obj[]).find((x) => x.id === p.part_id) ?? {};

@@ -4,7 +4,7 @@
 // first request, kept under the report, handed out as signed links.
 import {
   type Caller, type UseCaseContext, requireScope, DfmBendStepImageInput, DfmInput, validateInput, type Configuration, fileUnavailable, notFound,
-  openDownload, signedDownload, UseCaseError,
+  signedDownload,
 } from '../core/index.ts';
 import { requireReadyDesign } from '../designs/index.ts';
 import { designForConfiguration } from './material-flats.ts';
@@ -23,11 +23,29 @@ async function drawSteps(ctx: UseCaseContext, accountId: string, doc: DfmDoc): P
   return ctx.engine.bendStepImages(design, configuration);
 }
 
-/** Part id -> its steps' SVGs, for the report's parts whose plan found a sequence. */
-export async function getBendStepImages(ctx: UseCaseContext, caller: Caller, input: DfmInput): Promise<Record<string, string[]>> {
-  requireScope(caller, 'dfm');
-  const q = validateInput(DfmInput, input, { location: 'params' });
-  return drawSteps(ctx, caller.accountId, await getDfmDoc(ctx, caller.accountId, q.dfm_id));
+/**
+ * Makes sure the report's step pictures are stored: the first request draws them all (one engine
+ * call for every step of every part) and keeps them under the report; later ones only look. Returns
+ * whether the asked-for step has a picture.
+ */
+async function storeSteps(ctx: UseCaseContext, accountId: string, doc: DfmDoc, partId: string, step: number): Promise<boolean> {
+  if (await ctx.store.blobs.exists(stepKey(doc.id, partId, step))) return true;
+  const drawn = await drawSteps(ctx, accountId, doc);
+  for (const [id, svgs] of Object.entries(drawn)) {
+    for (const [i, svg] of svgs.entries()) if (svg) await ctx.store.blobs.put(stepKey(doc.id, id, i + 1), Buffer.from(svg, 'utf8'), { contentType: SVG });
+  }
+  return Boolean(drawn[partId]?.[step - 1]);
+}
+
+/** A found plan's part of the report, or why it has no step pictures (file_unavailable). */
+function plannedPart(doc: DfmDoc, partId: string, step: number): void {
+  const part = doc.parts.find((p) => p.part_id === partId);
+  if (!part) throw notFound('part', partId, 'part_id');
+  const plan = part.bend_plan;
+  if (plan?.status !== 'found') {
+    throw fileUnavailable(plan ? `Part '${partId}' has no bend sequence to draw${plan.message ? `: ${plan.message}` : ''}.` : `Part '${partId}' has no press-brake plan (not bent sheet, or the catalog has no tooling).`, 'part_id');
+  }
+  if (step > plan.sequence.length) throw fileUnavailable(`Part '${partId}' has ${plan.sequence.length} bend step(s); there is no step ${step}.`, 'step');
 }
 
 /** GET /v1/dfm/{id}/parts/{part_id}/bend-steps/{step}/image: a signed link to one step's SVG. */
@@ -35,44 +53,27 @@ export async function getBendStepImageUrl(ctx: UseCaseContext, caller: Caller, i
   requireScope(caller, 'dfm');
   const q = validateInput(DfmBendStepImageInput, input, { location: 'params' });
   const doc = await getDfmDoc(ctx, caller.accountId, q.dfm_id);
-  const part = doc.parts.find((p) => p.part_id === q.part_id);
-  if (!part) throw notFound('part', q.part_id, 'part_id');
-  const plan = part.bend_plan;
-  if (plan?.status !== 'found') {
-    throw fileUnavailable(plan ? `Part '${q.part_id}' has no bend sequence to draw${plan.message ? `: ${plan.message}` : ''}.` : `Part '${q.part_id}' has no press-brake plan (not bent sheet, or the catalog has no tooling).`, 'part_id');
-  }
-  if (q.step > plan.sequence.length) throw fileUnavailable(`Part '${q.part_id}' has ${plan.sequence.length} bend step(s); there is no step ${q.step}.`, 'step');
-  const key = stepKey(doc.id, q.part_id, q.step);
-  if (!(await ctx.store.blobs.exists(key))) {
-    // one engine call draws every step of every part: keep them all
-    const drawn = await drawSteps(ctx, caller.accountId, doc);
-    for (const [partId, svgs] of Object.entries(drawn)) {
-      for (const [i, svg] of svgs.entries()) if (svg) await ctx.store.blobs.put(stepKey(doc.id, partId, i + 1), Buffer.from(svg, 'utf8'), { contentType: SVG });
-    }
-    if (!drawn[q.part_id]?.[q.step - 1]) throw fileUnavailable(`Step ${q.step} of part '${q.part_id}' has no picture (its bend line was not measured).`, 'step');
-  }
-  return signedDownload(ctx, { k: key, t: SVG, n: `${doc.id}-${q.part_id}-bend-step-${q.step}.svg` });
+  plannedPart(doc, q.part_id, q.step);
+  if (!(await storeSteps(ctx, caller.accountId, doc, q.part_id, q.step))) throw fileUnavailable(`Step ${q.step} of part '${q.part_id}' has no picture (its bend line was not measured).`, 'step');
+  return signedDownload(ctx, { k: stepKey(doc.id, q.part_id, q.step), t: SVG, n: `${doc.id}-${q.part_id}-bend-step-${q.step}.svg` });
 }
 
 export interface BendStepPicture { part_id: string; step: number; bend_id: number; url: string | null; svg: string }
 
-const token = (url: string): string => decodeURIComponent(url.slice(url.lastIndexOf('/') + 1));
-
-/** The step pictures of a report's bent parts (up to `max_parts` parts with a sequence), as bytes: what MCP shows. */
+/**
+ * The stored step pictures of a report's bent parts (up to `max_parts` parts with a sequence), as
+ * bytes: what MCP and the web quote page show. Drawn and stored on first use, like the signed links'.
+ */
 export async function bendStepPictures(ctx: UseCaseContext, caller: Caller, input: DfmInput & { max_parts?: number }): Promise<BendStepPicture[]> {
   requireScope(caller, 'dfm');
   const q = validateInput(DfmInput, { dfm_id: input.dfm_id }, { location: 'params' });
   const doc = await getDfmDoc(ctx, caller.accountId, q.dfm_id);
   const out: BendStepPicture[] = [];
-  for (const p of doc.parts.filter((x) => x.bend_plan?.status === 'found').slice(0, input.max_parts ?? 4)) {
+  for (const p of doc.parts.filter((x) => x.bend_plan?.status === 'found').slice(0, input.max_parts ?? Infinity)) {
     for (const s of p.bend_plan!.sequence) {
-      const link = await getBendStepImageUrl(ctx, caller, { dfm_id: doc.id, part_id: p.part_id, step: s.step }).catch((err: unknown) => {
-        if (err instanceof UseCaseError && err.code === 'file_unavailable') return null;
-        throw err;
-      });
-      if (!link) continue;
-      const file = await openDownload(ctx, { token: token(link) });
-      out.push({ part_id: p.part_id, step: s.step, bend_id: s.bend_id, url: s.image_url ?? null, svg: file.body.toString('utf8') });
+      if (!(await storeSteps(ctx, caller.accountId, doc, p.part_id, s.step))) continue;
+      const svg = await ctx.store.blobs.get(stepKey(doc.id, p.part_id, s.step));
+      if (svg) out.push({ part_id: p.part_id, step: s.step, bend_id: s.bend_id, url: s.image_url ?? null, svg: svg.toString('utf8') });
     }
   }
   return out;
