@@ -37,8 +37,8 @@ async function storeSteps(ctx: UseCaseContext, accountId: string, doc: DfmDoc, p
   return Boolean(drawn[partId]?.[step - 1]);
 }
 
-/** A found plan's part of the report, or why it has no step pictures (file_unavailable). */
-function plannedPart(doc: DfmDoc, partId: string, step: number): void {
+/** Throws unless the report has this part with a found plan of at least `step` steps (404 part, else file_unavailable saying why). */
+function requireStepOfPlan(doc: DfmDoc, partId: string, step: number): void {
   const part = doc.parts.find((p) => p.part_id === partId);
   if (!part) throw notFound('part', partId, 'part_id');
   const plan = part.bend_plan;
@@ -53,7 +53,7 @@ export async function getBendStepImageUrl(ctx: UseCaseContext, caller: Caller, i
   requireScope(caller, 'dfm');
   const q = validateInput(DfmBendStepImageInput, input, { location: 'params' });
   const doc = await getDfmDoc(ctx, caller.accountId, q.dfm_id);
-  plannedPart(doc, q.part_id, q.step);
+  requireStepOfPlan(doc, q.part_id, q.step);
   if (!(await storeSteps(ctx, caller.accountId, doc, q.part_id, q.step))) throw fileUnavailable(`Step ${q.step} of part '${q.part_id}' has no picture (its bend line was not measured).`, 'step');
   return signedDownload(ctx, { k: stepKey(doc.id, q.part_id, q.step), t: SVG, n: `${doc.id}-${q.part_id}-bend-step-${q.step}.svg` });
 }
