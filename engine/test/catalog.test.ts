@@ -105,6 +105,28 @@ test('self-clinching hardware carries the published figures and hardness rule', 
   assert.deepEqual([cls.min_sheet_thickness_mm, cls.mounting_hole_mm, cls.min_center_to_edge_mm], [0.92, 8.75, 8.6]);
   const so = ix.standoffs.get('sto_so_m3_10')!;
   assert.deepEqual([so.min_sheet_thickness_mm, so.mounting_hole_mm, so.min_center_to_edge_mm], [1.02, 4.22, 6.0]);
+  // every metric row against the maker's tables (docs/dfm-rules.md "Where the self-clinching figures
+  // come from"): [min sheet, mounting hole, centre-to-edge] per thread
+  const figures = (items: Array<{ size: string; thread_standard: string; min_sheet_thickness_mm: number; mounting_hole_mm: number; min_center_to_edge_mm: number }>): Record<string, number[]> =>
+    Object.fromEntries(items.filter((h) => h.thread_standard === 'metric').map((h) => [h.size, [h.min_sheet_thickness_mm, h.mounting_hole_mm, h.min_center_to_edge_mm]]));
+  assert.deepEqual(figures(catalog.studs), { M3: [1.0, 3.0, 5.6], M4: [1.0, 4.0, 7.2], M5: [1.0, 5.0, 7.2], M6: [1.6, 6.0, 7.9], M8: [2.4, 8.0, 9.6] });
+  assert.deepEqual(figures(catalog.nuts), { M3: [0.8, 4.22, 4.8], M4: [0.8, 5.41, 6.9], M5: [0.8, 6.35, 7.1], M6: [0.92, 8.75, 8.6], M8: [1.4, 10.5, 9.7] });
+  const standoffs = figures(catalog.standoffs.filter((s) => s.thru)), blind = figures(catalog.standoffs.filter((s) => !s.thru));
+  assert.deepEqual(standoffs, { M3: [1.02, 4.22, 6.0], M4: [1.27, 7.14, 8.0], M5: [1.27, 7.14, 8.0] });
+  // a blind standoff has the body, hole and edge distance of the thru-threaded one of its thread
+  assert.deepEqual(blind, { M3: standoffs.M3, M4: standoffs.M4 });
+  // unified nuts in the inch figures of the table: 4-40 .166" hole, .030" sheet, .19" to the edge; 1/4-20 .344", .047", .34"
+  assert.deepEqual(['nut_cls_4_40', 'nut_cls_1_4_20'].map((id) => { const n = ix.nuts.get(id)!; return [n.mounting_hole_mm, n.min_sheet_thickness_mm, n.min_center_to_edge_mm]; }),
+    [[4.216, 0.762, 4.826], [8.738, 1.194, 8.636]]);
+  assert.deepEqual([ix.standoffs.get('sto_so_6_32_0_250in')!.mounting_hole_mm, ix.standoffs.get('sto_so_4_40_0_250in')!.min_center_to_edge_mm], [5.41, 5.842]);
+  // lengths are the series' length codes: FH and SO have 15 and 16 mm respectively, never the other
+  const lengths = (items: Array<{ series: string; size: string; length_mm: number }>, series: string, size: string): number[] =>
+    items.filter((h) => h.series === series && h.size === size).map((h) => h.length_mm);
+  assert.deepEqual([lengths(catalog.studs, 'FH', 'M4'), lengths(catalog.studs, 'FH', 'M6'), lengths(catalog.standoffs, 'SO', 'M3'), lengths(catalog.standoffs, 'SO', 'M4'), lengths(catalog.standoffs, 'BSO', 'M3')],
+    [[10, 15], [15, 25], [6, 10, 16], [10, 16], [6, 8, 10, 12]]);
+  // the SO/BSO barrel passes the mounting hole; the hex head is the published H
+  const so4 = ix.standoffs.get('sto_bso_m4_10')!;
+  assert.deepEqual([so4.geometry.body_diameter_mm, so4.geometry.head_diameter_mm], [7.12, 7.9]);
   for (const h of [...catalog.studs, ...catalog.nuts, ...catalog.standoffs]) {
     assert.equal(h.compatible_material_types.includes('stainless_304'), h.body_material === 'stainless', h.id);
   }

@@ -207,7 +207,7 @@ describe('hole operations', () => {
   const op = (o: Record<string, unknown>, material = STEEL, part: Part = sheetPart()): DfmReport =>
     run([part], { defaults: { material_id: material }, parts: [partCfg(o)] });
   rule('hardware_sheet_too_thin',
-    () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m6_16', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 6.0, [40, 40], 20)] })),
+    () => op({ studs: [{ hole_id: 1, stud_id: 'std_fh_m6_15', side: 'top' }] }, STEEL, sheetPart({ holes: [hole(1, 6.0, [40, 40], 20)] })),
     () => op({ studs: [{ hole_id: 4, stud_id: 'std_fh_m3_8', side: 'top' }] }));
   rule('hardware_material_incompatible',
     () => op({ studs: [{ hole_id: 4, stud_id: 'std_fh_m3_8', side: 'top' }] }, 'mat_304_0_060in'),

@@ -1,6 +1,7 @@
 // Taps, self-clinching studs, nuts and standoffs, and the standard countersinks.
-// Self-clinching figures (mounting hole, minimum sheet, minimum hole-centre-to-edge) are the
-// published figures of the common FH / CLS / SO series (docs/dfm-rules.md "DFM rules" lists them).
+// Self-clinching figures (mounting hole, minimum sheet, minimum hole-centre-to-edge) are those of the
+// FH / CLS / SO / BSO tables (docs/dfm-rules.md "Where the self-clinching figures come from" says where
+// each was seen, and which were not).
 import type { CountersinkSize, HardwareGeometry, MaterialType, Nut, Standoff, Stud, Tap, ThreadStandard } from './types.ts';
 import { BLIND_STANDOFFS, NUTS, STANDOFFS, STUDS, type StandoffRow } from '../hardware/press-in-rows.ts';
 import { threadNamed, threadSize } from '../hardware/threads.ts';
@@ -114,12 +115,12 @@ export function buildNuts(): Nut[] {
       out.push({
         id: `nut_${series.toLowerCase()}_${tid}`,
         object: 'nut', name: `${series} self-clinching nut ${thread} (${v.body})`,
-        size: threadSize(thread, standard), thread_standard: standard, hole_diameter_mm: hole,
+        size: threadSize(thread, standard), thread_standard: standard, hole_diameter_mm: r3(hole),
         thread, standard, series, body_material: v.body,
-        mounting_hole_mm: hole, mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
-        min_sheet_thickness_mm: minSheet, min_center_to_edge_mm: edge,
+        mounting_hole_mm: r3(hole), mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
+        min_sheet_thickness_mm: r3(minSheet), min_center_to_edge_mm: r3(edge),
         compatible_material_types: v.compat, unit_price_cents: price + v.priceAdd, install_price_cents: 45,
-        geometry: { head_diameter_mm: collarD, head_height_mm: collarH, body_diameter_mm: hole, body_length_mm: bodyH, bore_diameter_mm: THREAD_BORE[tid] },
+        geometry: { head_diameter_mm: r3(collarD), head_height_mm: r3(collarH), body_diameter_mm: r3(hole), body_length_mm: bodyH, bore_diameter_mm: THREAD_BORE[tid] },
         available: true,
       });
     }
@@ -135,19 +136,19 @@ export function buildStandoffs(): Standoff[] {
 /** Catalog entries of thru-threaded (SO) or blind-threaded (BSO) standoff rows, steel and stainless. */
 function standoffsOf(rows: StandoffRow[], thru: boolean): Standoff[] {
   const out: Standoff[] = [];
-  for (const [tid, thread, standard, hole, minSheet, edge, bodyD, lengths, price] of rows) {
+  for (const [tid, thread, standard, hole, minSheet, edge, bodyD, headD, lengths, price] of rows) {
     for (const v of VARIANTS) {
       for (const len of lengths) {
         const series = `${thru ? '' : 'B'}SO${v.suffix.toUpperCase()}`;
         out.push({
           id: `sto_${series.toLowerCase()}_${tid}_${lengthId(len, standard)}`,
           object: 'standoff', name: `${series} ${thru ? 'thru' : 'blind'}-threaded standoff ${thread} x ${lengthText(len, standard)} (${v.body})`,
-          size: threadSize(thread, standard), thread_standard: standard, hole_diameter_mm: hole,
+          size: threadSize(thread, standard), thread_standard: standard, hole_diameter_mm: r3(hole),
           thread, standard, series, body_material: v.body,
-          mounting_hole_mm: hole, mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
-          min_sheet_thickness_mm: minSheet, min_center_to_edge_mm: edge,
+          mounting_hole_mm: r3(hole), mounting_hole_tolerance_mm: PRESS_FIT_HOLE_TOLERANCE_MM,
+          min_sheet_thickness_mm: r3(minSheet), min_center_to_edge_mm: r3(edge),
           compatible_material_types: v.compat, unit_price_cents: price + v.priceAdd, install_price_cents: 50,
-          geometry: { head_diameter_mm: r3(bodyD + 1.6), head_height_mm: 1.0, body_diameter_mm: bodyD, body_length_mm: r3(len), bore_diameter_mm: THREAD_BORE[tid] },
+          geometry: { head_diameter_mm: r3(headD), head_height_mm: 1.0, body_diameter_mm: r3(bodyD), body_length_mm: r3(len), bore_diameter_mm: THREAD_BORE[tid] },
           available: true, length_mm: r3(len), thru,
         });
       }
