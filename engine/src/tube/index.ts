@@ -8,7 +8,7 @@ import { candidateAxes, extentAlong } from './axes.ts';
 import { faceOfTriangles, crossedTriangles, sliceCrossed, classifySection, projectAlong, EdgeCrossings, edgesOfSection } from './section.ts';
 import { runsAlong, parallelDirections, sameSurface } from './surfaces.ts';
 import { measureProfile } from './profile.ts';
-import { diameterRuns, describeRuns } from './diameters.ts';
+import { diameterRuns, steppedTubeMessage } from './diameters.ts';
 import { surfaceClasses, sameClassSet, skinFaces } from './classes.ts';
 import { refuse, fmt, crookedWallMessage, sectionSizeSummary, judgeSolidPrism, bentTubeRefusal, openTubeRefusal, solidShaftRefusal } from './refusals.ts';
 import { tubeCuts } from './contours.ts';
@@ -114,7 +114,7 @@ function probeAxis(solid: Solid, faceOfTri: Int32Array, d: Vec3): Outcome {
     const other = varying[0].rings[0], ref = main.rings[0];
     if (p.profile === 'round') {
       const outerRuns = diameterRuns(solid, d, p.center, along, min, true), boreRuns = diameterRuns(solid, d, p.center, along, min, false);
-      return refuse(`the tube has a varying section along its length: outer ${describeRuns(outerRuns)}; bore ${describeRuns(boreRuns)}`);
+      return refuse(steppedTubeMessage(outerRuns, boreRuns, span));
     }
     return refuse(`the tube has a varying section: at ${fmt(ref.x - min)} mm from the end it is bounded by ${sectionSizeSummary(solid, ref.outer!, ref.inner!)}, at ${fmt(other.x - min)} mm by ${sectionSizeSummary(solid, other.outer!, other.inner!)}`);
   }
