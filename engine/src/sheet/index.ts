@@ -10,6 +10,7 @@ import { classifyHole, distanceSamples, findCountersink, holeEdgeDistance, holeT
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { mergeCollinearBends } from './merge-bends.ts';
 import { featuresOutsideSheet, type OutsideFeature } from './slab.ts';
+import { raisedPad, type RaisedPad } from './pad.ts';
 import { findBlindFeatures, MACHINED_VOLUME_FRACTION, type FoundBlindFeature } from './blind.ts';
 import { classifyFeatures, describeFeature, extrusionPreHole, type SheetFeature } from './features.ts';
 import { modelledHardware, mountingHoleLoops } from './hardware-holes.ts';
@@ -157,6 +158,11 @@ function develop(solid: Solid, options: SheetOptions, rootId: number, thickness:
   if (outside && u.unpairedBends.length === 0 && Number.isFinite(outside.worst.distance) && outside.worst.distance > OUTSIDE_BODY_T * thickness) {
     return refuseOutside(outside, thickness);
   }
+  // a pad raised on a skin (at most OUTSIDE_BODY_T thicknesses: taller is a body, judged above and
+  // below) with nothing recessed behind it is what makes the volume wrong: say that before any blend
+  // or bend it carries is blamed
+  const pad = outside && volumeCheck && outside.worst.distance <= OUTSIDE_BODY_T * thickness ? raisedPad(solid, u, outside) : null;
+  if (outside && pad) return refusePad(outside, pad, thickness);
   const foreign = u.foreignNeighbours.filter((f) => solid.faces[f].surface.kind === 'other');
   if (volumeCheck && foreign.length > 0) {
     const hint = (solid.faces[foreign[0]].surface as { hint?: string }).hint;
@@ -382,6 +388,14 @@ function refuseOutside(outside: OutsideFeature, thickness: number): Refusal {
   return refuse('not_sheet_metal', `material at (${at}) ${how} the ${thickness.toFixed(3)} mm sheet over a ${size} mm region, too large for a formed feature or inserted hardware: a rib, second wall or block is modelled into the part (machined or moulded work, not sheet metal)`);
 }
 
+function refusePad(outside: OutsideFeature, pad: RaisedPad, thickness: number): Refusal {
+  const at = outside.center.map((x) => x.toFixed(1)).join(', ');
+  const mm = (x: number) => x.toFixed(2);
+  return refuse('not_sheet_metal', `a raised pad ${pad.size.map((x) => x.toFixed(1)).join(' x ')} mm around (${at}) stands ${mm(pad.height)} mm proud of the ${thickness.toFixed(3)} mm sheet and nothing behind it is recessed: the part is ${mm(thickness + pad.height)} mm thick there. `
+    + `A press forms an emboss by pushing the sheet, so its back sinks as far as its face rises and the thickness stays ${thickness.toFixed(3)} mm; material added on a sheet like this is moulded or machined work, not sheet metal. `
+    + 'Remove the pad, or model it as a formed emboss (the sheet pushed out at constant thickness), to have the part made here');
+}
+
 /** Total length of the closed-corner seam edges, mm. */
 function seamLength(solid: Solid, seams: Set<string>): number {
   let sum = 0;
@@ -455,6 +469,19 @@ function rigid2As3(m: Rigid2): Rigid {
  */
 function checkVolume(solid: Solid, u: Unfolding, features: SheetFeature[], blind: FoundBlindFeature[]): string | null {
   const t = u.thickness;
+  const expected = expectedVolume(solid, u, features, blind);
+  const extra = features.reduce((s, f) => s + f.volume, 0);
+  const error = Math.abs(solid.volume - expected) / solid.volume;
+  // blind work and countersinks are measured exactly on their faces: a part they explain must match
+  // closely, not within the slack the volume check leaves for what it does not measure
+  if (error <= (blind.some((b) => b.kind !== 'countersink') ? BLIND_VOLUME_TOLERANCE : VOLUME_TOLERANCE)) return null;
+  if (extra > 0) return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin plus ${features.length} modelled feature(s) (${expected.toFixed(1)} mm3): the thickness is not constant`;
+  return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin (${expected.toFixed(1)} mm3): the thickness is not constant`;
+}
+
+/** The volume a sheet of the unfolded skin's mid-surface x t has, with its modelled features and blind work, mm3. */
+function expectedVolume(solid: Solid, u: Unfolding, features: SheetFeature[], blind: FoundBlindFeature[]): number {
+  const t = u.thickness;
   let mid = 0;
   for (const f of u.skin) {
     const face = solid.faces[f];
@@ -466,13 +493,7 @@ function checkVolume(solid: Solid, u: Unfolding, features: SheetFeature[], blind
   const extra = features.reduce((s, f) => s + f.volume, 0);
   // blind work and countersinks: the skin counts a recess opening on it as empty and one on the far side as full
   const recessed = blind.reduce((s, b) => s + (b.mouth === 'A' ? b.underMouthA : -b.volume), 0);
-  const expected = mid * t + extra + recessed;
-  const error = Math.abs(solid.volume - expected) / solid.volume;
-  // blind work and countersinks are measured exactly on their faces: a part they explain must match
-  // closely, not within the slack the volume check leaves for what it does not measure
-  if (error <= (blind.some((b) => b.kind !== 'countersink') ? BLIND_VOLUME_TOLERANCE : VOLUME_TOLERANCE)) return null;
-  if (extra > 0) return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin plus ${features.length} modelled feature(s) (${expected.toFixed(1)} mm3): the thickness is not constant`;
-  return `the volume (${solid.volume.toFixed(1)} mm3) differs by ${(error * 100).toFixed(1)} % from a ${t.toFixed(3)} mm sheet over the unfolded skin (${expected.toFixed(1)} mm3): the thickness is not constant`;
+  return mid * t + extra + recessed;
 }
 
 /** Each cylindrical bend of the skin has its coaxial opposite skin at radius R -/+ t (any fitted type). */
