@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { CATALOG_KINDS, catalogEntries, defaultCatalog, hardwareModelGlb, indexCatalog, type CatalogKind } from '../src/catalog/index.ts';
 import { interpolateKFactor } from '../src/sheet/kfactor.ts';
@@ -124,6 +125,13 @@ test('self-clinching hardware carries the published figures and hardness rule', 
     items.filter((h) => h.series === series && h.size === size).map((h) => h.length_mm);
   assert.deepEqual([lengths(catalog.studs, 'FH', 'M4'), lengths(catalog.studs, 'FH', 'M6'), lengths(catalog.standoffs, 'SO', 'M3'), lengths(catalog.standoffs, 'SO', 'M4'), lengths(catalog.standoffs, 'BSO', 'M3')],
     [[10, 15], [15, 25], [6, 10, 16], [10, 16], [6, 8, 10, 12]]);
+  // the author of a real enclosure fitted BSO-M3-8/-10, S-M4-1 and FH-M3-12 and cut their holes in the flat
+  // DXFs (fixtures/real/printalyzer-enclosure-truth.json): each is the catalog's mounting hole of that part
+  const pz = JSON.parse(readFileSync(new URL('../../fixtures/real/printalyzer-enclosure-truth.json', import.meta.url), 'utf8')) as { sheet_parts: Array<{ what: string; circle_diameters_mm: number[] }> };
+  const holes = (what: string) => pz.sheet_parts.find((p) => p.what === what)!.circle_diameters_mm;
+  const count = (what: string, d: number) => holes(what).filter((x) => x === d).length;
+  assert.deepEqual([count('base', ix.standoffs.get('sto_bso_m3_8')!.mounting_hole_mm), count('base', ix.nuts.get('nut_cls_m4')!.mounting_hole_mm), count('base', ix.studs.get('std_fh_m3_12')!.mounting_hole_mm), count('cover', ix.standoffs.get('sto_bso_m3_10')!.mounting_hole_mm)],
+    [2, 6, 1, 4]);
   // the SO/BSO barrel passes the mounting hole; the hex head is the published H
   const so4 = ix.standoffs.get('sto_bso_m4_10')!;
   assert.deepEqual([so4.geometry.body_diameter_mm, so4.geometry.head_diameter_mm], [7.12, 7.9]);
