@@ -33,6 +33,12 @@ const MIN_CORE_POINTS = 6;
 /** A cone this close to a plane (90 deg) or a cylinder (0 deg) is reported as one, degrees. */
 const CONE_MIN_HALF_ANGLE_DEGREES = 0.5;
 const CONE_MAX_HALF_ANGLE_DEGREES = 89.5;
+/** Where a cylinder already fits a face within the loose allowance, a cone seed this share of
+ * CONE_MIN_HALF_ANGLE_DEGREES or flatter is that cylinder: the cone fit (some hundred Levenberg-Marquardt
+ * evaluations) is not run. On loose bend cylinders of real Fusion parts the seed measured at most
+ * 0.02 deg; a cone the fit would accept (0.5 deg or more) differs from any cylinder by 0.009 mm per mm of
+ * axial length, which a face the cylinder fits within 0.01 mm cannot hide beyond its first millimetre. */
+const LOOSE_CYLINDER_CONE_SEED_SHARE = 0.1;
 /** A closed boundary loop winding this close to 360 deg about the axis makes a full cylinder, degrees. */
 export const FULL_TURN_TOLERANCE_DEGREES = 1;
 /** Vertices used by the iterative fits (evenly subsampled); the residual check uses all. */
@@ -345,7 +351,7 @@ function coneDistanceXyz(x: number, y: number, z: number, c: ConeParams): number
 
 function coneDistance(p: Vec3, c: ConeParams): number { return coneDistanceXyz(p[0], p[1], p[2], c); }
 
-function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = EDGE_DEVIATION_TOLERANCE_MM): { surface: ConeSurface; residual: number } | null {
+function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = EDGE_DEVIATION_TOLERANCE_MM, cylinderFits = false): { surface: ConeSurface; residual: number } | null {
   if (points.length < 6 || sample.facets.count < 3) return null;
   const facets = facetList(sample.facets);
   // A cone's unit normals all make the same angle with its axis: their tips lie on a plane normal to it.
@@ -392,6 +398,7 @@ function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = 
   let slope = (n * shr - sh * sr) / den;
   const intercept = (sr - slope * sh) / n;
   if (Math.abs(slope) < 1e-9) return null;
+  if (cylinderFits && Math.atan(Math.abs(slope)) * RAD <= LOOSE_CYLINDER_CONE_SEED_SHARE * CONE_MIN_HALF_ANGLE_DEGREES) return null;
   let apex = add(q, scale(axis, -intercept / slope));
   if (slope < 0) { axis = scale(axis, -1); slope = -slope; }
   let cone = coneParams(apex, axis, Math.atan(slope));
@@ -585,7 +592,7 @@ export function fitSurface(sample: FaceSample): FitResult {
   const loose = edgeDeviation(sample);
   const cyl = fitCylinder(sample, points, tolerance, loose);
   if (cyl && cyl.residual <= tolerance) return cyl;
-  const cone = fitCone(sample, points, tolerance, loose);
+  const cone = fitCone(sample, points, tolerance, loose, cyl !== null);
   if (cone && cone.residual <= tolerance) return cone;
   const planeDist = (m: PlaneSurface, p: Vec3): number => dot(m.normal, p) - m.offset;
   const trimmed = trimmedRefit(points, plane.surface, planeDist, (pts) => fitPlane(pts, outward).surface, tolerance, loose);
