@@ -441,7 +441,8 @@ function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = 
   for (const p of points) seedResidual = Math.max(seedResidual, Math.abs(coneDistance(p, cone)));
   if (seedResidual > CONE_SEED_REJECT_RELATIVE * size) return null;
   if (seedResidual > tolerance * 1e-3) cone = refineCone(points, cone);
-  const fitted = trimmedRefit(points, cone, (c, p) => coneDistance(p, c), refineCone, tolerance, loose);
+  // where a cylinder fits, only a cone within the strict tolerance is kept (fitSurface): no loose cone is searched for
+  const fitted = trimmedRefit(points, cone, (c, p) => coneDistance(p, c), refineCone, tolerance, cylinderFits ? tolerance : loose);
   if (!fitted) return null;
   cone = fitted.model;
   const residual = fitted.residual;

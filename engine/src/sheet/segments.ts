@@ -50,17 +50,23 @@ export function contourArea(c: Contour): number {
 
 /** Points along a segment, start included, end excluded (so a contour's samples do not repeat). */
 export function sampleSegment(s: Segment, sagitta = ARC_SAMPLE_SAGITTA): Vec2[] {
-  if (s.kind === 'line') return [s.a];
+  return sampleInto([], s, sagitta);
+}
+
+/** sampleSegment's points appended to `out` (a contour's samples in one array, not one per segment). */
+function sampleInto(out: Vec2[], s: Segment, sagitta: number): Vec2[] {
+  if (s.kind === 'line') { out.push(s.a); return out; }
   const sweep = arcSweep(s);
   const step = s.radius > sagitta ? 2 * Math.acos(1 - sagitta / s.radius) : Math.PI / 8;
   const n = Math.min(MAX_ARC_SAMPLES, Math.max(2, Math.ceil(Math.abs(sweep) / step)));
-  const out: Vec2[] = [];
   for (let i = 0; i < n; i++) out.push(arcPoint(s.center, s.radius, s.startDegrees + (sweep / DEG) * (i / n)));
   return out;
 }
 
 export function sampleContour(c: Contour, sagitta = ARC_SAMPLE_SAGITTA): Vec2[] {
-  return c.flatMap((s) => sampleSegment(s, sagitta));
+  const out: Vec2[] = [];
+  for (const s of c) sampleInto(out, s, sagitta);
+  return out;
 }
 
 /** 2D rigid motion p' = R(angle) p + t. */
