@@ -112,14 +112,17 @@ function coarsePatch(axis: Vec3, origin: Vec3, radius: number, spanDeg: number, 
     const radial = add(scale(e1, Math.cos(t) * radius), scale(e2, Math.sin(t) * radius));
     pts.push(add(origin, radial), add(add(origin, radial), scale(axis, length)));
   }
-  const facets: FaceSample['facets'] = [];
+  const list: Array<{ normal: Vec3; area: number; centroid: Vec3 }> = [];
   for (let i = 0; i < segments; i++) {
     const [p0, p1, q0, q1] = [pts[2 * i], pts[2 * i + 1], pts[2 * i + 2], pts[2 * i + 3]];
     for (const [a, b, c] of [[p0, q0, p1], [q0, q1, p1]] as Vec3[][]) {
       const n = cross(sub(b, a), sub(c, a));
-      facets.push({ normal: normalize(n), area: norm(n) / 2, centroid: scale(add(add(a, b), c), 1 / 3) });
+      list.push({ normal: normalize(n), area: norm(n) / 2, centroid: scale(add(add(a, b), c), 1 / 3) });
     }
   }
+  const facets: FaceSample['facets'] = {
+    count: list.length, normals: Float64Array.from(list.flatMap((f) => f.normal)), areas: Float64Array.from(list, (f) => f.area), centroids: Float64Array.from(list.flatMap((f) => f.centroid)),
+  };
   const loop = [...pts.filter((_, i) => i % 2 === 0), ...pts.filter((_, i) => i % 2 === 1).reverse()];
   return { points: Float64Array.from(pts.flat()), facets, loops: [loop], modelSize: 100 };
 }

@@ -33,6 +33,12 @@ const MIN_CORE_POINTS = 6;
 /** A cone this close to a plane (90 deg) or a cylinder (0 deg) is reported as one, degrees. */
 const CONE_MIN_HALF_ANGLE_DEGREES = 0.5;
 const CONE_MAX_HALF_ANGLE_DEGREES = 89.5;
+/** Where a cylinder already fits a face within the loose allowance, a cone seed this share of
+ * CONE_MIN_HALF_ANGLE_DEGREES or flatter is that cylinder: the cone fit (some hundred Levenberg-Marquardt
+ * evaluations) is not run. On loose bend cylinders of real Fusion parts the seed measured at most
+ * 0.02 deg; a cone the fit would accept (0.5 deg or more) differs from any cylinder by 0.009 mm per mm of
+ * axial length, which a face the cylinder fits within 0.01 mm cannot hide beyond its first millimetre. */
+const LOOSE_CYLINDER_CONE_SEED_SHARE = 0.1;
 /** A closed boundary loop winding this close to 360 deg about the axis makes a full cylinder, degrees. */
 export const FULL_TURN_TOLERANCE_DEGREES = 1;
 /** Vertices used by the iterative fits (evenly subsampled); the residual check uses all. */
@@ -42,11 +48,26 @@ const MAX_NUMERIC_FIT_POINTS = 96;
 
 const RAD = 180 / Math.PI;
 
+/** A face's triangles as three flat arrays (three small arrays per triangle of every face were the
+ * largest share of building a solid's allocations): `count` facets, normal and centroid xyz at 3i. */
+export interface Facets { count: number; normals: Float64Array; areas: Float64Array; centroids: Float64Array }
+
+export interface Facet { normal: Vec3; area: number; centroid: Vec3 }
+
+/** The facets as objects, for the fits that run on a few curved faces only. */
+function facetList(f: Facets): Facet[] {
+  const out: Facet[] = [];
+  for (let i = 0; i < f.count; i++) {
+    out.push({ normal: [f.normals[3 * i], f.normals[3 * i + 1], f.normals[3 * i + 2]], area: f.areas[i], centroid: [f.centroids[3 * i], f.centroids[3 * i + 1], f.centroids[3 * i + 2]] });
+  }
+  return out;
+}
+
 export interface FaceSample {
   /** distinct vertex positions of the face, xyz */
   points: Float64Array;
   /** per triangle: outward unit normal (from positions), area, centroid */
-  facets: Array<{ normal: Vec3; area: number; centroid: Vec3 }>;
+  facets: Facets;
   /** boundary loops as positions, each closed implicitly */
   loops: Vec3[][];
   /** size of the whole model, mm (for the relative tolerance) */
@@ -89,9 +110,11 @@ function extentOf(points: Vec3[]): number {
 }
 
 function areaWeightedNormal(sample: FaceSample): Vec3 {
-  let s: Vec3 = [0, 0, 0];
-  for (const f of sample.facets) s = add(s, scale(f.normal, f.area));
-  return s;
+  // add(s, scale(normal, area)) per facet, on scalars
+  const { count, normals, areas } = sample.facets;
+  let s0 = 0, s1 = 0, s2 = 0;
+  for (let i = 0; i < count; i++) { const a = areas[i]; s0 += normals[3 * i] * a; s1 += normals[3 * i + 1] * a; s2 += normals[3 * i + 2] * a; }
+  return [s0, s1, s2];
 }
 
 /**
@@ -254,9 +277,10 @@ function angularSpan(sample: FaceSample, points: Vec3[], origin: Vec3, axis: Vec
 
 /** Axis from the facet normals (all perpendicular to a cylinder's axis), circle from the points. */
 function cylinderSeed(sample: FaceSample, points: Vec3[]): { seed: CylinderParams; c0: Vec3; size: number } | null {
-  if (points.length < 5 || sample.facets.length < 2) return null;
+  const { count, normals, areas } = sample.facets;
+  if (points.length < 5 || count < 2) return null;
   const m = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
-  for (const f of sample.facets) for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) m[i][j] += f.area * f.normal[i] * f.normal[j];
+  for (let t = 0; t < count; t++) for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) m[i][j] += areas[t] * normals[3 * t + i] * normals[3 * t + j];
   const axis0 = eigenSym3(m).vectors[0];
   const [e1, e2] = basisOf(axis0);
   const c0 = centroidOf(points);
@@ -287,10 +311,16 @@ function fitCylinder(sample: FaceSample, points: Vec3[], tolerance: number, loos
   let axis = cyl.axis;
   const origin = add(cyl.origin, scale(axis, dot(sub(c0, cyl.origin), axis)));
   let convexVote = 0;
-  for (const f of sample.facets) {
-    const d = sub(f.centroid, origin);
-    const radial = sub(d, scale(axis, dot(d, axis)));
-    convexVote += f.area * dot(f.normal, radial);
+  {
+    // area * dot(normal, d - axis dot(d, axis)) with d = centroid - origin, on scalars
+    const { count, normals, areas, centroids } = sample.facets;
+    const a0 = axis[0], a1 = axis[1], a2 = axis[2];
+    for (let i = 0; i < count; i++) {
+      const d0 = centroids[3 * i] - origin[0], d1 = centroids[3 * i + 1] - origin[1], d2 = centroids[3 * i + 2] - origin[2];
+      const h = d0 * a0 + d1 * a1 + d2 * a2;
+      const r0 = d0 - a0 * h, r1 = d1 - a1 * h, r2 = d2 - a2 * h;
+      convexVote += areas[i] * (normals[3 * i] * r0 + normals[3 * i + 1] * r1 + normals[3 * i + 2] * r2);
+    }
   }
   // Canonical axis direction: first non-zero component positive (stable ids and comparisons).
   const k = Math.abs(axis[0]) > 1e-9 ? 0 : Math.abs(axis[1]) > 1e-9 ? 1 : 2;
@@ -321,13 +351,14 @@ function coneDistanceXyz(x: number, y: number, z: number, c: ConeParams): number
 
 function coneDistance(p: Vec3, c: ConeParams): number { return coneDistanceXyz(p[0], p[1], p[2], c); }
 
-function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = EDGE_DEVIATION_TOLERANCE_MM): { surface: ConeSurface; residual: number } | null {
-  if (points.length < 6 || sample.facets.length < 3) return null;
+function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = EDGE_DEVIATION_TOLERANCE_MM, cylinderFits = false): { surface: ConeSurface; residual: number } | null {
+  if (points.length < 6 || sample.facets.count < 3) return null;
+  const facets = facetList(sample.facets);
   // A cone's unit normals all make the same angle with its axis: their tips lie on a plane normal to it.
-  const tips = sample.facets.map((f) => f.normal);
+  const tips = facets.map((f) => f.normal);
   const tc = centroidOf(tips);
   const m = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
-  for (const f of sample.facets) {
+  for (const f of facets) {
     const d = sub(f.normal, tc);
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) m[i][j] += f.area * d[i] * d[j];
   }
@@ -340,7 +371,7 @@ function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = 
   const a = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
   const b: Vec3 = [0, 0, 0];
   const reg = 1e-6;
-  for (const f of sample.facets) {
+  for (const f of facets) {
     for (let i = 0; i < 3; i++) {
       for (let j = 0; j < 3; j++) {
         const pij = (i === j ? 1 : 0) - f.normal[i] * f.normal[j];
@@ -350,7 +381,7 @@ function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = 
     }
   }
   let totalArea = 0;
-  for (const f of sample.facets) totalArea += f.area;
+  for (const f of facets) totalArea += f.area;
   for (let i = 0; i < 3; i++) { a[i][i] += reg * totalArea; b[i] += reg * totalArea * c0[i]; }
   const q = solve3(a, b);
   if (!q) return null;
@@ -367,6 +398,7 @@ function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = 
   let slope = (n * shr - sh * sr) / den;
   const intercept = (sr - slope * sh) / n;
   if (Math.abs(slope) < 1e-9) return null;
+  if (cylinderFits && Math.atan(Math.abs(slope)) * RAD <= LOOSE_CYLINDER_CONE_SEED_SHARE * CONE_MIN_HALF_ANGLE_DEGREES) return null;
   let apex = add(q, scale(axis, -intercept / slope));
   if (slope < 0) { axis = scale(axis, -1); slope = -slope; }
   let cone = coneParams(apex, axis, Math.atan(slope));
@@ -383,10 +415,21 @@ function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = 
         normalize(add(base.axis, add(scale(e1, t[0]), scale(e2, t[1])))),
         base.half + t[5],
       );
-      const res = (t: number[]): Float64Array => {
-        const c = param(t);
-        const out = new Float64Array(n);
-        for (let i = 0; i < n; i++) out[i] = coneDistanceXyz(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], c);
+      // param(t) and coneDistanceXyz on scalars, into the buffer Levenberg-Marquardt hands over: the
+      // same operations in the same order, without the six small arrays per evaluation
+      const ax = base.axis, ap = base.apex;
+      const res = (t: number[], into?: Float64Array): Float64Array => {
+        const out = into ?? new Float64Array(n);
+        const v0 = ax[0] + (e1[0] * t[0] + e2[0] * t[1]), v1 = ax[1] + (e1[1] * t[0] + e2[1] * t[1]), v2 = ax[2] + (e1[2] * t[0] + e2[2] * t[1]);
+        const len = hypot3(v0, v1, v2);
+        const a0 = len > 0 ? v0 / len : 0, a1 = len > 0 ? v1 / len : 0, a2 = len > 0 ? v2 / len : 0;
+        const p0 = ap[0] + t[2], p1 = ap[1] + t[3], p2 = ap[2] + t[4];
+        const half = base.half + t[5], cos = Math.cos(half), sin = Math.sin(half);
+        for (let i = 0; i < n; i++) {
+          const d0 = xyz[3 * i] - p0, d1 = xyz[3 * i + 1] - p1, d2 = xyz[3 * i + 2] - p2;
+          const h = d0 * a0 + d1 * a1 + d2 * a2;
+          out[i] = hypot3(d0 - a0 * h, d1 - a1 * h, d2 - a2 * h) * cos - h * sin;
+        }
         return out;
       };
       const h = 1e-6 * Math.max(size, 1);
@@ -398,7 +441,8 @@ function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = 
   for (const p of points) seedResidual = Math.max(seedResidual, Math.abs(coneDistance(p, cone)));
   if (seedResidual > CONE_SEED_REJECT_RELATIVE * size) return null;
   if (seedResidual > tolerance * 1e-3) cone = refineCone(points, cone);
-  const fitted = trimmedRefit(points, cone, (c, p) => coneDistance(p, c), refineCone, tolerance, loose);
+  // where a cylinder fits, only a cone within the strict tolerance is kept (fitSurface): no loose cone is searched for
+  const fitted = trimmedRefit(points, cone, (c, p) => coneDistance(p, c), refineCone, tolerance, cylinderFits ? tolerance : loose);
   if (!fitted) return null;
   cone = fitted.model;
   const residual = fitted.residual;
@@ -406,7 +450,7 @@ function fitCone(sample: FaceSample, points: Vec3[], tolerance: number, loose = 
   if (halfDeg < CONE_MIN_HALF_ANGLE_DEGREES || halfDeg > CONE_MAX_HALF_ANGLE_DEGREES) return null;
   apex = cone.apex;
   let vote = 0;
-  for (const f of sample.facets) vote += f.area * dot(f.normal, cone.axis);
+  for (const f of facets) vote += f.area * dot(f.normal, cone.axis);
   return { surface: { kind: 'cone', apex, axis: cone.axis, halfAngleDegrees: halfDeg, convex: vote < 0 }, residual };
 }
 
@@ -459,9 +503,9 @@ const TORUS_HINT_TOLERANCE_MM = 1e-5;
 
 /** Worst vertex distance from the best torus, mm (Infinity when no torus can be seeded). */
 function torusMeridianError(sample: FaceSample, points: Vec3[]): number {
-  if (sample.facets.length < 6 || points.length < 6) return Infinity;
+  if (sample.facets.count < 6 || points.length < 6) return Infinity;
   const m = Array.from({ length: 6 }, () => [0, 0, 0, 0, 0, 0]);
-  for (const f of sample.facets) {
+  for (const f of facetList(sample.facets)) {
     const d = f.normal, mo = cross(f.centroid, f.normal);
     const row = [mo[0], mo[1], mo[2], d[0], d[1], d[2]];
     for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) m[i][j] += f.area * row[i] * row[j];
@@ -549,7 +593,7 @@ export function fitSurface(sample: FaceSample): FitResult {
   const loose = edgeDeviation(sample);
   const cyl = fitCylinder(sample, points, tolerance, loose);
   if (cyl && cyl.residual <= tolerance) return cyl;
-  const cone = fitCone(sample, points, tolerance, loose);
+  const cone = fitCone(sample, points, tolerance, loose, cyl !== null);
   if (cone && cone.residual <= tolerance) return cone;
   const planeDist = (m: PlaneSurface, p: Vec3): number => dot(m.normal, p) - m.offset;
   const trimmed = trimmedRefit(points, plane.surface, planeDist, (pts) => fitPlane(pts, outward).surface, tolerance, loose);

@@ -4,7 +4,7 @@
 import type { ImportedSolid, Solid, Face, Edge, Vec3 } from './model.ts';
 import { weldExact, type Welded } from './weld.ts';
 import { HalfEdges } from './half-edges.ts';
-import { fitSurface, refitTangentCylinder, strictFitTolerance, type FaceSample } from './fit.ts';
+import { fitSurface, refitTangentCylinder, strictFitTolerance, type FaceSample, type Facets } from './fit.ts';
 import type { PlaneSurface, CylinderSurface } from './model.ts';
 import { sub, norm, point, hypot3 } from './vec.ts';
 
@@ -69,7 +69,8 @@ function buildWelded(imported: ImportedSolid, index: number, welded: Welded, acc
     const tris: number[] = [];
     for (let t = r.first; t <= r.last && t < triCount; t++) tris.push(t);
     const faceVertices: number[] = [];
-    const facets: FaceSample['facets'] = [];
+    const capacity = Math.max(0, Math.min(r.last, triCount - 1) - r.first + 1);
+    const facets: Facets = { count: 0, normals: new Float64Array(3 * capacity), areas: new Float64Array(capacity), centroids: new Float64Array(3 * capacity) };
     let faceArea = 0;
     // boundary half-edges of the face: next vertex and the face across
     const next = new Map<number, Array<{ to: number; across: number }>>();
@@ -86,7 +87,12 @@ function buildWelded(imported: ImportedSolid, index: number, welded: Welded, acc
       const n0 = u1 * w2 - u2 * w1, n1 = u2 * w0 - u0 * w2, n2 = u0 * w1 - u1 * w0;
       const len = hypot3(n0, n1, n2);
       faceArea += len / 2;
-      if (len > 0) { const k = 1 / len; facets.push({ normal: [n0 * k, n1 * k, n2 * k], area: len / 2, centroid: [(a0 + b0 + c0) / 3, (a1 + b1 + c1) / 3, (a2 + b2 + c2) / 3] }); }
+      if (len > 0) {
+        const k = 1 / len, i = facets.count++;
+        facets.normals[3 * i] = n0 * k; facets.normals[3 * i + 1] = n1 * k; facets.normals[3 * i + 2] = n2 * k;
+        facets.areas[i] = len / 2;
+        facets.centroids[3 * i] = (a0 + b0 + c0) / 3; facets.centroids[3 * i + 1] = (a1 + b1 + c1) / 3; facets.centroids[3 * i + 2] = (a2 + b2 + c2) / 3;
+      }
       for (let k = 0; k < 3; k++) {
         const u = triangles[t * 3 + k], v = triangles[t * 3 + ((k + 1) % 3)];
         if (u === v) continue;

@@ -164,10 +164,23 @@ export function holeEdgeDistance(hole: Vec2[], outer: Vec2[]): number {
 
 export interface BendZone { index: number; line: [Vec2, Vec2]; allowance: number }
 
+/** Relative (and, near 0, mm) slack of the box bound that skips far bends in nearestBend: a skipped
+ * bend's distance must exceed the nearest by more than rounding. */
+const BEND_PRUNE_SLACK = 1e-9;
+
 /** The bend zone nearest a hole (its distanceSamples). */
 export function nearestBend(pts: Vec2[], bends: BendZone[]): { index: number; distance: number } | null {
   let best: { index: number; distance: number } | null = null;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of pts) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
   for (const b of bends) {
+    if (best) {
+      // no point of the hole is nearer the bend line than the gap between their boxes: a bend whose
+      // gap, less its half allowance, exceeds the nearest so far (with a rounding slack) cannot win
+      const [a, c] = b.line;
+      const gap = hypot2(Math.max(0, x0 - Math.max(a[0], c[0]), Math.min(a[0], c[0]) - x1), Math.max(0, y0 - Math.max(a[1], c[1]), Math.min(a[1], c[1]) - y1));
+      if (gap - b.allowance / 2 > best.distance + BEND_PRUNE_SLACK * (best.distance + 1)) continue;
+    }
     let d = Infinity;
     for (let i = 0; i < pts.length && d > 0; i++) d = Math.min(d, segmentDistance(pts[i], pts[(i + 1) % pts.length], b.line[0], b.line[1]));
     d = Math.max(0, d - b.allowance / 2);

@@ -86,19 +86,28 @@ export function flatOverlaps(contours: Contour[]): FlatOverlap | null {
     });
   });
   segs.sort((p, q) => p.minX - q.minX);
+  // the sweep reads these for every pair it passes over: flat arrays, in the sorted order
+  const n = segs.length;
+  const minX = new Float64Array(n), minY = new Float64Array(n), maxY = new Float64Array(n);
+  const loopOf = new Int32Array(n), indexOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const g = segs[i];
+    minX[i] = g.minX; minY[i] = Math.min(g.a[1], g.b[1]); maxY[i] = Math.max(g.a[1], g.b[1]);
+    loopOf[i] = g.loop; indexOf[i] = g.index;
+  }
   let touch: FlatOverlap | null = null;
   let examined = 0;
-  for (let i = 0; i < segs.length; i++) {
+  for (let i = 0; i < n; i++) {
     const p = segs[i];
-    for (let j = i + 1; j < segs.length && segs[j].minX <= p.maxX + CROSSING_SLACK; j++) {
-      const q = segs[j];
-      if (p.loop === q.loop) {
-        const gap = Math.abs(p.index - q.index);
+    const reach = p.maxX + CROSSING_SLACK, pLoop = loopOf[i], pIndex = indexOf[i], pMinY = minY[i], pMaxY = maxY[i];
+    for (let j = i + 1; j < n && minX[j] <= reach; j++) {
+      if (pLoop === loopOf[j]) {
+        const gap = Math.abs(pIndex - indexOf[j]);
         if (gap <= 1 || gap === p.count - 1) continue;
       }
-      if (Math.max(p.a[1], p.b[1]) < Math.min(q.a[1], q.b[1]) - CROSSING_SLACK) continue;
-      if (Math.max(q.a[1], q.b[1]) < Math.min(p.a[1], p.b[1]) - CROSSING_SLACK) continue;
-      const m = meeting(p, q);
+      if (pMaxY < minY[j] - CROSSING_SLACK) continue;
+      if (maxY[j] < pMinY - CROSSING_SLACK) continue;
+      const m = meeting(p, segs[j]);
       if (!m) continue;
       if (++examined > MAX_CROSSINGS) return { kind: 'overlap', at: m.at };
       const r = OVERLAP_TOLERANCE * 2;

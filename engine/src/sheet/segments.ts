@@ -50,17 +50,23 @@ export function contourArea(c: Contour): number {
 
 /** Points along a segment, start included, end excluded (so a contour's samples do not repeat). */
 export function sampleSegment(s: Segment, sagitta = ARC_SAMPLE_SAGITTA): Vec2[] {
-  if (s.kind === 'line') return [s.a];
+  return sampleInto([], s, sagitta);
+}
+
+/** sampleSegment's points appended to `out` (a contour's samples in one array, not one per segment). */
+function sampleInto(out: Vec2[], s: Segment, sagitta: number): Vec2[] {
+  if (s.kind === 'line') { out.push(s.a); return out; }
   const sweep = arcSweep(s);
   const step = s.radius > sagitta ? 2 * Math.acos(1 - sagitta / s.radius) : Math.PI / 8;
   const n = Math.min(MAX_ARC_SAMPLES, Math.max(2, Math.ceil(Math.abs(sweep) / step)));
-  const out: Vec2[] = [];
   for (let i = 0; i < n; i++) out.push(arcPoint(s.center, s.radius, s.startDegrees + (sweep / DEG) * (i / n)));
   return out;
 }
 
 export function sampleContour(c: Contour, sagitta = ARC_SAMPLE_SAGITTA): Vec2[] {
-  return c.flatMap((s) => sampleSegment(s, sagitta));
+  const out: Vec2[] = [];
+  for (const s of c) sampleInto(out, s, sagitta);
+  return out;
 }
 
 /** 2D rigid motion p' = R(angle) p + t. */
@@ -120,29 +126,35 @@ const boxOf = (pts: Vec2[]): Box2 => {
   for (const [x, y] of pts) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
   return { x0, y0, x1, y1 };
 };
-/** Distance between two boxes (0 when they meet): no point of one is nearer any point of the other. */
-const boxGap = (a: Box2, b: Box2): number => hypot2(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
 /** A pruning bound must not drop a pair whose distance rounds to the best so far: slack, relative (and in mm near 0). */
 const PRUNE_SLACK = 1e-9;
 const pruneBound = (best: number): number => best + PRUNE_SLACK * (best + 1);
 
 /** Smallest distance from any point of `pts` to any side of the closed polyline `ring`: exactly the
- * brute-force minimum, with the sides taken nearest-box first and the rest skipped once their box is
- * farther than the best found (a hole's contour against a part's outline reads a few sides, not all). */
+ * brute-force minimum. The side whose box is nearest the points' box is measured first; after it, a
+ * side whose box is farther than the best found is skipped (a hole's contour against a part's outline
+ * reads a few sides, not all). The minimum does not depend on the order the sides are read in. */
 function pointsToRing(pts: Vec2[], ring: Vec2[], best: number): number {
   const pb = boxOf(pts);
-  const sides = ring.map((a, j) => {
-    const b = ring[(j + 1) % ring.length];
-    const box = { x0: Math.min(a[0], b[0]), y0: Math.min(a[1], b[1]), x1: Math.max(a[0], b[0]), y1: Math.max(a[1], b[1]) };
-    return { a, b, box, gap: boxGap(pb, box) };
-  }).sort((s, t) => s.gap - t.gap);
-  for (const side of sides) {
-    if (side.gap > pruneBound(best)) break;
+  const n = ring.length;
+  const gaps = new Float64Array(n);
+  let first = 0;
+  for (let j = 0; j < n; j++) {
+    const a = ring[j], b = ring[(j + 1) % n];
+    // the gap between the two boxes (0 when they meet): no point of one is nearer any point of the other
+    const x0 = Math.min(a[0], b[0]), y0 = Math.min(a[1], b[1]), x1 = Math.max(a[0], b[0]), y1 = Math.max(a[1], b[1]);
+    gaps[j] = hypot2(Math.max(0, pb.x0 - x1, x0 - pb.x1), Math.max(0, pb.y0 - y1, y0 - pb.y1));
+    if (gaps[j] < gaps[first]) first = j;
+  }
+  const measure = (j: number): void => {
+    const a = ring[j], b = ring[(j + 1) % n];
     for (const x of pts) {
-      const d = pointSegmentDistance(x, side.a, side.b);
+      const d = pointSegmentDistance(x, a, b);
       if (d < best) best = d;
     }
-  }
+  };
+  if (n > 0 && !(gaps[first] > pruneBound(best))) measure(first);
+  for (let j = 0; j < n; j++) if (j !== first && !(gaps[j] > pruneBound(best))) measure(j);
   return best;
 }
 
@@ -152,7 +164,7 @@ export function polylineDistance(p: Vec2[], q: Vec2[]): number {
   const best = pointsToRing(p, q, Infinity);
   // the points of q that can be nearer p than that: within `best` of p's box
   const pb = boxOf(p), bound = pruneBound(best);
-  const near = q.filter((x) => boxGap(pb, { x0: x[0], y0: x[1], x1: x[0], y1: x[1] }) <= bound);
+  const near = q.filter((x) => hypot2(Math.max(0, pb.x0 - x[0], x[0] - pb.x1), Math.max(0, pb.y0 - x[1], x[1] - pb.y1)) <= bound);
   return near.length === 0 ? best : pointsToRing(near, p, best);
 }
 
