@@ -108,7 +108,7 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     const { client, scopesAsked } = await connectWithOAuth(connect, await preRegistered());
     // the server's scopes, plus offline_access the SDK adds for a refresh token; never payments
     assert.deepEqual(scopesAsked?.split(' ').filter((s) => s !== 'offline_access').sort(), ['carts', 'designs', 'dfm', 'quotes']);
-    assert.equal((await client.listTools()).tools.length, 11);
+    assert.equal((await client.listTools()).tools.length, 12);
     const up = await call(client, 'prepare_upload', { request: { filename: 'part.step' }, operation_key: randomUUID() });
     assert.ok(!up.isError, JSON.stringify(up.content));
     const design = await call(client, 'inspect_design', { design_id: (up.structuredContent as { design_id: string }).design_id });
@@ -143,7 +143,7 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
   // authorization server drops API scopes there (the person grants them on the consent page).
   it('registers itself (RFC 7591, with the scopes it asks for) when it has no registration', async () => {
     const { client } = await connectWithOAuth(connect);
-    assert.equal((await client.listTools()).tools.length, 11);
+    assert.equal((await client.listTools()).tools.length, 12);
   });
 
   it('connects with a Client ID Metadata Document: its URL is the client_id, fetched by the server, no registration', async () => {
@@ -154,6 +154,6 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     assert.equal(clientName, 'MCP metadata agent', 'the consent page names the client from its document');
     assert.equal((auth.clientInformation() as { client_id: string }).client_id, clientId);
     assert.ok(meta.fetches.includes('/mcp-agent.json'), 'the server fetched the document');
-    assert.equal((await client.listTools()).tools.length, 11);
+    assert.equal((await client.listTools()).tools.length, 12);
   });
 });

@@ -12,6 +12,7 @@ import {
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { json, toolResult } from './results.ts';
 import { checkoutTool } from './checkout.ts';
+import { orderProductionFilesTool } from './order-files.ts';
 import { withWebLinksNote, type ToolDef, type ToolEnv } from './tool-def.ts';
 
 export type { ToolDef, ToolEnv } from './tool-def.ts';
@@ -404,6 +405,6 @@ const getReviewLinkTool: ToolDef = {
 export function toolList(mode: 'hosted' | 'local'): ToolDef[] {
   return [
     prepareUploadTool(mode), inspectDesignTool, previewDesignTool, searchCatalogTool, configureDesignTool, quoteDesignsTool,
-    getQuoteTool, getDfmTool, createReviewLinkTool, getReviewLinkTool, checkoutTool(write),
+    getQuoteTool, getDfmTool, createReviewLinkTool, getReviewLinkTool, checkoutTool(write), orderProductionFilesTool,
   ];
 }
