@@ -2,7 +2,7 @@
 // nest"), on the real service over HTTP: a person signed up on the web site pays for 20 L plates
 // (fixtures/sheet/plate_l_t2.step, nested as their true shape); an agent reads the order's nest files
 // through the MCP SDK's client, the person sees them on the order page, and a DFM report of the
-// same design answers its nest at a quantity. Every DXF is read back by ezdxf (clean audit, one part
+// same design answers its nest at a quantity (GET /v1/dfm/{dfm_id}/nest). Every DXF is read back by ezdxf (clean audit, one part
 // id per piece).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -148,6 +148,53 @@ describe('the nest for the shop: MCP, the web order page, a DFM report', () => {
     // the stranger's session sees no order
     const strangerPage = await fetch(`${t.url}/orders/${orderId}`, { headers: { cookie: (await webSession(t)).cookie } });
     assert.equal(strangerPage.status, 404);
-    void other;
+  });
+
+  it('a DFM report answers its nest at a quantity, as the quote of that quantity is priced from', { timeout: 180_000 }, async () => {
+    let r = await buyer.post('/v1/dfm', { json: { design_id: designId, configuration: { defaults: { material_id: STEEL_2MM } }, generate_production_files: false } });
+    assert.equal(r.status, 201, r.text);
+    const dfmId = r.body.id as string;
+    const before = JSON.stringify((await buyer.get(`/v1/dfm/${dfmId}`)).body);
+
+    r = await buyer.get(`/v1/dfm/${dfmId}/nest?quantity=${QUANTITY}`);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.object, 'dfm_nest');
+    assert.equal(r.body.dfm_id, dfmId);
+    assert.equal(r.body.design_id, designId);
+    assert.equal(r.body.quantity, QUANTITY);
+    assert.equal(r.body.nests.length, 1);
+    const [nest] = r.body.nests as Array<{ material_id: string; utilization: number; sheet_count: number; sampled: boolean }>;
+    assert.equal(nest.material_id, STEEL_2MM);
+    assert.equal(nest.utilization, utilization, 'the nest the quote of 20 was priced from');
+    assert.equal(nest.sampled, false);
+    const files = r.body.production_files as ProductionFile[];
+    assert.deepEqual(files.map((f) => `${f.kind} ${f.sheet}/${f.sheet_count}`), restFiles.map((f) => `${f.kind} ${f.sheet}/${f.sheet_count}`), 'the order\'s sheets');
+    assert.match(files[0].file_name, new RegExp(`^${dfmId}-q${QUANTITY}-nest-${STEEL_2MM}-sheet-1\\.dxf$`));
+    let pieces = 0;
+    for (const f of files.filter((x) => x.kind === 'nest_dxf')) pieces += await dxfPieces(t.url, f.url);
+    assert.equal(pieces, QUANTITY);
+    const svg = await fetch(new URL(files.find((f) => f.kind === 'nest_svg')!.url, t.url));
+    assert.equal(svg.status, 200);
+    assert.match(await svg.text(), /^<svg /);
+
+    // the default quantity is 1: one piece on one sheet
+    r = await buyer.get(`/v1/dfm/${dfmId}/nest`);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.quantity, 1);
+    assert.equal(await dxfPieces(t.url, (r.body.production_files as ProductionFile[]).find((f) => f.kind === 'nest_dxf')!.url), 1);
+    // the report is not changed by being nested
+    assert.equal(JSON.stringify((await buyer.get(`/v1/dfm/${dfmId}`)).body), before);
+
+    // a bad quantity is a 422 naming it; another account's or an unknown report is not found
+    for (const bad of ['0', '10001', '2.5', 'many', '-3']) {
+      r = await buyer.get(`/v1/dfm/${dfmId}/nest?quantity=${bad}`);
+      assert.equal(r.status, 422, `quantity=${bad}: ${r.text}`);
+      assert.equal(r.body.error.param, 'quantity', r.text);
+      assert.equal(r.body.error.type, 'invalid_request_error');
+    }
+    assert.equal((await other.get(`/v1/dfm/${dfmId}/nest?quantity=2`)).status, 404);
+    r = await buyer.get('/v1/dfm/dfm_unknown/nest');
+    assert.equal(r.status, 404, r.text);
+    assert.equal(r.body.error.code, 'resource_missing');
   });
 });

@@ -41,7 +41,7 @@ export { EngineMemo } from './dfm/index.ts';
 // a response's JSON with the kept texts of the quote cache spliced in (the REST serializer)
 export { jsonPayload } from './dfm/index.ts';
 export { createQuote, createFileQuote, getQuote, waitForQuote, type FileQuoteInput } from './quotes/index.ts';
-export { getQuoteNests, type QuoteNestView } from './quotes/index.ts';
+export { getDfmNest, getQuoteNests, type QuoteNestView } from './quotes/index.ts';
 export { createReviewLink, getReviewLink, getReviewPage, saveReviewConfiguration, type ReviewPage } from './dfm/index.ts';
 export { listCatalog, listPressBrake, searchCatalog, getHardwareModelUrl } from './catalogs/index.ts';
 export type { ListEnvelope } from './core/index.ts';

@@ -2,7 +2,7 @@
 // analyzes the upload and finishes in a job once the design is settled.
 import type { QuoteStatus } from '@kerf/contract';
 import type { Job, OutboxEvent, QuoteRecord, QuoteView } from '@kerf/store';
-import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
+import { EngineError, withFlatsUsed, type Design, type MaterialNest } from '@kerf/engine';
 import {
   requireScope, type Caller, type EngineContext, type UseCaseContext, isoPlus, publicView,
   invalid, notFound, type JobKindHandlers, FILE_QUOTE_JOB, FileQuoteRequest, QuoteInput,
@@ -89,6 +89,20 @@ export async function quoteOf(ctx: EngineContext, id: string, req: QuoteRequest,
     }
     throw err;
   }
+}
+
+/**
+ * The nests a quote of one design at `quantity` under `configuration` is priced from (a DFM report's
+ * nest, docs/nesting.md "A DFM report's nest"): the quote path itself, so the engine's nest memo and
+ * its reuse of DFM answer a quantity quoted before, and the nest is the one such a quote would keep.
+ * Nothing is stored.
+ */
+export async function nestsOfDesign(ctx: UseCaseContext, accountId: string, designId: string, configuration: QuoteItemRequest['configuration'], quantity: number, param: string): Promise<MaterialNest[]> {
+  const ready = await requireReadyDesign(ctx, accountId, designId, param);
+  const { design, kFactorByPart } = await designForConfiguration(ctx, ready.row, ready.design, configuration);
+  const item: QuoteItemRequest = { design_id: designId, quantity, ...(configuration ? { configuration } : {}) };
+  const priced = await quoteOf(ctx, ctx.newId('quo'), { items: [item] }, { [designId]: design }, quoteCaching(ctx).engineKeys([`${designId}\u0000${kMapKey(kFactorByPart)}`]));
+  return priced._nests ?? [];
 }
 
 /** POST /v1/quotes (JSON): every item's DFM report and price, at once. */
