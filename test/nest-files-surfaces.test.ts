@@ -13,6 +13,9 @@ import { webSession } from './helpers/web-session.ts';
 import { ezdxfRead } from './helpers/ezdxf.ts';
 
 const L_PLATE = new URL('../fixtures/sheet/plate_l_t2.step', import.meta.url).pathname;
+/** U channel x4 in 1.5 mm, bracket A and its two mirrors in 2 mm (fixtures/truth.json). */
+const INSTANCED = new URL('../fixtures/assembly/asm_instanced_products.step', import.meta.url).pathname;
+const MATERIAL_BY_THICKNESS: Record<string, string> = { '1.5': 'mat_mild_steel_1_5mm', '2': 'mat_mild_steel_2_0mm' };
 const STEEL_2MM = 'mat_mild_steel_2_0mm';
 const QUANTITY = 20;
 const TEXAS = { name: 'R. Doe', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
@@ -22,7 +25,7 @@ const CUT_PER_PIECE = 4;
 interface ProductionFile { kind: string; material_id: string; sheet: number; sheet_count: number; sampled: boolean; file_name: string; content_type: string; url: string }
 
 /** The pieces placed on a nest sheet's DXF behind a signed link (no credential sent), its audit clean. */
-async function dxfPieces(base: string, url: string): Promise<number> {
+async function dxfPieces(base: string, url: string, cutPerPiece: number | null = CUT_PER_PIECE): Promise<number> {
   const got = await fetch(new URL(url, base));
   assert.equal(got.status, 200, url);
   assert.match(got.headers.get('content-type') ?? '', /application\/dxf/);
@@ -31,7 +34,8 @@ async function dxfPieces(base: string, url: string): Promise<number> {
   assert.equal(read.errors, 0, 'ezdxf audit');
   assert.equal(read.layers.SHEET, 1);
   assert.equal(read.layers.PART_IDS, read.texts.length);
-  assert.equal(read.layers.CUT, CUT_PER_PIECE * read.texts.length);
+  if (cutPerPiece !== null) assert.equal(read.layers.CUT, cutPerPiece * read.texts.length);
+  else assert.ok(read.layers.CUT >= read.texts.length, 'a cut contour per piece at least');
   return read.texts.length;
 }
 
@@ -196,5 +200,39 @@ describe('the nest for the shop: MCP, the web order page, a DFM report', () => {
     r = await buyer.get('/v1/dfm/dfm_unknown/nest');
     assert.equal(r.status, 404, r.text);
     assert.equal(r.body.error.code, 'resource_missing');
+  });
+
+  it('a DFM report\'s nest multiplies the quantity by instance counts and nests each material apart', { timeout: 240_000 }, async () => {
+    const up = await buyer.post('/v1/analyze', { form: stepForm(INSTANCED) });
+    assert.equal(up.status, 202, up.text);
+    const design = await pollDesign(buyer, up.body.id, 120_000);
+    const parts = design.parts as Array<{ id: string; instance_count: number; detected_thickness_mm: number; suggested_process: string }>;
+    assert.ok(parts.some((p) => p.instance_count > 1), 'instanced parts');
+    const materialOf = (p: { detected_thickness_mm: number }): string => MATERIAL_BY_THICKNESS[String(p.detected_thickness_mm)];
+    assert.ok(parts.every((p) => p.suggested_process === 'sheet_metal' && materialOf(p)), JSON.stringify(parts.map((p) => [p.suggested_process, p.detected_thickness_mm])));
+    const units = 3;
+    const expected = new Map<string, number>();
+    for (const p of parts) expected.set(materialOf(p), (expected.get(materialOf(p)) ?? 0) + units * p.instance_count);
+    assert.equal(expected.size, 2, 'two materials');
+
+    // without a material nothing is priced: no nest
+    let r = await buyer.post('/v1/dfm', { json: { design_id: design.id, generate_production_files: false } });
+    assert.equal(r.status, 201, r.text);
+    r = await buyer.get(`/v1/dfm/${r.body.id}/nest?quantity=${units}`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual([r.body.nests, r.body.production_files], [[], []]);
+
+    const configuration = { parts: parts.map((p) => ({ part_id: p.id, material_id: materialOf(p) })) };
+    r = await buyer.post('/v1/dfm', { json: { design_id: design.id, configuration, generate_production_files: false } });
+    assert.equal(r.status, 201, r.text);
+    r = await buyer.get(`/v1/dfm/${r.body.id}/nest?quantity=${units}`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual((r.body.nests as Array<{ material_id: string }>).map((n) => n.material_id).sort(), [...expected.keys()].sort(), 'a nest per material');
+    const files = r.body.production_files as ProductionFile[];
+    for (const [material, count] of expected) {
+      let pieces = 0;
+      for (const f of files.filter((x) => x.kind === 'nest_dxf' && x.material_id === material)) pieces += await dxfPieces(t.url, f.url, null);
+      assert.equal(pieces, count, `${material}: ${units} units x the instance counts`);
+    }
   });
 });
