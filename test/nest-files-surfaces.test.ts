@@ -190,12 +190,15 @@ describe('the nest for the shop: MCP, the web order page, a DFM report', () => {
     assert.equal(JSON.stringify((await buyer.get(`/v1/dfm/${dfmId}`)).body), before);
 
     // a bad quantity is a 422 naming it; another account's or an unknown report is not found
-    for (const bad of ['0', '10001', '2.5', 'many', '-3']) {
+    for (const bad of ['0', '10001', '2.5', 'many', '-3', '', '1&quantity=2']) {
       r = await buyer.get(`/v1/dfm/${dfmId}/nest?quantity=${bad}`);
       assert.equal(r.status, 422, `quantity=${bad}: ${r.text}`);
       assert.equal(r.body.error.param, 'quantity', r.text);
       assert.equal(r.body.error.type, 'invalid_request_error');
     }
+    r = await buyer.get(`/v1/dfm/${dfmId}/nest?quantity=2&sheet=1`);
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.body.error.param, 'sheet', 'an unknown parameter is named');
     assert.equal((await other.get(`/v1/dfm/${dfmId}/nest?quantity=2`)).status, 404);
     r = await buyer.get('/v1/dfm/dfm_unknown/nest');
     assert.equal(r.status, 404, r.text);
