@@ -181,6 +181,19 @@ describe('the nest for the shop: MCP, the web order page, a DFM report', () => {
     assert.equal(svg.status, 200);
     assert.match(await svg.text(), /^<svg /);
 
+    // an agent asks get_dfm for the same nest: the files as resource links, the utilisation in the text
+    const viaMcp = (await agent.callTool({ name: 'get_dfm', arguments: { dfm_id: dfmId, include_bend_steps: false, nest_quantity: QUANTITY } })) as CallToolResult;
+    assert.ok(!viaMcp.isError, JSON.stringify(viaMcp.content).slice(0, 400));
+    assert.match((viaMcp.content[0] as { text: string }).text, new RegExp(`Sheet nest at ${QUANTITY}: ${STEEL_2MM} on \\d+ sheet\\(s\\) .*utilisation ${Math.round(utilization * 1000) / 10} %`));
+    const links = viaMcp.content.filter((c) => c.type === 'resource_link') as Array<{ uri: string; name: string; mimeType: string }>;
+    assert.deepEqual(links.map((l) => [l.name, l.mimeType]), files.map((f) => [f.file_name, f.content_type]));
+    let linked = 0;
+    for (const l of links.filter((x) => x.mimeType === 'application/dxf')) linked += await dxfPieces(t.url, l.uri);
+    assert.equal(linked, QUANTITY);
+    const badQuantity = (await agent.callTool({ name: 'get_dfm', arguments: { dfm_id: dfmId, nest_quantity: 0 } })) as CallToolResult;
+    assert.equal(badQuantity.isError, true);
+    assert.equal((badQuantity.structuredContent as { error: { param: string } }).error.param, 'nest_quantity');
+
     // the default quantity is 1: one piece on one sheet
     r = await buyer.get(`/v1/dfm/${dfmId}/nest`);
     assert.equal(r.status, 200, r.text);
