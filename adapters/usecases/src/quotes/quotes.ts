@@ -34,6 +34,9 @@ function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus, design
   };
 }
 
+/** What an item's DFM and prices read of its design: the design and its flats' K-factors (the quote cache's key). */
+const designVariant = (designId: string, kFactorByPart: Record<string, number>): string => `${designId}\u0000${kMapKey(kFactorByPart)}`;
+
 /** DFM and price every item through the engine, keep each item's DFM report, and build the quote. */
 async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, req: QuoteRequest): Promise<QuoteRecord> {
   // Each item's design with the flats its configured materials call for. The engine looks designs up
@@ -47,7 +50,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     const item = req.items[i];
     const ready = await requireReadyDesign(ctx, accountId, item.design_id, `items[${i}].design_id`);
     const { design, kFactorByPart } = await designForConfiguration(ctx, ready.row, ready.design, item.configuration);
-    const variant = `${item.design_id}\u0000${kMapKey(kFactorByPart)}`;
+    const variant = designVariant(item.design_id, kFactorByPart);
     variants.push(variant);
     let key = keyOf.get(variant);
     if (key === undefined) {
@@ -101,7 +104,7 @@ export async function nestsOfDesign(ctx: UseCaseContext, accountId: string, desi
   const ready = await requireReadyDesign(ctx, accountId, designId, param);
   const { design, kFactorByPart } = await designForConfiguration(ctx, ready.row, ready.design, configuration);
   const item: QuoteItemRequest = { design_id: designId, quantity, ...(configuration ? { configuration } : {}) };
-  const priced = await quoteOf(ctx, ctx.newId('quo'), { items: [item] }, { [designId]: design }, quoteCaching(ctx).engineKeys([`${designId}\u0000${kMapKey(kFactorByPart)}`]));
+  const priced = await quoteOf(ctx, ctx.newId('quo'), { items: [item] }, { [designId]: design }, quoteCaching(ctx).engineKeys([designVariant(designId, kFactorByPart)]));
   return priced._nests ?? [];
 }
 
