@@ -12,7 +12,7 @@ import { fixtureBytes } from './helpers/fixtures.ts';
 import { launchBrowser } from './helpers/browser.ts';
 
 const PART = fileURLToPath(new URL('../../shared/corpus/real/ender3-support-frame.step', import.meta.url));
-const TOOLS = ['prepare_upload', 'inspect_design', 'preview_design', 'search_catalog', 'configure_design', 'quote_designs', 'get_quote', 'get_dfm', 'create_review_link', 'get_review_link', 'create_checkout'];
+const TOOLS = ['prepare_upload', 'inspect_design', 'preview_design', 'search_catalog', 'configure_design', 'quote_designs', 'get_quote', 'get_dfm', 'create_review_link', 'get_review_link', 'create_checkout', 'get_order_production_files'];
 const RISKS = ['hole_too_close_to_bend', 'countersink_too_close_to_bend'];
 
 type Era = 'modern' | 'legacy';

@@ -12,7 +12,7 @@ import { startTestService, type TestService } from './helpers/service.ts';
 
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 const KERF = fileURLToPath(new URL('../bin/kerf.mjs', import.meta.url));
-const TOOLS = ['prepare_upload', 'inspect_design', 'preview_design', 'search_catalog', 'configure_design', 'quote_designs', 'get_quote', 'get_dfm', 'create_review_link', 'get_review_link', 'create_checkout'];
+const TOOLS = ['prepare_upload', 'inspect_design', 'preview_design', 'search_catalog', 'configure_design', 'quote_designs', 'get_quote', 'get_dfm', 'create_review_link', 'get_review_link', 'create_checkout', 'get_order_production_files'];
 
 function inspector(args: string[], timeout = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -158,7 +158,7 @@ describe(`an MCP host signs in ${ROUNDS} times across two service processes (SDK
       // the older code is exchanged after the newer consent: both are fresh and unused
       const a = await finishSignIn(first);
       const b = await finishSignIn(second);
-      assert.equal((await a.listTools()).tools.length, 11);
+      assert.equal((await a.listTools()).tools.length, 12);
       const found = await call(b, 'search_catalog', { catalog: 'materials', query: 'mild steel 2 mm', limit: 1 });
       assert.ok(!found.isError, JSON.stringify(found.content));
 

@@ -2,7 +2,8 @@
 // client follows the 401 to the protected-resource metadata, registers itself (RFC 7591), a person in
 // a headless Chromium signs in and consents, the client exchanges the code and calls tools with the
 // access token. The scopes it asks for are the server's (designs dfm quotes carts), never payments;
-// a token lacking a tool's scope gets a tool error naming it. A client that has a Client ID Metadata
+// a token lacking a tool's scope is challenged for it (step-up), orders included though the server
+// does not ask for it at connection. A client that has a Client ID Metadata
 // Document presents its URL as client_id instead of registering.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -108,7 +109,7 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     const { client, scopesAsked } = await connectWithOAuth(connect, await preRegistered());
     // the server's scopes, plus offline_access the SDK adds for a refresh token; never payments
     assert.deepEqual(scopesAsked?.split(' ').filter((s) => s !== 'offline_access').sort(), ['carts', 'designs', 'dfm', 'quotes']);
-    assert.equal((await client.listTools()).tools.length, 11);
+    assert.equal((await client.listTools()).tools.length, 12);
     const up = await call(client, 'prepare_upload', { request: { filename: 'part.step' }, operation_key: randomUUID() });
     assert.ok(!up.isError, JSON.stringify(up.content));
     const design = await call(client, 'inspect_design', { design_id: (up.structuredContent as { design_id: string }).design_id });
@@ -139,11 +140,29 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     assert.equal((r.structuredContent as { error: { code: string } }).error.code, 'resource_missing', 'past the scope check, to the use case');
   });
 
+  it('a tool that needs orders, which the server does not ask for at connection, steps up for it (get_order_production_files)', async () => {
+    let round = 0;
+    const { client, auth } = await connectWithOAuth(async (p) => { round++; await connect(p); }, await preRegistered());
+    auth.callback = null;
+    await assert.rejects(call(client, 'get_order_production_files', { order_id: 'ord_x' }), (e: unknown) => e instanceof UnauthorizedError);
+    assert.equal(round, 2, 'the person was asked again');
+    assert.deepEqual(auth.scopesAsked?.split(' ').filter((s) => s !== 'offline_access').sort(), ['carts', 'designs', 'dfm', 'orders', 'quotes'], 'what it had plus orders, never payments');
+    const back = auth.callback as URL | null;
+    assert.ok(back);
+    const url = new URL(`${t.url}/mcp`);
+    await new StreamableHTTPClientTransport(url, { authProvider: auth }).finishAuth(back.searchParams);
+    const again = new Client({ name: 'kerf-test', version: '1.0.0' });
+    await again.connect(new StreamableHTTPClientTransport(url, { authProvider: auth }));
+    clients.push(again);
+    const r = await call(again, 'get_order_production_files', { order_id: 'ord_x' });
+    assert.equal((r.structuredContent as { error: { code: string } }).error.code, 'resource_missing', 'past the scope check, to the use case');
+  });
+
   // The SDK client registers itself with the scope it will ask for (client metadata `scope`); the
   // authorization server drops API scopes there (the person grants them on the consent page).
   it('registers itself (RFC 7591, with the scopes it asks for) when it has no registration', async () => {
     const { client } = await connectWithOAuth(connect);
-    assert.equal((await client.listTools()).tools.length, 11);
+    assert.equal((await client.listTools()).tools.length, 12);
   });
 
   it('connects with a Client ID Metadata Document: its URL is the client_id, fetched by the server, no registration', async () => {
@@ -154,6 +173,6 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     assert.equal(clientName, 'MCP metadata agent', 'the consent page names the client from its document');
     assert.equal((auth.clientInformation() as { client_id: string }).client_id, clientId);
     assert.ok(meta.fetches.includes('/mcp-agent.json'), 'the server fetched the document');
-    assert.equal((await client.listTools()).tools.length, 11);
+    assert.equal((await client.listTools()).tools.length, 12);
   });
 });

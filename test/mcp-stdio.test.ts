@@ -59,7 +59,7 @@ describe('kerf mcp (stdio)', () => {
     assert.equal(legacy.getNegotiatedProtocolVersion(), '2025-11-25');
     const names = (await modern.listTools()).tools.map((t) => t.name);
     assert.deepEqual(names, (await legacy.listTools()).tools.map((t) => t.name));
-    assert.equal(names.length, 11);
+    assert.equal(names.length, 12);
     const upload = (await modern.listTools()).tools.find((t) => t.name === 'prepare_upload')!;
     const request = (upload.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>).request;
     assert.ok('path' in request.properties, 'locally, prepare_upload takes a path');

@@ -1,11 +1,11 @@
 // A person buys a part on the web site, in Debian's Chromium: sign up, upload a real corpus part,
 // see it in 3D (the viewer draws non-blank pixels), choose a material, quote, accept the risks the
 // DFM allows, add to cart, enter a US address, pick shipping, save a test card on the processor's
-// page, pay, and see the order. Every page passes axe-core with no serious or critical violation and
+// page, pay, and see the order with its sheet nest (the DXF downloads). Every page passes axe-core with no serious or critical violation and
 // logs no Content-Security-Policy violation. Screenshots of each step go to out/web-purchase/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { axeViolations, launchBrowser, WEBGL_ARGS } from './helpers/browser.ts';
@@ -179,6 +179,11 @@ describe('web site: upload, quote, checkout and pay in a real browser', () => {
     const partLine = order!.data.line_items.find((l) => l.type === 'part')!;
     assert.equal(partLine.name, 'Support frame');
     assert.equal(partLine.finish_id, 'fin_deburr');
+    // the nest for the shop: the sheet drawn (a named image) and its DXF, which the browser downloads
+    await page.getByRole('img', { name: /^Sheet 1 of \d+ of Mild Steel/ }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'DXF for cutting' }).first().click()]);
+    assert.match(download.suggestedFilename(), /-nest-mat_mild_steel_1_5mm-sheet-1\.dxf$/);
+    assert.match(readFileSync(await download.path(), 'utf8'), /\$INSUNITS/);
     await accessible('order page');
     await shot('order');
     await page.getByRole('link', { name: 'All orders' }).click();

@@ -21,18 +21,19 @@ export class CookieJar extends Map<string, string> {
 }
 
 /** A signed-up person's session cookie and the upload form's CSRF token. */
-export async function webSession(t: TestService): Promise<{ cookie: string; csrf: string }> {
+export async function webSession(t: TestService): Promise<{ cookie: string; csrf: string; email: string }> {
   const cookies = new CookieJar();
   const keep = (r: Response): void => { cookies.keep(r); };
   const jar = (): string => cookies.header().cookie ?? '';
   const csrfOf = async (r: Response): Promise<string> => /name="_csrf" value="([^"]+)"/.exec(await r.text())![1];
   let r = await fetch(`${t.url}/signup`);
   keep(r);
-  const body = new URLSearchParams({ _csrf: await csrfOf(r), next: '/designs/new', email: `web-${Date.now()}-${Math.random().toString(36).slice(2)}@test.local`, password: 'a long enough password' });
+  const email = `web-${Date.now()}-${Math.random().toString(36).slice(2)}@test.local`;
+  const body = new URLSearchParams({ _csrf: await csrfOf(r), next: '/designs/new', email, password: 'a long enough password' });
   r = await fetch(`${t.url}/signup`, { method: 'POST', headers: { cookie: jar(), 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
   assert.equal(r.status, 303, await r.text());
   keep(r);
   r = await fetch(`${t.url}/designs/new`, { headers: { cookie: jar() } });
   keep(r);
-  return { cookie: jar(), csrf: await csrfOf(r) };
+  return { cookie: jar(), csrf: await csrfOf(r), email };
 }

@@ -16,7 +16,7 @@ const INSTRUCTIONS = [
   '1. prepare_upload, then send the file (HTTP PUT to upload_url, or a local path with kerf mcp); 2. inspect_design until ready (same design_id throughout);',
   '3. search_catalog for material/tube profile, finish and hardware ids (ids only, never names); 4. configure_design to check a configuration (optional);',
   '5. quote_designs (includes DFM); resolve requires_input or blocked before checkout; 6. create_review_link / get_review_link when a person should check the configuration (re-quote what they saved);',
-  '7. create_checkout with a ready quote_id gives a web link where a person pays. No tool pays.',
+  '7. create_checkout with a ready quote_id gives a web link where a person pays. No tool pays. 8. get_order_production_files: a paid order\'s nest files for the shop (needs the orders scope).',
   'Every write takes operation_key: reuse it only to retry the identical call; new input needs a new key. Long work keeps its ids: resume with inspect_design or get_quote.',
   'Units: mm; money: USD cents.',
 ].join('\n');
@@ -49,7 +49,9 @@ function stepUp(needs: readonly Scope[]): ScopeChallengeHandler | undefined {
     if (!authInfo) return undefined;
     const missing = needs.filter((s) => !authInfo.scopes.includes(s));
     if (missing.length === 0) return undefined;
-    const scopes = MCP_SCOPES.filter((s) => authInfo.scopes.includes(s) || needs.includes(s));
+    // a tool may need a scope the server does not ask for at connection (orders): step-up adds it
+    const offered = [...MCP_SCOPES, ...needs.filter((s) => !MCP_SCOPES.includes(s))];
+    const scopes = offered.filter((s) => authInfo.scopes.includes(s) || needs.includes(s));
     return { scopes: scopes as [Scope, ...Scope[]], errorDescription: `This tool needs the ${missing.join(' and ')} scope` };
   };
 }

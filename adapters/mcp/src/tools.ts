@@ -5,13 +5,14 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  bendStepPictures, type BendStepPicture, createDfmReport, createQuote, createReviewLink, getDesign, getDfmReport, getPendingUpload, getQuote, getReviewLink, listCatalog, partStock, searchCatalog,
+  bendStepPictures, type BendStepPicture, createDfmReport, createQuote, createReviewLink, getDesign, getDfmNest, getDfmReport, getPendingUpload, getQuote, getReviewLink, listCatalog, partStock, searchCatalog,
   MAX_PREPARED_UPLOAD_BYTES, prepareUpload, previewDesign, previewDfm, receiveUpload, runOnce, schemas, UseCaseError, waitForDesign, waitForQuote,
   type PreparedUpload, type PreviewImage, type Scope,
 } from '@kerf/usecases';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { json, toolResult } from './results.ts';
 import { checkoutTool } from './checkout.ts';
+import { orderProductionFilesTool } from './order-files.ts';
 import { withWebLinksNote, type ToolDef, type ToolEnv } from './tool-def.ts';
 
 export type { ToolDef, ToolEnv } from './tool-def.ts';
@@ -267,6 +268,18 @@ const bendStepContent = (pics: BendStepPicture[]): CallToolResult['content'] => 
   { type: 'resource' as const, resource: { uri: pic.url ?? `kerf:bend-step/${pic.part_id}/${pic.step}`, mimeType: 'image/svg+xml', text: pic.svg } },
 ]);
 
+/** A report's nest at a quantity (GET /v1/dfm/{id}/nest), a line per material. */
+function nestLines(nest: Awaited<ReturnType<typeof getDfmNest>>): string[] {
+  if (!nest.nests.length) return [`Sheet nest at ${nest.quantity}: none (no sheet part is priced: choose its material first).`];
+  return nest.nests.map((n) => `Sheet nest at ${nest.quantity}: ${n.material_id} on ${n.sheet_count} sheet(s) of ${n.sheet_length_mm} x ${n.sheet_width_mm} mm, utilisation ${Math.round(n.utilization * 1000) / 10} %, ${n.sheets} sheets' area charged${n.sampled ? ' (a proportional sample of the pieces)' : ''}.`);
+}
+
+/** Each nest sheet's DXF and SVG as resource links (signed download links). */
+const nestLinks = (nest: Awaited<ReturnType<typeof getDfmNest>>): CallToolResult['content'] => nest.production_files.map((f) => ({
+  type: 'resource_link' as const, uri: f.url, name: f.file_name, mimeType: f.content_type,
+  description: `${f.kind === 'nest_dxf' ? 'DXF for cutting' : 'Picture'} of sheet ${f.sheet} of ${f.sheet_count} of ${f.material_id}`,
+}));
+
 export function quoteText(q: Record<string, unknown>): string {
   const items = (q.items as Array<{ design_id: string; status: string; quantity: number; amount_cents: number | null; dfm?: DfmLike }>) ?? [];
   // only a ready quote has a price to state: a figure beside "blocked" reads as one
@@ -351,18 +364,20 @@ const getQuoteTool: ToolDef = {
 const getDfmTool: ToolDef = {
   name: 'get_dfm',
   title: 'Get a DFM report',
-  description: 'A DFM report by id (from configure_design or a quote item): findings, requirements, capabilities, the production files status, and each bent part\'s press-brake bend table with a picture (SVG) of every step.',
+  description: 'A DFM report by id (from configure_design or a quote item): findings, requirements, capabilities, the production files status, and each bent part\'s press-brake bend table with a picture (SVG) of every step; with nest_quantity, the sheet nest at that quantity (utilisation, each sheet\'s DXF and SVG as links).',
   input: Type.Object({
     dfm_id: Type.String({ minLength: 1, maxLength: 100, description: 'A DFM report id (dfm_...).' }),
     include_bend_steps: Type.Optional(Type.Boolean({ default: true, description: 'Return the pictures (SVG) of each bend step of up to 4 bent parts: the part on the die under the punch.' })),
+    nest_quantity: Type.Optional(described(schemas.DfmNestInput.properties.quantity, 'Also nest the report\'s sheet parts at this many design units (1-10000; instance counts multiply it), as a quote of that quantity is priced from: each material\'s utilisation, and every stock sheet\'s DXF for cutting and SVG as download links.')),
   }, strict),
   scopes: ['dfm'],
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args) {
     const dfm = await getDfmReport(env.ctx, env.caller, { dfm_id: String(args.dfm_id) });
     const pictures = args.include_bend_steps === false ? [] : await bendStepPictures(env.ctx, env.caller, { dfm_id: dfm.id, max_parts: 4 });
-    const text = [`DFM report ${dfm.id} of design ${dfm.design_id}: ${dfm.status}; production files ${dfm.production_files.status}.`, ...findings(dfm), ...bendSequences(dfm), ...bendTables(dfm)].join('\n');
-    return toolResult(text, dfm, bendStepContent(pictures));
+    const nest = args.nest_quantity === undefined ? null : await getDfmNest(env.ctx, env.caller, { dfm_id: dfm.id, quantity: Number(args.nest_quantity) });
+    const text = [`DFM report ${dfm.id} of design ${dfm.design_id}: ${dfm.status}; production files ${dfm.production_files.status}.`, ...findings(dfm), ...bendSequences(dfm), ...bendTables(dfm), ...(nest ? nestLines(nest) : [])].join('\n');
+    return toolResult(text, dfm, [...bendStepContent(pictures), ...(nest ? nestLinks(nest) : [])]);
   },
 };
 
@@ -404,6 +419,6 @@ const getReviewLinkTool: ToolDef = {
 export function toolList(mode: 'hosted' | 'local'): ToolDef[] {
   return [
     prepareUploadTool(mode), inspectDesignTool, previewDesignTool, searchCatalogTool, configureDesignTool, quoteDesignsTool,
-    getQuoteTool, getDfmTool, createReviewLinkTool, getReviewLinkTool, checkoutTool(write),
+    getQuoteTool, getDfmTool, createReviewLinkTool, getReviewLinkTool, checkoutTool(write), orderProductionFilesTool,
   ];
 }

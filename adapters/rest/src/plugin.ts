@@ -258,6 +258,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/dfm/:dfm_id/parts/:part_id/file': 'getProductionFile',
   'GET /v1/dfm/:dfm_id/parts/:part_id/image': 'getDfmPartImage',
   'GET /v1/dfm/:dfm_id/parts/:part_id/bend-steps/:step/image': 'getDfmBendStepImage',
+  'GET /v1/dfm/:dfm_id/nest': 'getDfmNest',
   'POST /v1/quotes': 'createQuote',
   'GET /v1/quotes/:quote_id': 'getQuote',
   'POST /v1/review-links': 'createReviewLink',

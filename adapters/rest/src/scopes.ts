@@ -34,6 +34,7 @@ const OPERATION_SCOPES: Record<string, OperationAccess> = {
   'GET /v1/dfm/{dfm_id}/parts/{part_id}/file': 'dfm',
   'GET /v1/dfm/{dfm_id}/parts/{part_id}/image': 'dfm',
   'GET /v1/dfm/{dfm_id}/parts/{part_id}/bend-steps/{step}/image': 'dfm',
+  'GET /v1/dfm/{dfm_id}/nest': 'dfm',
   'POST /v1/quotes': 'quotes',
   'GET /v1/quotes/{quote_id}': 'quotes',
   'POST /v1/carts': 'carts',

@@ -41,7 +41,7 @@ export { EngineMemo } from './dfm/index.ts';
 // a response's JSON with the kept texts of the quote cache spliced in (the REST serializer)
 export { jsonPayload } from './dfm/index.ts';
 export { createQuote, createFileQuote, getQuote, waitForQuote, type FileQuoteInput } from './quotes/index.ts';
-export { getQuoteNests, type QuoteNestView } from './quotes/index.ts';
+export { getDfmNest, getQuoteNests, type QuoteNestView } from './quotes/index.ts';
 export { createReviewLink, getReviewLink, getReviewPage, saveReviewConfiguration, type ReviewPage } from './dfm/index.ts';
 export { listCatalog, listPressBrake, searchCatalog, getHardwareModelUrl } from './catalogs/index.ts';
 export type { ListEnvelope } from './core/index.ts';
@@ -58,7 +58,7 @@ export { getAccount, startCardSetup, removeSavedCard, type AccountView } from '.
 export { createCart, createCartFromQuote, getCart, updateCart, getCartByToken } from './commerce/index.ts';
 export { payCart, settleCart, paymentUpdated, PAYMENT_RECONCILE_JOB, DEFAULT_RECONCILE_AFTER_MS, type PayResult } from './commerce/index.ts';
 export { chargeKey, newIntent, chargeIntent, lookupIntent, type ChargeIntent } from './commerce/index.ts';
-export { listOrders, getOrder, adminGetOrder, adminUpdateOrder, requireOperator, type CommerceContext, listOrderProductionFiles } from './commerce/index.ts';
+export { listOrders, getOrder, adminGetOrder, adminUpdateOrder, requireOperator, type CommerceContext, getOrderNests, listOrderProductionFiles } from './commerce/index.ts';
 export { WEBHOOK_DELIVERY_JOB, RETRY_DELAYS_MS, MAX_DELIVERY_ATTEMPTS, DELIVERY_TIMEOUT_MS, type DeliveryDoc } from './webhooks/index.ts';
 export { prepareUpload, receiveUpload, getPendingUpload, UPLOAD_TTL_MS, MAX_PREPARED_UPLOAD_BYTES, type PreparedUpload, type PendingUpload, type ReceiveUploadInput } from './designs/index.ts';
 export { previewDesign, previewDfm, type Preview, type PreviewImage } from './dfm/index.ts';

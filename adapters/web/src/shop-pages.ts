@@ -193,17 +193,24 @@ export interface NestView { material_id: string; sheet_length_mm: number; sheet_
 
 const percent = (x: number): string => `${Math.round(x * 1000) / 10} %`;
 
-/** Per material: its utilisation, the sheet area charged and each sheet drawn with the flats placed. */
-function nestSection(nests: readonly NestView[], stockNames: Record<string, string>): Html {
+const QUOTE_NEST_INTRO = 'The sheet material is priced from this nest of the flats on the stock sheet; the area charged is the rectangle each sheet\'s parts take, the rest a remnant the shop keeps.';
+const ORDER_NEST_INTRO = 'The nest the sheet material was priced from, for the shop: each stock sheet as a DXF for cutting (the cut contours on layer CUT, part ids on PART_IDS, in millimetres) and as a picture.';
+
+/** A sheet's files for the shop: its DXF and SVG links. */
+const sheetLinks = (f: { dxf: string; svg: string }): Html => html`<a class="nest-dxf" href="${f.dxf}">DXF for cutting</a>, <a class="nest-svg" href="${f.svg}">SVG</a>`;
+
+/** Per material: its utilisation, the sheet area charged and each sheet drawn with the flats placed (the undrawn ones' files listed). */
+function nestSection(nests: readonly NestView[], stockNames: Record<string, string>, intro = QUOTE_NEST_INTRO): Html {
   if (!nests.length) return raw('');
   return html`<section id="nest"><h2>Sheet nest</h2>
-<p>The sheet material is priced from this nest of the flats on the stock sheet; the area charged is the rectangle each sheet's parts take, the rest a remnant the shop keeps.</p>
+<p>${intro}</p>
 ${nests.map((n) => {
     const name = stockNames[n.material_id] ?? n.material_id;
     return html`<article class="nest" data-material-id="${n.material_id}"><h3>${name}</h3>
 <p><strong class="nest-utilization">Utilisation ${percent(n.utilization)}</strong>: ${n.sheets} of a ${mm(n.sheet_length_mm)} x ${mm(n.sheet_width_mm)} sheet's area charged${n.sampled ? ' (nested as a sample of the pieces in proportion, scaled)' : ''}.</p>
-${n.pictures.map((svg, i) => html`<figure>${raw(svg.replace('<svg ', html`<svg role="img" aria-label="${`Sheet ${i + 1} of ${n.sheet_count} of ${name}, with the flats placed`}" `.html))}<figcaption>Sheet ${i + 1} of ${n.sheet_count}${n.files?.[i] ? html`: <a class="nest-dxf" href="${n.files[i].dxf}">DXF for cutting</a>, <a class="nest-svg" href="${n.files[i].svg}">SVG</a>` : raw('')}</figcaption></figure>`)}
-${n.sheet_count > n.pictures.length ? html`<p>${n.sheet_count - n.pictures.length} more sheets not drawn.</p>` : raw('')}</article>`;
+${n.pictures.map((svg, i) => html`<figure>${raw(svg.replace('<svg ', html`<svg role="img" aria-label="${`Sheet ${i + 1} of ${n.sheet_count} of ${name}, with the flats placed`}" `.html))}<figcaption>Sheet ${i + 1} of ${n.sheet_count}${n.files?.[i] ? html`: ${sheetLinks(n.files[i])}` : raw('')}</figcaption></figure>`)}
+${n.sheet_count > n.pictures.length ? html`<p>${n.sheet_count - n.pictures.length} more sheets not drawn.</p>` : raw('')}
+${(n.files?.length ?? 0) > n.pictures.length ? html`<ul>${n.files!.slice(n.pictures.length).map((f, j) => html`<li>Sheet ${n.pictures.length + j + 1} of ${n.sheet_count}: ${sheetLinks(f)}</li>`)}</ul>` : raw('')}</article>`;
   })}</section>`;
 }
 
@@ -351,7 +358,7 @@ ${o.orders.map((x) => html`<tr><td><a href="/orders/${encodeURIComponent(x.id)}"
     : html`<p>No orders yet. <a href="/designs/new">Upload a design</a> to get started.</p>`, o);
 }
 
-export function orderPage(o: Who & { order: Obj; catalogNames: Record<string, string> }): string {
+export function orderPage(o: Who & { order: Obj; catalogNames: Record<string, string>; nests?: readonly NestView[] }): string {
   const x = o.order;
   const tr: Obj | null = x.tracking;
   const lines: Obj[] = x.line_items ?? [];
@@ -365,6 +372,7 @@ ${lines.map((l) => {
     return html`<tr><td>${l.name}</td><td>${stock ? o.catalogNames[stock] ?? stock : ''}</td><td>${part ? finishText(l, o.catalogNames) : ''}</td><td>${part ? (l.hole_operation_count ? `${l.hole_operation_count} hole${l.hole_operation_count === 1 ? '' : 's'} with hardware, taps or countersinks` : 'None') : ''}</td><td>${l.quantity}</td><td>${money(l.unit_amount_cents)}</td><td>${money(l.amount_cents)}</td></tr>`;
   })}
 </tbody></table><p>Total paid: <strong>${money(x.amount_total_cents)}</strong></p></section>
+${nestSection(o.nests ?? [], o.catalogNames, ORDER_NEST_INTRO)}
 <p><a href="/orders">All orders</a></p>`, o);
 }
 

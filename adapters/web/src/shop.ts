@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
   UseCaseError, analyzeDesign, createCartFromQuote, createQuote, getAccount, bendStepPictures, getCartByToken, getDesign, getDfmPartImageUrl, getOrder, getPartImageUrl,
-  getPartModelUrl, getQuote, getQuoteNests, listOrders, payCart, startCardSetup, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
+  getPartModelUrl, getQuote, getQuoteNests, getOrderNests, listOrders, payCart, startCardSetup, updateCart, countersinkSize, partStockChoices, schemas, type Caller, type UseCaseContext,
 } from '@kerf/usecases';
 import { removeSpooled, spoolDirOf, spoolUpload, type SpooledFile } from '@kerf/usecases';
 import { contentSecurityPolicy, statusOfKind, whileClientWaits } from '@kerf/http';
@@ -388,7 +388,10 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
   app.get('/orders/:id', async (request, reply) => {
     const me = await signedIn(request, reply);
     if (!me) return reply;
-    const order = await getOrder(ctx, me.caller, { order_id: (request.params as { id: string }).id });
-    return page(reply, orderPage({ ...who(me, reply), order: order as Obj, catalogNames: await catalogNames() }));
+    const input = { order_id: (request.params as { id: string }).id };
+    const order = await getOrder(ctx, me.caller, input);
+    // the nest for the shop: the sheets its material was priced from, drawn, each with its DXF and SVG
+    const nests = await getOrderNests(ctx, me.caller, input);
+    return page(reply, orderPage({ ...who(me, reply), order: order as Obj, catalogNames: await catalogNames(), nests }));
   });
 }

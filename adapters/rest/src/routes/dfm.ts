@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createDfmReport, getBendStepImageUrl, getDfmPartImageUrl, getDfmReport, getProductionFileUrl, objects, schemas, type UseCaseContext } from '@kerf/usecases';
+import { createDfmReport, getBendStepImageUrl, getDfmNest, getDfmPartImageUrl, getDfmReport, getProductionFileUrl, objects, schemas, type UseCaseContext } from '@kerf/usecases';
 import { callerOf } from '../auth.ts';
 import { whileClientWaits } from '../client-gone.ts';
 import { errorResponses, pathAndQuery, redirectResponse } from '../openapi.ts';
@@ -42,4 +42,13 @@ export async function dfmRoutes(app: FastifyInstance, ctx: UseCaseContext): Prom
       response: { 307: redirectResponse, ...errorResponses() },
     },
   }, async (request, reply) => reply.redirect(await getBendStepImageUrl(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)), 307));
+
+  app.get('/v1/dfm/:dfm_id/nest', {
+    schema: {
+      tags: ['dfm'], summary: 'The sheet nest of a DFM report\'s design at a quantity: per material the utilisation, and every stock sheet as DXF and SVG with signed download links',
+      description: 'The nest a quote of the report\'s design and configuration at `quantity` is priced from (docs/nesting.md). The report itself is unchanged.',
+      ...pathAndQuery(schemas.DfmNestInput, ['dfm_id']),
+      response: { 200: objects.DfmNest, ...errorResponses(422) },
+    },
+  }, async (request, reply) => getDfmNest(whileClientWaits(ctx, request, reply), callerOf(request), inputOf(request)));
 }

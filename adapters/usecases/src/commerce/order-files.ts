@@ -5,30 +5,33 @@
 import {
   requireScope, type Caller, type UseCaseContext, notFound, OrderInput, validateInput, type ListEnvelope, objects,
 } from '../core/index.ts';
-import { nestSheetFileName, nestSheetLinks, nestsOfRecord } from '../quotes/index.ts';
+import { nestProductionFiles, nestsOfRecord, nestViews, quoteNestHome, type QuoteNestView } from '../quotes/index.ts';
+import type { MaterialNest } from '@kerf/engine';
 
 type OrderProductionFile = objects.OrderProductionFile;
 
-/** GET /v1/orders/{order_id}/production-files: the nest sheets' DXF and SVG of every material of the order. */
-export async function listOrderProductionFiles(ctx: UseCaseContext, caller: Caller, input: OrderInput): Promise<ListEnvelope<OrderProductionFile>> {
+/** The order's quote id and the nests it was priced from (none: no sheet part, or priced before nests were kept). */
+async function orderNests(ctx: UseCaseContext, caller: Caller, input: OrderInput): Promise<{ quoteId: string; nests: MaterialNest[] }> {
   requireScope(caller, 'orders');
   const { order_id } = validateInput(OrderInput, input, { location: 'params' });
   const order = await ctx.store.orders.get(caller.accountId, order_id);
   if (!order || order.data.object !== 'order') throw notFound('order', order_id, 'order_id');
   // the order's quote is the paid cart's, kept with the nests it was priced from
   const quote = await ctx.store.quotes.get(caller.accountId, order.data.quote_id);
-  const data: OrderProductionFile[] = [];
-  for (const n of quote ? nestsOfRecord(quote.data) : []) {
-    const count = n.result.sheets.length;
-    for (let i = 0; i < count; i++) {
-      const links = await nestSheetLinks(ctx, quote!.id, n, i);
-      for (const [kind, ext, contentType] of [['nest_dxf', 'dxf', 'application/dxf'], ['nest_svg', 'svg', 'image/svg+xml']] as const) {
-        data.push({
-          object: 'production_file', kind, material_id: n.material_id, sheet: i + 1, sheet_count: count, sampled: n.sampled,
-          file_name: nestSheetFileName(quote!.id, n.material_id, i, ext), content_type: contentType, url: ext === 'dxf' ? links.dxf : links.svg,
-        });
-      }
-    }
-  }
-  return { object: 'list', data, has_more: false, next_cursor: null };
+  return { quoteId: order.data.quote_id, nests: quote ? nestsOfRecord(quote.data) : [] };
+}
+
+/** GET /v1/orders/{order_id}/production-files: the nest sheets' DXF and SVG of every material of the order. */
+export async function listOrderProductionFiles(ctx: UseCaseContext, caller: Caller, input: OrderInput): Promise<ListEnvelope<OrderProductionFile>> {
+  const { quoteId, nests } = await orderNests(ctx, caller, input);
+  return { object: 'list', data: await nestProductionFiles(ctx, quoteNestHome(quoteId), nests), has_more: false, next_cursor: null };
+}
+
+/**
+ * The order's nests drawn (the order page, the MCP tool's pictures), each sheet's DXF and SVG linked:
+ * the same stored files as its production files.
+ */
+export async function getOrderNests(ctx: UseCaseContext, caller: Caller, input: OrderInput): Promise<QuoteNestView[]> {
+  const { quoteId, nests } = await orderNests(ctx, caller, input);
+  return nestViews(ctx, quoteNestHome(quoteId), nests, true);
 }

@@ -104,6 +104,14 @@ export type DfmRequest = Static<typeof DfmRequest>;
 const DfmPathId = PathId('The DFM report.');
 export const DfmInput = Type.Object({ dfm_id: DfmPathId }, strict);
 export type DfmInput = Static<typeof DfmInput>;
+/** Largest quantity a DFM report's nest is asked at (design units). */
+export const MAX_DFM_NEST_QUANTITY = 10000;
+/** A DFM report's nest at a quantity (docs/nesting.md "A DFM report's nest"). */
+export const DfmNestInput = Type.Object({
+  dfm_id: DfmPathId,
+  quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DFM_NEST_QUANTITY, default: 1, description: 'Completed design units to nest (1-10000, default 1); each part is nested quantity x its instance_count times, as a quote of that quantity would be.' })),
+}, strict);
+export type DfmNestInput = Static<typeof DfmNestInput>;
 export const ProductionFileInput = Type.Object({
   dfm_id: DfmPathId, part_id: PartPathId,
   kind: enumOf(PRODUCTION_FILE_KINDS, { description: 'Which production file, e.g. `production_dxf`.' }),

@@ -2,7 +2,7 @@
 // analyzes the upload and finishes in a job once the design is settled.
 import type { QuoteStatus } from '@kerf/contract';
 import type { Job, OutboxEvent, QuoteRecord, QuoteView } from '@kerf/store';
-import { EngineError, withFlatsUsed, type Design } from '@kerf/engine';
+import { EngineError, withFlatsUsed, type Design, type MaterialNest } from '@kerf/engine';
 import {
   requireScope, type Caller, type EngineContext, type UseCaseContext, isoPlus, publicView,
   invalid, notFound, type JobKindHandlers, FILE_QUOTE_JOB, FileQuoteRequest, QuoteInput,
@@ -34,6 +34,9 @@ function emptyQuote(ctx: UseCaseContext, id: string, status: QuoteStatus, design
   };
 }
 
+/** What an item's DFM and prices read of its design: the design and its flats' K-factors (the quote cache's key). */
+const designVariant = (designId: string, kFactorByPart: Record<string, number>): string => `${designId}\u0000${kMapKey(kFactorByPart)}`;
+
 /** DFM and price every item through the engine, keep each item's DFM report, and build the quote. */
 async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, req: QuoteRequest): Promise<QuoteRecord> {
   // Each item's design with the flats its configured materials call for. The engine looks designs up
@@ -47,7 +50,7 @@ async function priceQuote(ctx: UseCaseContext, accountId: string, id: string, re
     const item = req.items[i];
     const ready = await requireReadyDesign(ctx, accountId, item.design_id, `items[${i}].design_id`);
     const { design, kFactorByPart } = await designForConfiguration(ctx, ready.row, ready.design, item.configuration);
-    const variant = `${item.design_id}\u0000${kMapKey(kFactorByPart)}`;
+    const variant = designVariant(item.design_id, kFactorByPart);
     variants.push(variant);
     let key = keyOf.get(variant);
     if (key === undefined) {
@@ -89,6 +92,20 @@ export async function quoteOf(ctx: EngineContext, id: string, req: QuoteRequest,
     }
     throw err;
   }
+}
+
+/**
+ * The nests a quote of one design at `quantity` under `configuration` is priced from (a DFM report's
+ * nest, docs/nesting.md "A DFM report's nest"): the quote path itself, so the engine's nest memo and
+ * its reuse of DFM answer a quantity quoted before, and the nest is the one such a quote would keep.
+ * Nothing is stored.
+ */
+export async function nestsOfDesign(ctx: UseCaseContext, accountId: string, designId: string, configuration: QuoteItemRequest['configuration'], quantity: number, param: string): Promise<MaterialNest[]> {
+  const ready = await requireReadyDesign(ctx, accountId, designId, param);
+  const { design, kFactorByPart } = await designForConfiguration(ctx, ready.row, ready.design, configuration);
+  const item: QuoteItemRequest = { design_id: designId, quantity, ...(configuration ? { configuration } : {}) };
+  const priced = await quoteOf(ctx, ctx.newId('quo'), { items: [item] }, { [designId]: design }, quoteCaching(ctx).engineKeys([designVariant(designId, kFactorByPart)]));
+  return priced._nests ?? [];
 }
 
 /** POST /v1/quotes (JSON): every item's DFM report and price, at once. */

@@ -8,4 +8,4 @@ export { DesignView, DfmReportView, DfmPartView, Requirement, ReviewLink, Quote,
 export { WebhookEndpoint, WebhookDelivery, DropshipEndpoint, withSecret } from './webhooks.ts';
 export { DropshipItem, DropshipOrder, DropshipAccount, DropshipOrderEnvelope, DropshipOrderPage, DropshipItemList, DropshipEndpointList } from './dropship.ts';
 export { CATALOG_ENTRIES, PRESS_BRAKE_ENTRIES } from './catalogs.ts';
-export { OrderProductionFile, ORDER_FILE_KINDS } from './production-files.ts';
+export { DfmNest, NestMaterial, OrderProductionFile, ORDER_FILE_KINDS } from './production-files.ts';

@@ -17,3 +17,25 @@ export const OrderProductionFile = Type.Object({
   url: Type.String({ description: 'Signed download link of the file (the link is the credential; it expires).' }),
 });
 export type OrderProductionFile = Static<typeof OrderProductionFile>;
+
+/** One material's nest as a DFM report's nest shows it: what a quote line's `nest` shows, with its sheet count. */
+export const NestMaterial = Type.Object({
+  material_id: Type.String({ description: 'The material (one alloy in one thickness) nested.' }),
+  sheet_length_mm: Type.Number({ description: 'The stock sheet\'s long side, mm.' }),
+  sheet_width_mm: Type.Number({ description: 'The stock sheet\'s short side, mm.' }),
+  sheets: Type.Number({ description: 'The sheet area charged, in sheets (as a quote line\'s `nest.sheets`).' }),
+  utilization: Type.Number({ description: 'The flats\' area over the sheet area charged, 0 to 1.' }),
+  sheet_count: Type.Integer({ description: 'Stock sheets the nest uses.' }),
+  sampled: Type.Boolean({ description: 'True when the pieces were too many to nest one by one and the nest is a proportional sample of them.' }),
+});
+export type NestMaterial = Static<typeof NestMaterial>;
+
+export const DfmNest = Type.Object({
+  object: Type.Literal('dfm_nest', { description: 'The object\'s type name.' }),
+  dfm_id: Type.String({ description: 'The DFM report whose design and configuration are nested.' }),
+  design_id: Type.String({ description: 'The report\'s design.' }),
+  quantity: Type.Integer({ description: 'The design units nested.' }),
+  nests: Type.Array(NestMaterial, { description: 'Per material of the priced sheet parts, its nest; empty when no sheet part is priced (no material chosen yet, a blocked part, or no sheet part).' }),
+  production_files: Type.Array(OrderProductionFile, { description: 'Every stock sheet of the nests as `nest_dxf` and `nest_svg` production files with signed download links, as an order lists them.' }),
+});
+export type DfmNest = Static<typeof DfmNest>;
