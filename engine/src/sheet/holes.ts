@@ -189,12 +189,13 @@ export function nearestBend(pts: Vec2[], bends: BendZone[]): { index: number; di
   return best;
 }
 
-/** Twice the signed area of triangle o, u, v (which side of o->u v is on). */
-function side(o: Vec2, u: Vec2, v: Vec2): number { return (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0]); }
-
 /** Distance between segments pq and ab (0 when they cross). */
 function segmentDistance(p: Vec2, q: Vec2, a: Vec2, b: Vec2): number {
-  const d1 = side(a, b, p), d2 = side(a, b, q), d3 = side(p, q, a), d4 = side(p, q, b);
+  // side(a, b, p), side(a, b, q), side(p, q, a), side(p, q, b) written out: a call returning a number
+  // that is not inlined boxes it, and this runs for every sample of every hole against every bend
+  const abx = b[0] - a[0], aby = b[1] - a[1], pqx = q[0] - p[0], pqy = q[1] - p[1];
+  const d1 = abx * (p[1] - a[1]) - aby * (p[0] - a[0]), d2 = abx * (q[1] - a[1]) - aby * (q[0] - a[0]);
+  const d3 = pqx * (a[1] - p[1]) - pqy * (a[0] - p[0]), d4 = pqx * (b[1] - p[1]) - pqy * (b[0] - p[0]);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
   return Math.min(pointSegmentDistance(p, a, b), pointSegmentDistance(q, a, b), pointSegmentDistance(a, p, q), pointSegmentDistance(b, p, q));
 }

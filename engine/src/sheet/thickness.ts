@@ -40,8 +40,9 @@ function project(solid: Solid, face: Face, plane: PlaneSurface): Projected {
   for (const t of face.triangles) {
     const q: number[] = [];
     for (let k = 0; k < 3; k++) {
-      const p = point(solid.points, solid.triangles[t * 3 + k]);
-      const x = dot(p, e1), y = dot(p, e2);
+      // dot(point, e1) and dot(point, e2) on scalars: no array per vertex of every planar face
+      const v = 3 * solid.triangles[t * 3 + k], P = solid.points;
+      const x = P[v] * e1[0] + P[v + 1] * e1[1] + P[v + 2] * e1[2], y = P[v] * e2[0] + P[v + 1] * e2[1] + P[v + 2] * e2[2];
       q.push(x, y);
       min[0] = Math.min(min[0], x); min[1] = Math.min(min[1], y); max[0] = Math.max(max[0], x); max[1] = Math.max(max[1], y);
     }

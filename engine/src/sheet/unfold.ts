@@ -7,7 +7,7 @@
 // Bend direction: 'up' when the flange rises toward +Z (the skin is the inside of the bend, concave),
 // 'down' when it falls toward -Z (the skin is the outside, convex).
 import type { CylinderSurface, Face, PlaneSurface, Rigid, Solid, Vec2, Vec3 } from '../geometry/model.ts';
-import { basisOf, cross, dot, norm, normalize, point, scale, sub, add, hypot2 } from '../geometry/vec.ts';
+import { basisOf, cross, dot, norm, normalize, point, scale, sub, add, hypot2, hypot3 } from '../geometry/vec.ts';
 import { defaultInnerRadius, defaultKFactor } from './kfactor.ts';
 import { applyRigid, compose, frameToWorld, rotationAbout, translation } from './rigid3.ts';
 import { THICKNESS_TOLERANCE } from './thickness.ts';
@@ -182,11 +182,17 @@ export function oppositeRadius(c: CylinderSurface, t: number): number | null {
 
 /** Is there a face (of any fitted type) whose vertices all lie at `radius` from the cylinder's axis? */
 export function hasCoaxialFace(solid: Solid, skinFace: number, c: CylinderSurface, radius: number): boolean {
+  const P = solid.points, o = c.origin, a = c.axis;
   return solid.faces.some((f) => {
     if (f.id === skinFace || f.vertices.length < 3) return false;
     const step = Math.max(1, Math.floor(f.vertices.length / 64));
     for (let i = 0; i < f.vertices.length; i += step) {
-      if (Math.abs(norm(radial(point(solid.points, f.vertices[i]), c.origin, c.axis)) - radius) > BEND_PAIR_TOLERANCE) return false;
+      // norm(radial(p, origin, axis)) on scalars, the same operations in the same order (it runs for
+      // every face against every bend cylinder)
+      const v = 3 * f.vertices[i];
+      const d0 = P[v] - o[0], d1 = P[v + 1] - o[1], d2 = P[v + 2] - o[2];
+      const h = d0 * a[0] + d1 * a[1] + d2 * a[2];
+      if (Math.abs(hypot3(d0 - a[0] * h, d1 - a[1] * h, d2 - a[2] * h) - radius) > BEND_PAIR_TOLERANCE) return false;
     }
     return true;
   });
