@@ -103,7 +103,7 @@ function openShellRefusal(solid: Solid, origin: Extract<BodyOrigin, { kind: 'ope
   };
 }
 
-function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount: number, origin: BodyOrigin = { kind: 'solid' }): { part: Part; frame: Rigid } {
+function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount: number, origin: BodyOrigin, keepOutline: boolean): { part: Part; frame: Rigid } {
   const frame = analysis.kind === 'refused' ? principalFrame(solid) : analysis.frame;
   const base: Part = {
     id,
@@ -162,8 +162,9 @@ function toPart(id: string, solid: Solid, analysis: PartAnalysis, instanceCount:
     base.flat_pattern = { k_factor: round(f.kFactor), length_mm: round(f.length), width_mm: round(f.width), area_mm2: round(f.area), cut_length_mm: round(f.cutLength), pierce_count: f.pierceCount };
     base.flat_pattern_dimensions = { length_mm: round(f.length), width_mm: round(f.width), height_mm: round(analysis.thickness) };
     base.cut_length_mm = round(f.cutLength);
-    // what the nester places (docs/nesting.md "Part outlines"); never in a served design
-    base._flat_outline = flatOutline(f);
+    // what the nester places (docs/nesting.md "Part outlines"), drawn only when asked: the file
+    // writers and library callers never read it; never in a served design
+    if (keepOutline) base._flat_outline = flatOutline(f);
   } else if (analysis.kind === 'tube') {
     base.detected_thickness_mm = round(analysis.wall);
     base.cut_length_mm = round(analysis.cutLength);
@@ -256,7 +257,7 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
     const id = `prt_${hex(`${fileHash}:part:${gi}`).slice(0, 24)}`;
     const origin = origins[g.representative];
     const analysis = origin.kind === 'open_shell' ? openShellRefusal(solid, origin) : recognize(solid, opts.kFactorByPart?.[id] ?? opts.kFactor);
-    const { part, frame } = toPart(id, solid, analysis, g.members.length, origin);
+    const { part, frame } = toPart(id, solid, analysis, g.members.length, origin, opts.flatOutlines === true);
     const instances = g.members.map((m) => ({ id: `pin_${hex(`${fileHash}:instance:${m.solid}`).slice(0, 24)}`, solidIndex: m.solid, transform: m.transform }));
     const boughtIn = origin.kind === 'open_shell' ? null : recognizeBoughtIn(solid, analysis.kind);
     part.bought_in = boughtIn ? { kind: boughtIn.kind, size: boughtIn.size, recognized_by: boughtIn.by, message: boughtIn.message } : null;
@@ -291,7 +292,5 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
 }
 
 export async function analyze(bytes: Uint8Array, opts: AnalyzeOptions = {}): Promise<Design> {
-  const design = (await analyzeModel(bytes, opts)).design;
-  if (opts.flatOutlines) return design;
-  return { ...design, parts: design.parts.map(({ _flat_outline: _o, ...p }) => p) };
+  return (await analyzeModel(bytes, opts)).design;
 }
