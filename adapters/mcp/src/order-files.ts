@@ -2,7 +2,7 @@
 // files"): every stock sheet's DXF and SVG as signed download links (the REST list's objects), each
 // drawn sheet's picture as SVG content under its link, as get_dfm hands out its bend-step pictures.
 import { Type } from '@sinclair/typebox';
-import { getOrderNests, listOrderProductionFiles } from '@kerf/usecases';
+import { getOrderNests } from '@kerf/usecases';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { toolResult } from './results.ts';
 import type { ToolDef } from './tool-def.ts';
@@ -18,8 +18,7 @@ export const orderProductionFilesTool: ToolDef = {
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(env, args): Promise<CallToolResult> {
     const input = { order_id: String(args.order_id) };
-    const list = await listOrderProductionFiles(env.ctx, env.caller, input);
-    const nests = await getOrderNests(env.ctx, env.caller, input);
+    const { nests, files: list } = await getOrderNests(env.ctx, env.caller, input);
     const lines = nests.length
       ? nests.flatMap((n) => [
         `${n.material_id}: ${n.sheet_count} sheet(s) of ${n.sheet_length_mm} x ${n.sheet_width_mm} mm, utilisation ${percent(n.utilization)}, ${n.sheets} sheets' area charged${n.sampled ? ' (a proportional sample of the pieces: the shop nests the full quantity itself)' : ''}`,

@@ -391,7 +391,7 @@ export async function shopRoutes(app: FastifyInstance, deps: ShopDeps): Promise<
     const input = { order_id: (request.params as { id: string }).id };
     const order = await getOrder(ctx, me.caller, input);
     // the nest for the shop: the sheets its material was priced from, drawn, each with its DXF and SVG
-    const nests = await getOrderNests(ctx, me.caller, input);
+    const { nests } = await getOrderNests(ctx, me.caller, input);
     return page(reply, orderPage({ ...who(me, reply), order: order as Obj, catalogNames: await catalogNames(), nests }));
   });
 }

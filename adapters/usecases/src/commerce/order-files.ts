@@ -5,7 +5,7 @@
 import {
   requireScope, type Caller, type UseCaseContext, notFound, OrderInput, validateInput, type ListEnvelope, objects,
 } from '../core/index.ts';
-import { nestProductionFiles, nestsOfRecord, nestViews, quoteNestHome, type QuoteNestView } from '../quotes/index.ts';
+import { nestProductionFiles, nestsOfRecord, nestViews, quoteNestHome, viewProductionFiles, type QuoteNestView } from '../quotes/index.ts';
 import type { MaterialNest } from '@kerf/engine';
 
 type OrderProductionFile = objects.OrderProductionFile;
@@ -28,10 +28,12 @@ export async function listOrderProductionFiles(ctx: UseCaseContext, caller: Call
 }
 
 /**
- * The order's nests drawn (the order page, the MCP tool's pictures), each sheet's DXF and SVG linked:
- * the same stored files as its production files.
+ * The order's nests drawn (the order page, the MCP tool's pictures), every sheet's DXF and SVG linked,
+ * and the same links as its production files: the order is read and each link signed once.
  */
-export async function getOrderNests(ctx: UseCaseContext, caller: Caller, input: OrderInput): Promise<QuoteNestView[]> {
+export async function getOrderNests(ctx: UseCaseContext, caller: Caller, input: OrderInput): Promise<{ nests: QuoteNestView[]; files: ListEnvelope<OrderProductionFile> }> {
   const { quoteId, nests } = await orderNests(ctx, caller, input);
-  return nestViews(ctx, quoteNestHome(quoteId), nests, true);
+  const home = quoteNestHome(quoteId);
+  const views = await nestViews(ctx, home, nests, true);
+  return { nests: views, files: { object: 'list', data: viewProductionFiles(home, views), has_more: false, next_cursor: null } };
 }

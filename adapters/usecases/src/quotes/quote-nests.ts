@@ -86,22 +86,30 @@ export function nestSheetFileName(stem: string, materialId: string, sheet: numbe
   return `${stem}-nest-${materialId}-sheet-${sheet + 1}.${ext}`;
 }
 
+/** One material's sheets as the shop's files (`production_file` objects), from their signed links: a DXF and an SVG per sheet. */
+function sheetProductionFiles(home: NestFilesHome, n: { material_id: string; sampled: boolean }, links: ReadonlyArray<{ dxf: string; svg: string }>): OrderProductionFile[] {
+  return links.flatMap((l, i) => (
+    [['nest_dxf', 'dxf', 'application/dxf', l.dxf], ['nest_svg', 'svg', 'image/svg+xml', l.svg]] as const
+  ).map(([kind, ext, contentType, url]): OrderProductionFile => ({
+    object: 'production_file', kind, material_id: n.material_id, sheet: i + 1, sheet_count: links.length, sampled: n.sampled,
+    file_name: nestSheetFileName(home.name, n.material_id, i, ext), content_type: contentType, url,
+  })));
+}
+
 /** Every sheet of the nests as the shop's files (`production_file` objects): a DXF and an SVG per sheet, signed links. */
 export async function nestProductionFiles(ctx: UseCaseContext, home: NestFilesHome, nests: readonly MaterialNest[]): Promise<OrderProductionFile[]> {
   const data: OrderProductionFile[] = [];
   for (const n of nests) {
-    const count = n.result.sheets.length;
-    for (let i = 0; i < count; i++) {
-      const links = await nestSheetLinks(ctx, home, n, i);
-      for (const [kind, ext, contentType] of [['nest_dxf', 'dxf', 'application/dxf'], ['nest_svg', 'svg', 'image/svg+xml']] as const) {
-        data.push({
-          object: 'production_file', kind, material_id: n.material_id, sheet: i + 1, sheet_count: count, sampled: n.sampled,
-          file_name: nestSheetFileName(home.name, n.material_id, i, ext), content_type: contentType, url: ext === 'dxf' ? links.dxf : links.svg,
-        });
-      }
-    }
+    const links: Array<{ dxf: string; svg: string }> = [];
+    for (let i = 0; i < n.result.sheets.length; i++) links.push(await nestSheetLinks(ctx, home, n, i));
+    data.push(...sheetProductionFiles(home, n, links));
   }
   return data;
+}
+
+/** The production files of nests already drawn with every sheet's links (nestViews with `allFiles`): no link signed again. */
+export function viewProductionFiles(home: NestFilesHome, views: readonly QuoteNestView[]): OrderProductionFile[] {
+  return views.flatMap((v) => sheetProductionFiles(home, v, v.files));
 }
 
 /**
