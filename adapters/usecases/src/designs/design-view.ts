@@ -20,11 +20,12 @@ export function fileKey(designId: string, name: string): string { return `design
 /** What a design view is made from: a stored row, or an analysis nobody keeps (`kerf dfm`). */
 export type DesignState = Pick<DesignRow, 'id' | 'status' | 'name' | 'createdAt' | 'result' | 'error'>;
 
-function publicPart(ctx: Pick<EngineContext, 'links'>, designId: string, part: Part): Part {
+function publicPart(ctx: Pick<EngineContext, 'links'>, designId: string, part: Part, keepOutline: boolean): Part {
   // the flat's cut contours are the engine's nesting input, kept in the stored design only
-  const { _flat_outline: _outline, ...shown } = part;
+  const { _flat_outline: outline, ...shown } = part;
   return {
     ...shown,
+    ...(keepOutline && outline ? { _flat_outline: outline } : {}),
     model_url: ctx.links.partModel(designId, part.id, 'formed'),
     flat_pattern_model_url: part.flat_pattern ? ctx.links.partModel(designId, part.id, 'flat') : null,
     image_url: ctx.links.partImage(designId, part.id),
@@ -35,6 +36,10 @@ function publicPart(ctx: Pick<EngineContext, 'links'>, designId: string, part: P
 export type DesignView = Design & { review_url: string | null; review_link_id: string | null };
 
 export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignState, reviewLinkId: string | null = null): DesignView {
+  return designView(ctx, rec, reviewLinkId, false);
+}
+
+function designView(ctx: Pick<EngineContext, 'links'>, rec: DesignState, reviewLinkId: string | null, keepOutlines: boolean): DesignView {
   const r = rec.status === 'ready' ? rec.result : null;
   const url = ctx.links.design(rec.id);
   return {
@@ -46,7 +51,7 @@ export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignSta
     created_at: rec.createdAt,
     suggested_process: r?.suggested_process ?? null,
     formed_dimensions: r?.formed_dimensions ?? null,
-    parts: r ? r.parts.map((p) => publicPart(ctx, rec.id, p)) : [],
+    parts: r ? r.parts.map((p) => publicPart(ctx, rec.id, p, keepOutlines)) : [],
     part_instances: r?.part_instances ?? [],
     model_url: r ? ctx.links.designModel(rec.id) : null,
     image_url: r ? ctx.links.designImage(rec.id) : null,
@@ -64,8 +69,5 @@ export function toPublicDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignSta
  * and no served view shows. Never serve it.
  */
 export function toEngineDesign(ctx: Pick<EngineContext, 'links'>, rec: DesignState): DesignView {
-  const view = toPublicDesign(ctx, rec);
-  const kept = new Map((rec.status === 'ready' ? rec.result?.parts ?? [] : []).filter((p) => p._flat_outline).map((p) => [p.id, p._flat_outline!]));
-  if (kept.size === 0) return view;
-  return { ...view, parts: view.parts.map((p) => (kept.has(p.id) ? { ...p, _flat_outline: kept.get(p.id)! } : p)) };
+  return designView(ctx, rec, null, true);
 }
