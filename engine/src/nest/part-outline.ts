@@ -26,10 +26,8 @@ function usable(o: FlatOutline | undefined, L: number, W: number): o is FlatOutl
  * contours when the analysis kept them (`_flat_outline`), else its rectangle less its round holes.
  */
 export function partOutline(part: Part): Outline | null {
-  const fp = part.flat_pattern;
-  if (!fp || !(fp.length_mm > 0) || !(fp.width_mm > 0)) return null;
-  if (usable(part._flat_outline, fp.length_mm, fp.width_mm)) return { outer: part._flat_outline.outer, holes: part._flat_outline.holes };
-  return boxOutline(part);
+  const kept = part._flat_outline;
+  return kept && hasTrueOutline(part) ? { outer: kept.outer, holes: kept.holes } : boxOutline(part);
 }
 
 /** Whether the part is nested as its kept cut contours (not as its rectangle less its round holes). */

@@ -73,11 +73,12 @@ async function sheetFile(ctx: UseCaseContext, home: NestFilesHome, materialId: s
 
 /** Sheet `sheet` (from 0) of a nest: signed links of its DXF and its SVG picture, each stored once under `home`. */
 export async function nestSheetLinks(ctx: UseCaseContext, home: NestFilesHome, n: MaterialNest, sheet: number): Promise<{ dxf: string; svg: string }> {
-  const outlines = new Map<string, Outline>(Object.entries(n.outlines));
+  // only a file not stored yet is drawn
+  const outlines = (): Map<string, Outline> => new Map(Object.entries(n.outlines));
   return {
-    dxf: await sheetFile(ctx, home, n.material_id, sheet, 'dxf', () => nestSheetDxf(n.result, outlines, sheet)),
+    dxf: await sheetFile(ctx, home, n.material_id, sheet, 'dxf', () => nestSheetDxf(n.result, outlines(), sheet)),
     // the picture the quote page draws (the same width): the page and the file show the same drawing
-    svg: await sheetFile(ctx, home, n.material_id, sheet, 'svg', () => nestSheetSvg(n.result, outlines, sheet, PICTURE_WIDTH_PX)),
+    svg: await sheetFile(ctx, home, n.material_id, sheet, 'svg', () => nestSheetSvg(n.result, outlines(), sheet, PICTURE_WIDTH_PX)),
   };
 }
 
