@@ -103,6 +103,18 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     return { client, scopesAsked: auth.scopesAsked, auth };
   }
 
+  /** After a step-up's consent: the person is back at the client, which finishes the exchange and connects again. */
+  async function reconnectAfterConsent(auth: ReturnType<typeof provider>): Promise<Client> {
+    const back = auth.callback as URL | null; // set again by the second consent
+    assert.ok(back);
+    const url = new URL(`${t.url}/mcp`);
+    await new StreamableHTTPClientTransport(url, { authProvider: auth }).finishAuth(back.searchParams);
+    const again = new Client({ name: 'kerf-test', version: '1.0.0' });
+    await again.connect(new StreamableHTTPClientTransport(url, { authProvider: auth }));
+    clients.push(again);
+    return again;
+  }
+
   const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
 
   it('connects by itself from a 401, asking for designs dfm quotes carts and never payments, and calls tools', async () => {
@@ -129,13 +141,7 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     await assert.rejects(call(client, 'quote_designs', { items: [{ design_id: 'des_x', quantity: 1 }], operation_key: randomUUID() }), (e: unknown) => e instanceof UnauthorizedError);
     assert.equal(round, 2, 'the person was asked again');
     assert.deepEqual(auth.scopesAsked?.split(' ').filter((s) => s !== 'offline_access').sort(), ['carts', 'designs', 'dfm', 'quotes'], 'what it had plus quotes, never payments');
-    const back = auth.callback as URL | null; // set again by the second consent
-    assert.ok(back);
-    const url = new URL(`${t.url}/mcp`);
-    await new StreamableHTTPClientTransport(url, { authProvider: auth }).finishAuth(back.searchParams);
-    const again = new Client({ name: 'kerf-test', version: '1.0.0' });
-    await again.connect(new StreamableHTTPClientTransport(url, { authProvider: auth }));
-    clients.push(again);
+    const again = await reconnectAfterConsent(auth);
     const r = await call(again, 'quote_designs', { items: [{ design_id: 'des_x', quantity: 1 }], operation_key: randomUUID() });
     assert.equal((r.structuredContent as { error: { code: string } }).error.code, 'resource_missing', 'past the scope check, to the use case');
   });
@@ -147,13 +153,7 @@ describe('hosted MCP server with OAuth (the SDK client discovers, registers and 
     await assert.rejects(call(client, 'get_order_production_files', { order_id: 'ord_x' }), (e: unknown) => e instanceof UnauthorizedError);
     assert.equal(round, 2, 'the person was asked again');
     assert.deepEqual(auth.scopesAsked?.split(' ').filter((s) => s !== 'offline_access').sort(), ['carts', 'designs', 'dfm', 'orders', 'quotes'], 'what it had plus orders, never payments');
-    const back = auth.callback as URL | null;
-    assert.ok(back);
-    const url = new URL(`${t.url}/mcp`);
-    await new StreamableHTTPClientTransport(url, { authProvider: auth }).finishAuth(back.searchParams);
-    const again = new Client({ name: 'kerf-test', version: '1.0.0' });
-    await again.connect(new StreamableHTTPClientTransport(url, { authProvider: auth }));
-    clients.push(again);
+    const again = await reconnectAfterConsent(auth);
     const r = await call(again, 'get_order_production_files', { order_id: 'ord_x' });
     assert.equal((r.structuredContent as { error: { code: string } }).error.code, 'resource_missing', 'past the scope check, to the use case');
   });
