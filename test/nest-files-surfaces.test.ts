@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client as McpClient, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
+import { Client, clientsFor, pollDesign, saveTestCard, stepForm } from './helpers/client.ts';
 import { webSession } from './helpers/web-session.ts';
 import { ezdxfRead } from './helpers/ezdxf.ts';
 
@@ -78,9 +78,7 @@ describe('the nest for the shop: MCP, the web order page, a DFM report', () => {
     utilization = (cart.quote.items[0].line_items as any[]).find((l) => l.part_id).nest.utilization;
     r = await buyer.request('PATCH', `/v1/carts/${cart.id}`, { json: { shipping_option_id: cart.quote.fulfillment.shipping_options[0].id } });
     assert.equal(r.status, 200, r.text);
-    const setup = (await buyer.get('/v1/account')).body.payment_method_setup_url as string;
-    const saved = await fetch(setup, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ payment_method: 'pm_card_visa' }).toString() });
-    assert.equal(saved.status, 200, await saved.text());
+    await saveTestCard(buyer);
     r = await buyer.post(`/v1/carts/${cart.id}/pay`, { json: { payment: { type: 'card_on_file' } }, headers: { 'idempotency-key': 'nest-surfaces-1' } });
     assert.equal(r.status, 200, r.text);
     orderId = r.body.order_id as string;

@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { Client, clientsFor, pollDesign, stepForm } from './helpers/client.ts';
+import { Client, clientsFor, pollDesign, saveTestCard, stepForm } from './helpers/client.ts';
 import { ezdxfRead } from './helpers/ezdxf.ts';
 
 const L_PLATE = new URL('../fixtures/sheet/plate_l_t2.step', import.meta.url).pathname;
@@ -17,11 +17,6 @@ const TEXAS = { name: 'R. Doe', street1: '1 Main St', city: 'Austin', state: 'TX
 /** Utilisation of 20 of these L's packed as their bounding boxes (engine/test/nest-outline.test.ts measures it). */
 const BOX_UTILISATION = 0.45;
 
-async function saveCard(client: Client): Promise<void> {
-  const url = (await client.get('/v1/account')).body.payment_method_setup_url as string;
-  const saved = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ payment_method: 'pm_card_visa' }).toString() });
-  assert.equal(saved.status, 200, await saved.text());
-}
 
 describe('an order\'s production files: the nest of its sheet parts', () => {
   let t: TestService;
@@ -47,7 +42,7 @@ describe('an order\'s production files: the nest of its sheet parts', () => {
     assert.ok(line.nest.utilization > BOX_UTILISATION + 0.15, `nested as L's: utilisation ${line.nest.utilization}`);
     r = await a.request('PATCH', `/v1/carts/${cart.id}`, { json: { shipping_option_id: cart.quote.fulfillment.shipping_options[0].id } });
     assert.equal(r.status, 200, r.text);
-    await saveCard(a);
+    await saveTestCard(a);
     r = await a.post(`/v1/carts/${cart.id}/pay`, { json: { payment: { type: 'card_on_file' } }, headers: { 'idempotency-key': 'order-nest-1' } });
     assert.equal(r.status, 200, r.text);
     const orderId = r.body.order_id as string;

@@ -1,4 +1,5 @@
 // A small HTTP client over fetch that validates every JSON response against the served OpenAPI document.
+import assert from 'node:assert/strict';
 import { fixtureBytes } from './fixtures.ts';
 import { basename } from 'node:path';
 import { OpenApiChecker } from './openapi.ts';
@@ -81,4 +82,11 @@ export async function pollProductionFiles(client: Client, dfm: any, timeoutMs = 
 export async function clientsFor(t: { url: string; keyA: string; keyB: string }): Promise<{ a: Client; b: Client }> {
   const openapi = await OpenApiChecker.load(t.url);
   return { a: new Client(t.url, t.keyA, openapi), b: new Client(t.url, t.keyB, openapi) };
+}
+
+/** Saves a test card on the client's account through its hosted setup link (what a person does there). */
+export async function saveTestCard(client: Client, token = 'pm_card_visa'): Promise<void> {
+  const url = (await client.get('/v1/account')).body.payment_method_setup_url as string;
+  const saved = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ payment_method: token }).toString() });
+  assert.equal(saved.status, 200, await saved.text());
 }
