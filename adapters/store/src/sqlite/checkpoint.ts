@@ -54,9 +54,12 @@ export class Checkpointer {
 
   /** Stops the thread (its connection closed) before the store's own connection closes. */
   async close(): Promise<void> {
+    // a close awaited is work under way: the process waits for it, also when a failed checkpoint
+    // (disk full) already ended the thread and its exit is still on the way (an unref'd thread would
+    // leave this await with nothing keeping the event loop alive)
+    this.worker.ref();
     if (!this.lost) {
       this.lost = true;
-      this.worker.ref(); // a close awaited is work under way: the process waits for it
       this.worker.postMessage('close');
     }
     await this.exited;
